@@ -1,0 +1,114 @@
+# LinSched-Tuner build.
+#
+# Every .c file under kernel-extract/, linsched/, tasks/ and tuner/ goes into one static library,
+# except the programs' entry points (linsched/main.c, tuner/main.c).  Every tests/*/test_*.c is a
+# cmocka program linked against that library.  Adding a file needs no edit here.
+#
+# Two variants are built side by side: build/release (the programs users run) and build/asan
+# (AddressSanitizer + UndefinedBehaviorSanitizer, any report is fatal).  `make test` runs every test
+# in both.
+
+PKGS      := glib-2.0 gsl
+DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests
+
+CC        ?= cc
+WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS)) -lm
+CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
+
+CFLAGS_release := -O2 -g
+CFLAGS_asan    := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+LDFLAGS_release :=
+LDFLAGS_asan    := -fsanitize=address,undefined
+
+SRC_DIRS  := kernel-extract linsched tasks tuner
+MAINS     := linsched/main.c tuner/main.c
+LIB_SRCS  := $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+TEST_SRCS := $(wildcard tests/*/test_*.c)
+PROGRAMS  := linsched tuner
+
+VARIANTS  := release asan
+
+# Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
+objs = $(patsubst %.c,build/$(1)/%.o,$(2))
+
+.PHONY: all deps run test test-release test-asan bench report clean
+.DEFAULT_GOAL := all
+
+all: bin/linsched bin/tuner
+
+# bin/ holds the release programs, the ones the README talks about.
+bin/%: build/release/bin/%
+	@mkdir -p bin
+	cp $< $@
+
+define VARIANT_RULES
+build/$(1)/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(CC) -std=gnu11 $$(WARN) $$(CFLAGS_$(1)) $$(PKG_CFLAGS) -I. -MMD -MP \
+	    -DBUILD_BIN_DIR='"build/$(1)/bin"' -c $$< -o $$@
+
+build/$(1)/liblinsched.a: $$(call objs,$(1),$$(LIB_SRCS))
+	@mkdir -p $$(@D)
+	rm -f $$@ && ar rcs $$@ $$^
+
+build/$(1)/bin/linsched: build/$(1)/linsched/main.o build/$(1)/liblinsched.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) -lpthread -o $$@
+
+build/$(1)/bin/tuner: build/$(1)/tuner/main.o build/$(1)/liblinsched.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) -lpthread -o $$@
+
+build/$(1)/tests/%: build/$(1)/tests/%.o build/$(1)/liblinsched.a
+	@mkdir -p $$(@D)
+	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) $$(CMOCKA_LIBS) -lpthread -o $$@
+
+TESTS_$(1) := $$(patsubst %.c,build/$(1)/%,$$(TEST_SRCS))
+
+# Tests run from the top directory; end-to-end tests find the programs of their own variant in
+# BUILD_BIN_DIR.  A test binary's exit status is its number of failures.
+test-$(1): $$(TESTS_$(1)) build/$(1)/bin/linsched build/$(1)/bin/tuner
+	@failed=0; for t in $$(TESTS_$(1)); do \
+	    echo "== $(1): $$$$t"; \
+	    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0 \
+	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	    ./$$$$t || failed=$$$$((failed + 1)); \
+	done; \
+	if [ $$$$failed -ne 0 ]; then echo "$(1): $$$$failed test program(s) failed"; exit 1; fi; \
+	echo "$(1): all test programs passed"
+
+endef
+$(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
+-include $(shell find build -name '*.d' 2>/dev/null)
+
+# Keep test objects and programs: they are not intermediates to delete.
+.SECONDARY:
+
+test: test-release test-asan
+
+# Install the Debian packages that are missing; do nothing when all are present.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -z "$$missing" ]; then echo "deps: all packages present"; exit 0; fi; \
+	echo "deps: installing$$missing"; \
+	if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing
+
+# The newcomer's first command: dependencies, build, one default simulation.
+run: deps
+	$(MAKE) all
+	bin/linsched hackbench
+
+bench: all build/release/bench/bench
+	build/release/bench/bench
+
+build/release/bench/bench: build/release/bench/bench.o build/release/liblinsched.a
+	@mkdir -p $(@D)
+	$(CC) $^ $(PKG_LIBS) -lpthread -o $@
+
+clean:
+	rm -rf build bin
