@@ -1,0 +1,79 @@
+/*
+ * sched_features.h - the profiles: default tunables plus feature flags, like the kernel's
+ * sched_feat(). A profile difference is a flag tested in the one code path, never a second copy of
+ * a function.
+ *
+ *   profile  what it models
+ *   2.6.28   CFS with vruntime, the kernel the tuning literature measured its knobs on (default)
+ *   6.1      mature CFS, the last long-term kernels before EEVDF
+ */
+#ifndef KERNEL_EXTRACT_SCHED_FEATURES_H
+#define KERNEL_EXTRACT_SCHED_FEATURES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum sched_feature {
+	/* A new task starts one vslice after min_vruntime (both profiles). */
+	SF_START_DEBIT,
+	/* Sleepers are credited half a latency instead of a whole one (6.1). */
+	SF_GENTLE_FAIR_SLEEPERS,
+	/* The sleeper credit is converted to the task's virtual time (2.6.28). */
+	SF_NORMALIZED_SLEEPER,
+	/* Wakeup granularity is scaled by curr's weight only when curr is heavier than nice 0 (2.6.28). */
+	SF_ASYM_GRAN,
+	/* Wakeup granularity is scaled by the woken task's weight (6.1). */
+	SF_GRAN_BY_WOKEN,
+	/* sched_slice() is never less than min_granularity (6.1). */
+	SF_BASE_SLICE,
+	/* check_preempt_tick also preempts when curr is a slice ahead of the leftmost in vruntime (6.1). */
+	SF_TICK_VRUNTIME_PREEMPT,
+	/* Wakeups may preempt the running task. */
+	SF_WAKEUP_PREEMPT,
+	/* The woken task becomes the next buddy, the preempted one the last buddy. */
+	SF_NEXT_BUDDY,
+	SF_LAST_BUDDY,
+	/* Boot-time scaling: 1 + ilog2(min(ncpus, 8)) (6.1) instead of 1 + ilog2(ncpus) with a 200 ms cap. */
+	SF_SCALE_CPUS_CAPPED_AT_8,
+	SF_NR_FEATURES
+};
+
+/* Tunables in ns, per simulation. nr_latency is derived: ceil(latency / min_granularity). */
+struct sched_tunables {
+	uint64_t latency;
+	uint64_t min_granularity;
+	uint64_t wakeup_granularity;
+	uint64_t migration_cost;
+	unsigned int nr_latency;
+};
+
+/* The sysctl ranges of the knobs, which user values must respect. */
+#define SCHED_LATENCY_MIN 100000ULL
+#define SCHED_LATENCY_MAX 1000000000ULL
+#define SCHED_MIN_GRAN_MIN 100000ULL
+#define SCHED_MIN_GRAN_MAX 1000000000ULL
+#define SCHED_WAKEUP_GRAN_MIN 0ULL
+#define SCHED_WAKEUP_GRAN_MAX 1000000000ULL
+
+struct sched_profile {
+	const char *name;
+	struct sched_tunables base; /* before the boot-time CPU scaling */
+	unsigned int features;
+};
+
+/* NULL when there is no profile of that name. */
+const struct sched_profile *sched_profile_find(const char *name);
+const struct sched_profile *sched_profile_default(void);
+/* "2.6.28, 6.1": for error messages and --help. */
+const char *sched_profile_names(void);
+
+/* The kernel's sched_init_granularity(): the factor 1 + ilog2(ncpus) the defaults are scaled by. */
+unsigned int sched_tunable_factor(const struct sched_profile *profile, unsigned int ncpus);
+
+/* The profile's defaults as the kernel would show them after booting on ncpus CPUs. */
+struct sched_tunables sched_tunables_default(const struct sched_profile *profile, unsigned int ncpus);
+
+/* Recomputes nr_latency after a knob changed (the kernel's sched_proc_update_handler). */
+void sched_tunables_update(struct sched_tunables *tun);
+
+#endif
