@@ -1,0 +1,88 @@
+/*
+ * regression.h -- simple linear regression y = a + b x with the statistics a calibration report
+ * needs.
+ *
+ * The calibration maps simulated time to real time: `real_ms = a + b * sim_jiffies` (SPEC.md §5).
+ * A single number (R²) does not tell a reader whether to trust that mapping, so the fit carries the
+ * usual table of a statistics package: each coefficient with its standard error, t value and
+ * two-sided p-value; R², adjusted R², the residual standard error, the F test of the slope; the
+ * fitted values and residuals of every point; and the leave-one-out prediction error, which is
+ * what the tuner actually relies on (how far a prediction for a workload not in the fit lands).
+ *
+ * The least-squares solve is GSL's gsl_fit_linear; the distributions are gsl_cdf_tdist_Q and
+ * gsl_cdf_fdist_Q.
+ *
+ * Definitions (n points, e_i = y_i - yhat_i, SSE = Σ e_i², SST = Σ (y_i - ȳ)², SSR = SST - SSE):
+ *   rse      = sqrt(SSE / (n - 2))                    residual standard error
+ *   se_a     = rse * sqrt(1/n + x̄² / Sxx),  se_b = rse / sqrt(Sxx),  Sxx = Σ (x_i - x̄)²
+ *   t_a      = a / se_a,  t_b = b / se_b;  p = 2 * Q_t(|t|, n - 2)   (two-sided)
+ *   r2       = 1 - SSE / SST,  adj_r2 = 1 - (1 - r2) (n - 1) / (n - 2)
+ *   f        = SSR / (SSE / (n - 2)) = t_b²,  f_p = Q_F(f, 1, n - 2)
+ *   loo_mape = 100/n * Σ |y_i - yhat_(-i)| / |y_i|, yhat_(-i) the prediction of y_i by the line
+ *              fitted to the other n - 1 points.
+ *
+ * Degenerate but legal data follow IEEE arithmetic rather than failing: a perfect fit has
+ * se = 0, t = ±inf and p = 0 (t = NaN, p = NaN for a coefficient that is exactly 0); constant y
+ * has SST = 0 so r2, adj_r2 are NaN; a y_i = 0 makes loo_mape infinite; when removing one point
+ * leaves all other x equal (e.g. x = {1, 1, 2}) that point cannot be predicted and loo_mape is
+ * NaN.
+ *
+ * Ownership: regression_fit returns a new Regression that the caller frees with regression_free;
+ * it holds its own copies of everything, so the input arrays may be freed right after the call.
+ * A Regression is immutable after the fit: several threads may read one at once.
+ */
+#ifndef TUNER_REGRESSION_H
+#define TUNER_REGRESSION_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define REGRESSION_ERROR (regression_error_quark())
+
+/* Why a fit was refused. */
+typedef enum {
+    REGRESSION_ERROR_TOO_FEW_POINTS, /* fewer than 3 points: no degree of freedom left for errors */
+    REGRESSION_ERROR_CONSTANT_X,     /* every x is equal: the slope is undefined */
+    REGRESSION_ERROR_NOT_FINITE,     /* an x or y is NaN or infinite */
+} RegressionError;
+
+/* The fit of y = a + b x to n points. Units are those of the inputs (for the calibration: a in
+ * real ms, b in real ms per simulated jiffy). */
+typedef struct {
+    gsize n;             /* number of points */
+    double a, b;         /* intercept and slope */
+    double se_a, se_b;   /* their standard errors */
+    double cov_ab;       /* covariance of a and b (for prediction intervals) */
+    double t_a, t_b;     /* t values: estimate / standard error */
+    double p_a, p_b;     /* two-sided p-values of t with n - 2 degrees of freedom */
+    double r2, adj_r2;   /* coefficient of determination, adjusted for the one regressor */
+    double rse;          /* residual standard error, in units of y */
+    double sse, sst;     /* residual and total sums of squares */
+    double f, f_p;       /* F statistic of the regression (1, n - 2 df) and its p-value */
+    double loo_mape;     /* leave-one-out mean absolute percent error, in percent */
+    double *fitted;      /* n fitted values a + b x_i, in input order (owned) */
+    double *residuals;   /* n residuals y_i - fitted_i, in input order (owned) */
+} Regression;
+
+/* The error domain of this module. */
+GQuark regression_error_quark(void);
+
+/*
+ * Fit y = a + b x by least squares to the n points (x[i], y[i]).
+ * Returns a new Regression (free with regression_free), or NULL and sets error when n < 3, when all
+ * x are equal, or when a value is not finite (the message names the offending index).
+ */
+Regression *regression_fit(const double *x, const double *y, gsize n, GError **error);
+
+/* Free a Regression and its arrays. NULL is allowed. */
+void regression_free(Regression *fit);
+
+/* The fitted line at x: a + b x. For the tuner: predicted real ms from simulated jiffies. */
+double regression_predict(const Regression *fit, double x);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Regression, regression_free)
+
+G_END_DECLS
+
+#endif /* TUNER_REGRESSION_H */
