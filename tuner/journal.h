@@ -1,0 +1,131 @@
+/*
+ * journal.h -- the tuner's append-only record of finished evaluations, so that an interrupted run
+ * resumes without repeating work (SPEC.md §5).
+ *
+ * A journal is a text file.  Line 1 is the header:
+ *
+ *     # linsched-tuner journal v1 sha256=<64 hex digits> settings=<settings>
+ *
+ * where <settings> is a canonical one-line description of everything that changes the value of an
+ * evaluation (workload, simulator parameters, objective, optimizer settings), built by the caller,
+ * and sha256 its SHA-256.  A journal is only reused by a run with the same settings: results of a
+ * different workload would silently poison the search.  Both the text and its hash are stored so
+ * that the refusal can say what differs (and the hash catches a hand-edited header).  Write
+ * <settings> as space-separated key=value tokens: the refusal then lists the tokens that differ.
+ *
+ * Every later line is a comment (starting with '#') or one record of seven space-separated fields:
+ *
+ *     latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s
+ *
+ * the knobs and seed as decimal integers, the replicate index, the objective value printed with
+ * "%.17g" (which round-trips every double exactly, so a resumed run computes bit-identical results)
+ * and the evaluation's wall time in seconds.
+ *
+ * Crash safety.  A record is appended with one write(2) of the whole line on an O_APPEND
+ * descriptor.  After kill -9 the kernel still holds every completed write, so at most the
+ * evaluations in flight are lost; a line cut short (a fatal signal can shorten a write) has no
+ * final newline and is dropped, and truncated away, by the next journal_open.  By default each
+ * append is followed by fdatasync(2) so that records also survive a power loss or kernel crash: an
+ * evaluation is a simulation or a benchmark run, so the millisecond or so of a sync is small beside
+ * it.  Tests, which append many records and simulate no power loss, may pass JOURNAL_NO_SYNC.
+ *
+ * A journal is locked (flock, exclusive) while open: a second tuner on the same file is refused
+ * instead of interleaving records.  The lock goes away with the process, even after kill -9.
+ *
+ * Ownership and threads: journal_open returns a Journal that the caller frees with journal_close.
+ * A Journal is not thread-safe: callers that append from several threads serialise the calls (the
+ * evaluator appends under its own mutex).
+ */
+#ifndef TUNER_JOURNAL_H
+#define TUNER_JOURNAL_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/*
+ * One setting of the three CFS knobs, in nanoseconds, as the kernel's sysctls take them.  Integers
+ * rather than doubles: the kernel only accepts integers, and exact integers make journal keys that
+ * compare reliably.  Optimizers that search a continuous (or log) space round to this at the end.
+ * (This type sits in the lowest module that needs it; the evaluator and live_knobs use it too.)
+ */
+typedef struct {
+    guint64 latency_ns;
+    guint64 min_granularity_ns;
+    guint64 wakeup_granularity_ns;
+} CfsKnobs;
+
+/* One finished evaluation: the objective at knobs with seed, the replicate-th replicate. */
+typedef struct {
+    CfsKnobs knobs;
+    guint64 seed;
+    guint replicate;
+    double value;   /* objective value, in the objective's unit (jiffies or predicted real ms) */
+    double wall_s;  /* wall-clock time the evaluation took, in seconds */
+} JournalRecord;
+
+typedef struct Journal Journal;
+
+typedef enum {
+    JOURNAL_SYNC = 0,         /* fdatasync after each append (the default: survives power loss) */
+    JOURNAL_NO_SYNC = 1 << 0, /* skip fdatasync: survives kill -9 only (for tests) */
+} JournalFlags;
+
+#define JOURNAL_ERROR (journal_error_quark())
+
+typedef enum {
+    JOURNAL_ERROR_IO,          /* open, read, write, lock or sync failed (message has strerror) */
+    JOURNAL_ERROR_NOT_JOURNAL, /* the file exists but is not a linsched-tuner journal */
+    JOURNAL_ERROR_MISMATCH,    /* written for different settings */
+    JOURNAL_ERROR_PARSE,       /* a malformed line (message names file and line) */
+    JOURNAL_ERROR_BUSY,        /* another process holds the journal open */
+    JOURNAL_ERROR_INVALID,     /* settings contain a newline */
+} JournalError;
+
+GQuark journal_error_quark(void);
+
+/*
+ * Open the journal at path for the given settings (one line, no '\n').  A missing or empty file is
+ * created with the header.  An existing file must carry the same settings, and its records are
+ * loaded; a torn last line is dropped.  Errors: the file is not a journal, its settings differ
+ * ("journal FILE was written for a different setting: ..."), a line is malformed (naming file and
+ * line), the journal is in use by another process, or an I/O error.  Returns NULL on error.
+ */
+Journal *journal_open(const char *path, const char *settings, JournalFlags flags, GError **error);
+
+/* Close the file and free everything.  NULL is allowed. */
+void journal_close(Journal *journal);
+
+/*
+ * Look up the record of (knobs, seed, replicate).  Returns TRUE and copies it into *out (out may be
+ * NULL to only test presence), or FALSE when there is none.  When the file holds several records
+ * of one key (only possible if someone concatenated journals), the first one wins.
+ */
+gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
+                        guint replicate, JournalRecord *out);
+
+/*
+ * Append a record to the file (and make it durable unless JOURNAL_NO_SYNC) and to the in-memory
+ * table.  If the write fails, the file is cut back to its previous length, so no partial line stays
+ * behind, and an error is returned.
+ */
+gboolean journal_append(Journal *journal, const JournalRecord *record, GError **error);
+
+/* Number of distinct records held (loaded plus appended). */
+guint journal_count(const Journal *journal);
+
+/*
+ * Hash and equality of JournalRecord pointers by their key (knobs, seed, replicate), ignoring value
+ * and wall time: for GHashTables of records (the evaluator uses them to merge duplicate points).
+ */
+guint journal_record_key_hash(gconstpointer record);
+gboolean journal_record_key_equal(gconstpointer a, gconstpointer b);
+
+/* The path the journal was opened with (owned by the journal). */
+const char *journal_path(const Journal *journal);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Journal, journal_close)
+
+G_END_DECLS
+
+#endif /* TUNER_JOURNAL_H */
