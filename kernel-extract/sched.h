@@ -79,7 +79,8 @@ struct sched_info {
 	unsigned long pcount;       /* times it was switched in */
 	u64 run_delay;              /* time spent runnable on a run queue but not running */
 	u64 last_arrival;           /* when it was last switched in */
-	u64 last_queued;            /* when it last became runnable and waiting, 0 if not waiting */
+	u64 last_queued;            /* when it last became runnable and waiting, if queued */
+	bool queued;                /* waiting on a run queue (time 0 is a valid last_queued) */
 };
 
 enum task_state {

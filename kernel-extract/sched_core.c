@@ -101,15 +101,17 @@ void sched_system_destroy(struct sched_system *sys)
 
 static void sched_info_queued(struct task_struct *p, u64 now)
 {
-	if (!p->sched_info.last_queued)
+	if (!p->sched_info.queued) {
 		p->sched_info.last_queued = now;
+		p->sched_info.queued = true;
+	}
 }
 
 static void sched_info_arrive(struct task_struct *p, u64 now)
 {
-	if (p->sched_info.last_queued) {
+	if (p->sched_info.queued) {
 		p->sched_info.run_delay += now - p->sched_info.last_queued;
-		p->sched_info.last_queued = 0;
+		p->sched_info.queued = false;
 	}
 	p->sched_info.last_arrival = now;
 	p->sched_info.pcount++;
