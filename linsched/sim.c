@@ -1,0 +1,624 @@
+/*
+ * sim.c - the simulation engine (see sim.h).
+ *
+ * A CPU running a task has one pending event: the earlier of its next tick and the instant the
+ * task finishes what it owes (its unpaid costs, then the work of its step). Time between events is
+ * charged lazily: cpu_account() settles a CPU's account whenever something looks at it. After each
+ * event the CPUs whose need_resched was set are rescheduled at the same instant.
+ */
+#include "linsched/sim.h"
+
+#include <string.h>
+
+#include "kernel-extract/sched_class.h"
+#include "kernel-extract/sched_core.h"
+#include "kernel-extract/sched_fair.h"
+#include "linsched/cache.h"
+#include "linsched/event.h"
+
+enum event_kind { EV_CPU, EV_TIMER };
+
+struct linsched_task {
+	struct task_struct ts;       /* the scheduler's view; first, so the two convert cheaply */
+	struct linsched_sim *sim;
+	const struct linsched_task_ops *ops;
+	void *data;
+	char name[LINSCHED_COMM_LEN];
+	int id;
+	bool started;
+
+	uint64_t remaining;          /* CPU work left in the current step */
+	uint64_t overhead;           /* costs to pay before that work continues */
+	/*
+	 * A block, sleep or exit decided while costs were still owed takes effect once they are paid.
+	 * A block is already on its wait queue (the kernel's prepare_to_wait), so a wakeup in between
+	 * is not lost: it cancels the block.
+	 */
+	bool deferred;
+	struct linsched_step deferred_step;
+
+	struct list_head wq_node;    /* on a wait queue while blocked or about to block */
+	struct event timer;          /* a sleep's end */
+	struct cache_entry cache;
+	gsl_rng *rng;                /* created on first use */
+	bool exited;
+	uint64_t exit_ns;
+};
+
+struct linsched_cpu {
+	struct event ev;
+	int id;
+	uint64_t seg_start;          /* when curr's account was last settled */
+	uint64_t next_tick;          /* 0: no tick (idle) */
+	uint64_t busy_since;
+};
+
+struct linsched_sim {
+	struct linsched_config cfg;
+	struct sched_system sys;
+	struct event_heap events;
+	struct linsched_cpu *cpus;
+	struct cache_domain *caches;
+	GPtrArray *tasks;
+	uint64_t tick_ns;
+	uint64_t now;
+	uint64_t epoch;
+	uint64_t last_exit;
+	unsigned int alive;
+	struct linsched_result result;
+	linsched_switch_fn switch_fn;
+	void *switch_ctx;
+};
+
+static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
+{
+	return (struct linsched_task *)ts;
+}
+
+/* ---------------------------------------------------------------- configuration */
+
+void linsched_config_init(struct linsched_config *cfg, const struct sched_profile *profile,
+			  unsigned int nr_cpus)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->profile = profile ? profile : sched_profile_default();
+	cfg->nr_cpus = nr_cpus;
+	cfg->nr_domains = 1;
+	cfg->hz = 1000;
+	cfg->tun = sched_tunables_default(cfg->profile, nr_cpus);
+	cfg->costs = (struct linsched_costs){
+		.switch_ns = LINSCHED_DEFAULT_SWITCH_NS,
+		.wakeup_ns = LINSCHED_DEFAULT_WAKEUP_NS,
+		.migrate_ns = LINSCHED_DEFAULT_MIGRATE_NS,
+		.cache_lines = LINSCHED_DEFAULT_CACHE_LINES,
+		.miss_ps = LINSCHED_DEFAULT_MISS_PS,
+	};
+	cfg->seed = 1;
+}
+
+#define CONFIG_ERROR g_quark_from_static_string("linsched-config")
+
+bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
+{
+	const struct sched_tunables *t = &cfg->tun;
+
+	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
+		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus, SCHED_MAX_CPUS);
+		return false;
+	}
+	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
+		g_set_error(error, CONFIG_ERROR, 1, "--domains: %u does not divide %u CPUs evenly",
+			    cfg->nr_domains, cfg->nr_cpus);
+		return false;
+	}
+	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
+		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000", cfg->hz);
+		return false;
+	}
+	if (t->latency < SCHED_LATENCY_MIN || t->latency > SCHED_LATENCY_MAX) {
+		g_set_error(error, CONFIG_ERROR, 1, "--latency-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+			    t->latency, SCHED_LATENCY_MIN, SCHED_LATENCY_MAX);
+		return false;
+	}
+	if (t->min_granularity < SCHED_MIN_GRAN_MIN || t->min_granularity > SCHED_MIN_GRAN_MAX) {
+		g_set_error(error, CONFIG_ERROR, 1, "--min-gran-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+			    t->min_granularity, SCHED_MIN_GRAN_MIN, SCHED_MIN_GRAN_MAX);
+		return false;
+	}
+	if (t->wakeup_granularity > SCHED_WAKEUP_GRAN_MAX) {
+		g_set_error(error, CONFIG_ERROR, 1, "--wakeup-gran-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+			    t->wakeup_granularity, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX);
+		return false;
+	}
+	if (cfg->costs.cache_lines == 0) {
+		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static inline struct rq *sim_rq(struct linsched_sim *sim, int cpu)
+{
+	return cpu_rq(&sim->sys, cpu);
+}
+
+static inline struct linsched_task *cpu_curr(struct linsched_sim *sim, int cpu)
+{
+	struct task_struct *ts = sim_rq(sim, cpu)->curr;
+
+	return ts ? task_of_ts(ts) : NULL;
+}
+
+/* Settles what curr has paid and worked since the last look. */
+static void cpu_account(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	struct linsched_task *t = cpu_curr(sim, cpu->id);
+	uint64_t elapsed = sim->now - cpu->seg_start;
+
+	cpu->seg_start = sim->now;
+	if (!t || elapsed == 0)
+		return;
+
+	uint64_t paid = elapsed < t->overhead ? elapsed : t->overhead;
+
+	t->overhead -= paid;
+	elapsed -= paid;
+	t->remaining -= elapsed < t->remaining ? elapsed : t->remaining;
+}
+
+static void cpu_rearm(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	struct linsched_task *t = cpu_curr(sim, cpu->id);
+
+	if (!t) {
+		event_cancel(&sim->events, &cpu->ev);
+		return;
+	}
+	uint64_t when = cpu->seg_start + t->overhead + t->remaining;
+
+	if (cpu->next_tick && cpu->next_tick < when)
+		when = cpu->next_tick;
+	event_schedule(&sim->events, &cpu->ev, when);
+}
+
+static void sim_migrate_hook(struct task_struct *p, int from, int to, void *ctx)
+{
+	struct linsched_sim *sim = ctx;
+
+	(void)from;
+	(void)to;
+	task_of_ts(p)->overhead += sim->cfg.costs.migrate_ns;
+}
+
+/* ---------------------------------------------------------------- lifecycle */
+
+struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
+{
+	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
+
+	sim->cfg = *cfg;
+	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun,
+			       cfg->profile->features)) {
+		g_free(sim);
+		return NULL;
+	}
+	sim->sys.migrate_hook = sim_migrate_hook;
+	sim->sys.hook_ctx = sim;
+	event_heap_init(&sim->events);
+	sim->tick_ns = NSEC_PER_SEC / cfg->hz;
+	sim->cpus = g_new0(struct linsched_cpu, cfg->nr_cpus);
+	for (unsigned int i = 0; i < cfg->nr_cpus; i++) {
+		event_init(&sim->cpus[i].ev);
+		sim->cpus[i].ev.kind = EV_CPU;
+		sim->cpus[i].id = (int)i;
+	}
+	sim->caches = g_new0(struct cache_domain, cfg->nr_domains);
+	for (unsigned int d = 0; d < cfg->nr_domains; d++)
+		cache_domain_init(&sim->caches[d], cfg->costs.cache_lines);
+	sim->tasks = g_ptr_array_new();
+	sim->result.cpu_busy_ns = g_new0(uint64_t, cfg->nr_cpus);
+	sim->result.nr_cpus = cfg->nr_cpus;
+	return sim;
+}
+
+void linsched_sim_free(struct linsched_sim *sim)
+{
+	if (!sim)
+		return;
+	for (unsigned int i = 0; i < sim->tasks->len; i++) {
+		struct linsched_task *t = g_ptr_array_index(sim->tasks, i);
+
+		if (t->ops->free)
+			t->ops->free(t->data);
+		if (t->rng)
+			gsl_rng_free(t->rng);
+		g_free(t);
+	}
+	g_ptr_array_free(sim->tasks, TRUE);
+	g_free(sim->result.cpu_busy_ns);
+	g_free(sim->caches);
+	g_free(sim->cpus);
+	event_heap_destroy(&sim->events);
+	sched_system_destroy(&sim->sys);
+	g_free(sim);
+}
+
+const struct linsched_config *linsched_sim_config(const struct linsched_sim *sim)
+{
+	return &sim->cfg;
+}
+
+uint64_t linsched_sim_now(const struct linsched_sim *sim)
+{
+	return sim->now;
+}
+
+uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim)
+{
+	return sim->tick_ns;
+}
+
+/* Counters restart with the epoch, so that a workload's set-up is not part of its results. */
+void linsched_sim_set_epoch(struct linsched_sim *sim)
+{
+	sim->epoch = sim->now;
+	sim->result.context_switches = 0;
+	sim->sys.nr_migrations = 0;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		sim->result.cpu_busy_ns[i] = 0;
+		sim->cpus[i].busy_since = sim->now;
+	}
+}
+
+void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx)
+{
+	sim->switch_fn = fn;
+	sim->switch_ctx = ctx;
+}
+
+/* ---------------------------------------------------------------- tasks */
+
+struct linsched_task *linsched_task_create(struct linsched_sim *sim,
+					   const struct linsched_task_ops *ops, void *data,
+					   const char *name, int nice)
+{
+	struct linsched_task *t = g_new0(struct linsched_task, 1);
+
+	t->sim = sim;
+	t->ops = ops;
+	t->data = data;
+	t->id = (int)sim->tasks->len;
+	g_strlcpy(t->name, name, sizeof(t->name));
+	INIT_LIST_HEAD(&t->wq_node);
+	event_init(&t->timer);
+	t->timer.kind = EV_TIMER;
+	cache_entry_init(&t->cache, 0);
+	g_ptr_array_add(sim->tasks, t);
+	sim->alive++;
+
+	/* pid 0 is the idle task's in a kernel; ours start at 1. */
+	sched_fork(&t->ts, t->id + 1, nice);
+	sim->sys.clock = sim->now;
+	int this_cpu = 0;
+
+	wake_up_new_task(&sim->sys, &t->ts, this_cpu);
+	return t;
+}
+
+void *linsched_task_data(const struct linsched_task *t)
+{
+	return t->data;
+}
+
+struct linsched_sim *linsched_task_sim(const struct linsched_task *t)
+{
+	return t->sim;
+}
+
+int linsched_task_id(const struct linsched_task *t)
+{
+	return t->id;
+}
+
+/* splitmix64: spreads (seed, id) over the seed space so that streams of neighbours differ. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+gsl_rng *linsched_task_rng(struct linsched_task *t)
+{
+	if (!t->rng) {
+		t->rng = gsl_rng_alloc(gsl_rng_taus2);
+		gsl_rng_set(t->rng, (unsigned long)mix64(t->sim->cfg.seed ^ mix64((uint64_t)t->id)));
+	}
+	return t->rng;
+}
+
+void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines)
+{
+	t->cache.footprint = lines;
+}
+
+void linsched_task_charge(struct linsched_task *t, uint64_t ns)
+{
+	t->overhead += ns;
+}
+
+const struct task_struct *linsched_task_sched(const struct linsched_task *t)
+{
+	return &t->ts;
+}
+
+const struct sched_system *linsched_sim_sched(const struct linsched_sim *sim)
+{
+	return &sim->sys;
+}
+
+unsigned int linsched_sim_nr_tasks(const struct linsched_sim *sim)
+{
+	return sim->tasks->len;
+}
+
+struct linsched_task *linsched_sim_task(const struct linsched_sim *sim, unsigned int i)
+{
+	return g_ptr_array_index(sim->tasks, i);
+}
+
+void linsched_task_stats(const struct linsched_task *t, struct linsched_task_stats *out)
+{
+	out->id = t->id;
+	out->name = t->name;
+	out->nice = task_nice(&t->ts);
+	out->cpu = t->ts.cpu;
+	out->sum_exec_ns = t->ts.se.sum_exec_runtime;
+	out->run_delay_ns = t->ts.sched_info.run_delay;
+	out->pcount = t->ts.sched_info.pcount;
+	out->nvcsw = t->ts.nvcsw;
+	out->nivcsw = t->ts.nivcsw;
+	out->nr_migrations = t->ts.se.nr_migrations;
+	out->exited = t->exited;
+	out->exit_ns = t->exited ? t->exit_ns - t->sim->epoch : 0;
+}
+
+/* ---------------------------------------------------------------- wait queues */
+
+void linsched_waitqueue_init(struct linsched_waitqueue *wq)
+{
+	INIT_LIST_HEAD(&wq->waiters);
+}
+
+bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
+{
+	return !list_empty(&wq->waiters);
+}
+
+static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu, int wake_flags)
+{
+	sim->sys.clock = sim->now;
+	try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags);
+}
+
+unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
+			      unsigned int nr, bool sync)
+{
+	struct linsched_sim *sim = waker->sim;
+	unsigned int woken = 0;
+
+	while (!list_empty(&wq->waiters) && (nr == 0 || woken < nr)) {
+		struct linsched_task *t = list_first_entry(&wq->waiters, struct linsched_task, wq_node);
+
+		list_del_init(&t->wq_node);
+		woken++;
+		if (t->ts.state != TASK_INTERRUPTIBLE) {
+			/* It had not gone to sleep yet: it simply will not. */
+			t->deferred = false;
+			continue;
+		}
+		waker->overhead += sim->cfg.costs.wakeup_ns;
+		wake_task(sim, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+	}
+	return woken;
+}
+
+/* ---------------------------------------------------------------- steps */
+
+/* The task stops being runnable (blocked, asleep or dead): its CPU must pick another. */
+static void apply_step(struct linsched_sim *sim, struct linsched_task *t, const struct linsched_step *step)
+{
+	struct rq *rq = sim_rq(sim, t->ts.cpu);
+
+	switch (step->kind) {
+	case LINSCHED_STEP_BLOCK:
+		t->ts.state = TASK_INTERRUPTIBLE;
+		break;
+	case LINSCHED_STEP_SLEEP:
+		t->ts.state = TASK_INTERRUPTIBLE;
+		event_schedule(&sim->events, &t->timer, sim->now + step->ns);
+		break;
+	case LINSCHED_STEP_EXIT:
+		t->ts.state = TASK_DEAD;
+		t->exited = true;
+		t->exit_ns = sim->now;
+		sim->last_exit = sim->now;
+		sim->alive--;
+		/* Its lines stay in the LRU: they were loaded, and evicted others', before it exited. */
+		break;
+	case LINSCHED_STEP_RUN:
+		g_assert_not_reached();
+	}
+	resched_curr(rq);
+}
+
+/* A model that keeps answering "run 0 ns" would stall virtual time forever. */
+#define MAX_EMPTY_STEPS 1000000
+
+/* curr owes nothing: carry out a deferred step, or ask the model for the next one. */
+static void task_step(struct linsched_sim *sim, struct linsched_task *t)
+{
+	if (t->deferred) {
+		t->deferred = false;
+		apply_step(sim, t, &t->deferred_step);
+		return;
+	}
+	if (!t->started) {
+		t->started = true;
+		if (t->ops->start)
+			t->ops->start(t);
+	}
+	for (unsigned int n = 0; n < MAX_EMPTY_STEPS; n++) {
+		struct linsched_step step = { .kind = LINSCHED_STEP_EXIT };
+
+		t->ops->next(t, &step);
+		if (step.kind == LINSCHED_STEP_RUN) {
+			t->remaining = step.ns;
+			if (step.ns == 0 && t->overhead == 0)
+				continue;
+			return;
+		}
+		if (step.kind == LINSCHED_STEP_BLOCK)
+			list_add_tail(&t->wq_node, &step.wq->waiters);
+		if (t->overhead) {
+			t->deferred = true;
+			t->deferred_step = step;
+			return;
+		}
+		apply_step(sim, t, &step);
+		return;
+	}
+	g_error("task %s (%s) made %d steps of no work in a row", t->name, t->ops->kind, MAX_EMPTY_STEPS);
+}
+
+/* ---------------------------------------------------------------- scheduling */
+
+static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	struct rq *rq = sim_rq(sim, cpu->id);
+	struct linsched_task *prev = cpu_curr(sim, cpu->id);
+
+	cpu_account(sim, cpu);
+	sim->sys.clock = sim->now;
+
+	struct task_struct *next_ts = schedule(rq);
+	struct linsched_task *next = next_ts ? task_of_ts(next_ts) : NULL;
+
+	if (prev != next) {
+		sim->result.context_switches++;
+		if (sim->switch_fn)
+			sim->switch_fn(sim->switch_ctx, cpu->id, sim->now - sim->epoch, prev, next);
+		if (prev && !next) {
+			sim->result.cpu_busy_ns[cpu->id] += sim->now - cpu->busy_since;
+			cpu->next_tick = 0;
+		}
+		if (!prev && next) {
+			cpu->busy_since = sim->now;
+			cpu->next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+		}
+		if (next) {
+			const struct linsched_costs *c = &sim->cfg.costs;
+			uint64_t lines = cache_switch_in(sim->caches, rq->node, &next->cache);
+
+			next->overhead += c->switch_ns + lines * c->miss_ps / 1000;
+		}
+	}
+	cpu->seg_start = sim->now;
+	cpu_rearm(sim, cpu);
+}
+
+static void reschedule_pending(struct linsched_sim *sim)
+{
+	while (sim->sys.resched_mask) {
+		int cpu = __builtin_ctzll(sim->sys.resched_mask);
+
+		do_schedule(sim, &sim->cpus[cpu]);
+	}
+}
+
+static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	struct rq *rq = sim_rq(sim, cpu->id);
+	struct linsched_task *t = cpu_curr(sim, cpu->id);
+
+	cpu_account(sim, cpu);
+	if (t && t->overhead == 0 && t->remaining == 0 && !rq->need_resched)
+		task_step(sim, t);
+	if (cpu->next_tick && sim->now >= cpu->next_tick) {
+		cpu->next_tick += sim->tick_ns;
+		sim->sys.clock = sim->now;
+		scheduler_tick(rq);
+	}
+	cpu_rearm(sim, cpu);
+}
+
+/* A timer has no waker: the woken task pays the wakeup (the interrupt's work on its behalf). */
+static void timer_event(struct linsched_sim *sim, struct linsched_task *t)
+{
+	t->overhead += sim->cfg.costs.wakeup_ns;
+	wake_task(sim, t, t->ts.cpu, 0);
+}
+
+/* Brings every account up to now, for a run that ends before its tasks do. */
+static void settle_all(struct linsched_sim *sim)
+{
+	sim->sys.clock = sim->now;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[i];
+		struct rq *rq = sim_rq(sim, (int)i);
+
+		cpu_account(sim, cpu);
+		update_curr(&rq->cfs);
+		if (rq->curr) {
+			sim->result.cpu_busy_ns[i] += sim->now - cpu->busy_since;
+			cpu->busy_since = sim->now;
+		}
+	}
+}
+
+void linsched_sim_run(struct linsched_sim *sim)
+{
+	uint64_t end = sim->cfg.duration_ns ? sim->epoch + sim->cfg.duration_ns : UINT64_MAX;
+
+	sim->sys.clock = sim->now;
+	reschedule_pending(sim);
+
+	while (sim->alive) {
+		struct event *ev = event_peek(&sim->events);
+
+		if (!ev) {
+			sim->result.deadlock = true;
+			break;
+		}
+		if (ev->time > end)
+			break;
+		event_pop(&sim->events);
+		sim->now = ev->time;
+		if (ev->kind == EV_CPU)
+			cpu_event(sim, container_of(ev, struct linsched_cpu, ev));
+		else
+			timer_event(sim, container_of(ev, struct linsched_task, timer));
+		reschedule_pending(sim);
+	}
+
+	if (sim->alive && end != UINT64_MAX) {
+		sim->now = end;
+		settle_all(sim);
+	}
+	uint64_t finish = sim->alive ? sim->now : sim->last_exit;
+
+	sim->result.runtime_ns = finish - sim->epoch;
+	/* Counted from HZ, not from the rounded tick length (3333333 ns at HZ 300). */
+	unsigned __int128 scaled = (unsigned __int128)sim->result.runtime_ns * sim->cfg.hz;
+
+	sim->result.jiffies = (uint64_t)((scaled + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
+	sim->result.migrations = sim->sys.nr_migrations;
+}
+
+const struct linsched_result *linsched_sim_result(const struct linsched_sim *sim)
+{
+	return &sim->result;
+}

@@ -1,0 +1,178 @@
+/*
+ * sim.h - a simulation: virtual time, CPUs, tasks and the CFS policy, as one value.
+ *
+ * The engine is event driven. It jumps from event to event: a task finishing the CPU work of its
+ * current step, a scheduler tick (every jiffy, only on busy CPUs: NO_HZ idle), a sleeping task's
+ * timer. Scheduling decisions are the policy's (kernel-extract/): the engine calls the core
+ * (fork, wakeup, tick, schedule) and charges the costs a real machine pays in virtual time.
+ *
+ * A simulation owns everything it uses and touches no global state, so simulations may run in
+ * parallel threads. A single simulation is not thread safe.
+ *
+ * Task models (tasks/) drive their tasks through struct linsched_task_ops: each time a task is on
+ * a CPU with no work left, the engine asks its model for the next step: run for N ns of CPU time,
+ * block on a wait queue, sleep for N ns, or exit. A task preempted in the middle of a step keeps
+ * the work it has left.
+ */
+#ifndef LINSCHED_SIM_H
+#define LINSCHED_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+#include <gsl/gsl_rng.h>
+
+#include "kernel-extract/sched.h"
+#include "linsched/list.h"
+
+#define LINSCHED_COMM_LEN 16
+
+/*
+ * What a machine charges in virtual time beyond the tasks' own work. Each is charged to the task
+ * that runs while it is paid, as a kernel's accounting would.
+ */
+struct linsched_costs {
+	uint64_t switch_ns;          /* switching to another task (context switch) */
+	uint64_t wakeup_ns;          /* waking a task, charged to the waker (a timer's to the woken) */
+	uint64_t migrate_ns;         /* a task arriving on another CPU, charged to it */
+	/*
+	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted
+	 * since it last ran in that memory domain; a task arriving from another domain starts cold.
+	 */
+	uint64_t cache_lines;        /* last-level cache size per memory domain, in lines */
+	uint64_t miss_ps;            /* cost of reloading one line, in picoseconds */
+};
+
+#define LINSCHED_DEFAULT_SWITCH_NS 2000
+#define LINSCHED_DEFAULT_WAKEUP_NS 1000
+#define LINSCHED_DEFAULT_MIGRATE_NS 5000
+#define LINSCHED_DEFAULT_CACHE_LINES (32ULL * 1024 * 1024 / 64)  /* 32 MiB of 64-byte lines (this kind of machine's L3) */
+#define LINSCHED_DEFAULT_MISS_PS 5000                           /* 5 ns a line */
+
+struct linsched_config {
+	const struct sched_profile *profile;
+	unsigned int nr_cpus;
+	unsigned int nr_domains;     /* memory domains; nr_cpus must be a multiple */
+	unsigned int hz;             /* 100, 250, 300 or 1000 */
+	struct sched_tunables tun;   /* as a sysctl would show them */
+	struct linsched_costs costs;
+	uint64_t seed;
+	uint64_t duration_ns;        /* stop here; 0: when every task has exited */
+};
+
+/* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot). */
+void linsched_config_init(struct linsched_config *cfg, const struct sched_profile *profile,
+			  unsigned int nr_cpus);
+/* Checks every field; the message names the offending setting. */
+bool linsched_config_validate(const struct linsched_config *cfg, GError **error);
+
+struct linsched_sim;
+struct linsched_task;
+
+struct linsched_waitqueue {
+	struct list_head waiters;
+};
+
+enum linsched_step_kind {
+	LINSCHED_STEP_RUN,           /* use ns of CPU time */
+	LINSCHED_STEP_BLOCK,         /* sleep on wq until woken */
+	LINSCHED_STEP_SLEEP,         /* sleep for ns */
+	LINSCHED_STEP_EXIT,
+};
+
+struct linsched_step {
+	enum linsched_step_kind kind;
+	uint64_t ns;
+	struct linsched_waitqueue *wq;
+};
+
+struct linsched_task_ops {
+	const char *kind;
+	/* Called once, when the task is first on a CPU. Optional. */
+	void (*start)(struct linsched_task *t);
+	/* The next step, decided when the task is on a CPU with no work left. */
+	void (*next)(struct linsched_task *t, struct linsched_step *step);
+	/* Frees the model's data when the simulation is freed. Optional. */
+	void (*free)(void *data);
+};
+
+/* Per-task results, as schedstats keeps them. Times in ns. */
+struct linsched_task_stats {
+	int id;
+	const char *name;
+	int nice;
+	int cpu;                     /* the CPU it is on, or last ran on */
+	uint64_t sum_exec_ns;
+	uint64_t run_delay_ns;
+	unsigned long pcount;
+	unsigned long nvcsw, nivcsw;
+	uint64_t nr_migrations;
+	bool exited;
+	uint64_t exit_ns;            /* from the epoch (see linsched_sim_set_epoch); the other
+	                              * figures count from the task's creation */
+};
+
+struct linsched_result {
+	uint64_t runtime_ns;         /* from the epoch to the last exit, or to the end of the run */
+	uint64_t jiffies;            /* runtime_ns in ticks, rounded up */
+	uint64_t context_switches;
+	uint64_t migrations;
+	uint64_t *cpu_busy_ns;       /* nr_cpus of them, owned by the simulation */
+	unsigned int nr_cpus;
+	bool deadlock;               /* tasks blocked forever with nothing left to wake them */
+};
+
+struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg);
+void linsched_sim_free(struct linsched_sim *sim);
+const struct linsched_config *linsched_sim_config(const struct linsched_sim *sim);
+uint64_t linsched_sim_now(const struct linsched_sim *sim);
+uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim);
+
+/*
+ * Creates a task and makes it runnable on the CPU fork balancing picks. The model's data belongs
+ * to the simulation from now on (ops->free frees it). name is copied (truncated to 15 chars).
+ */
+struct linsched_task *linsched_task_create(struct linsched_sim *sim,
+					   const struct linsched_task_ops *ops, void *data,
+					   const char *name, int nice);
+void *linsched_task_data(const struct linsched_task *t);
+struct linsched_sim *linsched_task_sim(const struct linsched_task *t);
+int linsched_task_id(const struct linsched_task *t);
+/* The task's own random stream, seeded from the simulation's seed and the task id. */
+gsl_rng *linsched_task_rng(struct linsched_task *t);
+/* Its cache footprint in lines (0 by default: no cache reload cost). */
+void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines);
+/* Extra CPU time the task pays when it next runs (a model's own costs, e.g. a syscall's). */
+void linsched_task_charge(struct linsched_task *t, uint64_t ns);
+
+void linsched_waitqueue_init(struct linsched_waitqueue *wq);
+bool linsched_waitqueue_active(const struct linsched_waitqueue *wq);
+/*
+ * Wakes up to nr tasks blocked on wq (0: all), first blocked first. Called from the model of the
+ * running task waker, which pays the wakeup cost; sync says the waker is about to block (a hint
+ * for wake-affine placement). Returns how many woke.
+ */
+unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
+			      unsigned int nr, bool sync);
+
+/* Measure runtime from now on (a model's start barrier releases here). */
+void linsched_sim_set_epoch(struct linsched_sim *sim);
+
+/* Called at every context switch (prev or next NULL: idle), e.g. to write a trace. */
+typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now, const struct linsched_task *prev,
+				   const struct linsched_task *next);
+void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx);
+
+/* Runs until every task has exited or the configured duration has passed. */
+void linsched_sim_run(struct linsched_sim *sim);
+const struct linsched_result *linsched_sim_result(const struct linsched_sim *sim);
+
+unsigned int linsched_sim_nr_tasks(const struct linsched_sim *sim);
+struct linsched_task *linsched_sim_task(const struct linsched_sim *sim, unsigned int i);
+void linsched_task_stats(const struct linsched_task *t, struct linsched_task_stats *out);
+/* The scheduler's view, for tests and traces. */
+const struct task_struct *linsched_task_sched(const struct linsched_task *t);
+const struct sched_system *linsched_sim_sched(const struct linsched_sim *sim);
+
+#endif

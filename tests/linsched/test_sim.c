@@ -1,0 +1,1466 @@
+/*
+ * Tests of the simulation engine (linsched/sim) through its public API, end to end with the CFS
+ * policy of kernel-extract/ and the task models of tasks/.
+ *
+ * Expected numbers are worked out in the comments from the facts of SPEC.md sections 2 and 3
+ * (load weights, default knobs, tick-granular preemption) or from the engine's documented
+ * accounting (sim.h), never read back from the code under test. Where exact numbers are
+ * predictable the tests set every cost to 0 or to round values and check equality.
+ *
+ * Most tests drive tasks with a "script" model written here: a list of actions (run, sleep,
+ * block, exit, plus bookkeeping actions that wake a wait queue, charge a cost or log the time),
+ * so that each test states the exact behaviour it simulates.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "linsched/report.h"
+#include "linsched/sim.h"
+#include "tasks/tasks.h"
+
+#define MS NSEC_PER_MSEC
+#define SEC NSEC_PER_SEC
+
+/* ---- the script model ----------------------------------------------------------------------- */
+
+enum act_kind {
+	A_RUN,      /* step: use ns of CPU */
+	A_SLEEP,    /* step: sleep ns */
+	A_BLOCK,    /* step: block on the world's wait queue (logged) */
+	A_EXIT,     /* step: exit */
+	A_CHARGE,   /* linsched_task_charge(ns), then go on */
+	A_WAKE,     /* linsched_wake_up(world's wq, nr) (logged with what it did), then go on */
+	A_MARK,     /* log the time, then go on */
+	A_EPOCH,    /* linsched_sim_set_epoch, then go on */
+};
+
+struct act {
+	enum act_kind kind;
+	uint64_t ns;
+	unsigned int nr;
+};
+
+#define MAX_WATCH 16
+
+/* What the scripts of one simulation share; owned by the test, outlives the simulation's run. */
+struct world {
+	struct linsched_waitqueue wq;
+	GArray *log;                        /* struct log_entry */
+	struct linsched_task *watch[MAX_WATCH]; /* tasks whose state a wake logs */
+	unsigned int nr_watch;
+};
+
+struct log_entry {
+	enum act_kind kind;
+	int id;
+	uint64_t now;
+	unsigned int woken;                 /* A_WAKE: what linsched_wake_up returned */
+	uint32_t asleep;                    /* A_WAKE: watched tasks still blocked after it */
+	bool waitqueue_active;              /* A_WAKE: after it */
+};
+
+struct script {
+	const struct act *acts;
+	size_t n, pc;
+	struct world *world;
+};
+
+static void world_init(struct world *w)
+{
+	memset(w, 0, sizeof(*w));
+	linsched_waitqueue_init(&w->wq);
+	w->log = g_array_new(FALSE, TRUE, sizeof(struct log_entry));
+}
+
+static void world_clear(struct world *w)
+{
+	g_array_free(w->log, TRUE);
+}
+
+static void world_log(struct world *w, enum act_kind kind, struct linsched_task *t)
+{
+	struct log_entry e = {
+		.kind = kind,
+		.id = linsched_task_id(t),
+		.now = linsched_sim_now(linsched_task_sim(t)),
+	};
+
+	g_array_append_val(w->log, e);
+}
+
+static void script_next(struct linsched_task *t, struct linsched_step *step)
+{
+	struct script *s = linsched_task_data(t);
+	struct world *w = s->world;
+
+	for (;;) {
+		if (s->pc >= s->n) {
+			step->kind = LINSCHED_STEP_EXIT;
+			return;
+		}
+		const struct act *a = &s->acts[s->pc++];
+
+		switch (a->kind) {
+		case A_RUN:
+			step->kind = LINSCHED_STEP_RUN;
+			step->ns = a->ns;
+			return;
+		case A_SLEEP:
+			step->kind = LINSCHED_STEP_SLEEP;
+			step->ns = a->ns;
+			return;
+		case A_BLOCK:
+			world_log(w, A_BLOCK, t);
+			step->kind = LINSCHED_STEP_BLOCK;
+			step->wq = &w->wq;
+			return;
+		case A_EXIT:
+			step->kind = LINSCHED_STEP_EXIT;
+			return;
+		case A_CHARGE:
+			linsched_task_charge(t, a->ns);
+			break;
+		case A_WAKE: {
+			unsigned int woken = linsched_wake_up(t, &w->wq, a->nr, false);
+
+			world_log(w, A_WAKE, t);
+			struct log_entry *e = &g_array_index(w->log, struct log_entry, w->log->len - 1);
+
+			e->woken = woken;
+			e->waitqueue_active = linsched_waitqueue_active(&w->wq);
+			for (unsigned int i = 0; i < w->nr_watch; i++)
+				if (linsched_task_sched(w->watch[i])->state == TASK_INTERRUPTIBLE)
+					e->asleep |= 1U << i;
+			break;
+		}
+		case A_MARK:
+			world_log(w, A_MARK, t);
+			break;
+		case A_EPOCH:
+			linsched_sim_set_epoch(linsched_task_sim(t));
+			break;
+		}
+	}
+}
+
+static const struct linsched_task_ops script_ops = {
+	.kind = "script",
+	.next = script_next,
+	.free = g_free,
+};
+
+static struct linsched_task *script_create(struct linsched_sim *sim, struct world *w, const struct act *acts,
+					   size_t n, const char *name, int nice)
+{
+	struct script *s = g_new0(struct script, 1);
+
+	s->acts = acts;
+	s->n = n;
+	s->world = w;
+	return linsched_task_create(sim, &script_ops, s, name, nice);
+}
+
+#define SCRIPT(sim, w, acts, name) script_create(sim, w, acts, G_N_ELEMENTS(acts), name, 0)
+
+/* ---- the switch hook: a log of every context switch ------------------------------------------ */
+
+struct switch_rec {
+	int cpu;
+	uint64_t now;
+	int prev, next;   /* task ids, -1: idle */
+};
+
+struct switch_log {
+	GArray *recs;
+	int curr[SCHED_MAX_CPUS];          /* what the log says each CPU runs, -1 idle */
+	unsigned int inconsistent;         /* switches whose prev was not what the CPU ran */
+};
+
+static void switch_log_init(struct switch_log *l)
+{
+	l->recs = g_array_new(FALSE, TRUE, sizeof(struct switch_rec));
+	for (int i = 0; i < SCHED_MAX_CPUS; i++)
+		l->curr[i] = -1;
+	l->inconsistent = 0;
+}
+
+static void switch_log_clear(struct switch_log *l)
+{
+	g_array_free(l->recs, TRUE);
+}
+
+static void on_switch(void *ctx, int cpu, uint64_t now, const struct linsched_task *prev,
+		      const struct linsched_task *next)
+{
+	struct switch_log *l = ctx;
+	struct switch_rec r = {
+		.cpu = cpu,
+		.now = now,
+		.prev = prev ? linsched_task_id(prev) : -1,
+		.next = next ? linsched_task_id(next) : -1,
+	};
+
+	if (l->curr[cpu] != r.prev || r.prev == r.next)
+		l->inconsistent++;
+	l->curr[cpu] = r.next;
+	g_array_append_val(l->recs, r);
+}
+
+static const struct switch_rec *rec_at(const struct switch_log *l, guint i)
+{
+	return &g_array_index(l->recs, struct switch_rec, i);
+}
+
+/* ---- helpers ---------------------------------------------------------------------------------- */
+
+static void zero_costs(struct linsched_config *cfg)
+{
+	cfg->costs.switch_ns = 0;
+	cfg->costs.wakeup_ns = 0;
+	cfg->costs.migrate_ns = 0;
+	cfg->costs.miss_ps = 0;
+}
+
+static struct linsched_sim *sim_new(const struct linsched_config *cfg)
+{
+	GError *error = NULL;
+
+	if (!linsched_config_validate(cfg, &error))
+		fail_msg("bad test configuration: %s", error->message);
+	struct linsched_sim *sim = linsched_sim_new(cfg);
+
+	assert_non_null(sim);
+	return sim;
+}
+
+static struct linsched_task_stats stats_of(struct linsched_sim *sim, unsigned int i)
+{
+	struct linsched_task_stats st;
+
+	linsched_task_stats(linsched_sim_task(sim, i), &st);
+	return st;
+}
+
+static void spawn(struct linsched_sim *sim, const char *text)
+{
+	struct task_spec spec;
+	GError *error = NULL;
+
+	if (!task_spec_parse(text, &spec, &error))
+		fail_msg("%s: %s", text, error->message);
+	task_spec_spawn(sim, &spec);
+}
+
+static double rel_err(double got, double want)
+{
+	return fabs(got - want) / fabs(want);
+}
+
+/* ---- configuration ---------------------------------------------------------------------------- */
+
+/* SPEC.md section 3: base values times 1 + ilog2(ncpus) (6.1: ncpus capped at 8). */
+static void test_config_defaults(void **state)
+{
+	(void)state;
+	const struct {
+		const char *profile;
+		unsigned int cpus;
+		uint64_t lat, gran, wake;
+		unsigned int nr_latency;
+	} cases[] = {
+		{ "2.6.28", 1, 20 * MS, 4 * MS, 5 * MS, 5 },
+		{ "2.6.28", 2, 40 * MS, 8 * MS, 10 * MS, 5 },
+		{ "2.6.28", 4, 60 * MS, 12 * MS, 15 * MS, 5 },
+		{ "2.6.28", 8, 80 * MS, 16 * MS, 20 * MS, 5 },
+		{ "2.6.28", 64, 140 * MS, 28 * MS, 35 * MS, 5 },
+		{ "6.1", 1, 6 * MS, 750000, 1 * MS, 8 },
+		{ "6.1", 2, 12 * MS, 1500000, 2 * MS, 8 },
+		{ "6.1", 16, 24 * MS, 3 * MS, 4 * MS, 8 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct linsched_config cfg;
+		const struct sched_profile *p = sched_profile_find(cases[i].profile);
+
+		assert_non_null(p);
+		linsched_config_init(&cfg, p, cases[i].cpus);
+		assert_ptr_equal(cfg.profile, p);
+		assert_int_equal(cfg.nr_cpus, cases[i].cpus);
+		assert_int_equal(cfg.nr_domains, 1);
+		assert_int_equal(cfg.hz, 1000);
+		assert_int_equal(cfg.tun.latency, cases[i].lat);
+		assert_int_equal(cfg.tun.min_granularity, cases[i].gran);
+		assert_int_equal(cfg.tun.wakeup_granularity, cases[i].wake);
+		assert_int_equal(cfg.tun.migration_cost, 500000);
+		assert_int_equal(cfg.tun.nr_latency, cases[i].nr_latency);
+		assert_int_equal(cfg.duration_ns, 0);
+		assert_true(linsched_config_validate(&cfg, NULL));
+	}
+	/* NULL: the default profile, 2.6.28 */
+	struct linsched_config cfg;
+
+	linsched_config_init(&cfg, NULL, 2);
+	assert_string_equal(cfg.profile->name, "2.6.28");
+	assert_int_equal(cfg.costs.switch_ns, LINSCHED_DEFAULT_SWITCH_NS);
+	assert_int_equal(cfg.costs.cache_lines, LINSCHED_DEFAULT_CACHE_LINES);
+}
+
+static void expect_invalid(const struct linsched_config *cfg, const char *names)
+{
+	GError *error = NULL;
+
+	assert_false(linsched_config_validate(cfg, &error));
+	assert_non_null(error);
+	if (!strstr(error->message, names))
+		fail_msg("'%s' does not name %s", error->message, names);
+	assert_null(strchr(error->message, '\n'));
+	g_error_free(error);
+}
+
+static void test_config_validate(void **state)
+{
+	(void)state;
+	struct linsched_config base, cfg;
+
+	linsched_config_init(&base, NULL, 4);
+	cfg = base;
+	cfg.nr_cpus = 0;
+	expect_invalid(&cfg, "--cpus");
+	cfg = base;
+	cfg.nr_cpus = SCHED_MAX_CPUS + 1;
+	expect_invalid(&cfg, "--cpus");
+	cfg = base;
+	cfg.nr_domains = 3;
+	expect_invalid(&cfg, "--domains");
+	cfg = base;
+	cfg.nr_domains = 0;
+	expect_invalid(&cfg, "--domains");
+	cfg = base;
+	cfg.hz = 500;
+	expect_invalid(&cfg, "--hz");
+	cfg = base;
+	cfg.tun.latency = 99999;
+	expect_invalid(&cfg, "--latency-ns");
+	cfg = base;
+	cfg.tun.latency = 1000000001;
+	expect_invalid(&cfg, "--latency-ns");
+	cfg = base;
+	cfg.tun.min_granularity = 0;
+	expect_invalid(&cfg, "--min-gran-ns");
+	cfg = base;
+	cfg.tun.wakeup_granularity = 1000000001;
+	expect_invalid(&cfg, "--wakeup-gran-ns");
+	cfg = base;
+	cfg.costs.cache_lines = 0;
+	expect_invalid(&cfg, "--cache-lines");
+
+	/* the edges of the sysctl ranges are valid */
+	cfg = base;
+	cfg.tun.latency = 100000;
+	cfg.tun.min_granularity = 1000000000;
+	cfg.tun.wakeup_granularity = 0;
+	cfg.nr_domains = 2;
+	cfg.hz = 300;
+	assert_true(linsched_config_validate(&cfg, NULL));
+}
+
+/* ---- fairness --------------------------------------------------------------------------------- */
+
+/*
+ * Two CPU hogs at nice 0 and nice 5 on one CPU share it in the ratio of their weights,
+ * 1024 : 335 (SPEC.md section 3), i.e. 75.35% : 24.65%, within 1%. Costs are left at their
+ * defaults: they are charged to whoever runs, so they do not change the shares.
+ */
+static void test_fairness_nice(void **state)
+{
+	(void)state;
+	const char *profiles[] = { "2.6.28", "6.1" };
+
+	for (size_t p = 0; p < G_N_ELEMENTS(profiles); p++) {
+		struct linsched_config cfg;
+
+		linsched_config_init(&cfg, sched_profile_find(profiles[p]), 1);
+		cfg.duration_ns = 10 * SEC;
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		cpu_task_create(sim, "nice0", 0);
+		cpu_task_create(sim, "nice5", 5);
+		linsched_sim_run(sim);
+
+		struct linsched_task_stats a = stats_of(sim, 0), b = stats_of(sim, 1);
+		double total = (double)(a.sum_exec_ns + b.sum_exec_ns);
+
+		assert_int_equal(a.nice, 0);
+		assert_int_equal(b.nice, 5);
+		assert_int_equal(a.sum_exec_ns + b.sum_exec_ns, 10 * SEC);
+		assert_true(rel_err((double)a.sum_exec_ns / total, 1024.0 / 1359.0) < 0.01);
+		assert_true(rel_err((double)b.sum_exec_ns / total, 335.0 / 1359.0) < 0.01);
+		assert_true(rel_err((double)a.sum_exec_ns / (double)b.sum_exec_ns, 1024.0 / 335.0) < 0.01);
+		printf("      %s nice 0 : nice 5 = %.4f (1024/335 = %.4f)\n", profiles[p],
+		       (double)a.sum_exec_ns / (double)b.sum_exec_ns, 1024.0 / 335.0);
+		linsched_sim_free(sim);
+	}
+}
+
+/* Four hogs on two CPUs: each gets half a CPU, 50% +- 2% of the run. */
+static void test_fairness_4_on_2(void **state)
+{
+	(void)state;
+	struct linsched_config cfg;
+
+	linsched_config_init(&cfg, NULL, 2);
+	cfg.duration_ns = 10 * SEC;
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	for (int i = 0; i < 4; i++)
+		spawn(sim, "cpu");
+	linsched_sim_run(sim);
+	for (unsigned int i = 0; i < 4; i++) {
+		double share = (double)stats_of(sim, i).sum_exec_ns / (double)cfg.duration_ns;
+
+		assert_true(share >= 0.48 && share <= 0.52);
+	}
+	linsched_sim_free(sim);
+}
+
+/*
+ * Three hogs on two CPUs for 30 s. Without balancing one task would keep a CPU to itself (30 s)
+ * and the other two would share the other (15 s each): a max/min ratio of 2. Periodic balancing
+ * moves tasks so that each gets close to 2/3 of a CPU (20 s); demand a ratio of at most 1.5, that
+ * no task had 90% of the run, and that every task migrated at least once.
+ */
+static void test_balance_3_on_2(void **state)
+{
+	(void)state;
+	struct linsched_config cfg;
+
+	linsched_config_init(&cfg, NULL, 2);
+	cfg.duration_ns = 30 * SEC;
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	for (int i = 0; i < 3; i++)
+		cpu_task_create(sim, "hog", 0);
+	linsched_sim_run(sim);
+
+	uint64_t lo = UINT64_MAX, hi = 0, total = 0;
+
+	printf("      3 hogs on 2 CPUs, 30 s:");
+	for (unsigned int i = 0; i < 3; i++) {
+		struct linsched_task_stats st = stats_of(sim, i);
+
+		printf(" task %u %.3f s (%.2f%% of a CPU, %" G_GUINT64_FORMAT " migrations)", i,
+		       (double)st.sum_exec_ns / 1e9, 100.0 * (double)st.sum_exec_ns / (double)cfg.duration_ns,
+		       st.nr_migrations);
+		lo = MIN(lo, st.sum_exec_ns);
+		hi = MAX(hi, st.sum_exec_ns);
+		total += st.sum_exec_ns;
+		assert_true(st.nr_migrations >= 1);
+		assert_true(st.sum_exec_ns < cfg.duration_ns * 9 / 10);
+	}
+	printf("\n");
+	assert_int_equal(total, 2 * cfg.duration_ns);
+	assert_true((double)hi <= 1.5 * (double)lo);
+	assert_true(linsched_sim_result(sim)->migrations >= 3);
+	linsched_sim_free(sim);
+}
+
+/* ---- the task API ----------------------------------------------------------------------------- */
+
+/*
+ * A task with one 50 ms burst shares a CPU with a hog. It is preempted in the middle of its burst
+ * (the slice on one CPU is 20 ms / 2 = 10 ms), keeps the work it has left, and exits after
+ * exactly 50 ms of CPU (no costs). Its exit time is the instant the switch hook sees it leave.
+ */
+static void test_preempted_burst_keeps_work(void **state)
+{
+	(void)state;
+	static const struct act burst[] = { { A_RUN, 50 * MS, 0 }, { A_EXIT, 0, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+	struct switch_log sl;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	cfg.duration_ns = 1 * SEC;
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	SCRIPT(sim, &w, burst, "burst");
+	cpu_task_create(sim, "hog", 0);
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats x = stats_of(sim, 0), hog = stats_of(sim, 1);
+
+	assert_true(x.exited);
+	assert_int_equal(x.sum_exec_ns, 50 * MS);
+	assert_true(x.nivcsw >= 2);                       /* preempted mid-burst, more than once */
+	assert_int_equal(x.nvcsw, 1);                     /* the exit */
+	assert_true(x.exit_ns > 50 * MS);
+	assert_false(hog.exited);
+	assert_int_equal(hog.sum_exec_ns, 1 * SEC - 50 * MS);
+	assert_int_equal(sl.inconsistent, 0);
+
+	uint64_t last_out = 0;
+
+	for (guint i = 0; i < sl.recs->len; i++)
+		if (rec_at(&sl, i)->prev == 0)
+			last_out = rec_at(&sl, i)->now;
+	assert_int_equal(x.exit_ns, last_out);
+	/* one CPU, always busy, no costs: at its exit the CPU had done its 50 ms and the hog's part */
+	assert_true(x.exit_ns < 1 * SEC);
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+/*
+ * Two finite bursts, 50 ms and 30 ms, on one CPU, run to completion, with a switch cost S. Each
+ * switch-in charges S to the task switched in, before its work goes on; the CPU never idles in
+ * between. So each task's sum_exec is its burst plus S per switch-in (pcount), and the run ends
+ * at 80 ms + S * (pcount_x + pcount_y). S = 0 gives the costless case exactly.
+ */
+static void check_two_bursts(uint64_t switch_ns)
+{
+	static const struct act x_acts[] = { { A_RUN, 50 * MS, 0 } };
+	static const struct act y_acts[] = { { A_RUN, 30 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+	struct switch_log sl;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	cfg.costs.switch_ns = switch_ns;
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	SCRIPT(sim, &w, x_acts, "x");
+	SCRIPT(sim, &w, y_acts, "y");
+	linsched_sim_run(sim);
+
+	const struct linsched_result *res = linsched_sim_result(sim);
+	struct linsched_task_stats x = stats_of(sim, 0), y = stats_of(sim, 1);
+
+	assert_true(x.exited && y.exited);
+	assert_true(x.nivcsw >= 1 && y.nivcsw >= 1);
+	assert_int_equal(x.sum_exec_ns, 50 * MS + x.pcount * switch_ns);
+	assert_int_equal(y.sum_exec_ns, 30 * MS + y.pcount * switch_ns);
+	assert_int_equal(res->runtime_ns, 80 * MS + (x.pcount + y.pcount) * switch_ns);
+	assert_int_equal(MAX(x.exit_ns, y.exit_ns), res->runtime_ns);
+	assert_false(res->deadlock);
+	/* every switch-in, plus the final switch to idle */
+	assert_int_equal(res->context_switches, x.pcount + y.pcount + 1);
+	assert_int_equal(sl.recs->len, res->context_switches);
+	assert_int_equal(sl.inconsistent, 0);
+	assert_int_equal(res->cpu_busy_ns[0], res->runtime_ns);
+	if (switch_ns == 0) {
+		/*
+		 * The schedule by hand: y, created second, gets the smaller START_DEBIT (half the 20 ms
+		 * latency against x's whole) and runs first. The slice of each is exactly
+		 * 20 ms * 1024 / 2048 = 10 ms and a task is preempted once it has run *more* than that,
+		 * i.e. at the 11th tick: y 0-11, x 11-22, y 22-33, x 33-44, y 44-52 (30 ms done: exit),
+		 * x alone 52-80.
+		 */
+		assert_int_equal(y.exit_ns, 52 * MS);
+		assert_int_equal(x.exit_ns, 80 * MS);
+		assert_int_equal(x.pcount, 3);
+		assert_int_equal(y.pcount, 3);
+		assert_int_equal(rec_at(&sl, 0)->next, 1);
+	}
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+static void test_two_bursts_exact(void **state)
+{
+	(void)state;
+	check_two_bursts(0);
+}
+
+static void test_switch_cost(void **state)
+{
+	(void)state;
+	check_two_bursts(7000);
+	check_two_bursts(LINSCHED_DEFAULT_SWITCH_NS);
+}
+
+/*
+ * Three finite bursts on two CPUs with a switch cost S and a migration cost M: whatever the
+ * balancer does, each task pays S per switch-in and M per arrival on another CPU, on top of its
+ * own work.
+ */
+static void test_migration_cost(void **state)
+{
+	(void)state;
+	static const struct act a300[] = { { A_RUN, 300 * MS, 0 } };
+	static const struct act a200[] = { { A_RUN, 200 * MS, 0 } };
+	static const struct act a100[] = { { A_RUN, 100 * MS, 0 } };
+	const uint64_t work[] = { 300 * MS, 200 * MS, 100 * MS };
+	const uint64_t S = 3000, M = 11000;
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 2);
+	zero_costs(&cfg);
+	cfg.costs.switch_ns = S;
+	cfg.costs.migrate_ns = M;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, a300, "a");
+	SCRIPT(sim, &w, a200, "b");
+	SCRIPT(sim, &w, a100, "c");
+	linsched_sim_run(sim);
+
+	uint64_t migrations = 0;
+
+	for (unsigned int i = 0; i < 3; i++) {
+		struct linsched_task_stats st = stats_of(sim, i);
+
+		assert_true(st.exited);
+		assert_int_equal(st.sum_exec_ns, work[i] + st.pcount * S + st.nr_migrations * M);
+		migrations += st.nr_migrations;
+	}
+	assert_true(migrations >= 1);
+	assert_int_equal(linsched_sim_result(sim)->migrations, migrations);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+/*
+ * Wakeup costs. A sleep's timer has no waker task, so its wakeup is charged to the sleeper; a
+ * wait-queue wakeup is charged to the waker (sim.h), once per task actually asleep.
+ */
+static void test_wakeup_cost(void **state)
+{
+	(void)state;
+	static const struct act sleeper[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 },
+		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 },
+	};
+	static const struct act waiter[] = { { A_BLOCK, 0, 0 }, { A_RUN, 1 * MS, 0 } };
+	static const struct act waker[] = { { A_RUN, 20 * MS, 0 }, { A_WAKE, 0, 0 }, { A_RUN, 1 * MS, 0 } };
+	const uint64_t S = 2000, W = 13000;
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	cfg.costs.switch_ns = S;
+	cfg.costs.wakeup_ns = W;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, sleeper, "sleeper");
+	SCRIPT(sim, &w, waiter, "w1");
+	SCRIPT(sim, &w, waiter, "w2");
+	SCRIPT(sim, &w, waker, "waker");
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats s = stats_of(sim, 0), w1 = stats_of(sim, 1), w2 = stats_of(sim, 2),
+				   k = stats_of(sim, 3);
+
+	assert_true(s.exited && w1.exited && w2.exited && k.exited);
+	assert_int_equal(s.sum_exec_ns, 4 * MS + s.pcount * S + 3 * W);
+	assert_int_equal(w1.sum_exec_ns, 1 * MS + w1.pcount * S);
+	assert_int_equal(w2.sum_exec_ns, 1 * MS + w2.pcount * S);
+	assert_int_equal(k.sum_exec_ns, 21 * MS + k.pcount * S + 2 * W);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+/*
+ * Cache reload in the engine, with a cache of 1000 lines at 5 000 ps a line (5 ns): a task's
+ * first switch-in reloads its whole footprint (cold); alone on its CPU it stays warm after that.
+ * Two tasks alternating on one CPU: with footprints of 1000 lines each, the other one's run
+ * evicts everything, so every switch-in reloads 1000 lines (5 us); with 600 and 500 lines they
+ * overlap by 100 lines, so after the cold start each switch-in reloads exactly 100 (500 ns).
+ */
+static void check_two_cached(uint64_t fx, uint64_t fy, uint64_t warm_reload)
+{
+	static const struct act x_acts[] = { { A_RUN, 50 * MS, 0 } };
+	static const struct act y_acts[] = { { A_RUN, 30 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	cfg.costs.cache_lines = 1000;
+	cfg.costs.miss_ps = 5000;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_task_set_footprint(SCRIPT(sim, &w, x_acts, "x"), fx);
+	linsched_task_set_footprint(SCRIPT(sim, &w, y_acts, "y"), fy);
+	linsched_sim_run(sim);
+	struct linsched_task_stats x = stats_of(sim, 0), y = stats_of(sim, 1);
+
+	assert_true(x.pcount >= 2 && y.pcount >= 2);
+	assert_true(y.exit_ns < x.exit_ns);
+	/* x's last switch-in comes after y's exit: y's run evicted x's lines all the same */
+	if (x.sum_exec_ns != 50 * MS + fx * 5 + (x.pcount - 1) * warm_reload * 5)
+		fail_msg("footprints %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ": x (pcount %lu) sum_exec %"
+			 G_GUINT64_FORMAT ", expected 50 ms + %" G_GUINT64_FORMAT " cold + %lu x %" G_GUINT64_FORMAT
+			 " reloaded lines x 5 ns", fx, fy, x.pcount, x.sum_exec_ns, fx * 5, x.pcount - 1, warm_reload);
+	assert_int_equal(y.sum_exec_ns, 30 * MS + fy * 5 + (y.pcount - 1) * warm_reload * 5);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+static void test_cache_cost(void **state)
+{
+	(void)state;
+	static const struct act alone[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 2 * MS, 0 }, { A_RUN, 1 * MS, 0 }, { A_SLEEP, 2 * MS, 0 },
+		{ A_RUN, 1 * MS, 0 },
+	};
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	cfg.costs.cache_lines = 1000;
+	cfg.costs.miss_ps = 5000;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_task_set_footprint(SCRIPT(sim, &w, alone, "alone"), 800);
+	linsched_sim_run(sim);
+	struct linsched_task_stats st = stats_of(sim, 0);
+
+	assert_int_equal(st.pcount, 3);
+	assert_int_equal(st.sum_exec_ns, 3 * MS + 800 * 5);
+	linsched_sim_free(sim);
+	world_clear(&w);
+
+	check_two_cached(1000, 1000, 1000);
+	check_two_cached(600, 500, 100);
+}
+
+/*
+ * Wait queues: four waiters each run a little, then block on one queue; the order they block in
+ * is the scheduler's (logged). The waker, once they all sleep, wakes one, sleeps 2 ms (so the one
+ * woken runs), then wakes all, then finds the queue empty. The one woken first must be the first
+ * that blocked (FIFO); all must wake.
+ */
+static void test_waitqueue_wake_one_then_all(void **state)
+{
+	(void)state;
+	static const struct act waiter[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
+					     { A_RUN, 1 * MS, 0 } };
+	static const struct act waker[] = {
+		{ A_SLEEP, 20 * MS, 0 }, { A_WAKE, 0, 1 }, { A_SLEEP, 2 * MS, 0 }, { A_WAKE, 0, 0 },
+		{ A_WAKE, 0, 0 }, { A_RUN, 1 * MS, 0 },
+	};
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	for (int i = 0; i < 4; i++)
+		w.watch[w.nr_watch++] = SCRIPT(sim, &w, waiter, "waiter");
+	SCRIPT(sim, &w, waker, "waker");
+	assert_false(linsched_waitqueue_active(&w.wq));
+	linsched_sim_run(sim);
+
+	/* the log: 4 blocks, then the three wakes, with marks of woken waiters in between */
+	int blocked[4], nb = 0, nwake = 0;
+	const struct log_entry *wakes[3];
+
+	for (guint i = 0; i < w.log->len; i++) {
+		const struct log_entry *e = &g_array_index(w.log, struct log_entry, i);
+
+		if (e->kind == A_BLOCK) {
+			assert_true(nb < 4);
+			assert_int_equal(nwake, 0);
+			blocked[nb++] = e->id;
+		} else if (e->kind == A_WAKE) {
+			assert_true(nwake < 3);
+			wakes[nwake++] = e;
+		}
+	}
+	assert_int_equal(nb, 4);
+	assert_int_equal(nwake, 3);
+	assert_int_equal(wakes[0]->woken, 1);
+	assert_int_equal(wakes[0]->asleep, 0xfU & ~(1U << blocked[0])); /* watch index == task id */
+	assert_true(wakes[0]->waitqueue_active);
+	assert_int_equal(wakes[1]->woken, 3);
+	assert_int_equal(wakes[1]->asleep, 0);
+	assert_false(wakes[1]->waitqueue_active);
+	assert_int_equal(wakes[2]->woken, 0);
+	assert_int_equal(wakes[0]->now, 20 * MS);
+
+	/* the first woken ran before the rest were woken: its mark precedes the second wake */
+	bool first_marked_early = false;
+
+	for (guint i = 0; i < w.log->len; i++) {
+		const struct log_entry *e = &g_array_index(w.log, struct log_entry, i);
+
+		if (e == wakes[1])
+			break;
+		if (e->kind == A_MARK && e->id == blocked[0])
+			first_marked_early = true;
+	}
+	assert_true(first_marked_early);
+
+	for (unsigned int i = 0; i < 4; i++) {
+		struct linsched_task_stats st = stats_of(sim, i);
+
+		assert_true(st.exited);
+		assert_int_equal(st.nvcsw, 2);               /* the block and the exit */
+	}
+	assert_true(stats_of(sim, 4).exited);
+	assert_false(linsched_sim_result(sim)->deadlock);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+/*
+ * A wakeup that comes while the task has decided to block but is still paying costs (the
+ * kernel's prepare_to_wait window) is not lost: the task does not sleep at all. On two CPUs: the
+ * waiter (CPU 0) charges itself 5 ms and blocks; the waker (CPU 1) wakes the queue at 2 ms. No
+ * other costs: the waiter goes on at 5 ms and exits there, with one voluntary switch (its exit).
+ * Control: a wakeup at 7 ms finds it asleep since 5 ms and it runs again at 7 ms.
+ */
+static void check_early_wakeup(uint64_t wake_at, uint64_t expect_exit, unsigned long expect_nvcsw)
+{
+	static const struct act waiter[] = { { A_CHARGE, 5 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 } };
+	const struct act waker[] = { { A_RUN, wake_at, 0 }, { A_WAKE, 0, 1 } };
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 2);
+	zero_costs(&cfg);
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	w.watch[w.nr_watch++] = SCRIPT(sim, &w, waiter, "waiter");
+	SCRIPT(sim, &w, waker, "waker");
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats st = stats_of(sim, 0);
+	const struct log_entry *wake = NULL;
+
+	for (guint i = 0; i < w.log->len; i++)
+		if (g_array_index(w.log, struct log_entry, i).kind == A_WAKE)
+			wake = &g_array_index(w.log, struct log_entry, i);
+	assert_non_null(wake);
+	assert_int_equal(wake->now, wake_at);
+	assert_int_equal(wake->woken, 1);
+	assert_int_equal(wake->asleep, 0);
+	assert_int_equal(stats_of(sim, 1).cpu, 1);
+	assert_int_equal(st.cpu, 0);
+	assert_true(st.exited);
+	assert_int_equal(st.exit_ns, expect_exit);
+	assert_int_equal(st.sum_exec_ns, 5 * MS);
+	assert_int_equal(st.nvcsw, expect_nvcsw);
+	assert_int_equal(st.nivcsw, 0);
+	assert_false(linsched_sim_result(sim)->deadlock);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+static void test_wakeup_before_block_not_lost(void **state)
+{
+	(void)state;
+	check_early_wakeup(2 * MS, 5 * MS, 1);
+	check_early_wakeup(7 * MS, 7 * MS, 2);
+}
+
+/* A sleep step: the task is off the CPU for exactly the time given, and the CPU idles meanwhile. */
+static void test_sleep_step(void **state)
+{
+	(void)state;
+	static const struct act acts[] = { { A_RUN, 1 * MS, 0 }, { A_SLEEP, 10 * MS, 0 }, { A_RUN, 2 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+	struct switch_log sl;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	SCRIPT(sim, &w, acts, "s");
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats st = stats_of(sim, 0);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	const struct switch_rec want[] = {
+		{ 0, 0, -1, 0 }, { 0, 1 * MS, 0, -1 }, { 0, 11 * MS, -1, 0 }, { 0, 13 * MS, 0, -1 },
+	};
+
+	assert_true(st.exited);
+	assert_int_equal(st.exit_ns, 13 * MS);
+	assert_int_equal(st.sum_exec_ns, 3 * MS);
+	assert_int_equal(st.run_delay_ns, 0);
+	assert_int_equal(st.pcount, 2);
+	assert_int_equal(st.nvcsw, 2);
+	assert_int_equal(res->runtime_ns, 13 * MS);
+	assert_int_equal(res->jiffies, 13);
+	assert_int_equal(res->cpu_busy_ns[0], 3 * MS);
+	assert_int_equal(sl.recs->len, G_N_ELEMENTS(want));
+	for (guint i = 0; i < G_N_ELEMENTS(want); i++) {
+		assert_int_equal(rec_at(&sl, i)->cpu, want[i].cpu);
+		assert_int_equal(rec_at(&sl, i)->now, want[i].now);
+		assert_int_equal(rec_at(&sl, i)->prev, want[i].prev);
+		assert_int_equal(rec_at(&sl, i)->next, want[i].next);
+	}
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+/* The epoch: results count from the instant a model sets it. */
+static void test_epoch(void **state)
+{
+	(void)state;
+	static const struct act acts[] = { { A_RUN, 5 * MS, 0 }, { A_EPOCH, 0, 0 }, { A_RUN, 10 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 1);
+	zero_costs(&cfg);
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, acts, "e");
+	linsched_sim_run(sim);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	struct linsched_task_stats st = stats_of(sim, 0);
+
+	assert_int_equal(res->runtime_ns, 10 * MS);
+	assert_int_equal(res->jiffies, 10);
+	assert_int_equal(st.exit_ns, 10 * MS);
+	assert_int_equal(st.sum_exec_ns, 15 * MS);        /* the task's own total is not reset */
+	assert_int_equal(res->cpu_busy_ns[0], 10 * MS);
+	assert_int_equal(linsched_sim_now(sim), 15 * MS);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+/* A task blocked with nobody left to wake it: the run ends and says so. */
+static void test_deadlock(void **state)
+{
+	(void)state;
+	static const struct act stuck[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 } };
+	static const struct act done[] = { { A_RUN, 3 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, NULL, 2);
+	zero_costs(&cfg);
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, stuck, "stuck");
+	SCRIPT(sim, &w, done, "done");
+	linsched_sim_run(sim);
+	assert_true(linsched_sim_result(sim)->deadlock);
+	assert_false(stats_of(sim, 0).exited);
+	assert_true(stats_of(sim, 1).exited);
+	assert_true(linsched_waitqueue_active(&w.wq));
+	linsched_sim_free(sim);
+	world_clear(&w);
+
+	/* and a run that ends normally is no deadlock */
+	world_init(&w);
+	sim = sim_new(&cfg);
+	SCRIPT(sim, &w, done, "done");
+	linsched_sim_run(sim);
+	assert_false(linsched_sim_result(sim)->deadlock);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+static void test_task_identity(void **state)
+{
+	(void)state;
+	struct linsched_config cfg;
+
+	linsched_config_init(&cfg, NULL, 2);
+	cfg.duration_ns = 1 * MS;
+	struct linsched_sim *sim = sim_new(&cfg);
+	struct linsched_task *a = cpu_task_create(sim, "a-name-longer-than-fifteen", -3);
+	struct linsched_task *b = cpu_task_create(sim, "b", 19);
+
+	assert_int_equal(linsched_sim_nr_tasks(sim), 2);
+	assert_ptr_equal(linsched_sim_task(sim, 0), a);
+	assert_ptr_equal(linsched_sim_task(sim, 1), b);
+	assert_int_equal(linsched_task_id(a), 0);
+	assert_int_equal(linsched_task_id(b), 1);
+	assert_ptr_equal(linsched_task_sim(a), sim);
+	assert_ptr_equal(linsched_sim_config(sim)->profile, cfg.profile);
+	assert_int_equal(linsched_sim_tick_ns(sim), 1 * MS);
+
+	struct linsched_task_stats st = stats_of(sim, 0);
+
+	assert_string_equal(st.name, "a-name-longer-t");  /* 15 characters, as comm */
+	assert_int_equal(st.nice, -3);
+	assert_int_equal(stats_of(sim, 1).nice, 19);
+	/* weights from the kernel table: nice -3 = 1991, nice 19 = 15 */
+	assert_int_equal(linsched_task_sched(a)->se.load.weight, 1991);
+	assert_int_equal(linsched_task_sched(b)->se.load.weight, 15);
+
+	/* Each task's random stream depends on the seed and its id only. */
+	struct linsched_sim *twin = sim_new(&cfg);
+	struct linsched_task *a2 = cpu_task_create(twin, "a", 0);
+	struct linsched_task *b2 = cpu_task_create(twin, "b", 0);
+	unsigned long va = gsl_rng_get(linsched_task_rng(a)), vb = gsl_rng_get(linsched_task_rng(b));
+
+	assert_int_equal(gsl_rng_get(linsched_task_rng(a2)), va);
+	assert_int_equal(gsl_rng_get(linsched_task_rng(b2)), vb);
+	assert_true(va != vb);
+	linsched_sim_free(twin);
+	linsched_sim_free(sim);
+}
+
+/* ---- statistics ------------------------------------------------------------------------------- */
+
+/*
+ * Invariants of any run of duration D from time 0 (epoch 0), checked against the switch log:
+ *  - every CPU is either running a task or idle: sum of sum_exec + idle time (from the log) =
+ *    CPUs * D, and each cpus_busy_ns = D - that CPU's idle time (<= D);
+ *  - a task is on a CPU or waiting or asleep: run_delay + sum_exec <= D;
+ *  - each switch-in (pcount) is matched by a switch-out (nvcsw + nivcsw), except for a task still
+ *    on a CPU at the end (kernel-extract/sched_core.c schedule(): arrivals count pcount,
+ *    departures count nvcsw or nivcsw, both only when the running task changes);
+ *  - context_switches counts hook calls; the hook calls with a task switched in total pcount;
+ *  - migrations total the per-task counts.
+ */
+static void check_invariants(struct linsched_sim *sim, const struct switch_log *sl, uint64_t D)
+{
+	const struct linsched_config *cfg = linsched_sim_config(sim);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	uint64_t idle[SCHED_MAX_CPUS] = { 0 }, idle_since[SCHED_MAX_CPUS] = { 0 };
+	bool is_idle[SCHED_MAX_CPUS];
+	uint64_t switch_ins = 0;
+
+	assert_int_equal(res->nr_cpus, cfg->nr_cpus);
+	assert_int_equal(sl->inconsistent, 0);
+	for (unsigned int c = 0; c < cfg->nr_cpus; c++)
+		is_idle[c] = true;
+	for (guint i = 0; i < sl->recs->len; i++) {
+		const struct switch_rec *r = rec_at(sl, i);
+
+		assert_true(r->now <= D);
+		if (r->prev < 0) {
+			idle[r->cpu] += r->now - idle_since[r->cpu];
+			is_idle[r->cpu] = false;
+		}
+		if (r->next < 0) {
+			idle_since[r->cpu] = r->now;
+			is_idle[r->cpu] = true;
+		} else {
+			switch_ins++;
+		}
+	}
+	uint64_t total_idle = 0, total_exec = 0, pcounts = 0, migrations = 0;
+
+	for (unsigned int c = 0; c < cfg->nr_cpus; c++) {
+		if (is_idle[c])
+			idle[c] += D - idle_since[c];
+		total_idle += idle[c];
+		assert_true(res->cpu_busy_ns[c] <= D);
+		assert_int_equal(res->cpu_busy_ns[c], D - idle[c]);
+	}
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+		struct linsched_task_stats st = stats_of(sim, i);
+		bool on_cpu = linsched_task_sched(linsched_sim_task(sim, i))->on_cpu;
+
+		total_exec += st.sum_exec_ns;
+		pcounts += st.pcount;
+		migrations += st.nr_migrations;
+		assert_true(st.run_delay_ns + st.sum_exec_ns <= D);
+		assert_int_equal(st.pcount, st.nvcsw + st.nivcsw + (on_cpu ? 1 : 0));
+		if (st.exited) {
+			assert_false(on_cpu);
+			assert_true(st.exit_ns <= D);
+		}
+	}
+	assert_int_equal(total_exec + total_idle, (uint64_t)cfg->nr_cpus * D);
+	assert_int_equal(res->context_switches, sl->recs->len);
+	assert_int_equal(pcounts, switch_ins);
+	assert_int_equal(res->migrations, migrations);
+	assert_int_equal(res->runtime_ns, D);
+}
+
+static void run_invariants(const char *profile, unsigned int cpus, unsigned int domains, const char *const *specs,
+			   uint64_t footprint)
+{
+	struct linsched_config cfg;
+	struct switch_log sl;
+
+	linsched_config_init(&cfg, sched_profile_find(profile), cpus);
+	cfg.nr_domains = domains;
+	cfg.duration_ns = 2 * SEC;
+	cfg.seed = 5;
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	for (size_t i = 0; specs[i]; i++)
+		spawn(sim, specs[i]);
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++)
+		linsched_task_set_footprint(linsched_sim_task(sim, i), footprint * (i % 4 + 1));
+	linsched_sim_run(sim);
+	check_invariants(sim, &sl, cfg.duration_ns);
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+}
+
+static void test_statistics_invariants(void **state)
+{
+	(void)state;
+	/* `linsched run`'s default mix: overloaded, both CPUs always busy */
+	const char *const mix[] = { "cpu:nice=0", "cpu:nice=5:count=2", "sleeprun:busy_ms=1:sleep_ms=3:count=40", NULL };
+	/* a light load: CPUs idle often, tasks exit before the end */
+	const char *const light[] = { "sleeprun:busy_ms=2:sleep_ms=7:count=3",
+				      "randsleeprun:busy_ms=1:sleep_ms=5:count=3:dist=exponential",
+				      "sleeprun:busy_ms=3:sleep_ms=1:loops=50", NULL };
+
+	run_invariants("2.6.28", 2, 1, mix, 20000);
+	run_invariants("6.1", 4, 2, mix, 30000);
+	run_invariants("2.6.28", 2, 1, light, 1000);
+	run_invariants("6.1", 8, 2, light, 50000);
+}
+
+/*
+ * run_delay is exact: a task always runnable (a hog) is, at every instant, either running or
+ * waiting on its queue, so sum_exec + run_delay = D for a task on a CPU at the end, and
+ * sum_exec + run_delay + pending = D for one waiting at the end, where pending is the wait since
+ * it was last switched out (schedstats settle a wait when the task next arrives), or D if it never
+ * ran. On one CPU the nice-5 task is picked first (its START_DEBIT is smaller), so the nice-0
+ * task's first wait starts at time 0 and must be counted like any other.
+ */
+static void test_run_delay_exact(void **state)
+{
+	(void)state;
+	const unsigned int cpus[] = { 1, 2 };
+	const int nr_tasks[] = { 2, 5 };
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cpus); c++) {
+		struct linsched_config cfg;
+		struct switch_log sl;
+
+		linsched_config_init(&cfg, NULL, cpus[c]);
+		cfg.duration_ns = 1 * SEC;
+		switch_log_init(&sl);
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		linsched_sim_set_switch_hook(sim, on_switch, &sl);
+		for (int i = 0; i < nr_tasks[c]; i++)
+			cpu_task_create(sim, "hog", i % 2 ? 5 : 0);
+		linsched_sim_run(sim);
+		for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+			struct linsched_task_stats st = stats_of(sim, i);
+			bool on_cpu = false;
+			uint64_t pending = cfg.duration_ns;
+
+			for (guint k = 0; k < sl.recs->len; k++) {
+				if (rec_at(&sl, k)->next == (int)i)
+					on_cpu = true;
+				if (rec_at(&sl, k)->prev == (int)i) {
+					on_cpu = false;
+					pending = cfg.duration_ns - rec_at(&sl, k)->now;
+				}
+			}
+			if (on_cpu)
+				pending = 0;
+			if (st.sum_exec_ns + st.run_delay_ns + pending != cfg.duration_ns)
+				fail_msg("%u CPU(s), task %u (nice %d): sum_exec %" G_GUINT64_FORMAT " + run_delay %"
+					 G_GUINT64_FORMAT " + pending wait %" G_GUINT64_FORMAT " != %" G_GUINT64_FORMAT,
+					 cpus[c], i, st.nice, st.sum_exec_ns, st.run_delay_ns, pending, cfg.duration_ns);
+		}
+		linsched_sim_free(sim);
+		switch_log_clear(&sl);
+	}
+}
+
+/* ---- HZ --------------------------------------------------------------------------------------- */
+
+/* A run of exactly one second is HZ jiffies; a jiffy is 1e9 / HZ ns (3 333 333 at HZ 300). */
+static void test_hz_jiffies(void **state)
+{
+	(void)state;
+	/* 300 last: the only HZ whose jiffy is not a whole number of ns */
+	const unsigned int hz[] = { 100, 250, 1000, 300 };
+	const uint64_t tick[] = { 10000000, 4000000, 1000000, 3333333 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(hz); i++) {
+		static const struct act ten_ms[] = { { A_RUN, 10 * MS, 0 } };
+		static const struct act fifteen_ms[] = { { A_RUN, 15 * MS, 0 } };
+		struct linsched_config cfg;
+		struct world w;
+
+		linsched_config_init(&cfg, NULL, 1);
+		zero_costs(&cfg);
+		cfg.hz = hz[i];
+		cfg.duration_ns = 1 * SEC;
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		assert_int_equal(linsched_sim_tick_ns(sim), tick[i]);
+		cpu_task_create(sim, "hog", 0);
+		linsched_sim_run(sim);
+		assert_int_equal(linsched_sim_result(sim)->runtime_ns, 1 * SEC);
+		if (linsched_sim_result(sim)->jiffies != hz[i])
+			fail_msg("HZ %u: a 1 s run reports %" G_GUINT64_FORMAT " jiffies, expected %u", hz[i],
+				 linsched_sim_result(sim)->jiffies, hz[i]);
+		linsched_sim_free(sim);
+
+		/* 10 ms is exactly 1, 2.5, 10 and 3 jiffies: rounded up, 1, 3, 10, 3 */
+		const uint64_t want10[] = { 1, 3, 10, 3 }, want15[] = { 2, 4, 15, 5 };
+
+		world_init(&w);
+		cfg.duration_ns = 0;
+		sim = sim_new(&cfg);
+		SCRIPT(sim, &w, ten_ms, "t");
+		linsched_sim_run(sim);
+		assert_int_equal(linsched_sim_result(sim)->runtime_ns, 10 * MS);
+		if (linsched_sim_result(sim)->jiffies != want10[i])
+			fail_msg("HZ %u: a 10 ms run reports %" G_GUINT64_FORMAT " jiffies, expected %" G_GUINT64_FORMAT,
+				 hz[i], linsched_sim_result(sim)->jiffies, want10[i]);
+		linsched_sim_free(sim);
+
+		/* 15 ms: 1.5, 3.75, 15 and 4.5 jiffies */
+		sim = sim_new(&cfg);
+		SCRIPT(sim, &w, fifteen_ms, "t");
+		linsched_sim_run(sim);
+		assert_int_equal(linsched_sim_result(sim)->runtime_ns, 15 * MS);
+		assert_int_equal(linsched_sim_result(sim)->jiffies, want15[i]);
+		linsched_sim_free(sim);
+		world_clear(&w);
+	}
+}
+
+/*
+ * Tick preemption happens at tick boundaries. Two hogs on one CPU with latency 25 ms (a 12.5 ms
+ * slice each) switch when a tick finds the running one past its slice, i.e. after the smallest
+ * whole number of ticks above 12.5 ms: 2 ticks at HZ 100 (20 ms), 4 at 250 (16 ms), 4 at 300
+ * (13 333 332 ns), 13 at 1000 (13 ms). Every gap between switches is that; with no costs nothing
+ * else moves them. (12.5 ms is far from every tick multiple, so the kernel's fixed-point slice,
+ * a few ns short of the exact quotient, does not change the count.)
+ */
+static void test_hz_tick_preemption(void **state)
+{
+	(void)state;
+	const unsigned int hz[] = { 100, 250, 300, 1000 };
+	const uint64_t gap[] = { 20000000, 16000000, 13333332, 13000000 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(hz); i++) {
+		struct linsched_config cfg;
+		struct switch_log sl;
+
+		linsched_config_init(&cfg, NULL, 1);
+		zero_costs(&cfg);
+		cfg.hz = hz[i];
+		cfg.tun.latency = 25 * MS;
+		cfg.duration_ns = 1 * SEC;
+		switch_log_init(&sl);
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		linsched_sim_set_switch_hook(sim, on_switch, &sl);
+		cpu_task_create(sim, "a", 0);
+		cpu_task_create(sim, "b", 0);
+		linsched_sim_run(sim);
+		assert_true(sl.recs->len >= 1000 * MS / gap[i]);
+		assert_int_equal(rec_at(&sl, 0)->now, 0);
+		for (guint k = 1; k < sl.recs->len; k++) {
+			const struct switch_rec *r = rec_at(&sl, k);
+
+			if (r->now - rec_at(&sl, k - 1)->now != gap[i])
+				fail_msg("HZ %u: switch %u at %" G_GUINT64_FORMAT " ns, %" G_GUINT64_FORMAT
+					 " ns after the previous, expected %" G_GUINT64_FORMAT, hz[i], k, r->now,
+					 r->now - rec_at(&sl, k - 1)->now, gap[i]);
+			assert_int_equal(r->now % linsched_sim_tick_ns(sim), 0);
+		}
+		linsched_sim_free(sim);
+		switch_log_clear(&sl);
+	}
+}
+
+/*
+ * An idle CPU gets no ticks (NO_HZ idle): a task that sleeps for 10^5 s of virtual time at
+ * HZ 1000 would otherwise cost 10^8 tick events. The run must take a negligible time, see only
+ * the four switches of run-idle-run-exit, and end exactly after sleep plus work.
+ */
+static void test_idle_cpu_no_ticks(void **state)
+{
+	(void)state;
+	static const struct act acts[] = { { A_RUN, 1 * MS, 0 }, { A_SLEEP, 100000 * SEC, 0 }, { A_RUN, 1 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+	struct switch_log sl;
+
+	linsched_config_init(&cfg, NULL, 2);
+	zero_costs(&cfg);
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	SCRIPT(sim, &w, acts, "sleepy");
+
+	GTimer *timer = g_timer_new();
+
+	linsched_sim_run(sim);
+	double wall = g_timer_elapsed(timer, NULL);
+
+	g_timer_destroy(timer);
+	assert_true(wall < 1.0);
+	assert_int_equal(sl.recs->len, 4);
+	assert_int_equal(linsched_sim_result(sim)->context_switches, 4);
+	assert_int_equal(stats_of(sim, 0).exit_ns, 100000 * SEC + 2 * MS);
+	assert_int_equal(linsched_sim_result(sim)->cpu_busy_ns[0] + linsched_sim_result(sim)->cpu_busy_ns[1], 2 * MS);
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+/* ---- determinism and threads ------------------------------------------------------------------ */
+
+struct scenario {
+	const char *profile;
+	unsigned int cpus, domains;
+	uint64_t seed;
+	const char *const *specs;
+	gchar *json;                 /* the result */
+};
+
+static gchar *run_scenario_json(const struct scenario *sc)
+{
+	struct linsched_config cfg;
+	struct task_spec spec;
+
+	linsched_config_init(&cfg, sched_profile_find(sc->profile), sc->cpus);
+	cfg.nr_domains = sc->domains;
+	cfg.seed = sc->seed;
+	cfg.duration_ns = 2 * SEC;
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+
+	for (size_t i = 0; sc->specs[i]; i++) {
+		if (!task_spec_parse(sc->specs[i], &spec, NULL))
+			g_error("bad spec %s", sc->specs[i]);
+		task_spec_spawn(sim, &spec);
+	}
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++)
+		linsched_task_set_footprint(linsched_sim_task(sim, i), 10000 + 5000 * (i % 7));
+	linsched_sim_run(sim);
+
+	GString *out = g_string_new(NULL);
+
+	report_json(out, sim, NULL, NULL);
+	linsched_sim_free(sim);
+	return g_string_free(out, FALSE);
+}
+
+static gpointer scenario_thread(gpointer data)
+{
+	struct scenario *sc = data;
+
+	sc->json = run_scenario_json(sc);
+	return NULL;
+}
+
+static const char *const mix_a[] = {
+	"cpu:nice=0", "cpu:nice=5:count=2", "randsleeprun:busy_ms=1:sleep_ms=3:count=12:dist=lognormal:cv=0.8", NULL,
+};
+static const char *const mix_b[] = {
+	"randsleeprun:busy_ms=2:sleep_ms=2:count=16:dist=exponential", "cpu:count=3:nice=-2",
+	"randsleeprun:busy_ms=0.5:sleep_ms=4:count=8:dist=normal:loops=100", NULL,
+};
+
+static void test_determinism(void **state)
+{
+	(void)state;
+	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL }, b = a;
+
+	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
+
+	assert_string_equal(j1, j2);
+	assert_non_null(strstr(j1, "\"tasks\""));
+	/* another seed draws other bursts and sleeps: another result */
+	b.seed = 2;
+	gchar *j3 = run_scenario_json(&b);
+
+	assert_true(strcmp(j1, j3) != 0);
+	/* and that seed, again, is reproducible too */
+	gchar *j4 = run_scenario_json(&b);
+
+	assert_string_equal(j3, j4);
+	g_free(j1);
+	g_free(j2);
+	g_free(j3);
+	g_free(j4);
+}
+
+/* Two simulations in two threads at once give exactly what the same two give one after the other. */
+static void test_threads_match_sequential(void **state)
+{
+	(void)state;
+	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL };
+	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL };
+	gchar *seq_a = run_scenario_json(&a), *seq_b = run_scenario_json(&b);
+
+	for (int round = 0; round < 3; round++) {
+		GThread *ta = g_thread_new("sim-a", scenario_thread, &a);
+		GThread *tb = g_thread_new("sim-b", scenario_thread, &b);
+
+		g_thread_join(ta);
+		g_thread_join(tb);
+		assert_string_equal(a.json, seq_a);
+		assert_string_equal(b.json, seq_b);
+		g_free(a.json);
+		g_free(b.json);
+	}
+	assert_true(strcmp(seq_a, seq_b) != 0);
+	g_free(seq_a);
+	g_free(seq_b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_config_validate),
+		cmocka_unit_test(test_fairness_nice),
+		cmocka_unit_test(test_fairness_4_on_2),
+		cmocka_unit_test(test_balance_3_on_2),
+		cmocka_unit_test(test_preempted_burst_keeps_work),
+		cmocka_unit_test(test_two_bursts_exact),
+		cmocka_unit_test(test_switch_cost),
+		cmocka_unit_test(test_migration_cost),
+		cmocka_unit_test(test_wakeup_cost),
+		cmocka_unit_test(test_cache_cost),
+		cmocka_unit_test(test_waitqueue_wake_one_then_all),
+		cmocka_unit_test(test_wakeup_before_block_not_lost),
+		cmocka_unit_test(test_sleep_step),
+		cmocka_unit_test(test_epoch),
+		cmocka_unit_test(test_deadlock),
+		cmocka_unit_test(test_task_identity),
+		cmocka_unit_test(test_statistics_invariants),
+		cmocka_unit_test(test_run_delay_exact),
+		cmocka_unit_test(test_hz_jiffies),
+		cmocka_unit_test(test_hz_tick_preemption),
+		cmocka_unit_test(test_idle_cpu_no_ticks),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_threads_match_sequential),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
