@@ -1,0 +1,41 @@
+/*
+ * cli.h - the command-line flags every simulation takes (topology, profile, knobs, HZ, costs,
+ * seed, output format), shared by `linsched run`, `linsched hackbench` and the tuner. The flags
+ * fill a struct linsched_cli; linsched_cli_config() turns it into a validated configuration: the
+ * profile's defaults for the CPU count, then every value the user gave, as given.
+ */
+#ifndef LINSCHED_CLI_H
+#define LINSCHED_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "linsched/sim.h"
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON };
+
+/* Integer flags start at -1: "not given". */
+struct linsched_cli {
+	gint64 cpus, domains, hz;
+	char *profile;
+	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns;
+	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
+	gint64 seed;
+	char *format;
+};
+
+#define LINSCHED_CLI_DEFAULT_CPUS 2
+
+void linsched_cli_init(struct linsched_cli *cli);
+void linsched_cli_clear(struct linsched_cli *cli);
+/* The flags as a GOptionGroup (owned by the caller's GOptionContext once added). */
+GOptionGroup *linsched_cli_group(struct linsched_cli *cli);
+/* The configuration the flags describe; false with a one-line error naming the flag. */
+bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg, GError **error);
+bool linsched_cli_format(const struct linsched_cli *cli, enum output_format *format, GError **error);
+
+#define CLI_ERROR g_quark_from_static_string("linsched-cli")
+
+#endif

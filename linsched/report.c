@@ -1,0 +1,148 @@
+/*
+ * report.c - results as JSON or text (see report.h).
+ */
+#include "linsched/report.h"
+
+static void write_knobs(struct json_writer *w, const struct linsched_config *cfg)
+{
+	json_key(w, "knobs");
+	json_begin_object(w);
+	json_key(w, "latency_ns");
+	json_uint(w, cfg->tun.latency);
+	json_key(w, "min_granularity_ns");
+	json_uint(w, cfg->tun.min_granularity);
+	json_key(w, "wakeup_granularity_ns");
+	json_uint(w, cfg->tun.wakeup_granularity);
+	json_key(w, "migration_cost_ns");
+	json_uint(w, cfg->tun.migration_cost);
+	json_end_object(w);
+
+	json_key(w, "costs");
+	json_begin_object(w);
+	json_key(w, "switch_ns");
+	json_uint(w, cfg->costs.switch_ns);
+	json_key(w, "wakeup_ns");
+	json_uint(w, cfg->costs.wakeup_ns);
+	json_key(w, "migrate_ns");
+	json_uint(w, cfg->costs.migrate_ns);
+	json_key(w, "cache_lines");
+	json_uint(w, cfg->costs.cache_lines);
+	json_key(w, "miss_ps");
+	json_uint(w, cfg->costs.miss_ps);
+	json_end_object(w);
+}
+
+static void write_task(struct json_writer *w, const struct linsched_task *t)
+{
+	struct linsched_task_stats st;
+
+	linsched_task_stats(t, &st);
+	json_begin_object(w);
+	json_key(w, "id");
+	json_int(w, st.id);
+	json_key(w, "name");
+	json_string(w, st.name);
+	json_key(w, "nice");
+	json_int(w, st.nice);
+	json_key(w, "cpu");
+	json_int(w, st.cpu);
+	json_key(w, "sum_exec_ns");
+	json_uint(w, st.sum_exec_ns);
+	json_key(w, "run_delay_ns");
+	json_uint(w, st.run_delay_ns);
+	json_key(w, "pcount");
+	json_uint(w, st.pcount);
+	json_key(w, "nr_voluntary_switches");
+	json_uint(w, st.nvcsw);
+	json_key(w, "nr_involuntary_switches");
+	json_uint(w, st.nivcsw);
+	json_key(w, "nr_migrations");
+	json_uint(w, st.nr_migrations);
+	json_key(w, "exit_ns");
+	if (st.exited)
+		json_uint(w, st.exit_ns);
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
+void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn extra, void *ctx)
+{
+	const struct linsched_config *cfg = linsched_sim_config(sim);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "profile");
+	json_string(&w, cfg->profile->name);
+	json_key(&w, "cpus");
+	json_uint(&w, cfg->nr_cpus);
+	json_key(&w, "domains");
+	json_uint(&w, cfg->nr_domains);
+	json_key(&w, "hz");
+	json_uint(&w, cfg->hz);
+	json_key(&w, "seed");
+	json_uint(&w, cfg->seed);
+	json_key(&w, "runtime_ns");
+	json_uint(&w, res->runtime_ns);
+	json_key(&w, "jiffies");
+	json_uint(&w, res->jiffies);
+	json_key(&w, "context_switches");
+	json_uint(&w, res->context_switches);
+	json_key(&w, "migrations");
+	json_uint(&w, res->migrations);
+	json_key(&w, "deadlock");
+	json_bool(&w, res->deadlock);
+	json_key(&w, "cpus_busy_ns");
+	json_begin_array(&w);
+	for (unsigned int i = 0; i < res->nr_cpus; i++)
+		json_uint(&w, res->cpu_busy_ns[i]);
+	json_end_array(&w);
+	write_knobs(&w, cfg);
+	if (extra)
+		extra(&w, ctx);
+	json_key(&w, "tasks");
+	json_begin_array(&w);
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++)
+		write_task(&w, linsched_sim_task(sim, i));
+	json_end_array(&w);
+	json_end_object(&w);
+}
+
+void report_text(GString *out, const struct linsched_sim *sim)
+{
+	const struct linsched_config *cfg = linsched_sim_config(sim);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	double runtime_s = (double)res->runtime_ns / 1e9;
+
+	g_string_append_printf(out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
+			       cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
+	g_string_append_printf(out, "knobs: latency %" G_GUINT64_FORMAT " ns, min_granularity %" G_GUINT64_FORMAT
+			       " ns, wakeup_granularity %" G_GUINT64_FORMAT " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+			       cfg->tun.latency, cfg->tun.min_granularity, cfg->tun.wakeup_granularity,
+			       cfg->tun.migration_cost);
+	g_string_append_printf(out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
+			       res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");
+	g_string_append_printf(out, "context switches: %" G_GUINT64_FORMAT ", migrations: %" G_GUINT64_FORMAT "\n",
+			       res->context_switches, res->migrations);
+	for (unsigned int i = 0; i < res->nr_cpus; i++)
+		g_string_append_printf(out, "cpu %u: busy %.2f%%\n", i,
+				       res->runtime_ns ? 100.0 * (double)res->cpu_busy_ns[i] / (double)res->runtime_ns : 0.0);
+
+	g_string_append_printf(out, "\n%4s %-15s %4s %3s %12s %7s %12s %9s %8s %8s %6s %12s\n", "id", "name", "nice",
+			       "cpu", "exec_ms", "share%", "delay_ms", "pcount", "vcsw", "ivcsw", "migr", "exit_ms");
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+		struct linsched_task_stats st;
+
+		linsched_task_stats(linsched_sim_task(sim, i), &st);
+		g_string_append_printf(out, "%4d %-15s %4d %3d %12.3f %7.2f %12.3f %9lu %8lu %8lu %6" G_GUINT64_FORMAT,
+				       st.id, st.name, st.nice, st.cpu, (double)st.sum_exec_ns / 1e6,
+				       res->runtime_ns ? 100.0 * (double)st.sum_exec_ns / (double)res->runtime_ns : 0.0,
+				       (double)st.run_delay_ns / 1e6, st.pcount, st.nvcsw, st.nivcsw, st.nr_migrations);
+		if (st.exited)
+			g_string_append_printf(out, " %12.3f\n", (double)st.exit_ns / 1e6);
+		else
+			g_string_append_printf(out, " %12s\n", "-");
+	}
+}

@@ -1,0 +1,26 @@
+/*
+ * report.h - a finished simulation as text for people or JSON for programs.
+ *
+ * The JSON keys are an interface (the tuner and the reports read them):
+ *   profile, cpus, domains, hz, seed, runtime_ns, jiffies, context_switches, migrations,
+ *   cpus_busy_ns [per CPU], knobs {latency_ns, min_granularity_ns, wakeup_granularity_ns,
+ *   migration_cost_ns}, costs {...}, deadlock, tasks [{id, name, nice, cpu, sum_exec_ns,
+ *   run_delay_ns, pcount, nr_voluntary_switches, nr_involuntary_switches, nr_migrations,
+ *   exit_ns (null while alive)}]
+ * A caller may add keys of its own at the top level through the extra callback.
+ */
+#ifndef LINSCHED_REPORT_H
+#define LINSCHED_REPORT_H
+
+#include <glib.h>
+
+#include "linsched/json.h"
+#include "linsched/sim.h"
+
+typedef void (*report_extra_fn)(struct json_writer *w, void *ctx);
+
+void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn extra, void *ctx);
+/* Per-task table and totals. */
+void report_text(GString *out, const struct linsched_sim *sim);
+
+#endif
