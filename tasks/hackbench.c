@@ -1,0 +1,390 @@
+/*
+ * hackbench.c - hackbench as finite-state-machine tasks (see hackbench.h).
+ *
+ * Channels follow the kernel's rules for when a side blocks and when it is woken:
+ *  - a write blocks when the channel is full, a read when it is empty;
+ *  - a write wakes the blocked reader at once; both are synchronous wakeups (the kernel's
+ *    sk_data_ready and pipe_write use wake_up_interruptible_sync_poll);
+ *  - a read wakes every blocked writer, but only once enough space is free: for a socket when
+ *    three quarters of the send buffer are free (unix_writable: wmem * 4 <= sndbuf), for a pipe
+ *    when a whole page is free (a write can only take a free page).
+ */
+#include "tasks/hackbench_internal.h"
+
+#include <string.h>
+
+#define HB_ERROR g_quark_from_static_string("hackbench")
+
+void hackbench_params_default(struct hackbench_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->groups = 10;
+	p->loops = 100;
+	p->fds = 20;
+	p->datasize = 100;
+	p->model = HACKBENCH_FSM;
+	p->footprint_lines = HACKBENCH_FOOTPRINT_LINES;
+	p->solo_ms = HACKBENCH_SOLO_MS;
+	p->degradation = HACKBENCH_DEGRADATION;
+}
+
+void hackbench_params_resolve(struct hackbench_params *p)
+{
+	if (!p->capacity_bytes)
+		p->capacity_bytes = p->pipe ? HACKBENCH_PIPE_BYTES : HACKBENCH_SOCKET_SNDBUF;
+	if (!p->write_ns)
+		p->write_ns = p->pipe ? HACKBENCH_PIPE_WRITE_NS : HACKBENCH_SOCKET_WRITE_NS;
+	if (!p->read_ns)
+		p->read_ns = p->pipe ? HACKBENCH_PIPE_READ_NS : HACKBENCH_SOCKET_READ_NS;
+}
+
+uint64_t hackbench_switch_ns(const struct hackbench_params *p)
+{
+	return p->threads ? HACKBENCH_THREAD_SWITCH_NS : HACKBENCH_PROCESS_SWITCH_NS;
+}
+
+/* A socket charges each message its data plus the kernel's buffer overhead; a pipe packs
+ * messages into pages and a message never straddles two. */
+uint64_t hackbench_capacity_msgs(const struct hackbench_params *p)
+{
+	if (!p->pipe)
+		return p->capacity_bytes / (p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+	if (p->datasize > HACKBENCH_PAGE_SIZE)
+		return p->capacity_bytes / p->datasize;
+	uint64_t pages = p->capacity_bytes / HACKBENCH_PAGE_SIZE;
+	uint64_t per_page = HACKBENCH_PAGE_SIZE / p->datasize;
+
+	if (pages == 0)
+		return p->capacity_bytes / p->datasize;
+	return pages * per_page;
+}
+
+unsigned int hackbench_nr_tasks(const struct hackbench_params *p)
+{
+	return 2 * p->groups * p->fds;
+}
+
+bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
+{
+	if (p->groups == 0) {
+		g_set_error(error, HB_ERROR, 1, "--groups: must be at least 1");
+		return false;
+	}
+	if (p->fds == 0) {
+		g_set_error(error, HB_ERROR, 1, "--fds: must be at least 1");
+		return false;
+	}
+	if (p->loops == 0) {
+		g_set_error(error, HB_ERROR, 1, "--loops: must be at least 1");
+		return false;
+	}
+	if (p->datasize == 0) {
+		g_set_error(error, HB_ERROR, 1, "--datasize: must be at least 1 byte");
+		return false;
+	}
+	if ((uint64_t)p->groups * p->fds > 100000) {
+		g_set_error(error, HB_ERROR, 1, "--groups x --fds: %u x %u tasks per side is more than 100000",
+			    p->groups, p->fds);
+		return false;
+	}
+	if (hackbench_capacity_msgs(p) == 0) {
+		g_set_error(error, HB_ERROR, 1,
+			    "--capacity-bytes: %" G_GUINT64_FORMAT " bytes cannot hold one %u-byte message "
+			    "(a %s charges %u bytes for it)", p->capacity_bytes, p->datasize,
+			    p->pipe ? "pipe" : "socket",
+			    p->pipe ? p->datasize : p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+		return false;
+	}
+	if (p->model == HACKBENCH_BOOTSTRAP) {
+		if (!(p->solo_ms > 0) || p->solo_ms > 1e9) {
+			g_set_error(error, HB_ERROR, 1, "--solo-ms: %g is not a positive runtime", p->solo_ms);
+			return false;
+		}
+		if (!(p->degradation > 0 && p->degradation <= 1)) {
+			g_set_error(error, HB_ERROR, 1, "--degradation: %g is not in (0, 1]", p->degradation);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool hackbench_load_bootstrap_file(struct hackbench_params *p, const char *path, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	g_autoptr(GError) local = NULL;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
+		g_set_error(error, HB_ERROR, 1, "--bootstrap-file: %s: %s", path, local->message);
+		return false;
+	}
+	double solo = g_key_file_get_double(kf, "bootstrap", "solo_ms", &local);
+
+	if (!local) {
+		double deg = g_key_file_get_double(kf, "bootstrap", "degradation", &local);
+
+		if (!local) {
+			p->solo_ms = solo;
+			p->degradation = deg;
+			return true;
+		}
+	}
+	g_set_error(error, HB_ERROR, 1, "--bootstrap-file: %s: %s", path, local->message);
+	return false;
+}
+
+/* ---------------------------------------------------------------- the FSM tasks */
+
+enum hb_state { HB_START, HB_WORK, HB_DONE };
+
+struct hb_task {
+	struct hackbench *hb;
+	bool sender;
+	unsigned int group, index;
+	enum hb_state state;
+	uint64_t done, total;            /* messages written or read, of all */
+	unsigned int next_receiver;      /* sender: whom it writes to next */
+};
+
+static struct hb_channel *channel(struct hackbench *hb, unsigned int group, unsigned int receiver)
+{
+	return &hb->channels[(size_t)group * hb->p.fds + receiver];
+}
+
+/*
+ * Every task reports at the barrier; the last to arrive releases them all and starts the clock,
+ * as the real benchmark's parent does once every child is ready.
+ */
+static bool hb_barrier(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
+{
+	struct hackbench *hb = ht->hb;
+
+	ht->state = HB_WORK;
+	if (++hb->arrived < hb->total) {
+		step->kind = LINSCHED_STEP_BLOCK;
+		step->wq = &hb->barrier;
+		return true;
+	}
+	linsched_sim_set_epoch(hb->sim);
+	linsched_wake_up(t, &hb->barrier, 0, false);
+	return false;
+}
+
+static void sender_step(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
+{
+	struct hackbench *hb = ht->hb;
+	struct hb_channel *ch = channel(hb, ht->group, ht->next_receiver);
+
+	if (ch->queued >= ch->capacity) {
+		step->kind = LINSCHED_STEP_BLOCK;
+		step->wq = &ch->writers;
+		return;
+	}
+	ch->queued++;
+	ch->written++;
+	if (linsched_waitqueue_active(&ch->readers))
+		linsched_wake_up(t, &ch->readers, 0, true);
+	ht->done++;
+	ht->next_receiver = (ht->next_receiver + 1) % hb->p.fds;
+	step->kind = LINSCHED_STEP_RUN;
+	step->ns = hb->p.write_ns;
+}
+
+static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
+{
+	struct hackbench *hb = ht->hb;
+	struct hb_channel *ch = channel(hb, ht->group, ht->index);
+
+	if (ch->queued == 0) {
+		step->kind = LINSCHED_STEP_BLOCK;
+		step->wq = &ch->readers;
+		return;
+	}
+	ch->queued--;
+	ch->read++;
+	hb->messages++;
+	if (ch->capacity - ch->queued >= ch->wake_writers_at && linsched_waitqueue_active(&ch->writers))
+		linsched_wake_up(t, &ch->writers, 0, true);
+	ht->done++;
+	step->kind = LINSCHED_STEP_RUN;
+	step->ns = hb->p.read_ns;
+}
+
+static void hb_next(struct linsched_task *t, struct linsched_step *step)
+{
+	struct hb_task *ht = linsched_task_data(t);
+
+	if (ht->state == HB_START && hb_barrier(t, ht, step))
+		return;
+	if (ht->done == ht->total) {
+		ht->state = HB_DONE;
+		step->kind = LINSCHED_STEP_EXIT;
+		return;
+	}
+	if (ht->sender)
+		sender_step(t, ht, step);
+	else
+		receiver_step(t, ht, step);
+}
+
+static const struct linsched_task_ops sender_ops = { .kind = "hackbench-sender", .next = hb_next, .free = g_free };
+static const struct linsched_task_ops receiver_ops = { .kind = "hackbench-receiver", .next = hb_next, .free = g_free };
+
+static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int group, unsigned int index,
+					     bool sender)
+{
+	struct hb_task *ht = g_new0(struct hb_task, 1);
+	char name[LINSCHED_COMM_LEN];
+
+	ht->hb = hb;
+	ht->sender = sender;
+	ht->group = group;
+	ht->index = index;
+	ht->total = (uint64_t)hb->p.fds * hb->p.loops;
+	g_snprintf(name, sizeof(name), "%s-%u.%u", sender ? "sender" : "receiver", group, index);
+	return linsched_task_create(hb->sim, sender ? &sender_ops : &receiver_ops, ht, name, 0);
+}
+
+/* ---------------------------------------------------------------- the workload */
+
+struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbench_params *params)
+{
+	struct hackbench *hb = g_new0(struct hackbench, 1);
+	const struct hackbench_params *p = &hb->p;
+	unsigned int domains = linsched_sim_config(sim)->nr_domains;
+
+	hb->p = *params;
+	hackbench_params_resolve(&hb->p);
+	hb->sim = sim;
+	hb->total = hackbench_nr_tasks(p);
+	linsched_waitqueue_init(&hb->barrier);
+	hb->channels = g_new0(struct hb_channel, (size_t)p->groups * p->fds);
+	for (size_t i = 0; i < (size_t)p->groups * p->fds; i++) {
+		struct hb_channel *ch = &hb->channels[i];
+		uint64_t cap = hackbench_capacity_msgs(p);
+
+		ch->capacity = cap;
+		if (p->pipe)
+			ch->wake_writers_at = p->datasize > HACKBENCH_PAGE_SIZE ? 1 : MIN(cap, HACKBENCH_PAGE_SIZE / p->datasize);
+		else
+			ch->wake_writers_at = cap - cap / 4;
+		if (ch->wake_writers_at == 0)
+			ch->wake_writers_at = 1;
+		linsched_waitqueue_init(&ch->readers);
+		linsched_waitqueue_init(&ch->writers);
+	}
+	hb->present = g_new0(unsigned int, (size_t)domains * p->groups);
+	hb->groups_in_domain = g_new0(unsigned int, domains);
+
+	/* Receivers first, as the real benchmark creates them before the senders of each group. */
+	for (unsigned int g = 0; g < p->groups; g++) {
+		for (int sender = 0; sender <= 1; sender++)
+			for (unsigned int i = 0; i < p->fds; i++) {
+				struct linsched_task *t = p->model == HACKBENCH_FSM
+					? fsm_task_create(hb, g, i, sender)
+					: bootstrap_task_create(hb, g, i, sender);
+
+				linsched_task_set_footprint(t, p->footprint_lines);
+			}
+	}
+	return hb;
+}
+
+void hackbench_free(struct hackbench *hb)
+{
+	if (!hb)
+		return;
+	g_free(hb->channels);
+	g_free(hb->present);
+	g_free(hb->groups_in_domain);
+	g_free(hb);
+}
+
+uint64_t hackbench_messages(const struct hackbench *hb)
+{
+	return hb->messages;
+}
+
+void hackbench_channel_state(const struct hackbench *hb, unsigned int group, unsigned int receiver,
+			     struct hackbench_channel_state *out)
+{
+	const struct hb_channel *ch = &hb->channels[(size_t)group * hb->p.fds + receiver];
+	const struct list_head *pos;
+
+	out->queued = ch->queued;
+	out->capacity = ch->capacity;
+	out->written = ch->written;
+	out->read = ch->read;
+	out->blocked_writers = out->blocked_readers = 0;
+	for (pos = ch->writers.waiters.next; pos != &ch->writers.waiters; pos = pos->next)
+		out->blocked_writers++;
+	for (pos = ch->readers.waiters.next; pos != &ch->readers.waiters; pos = pos->next)
+		out->blocked_readers++;
+}
+
+uint64_t hackbench_task_done(const struct linsched_task *t)
+{
+	const struct hb_task *ht = linsched_task_data(t);
+
+	return ht->done;
+}
+
+void hackbench_write_json(const struct hackbench_params *p, struct json_writer *w)
+{
+	json_key(w, "workload");
+	json_begin_object(w);
+	json_key(w, "benchmark");
+	json_string(w, "hackbench");
+	json_key(w, "model");
+	json_string(w, p->model == HACKBENCH_FSM ? "fsm" : "bootstrap");
+	json_key(w, "groups");
+	json_uint(w, p->groups);
+	json_key(w, "loops");
+	json_uint(w, p->loops);
+	json_key(w, "fds");
+	json_uint(w, p->fds);
+	json_key(w, "datasize");
+	json_uint(w, p->datasize);
+	json_key(w, "channel");
+	json_string(w, p->pipe ? "pipe" : "socket");
+	json_key(w, "mode");
+	json_string(w, p->threads ? "threads" : "processes");
+	json_key(w, "tasks");
+	json_uint(w, hackbench_nr_tasks(p));
+	json_key(w, "capacity_bytes");
+	json_uint(w, p->capacity_bytes);
+	json_key(w, "capacity_msgs");
+	json_uint(w, hackbench_capacity_msgs(p));
+	json_key(w, "write_ns");
+	json_uint(w, p->write_ns);
+	json_key(w, "read_ns");
+	json_uint(w, p->read_ns);
+	json_key(w, "footprint_lines");
+	json_uint(w, p->footprint_lines);
+	if (p->model == HACKBENCH_BOOTSTRAP) {
+		json_key(w, "solo_ms");
+		json_double(w, p->solo_ms);
+		json_key(w, "degradation");
+		json_double(w, p->degradation);
+	}
+	json_end_object(w);
+}
+
+void hackbench_simulate(const struct linsched_config *cfg, const struct hackbench_params *p,
+			struct hackbench_outcome *out)
+{
+	struct linsched_sim *sim = linsched_sim_new(cfg);
+	struct hackbench *hb = hackbench_create(sim, p);
+
+	linsched_sim_run(sim);
+
+	const struct linsched_result *res = linsched_sim_result(sim);
+
+	out->runtime_ns = res->runtime_ns;
+	out->jiffies = res->jiffies;
+	out->context_switches = res->context_switches;
+	out->migrations = res->migrations;
+	out->messages = hb->messages;
+	out->deadlock = res->deadlock;
+	hackbench_free(hb);
+	linsched_sim_free(sim);
+}

@@ -1,0 +1,108 @@
+/*
+ * hackbench.h - the hackbench messaging benchmark as simulated tasks (SPEC.md §4).
+ *
+ * G groups, each of F senders and F receivers. Every receiver owns one channel (a socket pair or a
+ * pipe) that all F senders of its group write to. Every sender writes L messages of datasize bytes
+ * to every receiver of its group (a loop over L, inside it a loop over the receivers); every
+ * receiver reads F x L messages. All tasks are created, wait at a start barrier, and the measured
+ * runtime goes from the barrier's release to the last exit, as in the real tools.
+ *
+ * Two models:
+ *   fsm        each task is a finite state machine stepping through START, WRITE/READ and BLOCK;
+ *              every write and read costs CPU time and may block or wake the other side.
+ *   bootstrap  no messages: each task needs a share of the group's measured solo runtime in CPU
+ *              time and makes progress per tick, slowed by a degradation factor while tasks of
+ *              another group share its memory domain. Faster to simulate, less faithful.
+ */
+#ifndef TASKS_HACKBENCH_H
+#define TASKS_HACKBENCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#include "linsched/json.h"
+#include "linsched/sim.h"
+
+enum hackbench_model { HACKBENCH_FSM, HACKBENCH_BOOTSTRAP };
+
+/*
+ * Defaults measured on this kind of machine (2-core AMD EPYC VM, kernel 6.18): see README.md,
+ * "How the hackbench defaults were measured".
+ */
+#define HACKBENCH_SOCKET_SNDBUF 212992      /* net.core.wmem_default */
+#define HACKBENCH_SOCKET_MSG_OVERHEAD 666   /* bytes charged per message beyond its data */
+#define HACKBENCH_PIPE_BYTES 65536          /* 16 pages */
+#define HACKBENCH_PAGE_SIZE 4096
+#define HACKBENCH_SOCKET_WRITE_NS 1090
+#define HACKBENCH_SOCKET_READ_NS 1190
+#define HACKBENCH_PIPE_WRITE_NS 360
+#define HACKBENCH_PIPE_READ_NS 370
+#define HACKBENCH_PROCESS_SWITCH_NS 5700
+#define HACKBENCH_THREAD_SWITCH_NS 1800
+#define HACKBENCH_FOOTPRINT_LINES 512       /* 32 KiB: stack, task and socket state */
+#define HACKBENCH_SOLO_MS 120.0             /* one group, 100 loops, threads (SPEC.md §2) */
+#define HACKBENCH_DEGRADATION 0.9
+
+struct hackbench_params {
+	unsigned int groups;
+	unsigned int loops;
+	unsigned int fds;               /* senders (and receivers) per group */
+	unsigned int datasize;          /* bytes per message */
+	bool pipe;                      /* pipes instead of socket pairs */
+	bool threads;                   /* threads instead of processes */
+	enum hackbench_model model;
+	uint64_t capacity_bytes;        /* per channel; 0: the kind's default */
+	uint64_t write_ns, read_ns;     /* CPU cost of one write, one read */
+	uint64_t footprint_lines;       /* cache footprint of each task */
+	double solo_ms;                 /* bootstrap: runtime of one group alone */
+	double degradation;             /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
+};
+
+/* The real tools' defaults: 10 groups, 100 loops, 20 fds, 100 bytes, sockets, processes, FSM. */
+void hackbench_params_default(struct hackbench_params *p);
+/* Fills the costs that depend on the channel kind and the task kind, where left at 0. */
+void hackbench_params_resolve(struct hackbench_params *p);
+/* How many messages fit in one channel (at least 1 once validated). */
+uint64_t hackbench_capacity_msgs(const struct hackbench_params *p);
+bool hackbench_params_validate(const struct hackbench_params *p, GError **error);
+unsigned int hackbench_nr_tasks(const struct hackbench_params *p);
+/* The context-switch cost of the task kind: threads share an address space and switch cheaper. */
+uint64_t hackbench_switch_ns(const struct hackbench_params *p);
+
+/* Reads solo_ms and degradation from a [bootstrap] key file (tuner calibrate writes one). */
+bool hackbench_load_bootstrap_file(struct hackbench_params *p, const char *path, GError **error);
+
+struct hackbench;
+
+/* Creates every task of the workload in sim. The workload is freed with hackbench_free. */
+struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbench_params *p);
+void hackbench_free(struct hackbench *hb);
+/* Messages read by receivers so far. */
+uint64_t hackbench_messages(const struct hackbench *hb);
+/* Every parameter, as the "workload" object of the JSON report. */
+void hackbench_write_json(const struct hackbench_params *p, struct json_writer *w);
+
+/* What one simulation of a workload gives; runtime from the barrier's release to the last exit. */
+struct hackbench_outcome {
+	uint64_t runtime_ns, jiffies;
+	uint64_t context_switches, migrations, messages;
+	bool deadlock;
+};
+
+/* Simulates p from start to finish under cfg (validated beforehand). Thread safe. */
+void hackbench_simulate(const struct linsched_config *cfg, const struct hackbench_params *p,
+			struct hackbench_outcome *out);
+
+/* For tests: the channel of receiver r of group g, and what it holds. */
+struct hackbench_channel_state {
+	uint64_t queued, capacity, written, read;
+	unsigned int blocked_writers, blocked_readers;
+};
+void hackbench_channel_state(const struct hackbench *hb, unsigned int group, unsigned int receiver,
+			     struct hackbench_channel_state *out);
+/* For tests: messages an FSM task has written (sender) or read (receiver). */
+uint64_t hackbench_task_done(const struct linsched_task *t);
+
+#endif

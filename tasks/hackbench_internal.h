@@ -1,0 +1,32 @@
+/*
+ * hackbench_internal.h - what the two hackbench models share: the workload value. Not for use
+ * outside tasks/.
+ */
+#ifndef TASKS_HACKBENCH_INTERNAL_H
+#define TASKS_HACKBENCH_INTERNAL_H
+
+#include "tasks/hackbench.h"
+
+struct hb_channel {
+	uint64_t queued, capacity;
+	uint64_t written, read;
+	uint64_t wake_writers_at;        /* free space at which blocked writers are woken */
+	struct linsched_waitqueue readers, writers;
+};
+
+struct hackbench {
+	struct hackbench_params p;
+	struct linsched_sim *sim;
+	struct hb_channel *channels;     /* groups x fds, one per receiver */
+	struct linsched_waitqueue barrier;
+	unsigned int arrived, total;
+	uint64_t messages;
+	/* bootstrap: live tasks per (memory domain, group), and groups present per domain */
+	unsigned int *present;
+	unsigned int *groups_in_domain;
+};
+
+struct linsched_task *bootstrap_task_create(struct hackbench *hb, unsigned int group, unsigned int index,
+					    bool sender);
+
+#endif
