@@ -1,0 +1,191 @@
+/*
+ * bench.c - `make bench`: how fast the simulator is, against the targets in the issues.
+ *
+ * Each benchmark is timed in-process (the median of several runs, after a warm-up), and its peak
+ * resident memory is measured in a child process that runs it once (so one benchmark's memory does
+ * not hide another's). Exit status 1 if a "must reach" target is missed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+
+#include "linsched/sim.h"
+#include "tasks/hackbench.h"
+#include "tasks/tasks.h"
+
+typedef void (*bench_fn)(void);
+
+static double now_s(void)
+{
+	return (double)g_get_monotonic_time() / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Median wall time of runs calls (after one warm-up). */
+static double time_median(bench_fn fn, int runs)
+{
+	double t[16];
+
+	fn();
+	for (int i = 0; i < runs; i++) {
+		double start = now_s();
+
+		fn();
+		t[i] = now_s() - start;
+	}
+	qsort(t, (size_t)runs, sizeof(double), cmp_double);
+	return t[runs / 2];
+}
+
+/* Peak RSS in MiB of one run in a fresh child. */
+static double peak_rss_mib(bench_fn fn)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	int status;
+	struct rusage ru;
+
+	if (pid < 0 || wait4(pid, &status, 0, &ru) < 0)
+		return -1;
+	return (double)ru.ru_maxrss / 1024.0;
+}
+
+/* ---------------------------------------------------------------- workloads */
+
+static void sleeprun_40x4(void)
+{
+	struct linsched_config cfg;
+	struct task_spec spec;
+
+	linsched_config_init(&cfg, NULL, 4);
+	cfg.duration_ns = 60 * NSEC_PER_SEC;
+	task_spec_parse("sleeprun:busy_ms=1:sleep_ms=1:count=40", &spec, NULL);
+
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+
+	task_spec_spawn(sim, &spec);
+	linsched_sim_run(sim);
+	linsched_sim_free(sim);
+}
+
+static void hackbench_run(unsigned int groups, unsigned int loops, enum hackbench_model model)
+{
+	struct hackbench_params p;
+	struct linsched_config cfg;
+	struct hackbench_outcome out;
+
+	hackbench_params_default(&p);
+	p.groups = groups;
+	p.loops = loops;
+	p.threads = true;
+	p.model = model;
+	hackbench_params_resolve(&p);
+	linsched_config_init(&cfg, NULL, 2);
+	cfg.costs.switch_ns = hackbench_switch_ns(&p);
+	hackbench_simulate(&cfg, &p, &out);
+	if (out.deadlock)
+		fprintf(stderr, "bench: unexpected deadlock\n");
+}
+
+static void hackbench_5x1000_fsm(void)
+{
+	hackbench_run(5, 1000, HACKBENCH_FSM);
+}
+
+static void hackbench_5x1000_boot(void)
+{
+	hackbench_run(5, 1000, HACKBENCH_BOOTSTRAP);
+}
+
+static void hackbench_100x100_fsm(void)
+{
+	hackbench_run(100, 100, HACKBENCH_FSM);
+}
+
+/* The real benchmark's wall time, or a negative value when no tool is installed. */
+static double real_hackbench_5x1000(const char **tool)
+{
+	const char *perf[] = { "perf", "bench", "sched", "messaging", "-t", "-g", "5", "-l", "1000", NULL };
+	const char *hb[] = { "hackbench", "-T", "-g", "5", "-l", "1000", NULL };
+	const char **argv = NULL;
+	g_autofree char *perf_path = g_find_program_in_path("perf");
+	g_autofree char *hb_path = g_find_program_in_path("hackbench");
+
+	if (perf_path)
+		argv = perf, *tool = "perf bench sched messaging -t -g 5 -l 1000";
+	else if (hb_path)
+		argv = hb, *tool = "hackbench -T -g 5 -l 1000";
+	else
+		return -1;
+
+	double start = now_s();
+	gint status;
+
+	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) || status != 0)
+		return -1;
+	return now_s() - start;
+}
+
+static int failures;
+
+static void verdict(const char *what, bool ok)
+{
+	printf("    %-60s %s\n", what, ok ? "met" : "MISSED");
+	if (!ok)
+		failures++;
+}
+
+int main(void)
+{
+	printf("LinSched-Tuner benchmarks (%u CPUs here)\n\n", g_get_num_processors());
+
+	double t = time_median(sleeprun_40x4, 7);
+
+	printf("1. 40 sleeprun:busy_ms=1:sleep_ms=1 tasks, 4 CPUs, 60 s virtual\n");
+	printf("   wall %.4f s (median of 7), peak RSS %.1f MiB\n", t, peak_rss_mib(sleeprun_40x4));
+	verdict("must reach 0.1 s wall (aim 0.035 s)", t <= 0.1);
+
+	double fsm = time_median(hackbench_5x1000_fsm, 5);
+	const char *tool = NULL;
+	double real = real_hackbench_5x1000(&tool);
+
+	printf("\n2. hackbench 5 groups x 1000 loops, threads, FSM, 2 CPUs\n");
+	printf("   simulation wall %.4f s (median of 5)\n", fsm);
+	if (real > 0) {
+		printf("   real %s: wall %.3f s\n", tool, real);
+		printf("   ratio simulation / real = 1/%.1f\n", real / fsm);
+		verdict("must reach 1/5 of the real wall time (aim 1/20)", fsm <= real / 5);
+	} else {
+		printf("   real benchmark: neither perf nor hackbench installed, ratio not measured\n");
+	}
+
+	double boot = time_median(hackbench_5x1000_boot, 7);
+
+	printf("\n3. the same workload, bootstrapped model\n");
+	printf("   wall %.5f s, %.1f x faster than FSM\n", boot, fsm / boot);
+	verdict("must be at least 10 x faster than FSM", fsm / boot >= 10);
+
+	double big = time_median(hackbench_100x100_fsm, 3);
+
+	printf("\n4. hackbench 100 groups x 100 loops (4000 tasks), threads, FSM, 2 CPUs\n");
+	printf("   wall %.3f s (median of 3), peak RSS %.1f MiB\n", big, peak_rss_mib(hackbench_100x100_fsm));
+
+	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
+	return failures ? 1 : 0;
+}
