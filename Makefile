@@ -68,16 +68,9 @@ build/$(1)/tests/%: build/$(1)/tests/%.o build/$(1)/liblinsched.a
 TESTS_$(1) := $$(patsubst %.c,build/$(1)/%,$$(TEST_SRCS))
 
 # Tests run from the top directory; end-to-end tests find the programs of their own variant in
-# BUILD_BIN_DIR.  A test binary's exit status is its number of failures.
+# BUILD_BIN_DIR.
 test-$(1): $$(TESTS_$(1)) build/$(1)/bin/linsched build/$(1)/bin/tuner
-	@failed=0; for t in $$(TESTS_$(1)); do \
-	    echo "== $(1): $$$$t"; \
-	    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0 \
-	    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	    ./$$$$t || failed=$$$$((failed + 1)); \
-	done; \
-	if [ $$$$failed -ne 0 ]; then echo "$(1): $$$$failed test program(s) failed"; exit 1; fi; \
-	echo "$(1): all test programs passed"
+	tests/run.sh $$(TESTS_$(1))
 
 endef
 $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
@@ -86,7 +79,9 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 # Keep test objects and programs: they are not intermediates to delete.
 .SECONDARY:
 
-test: test-release test-asan
+# Both variants in one run, so the closing line counts every test.
+test: $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
+	tests/run.sh $(TESTS_release) $(TESTS_asan)
 
 # Install the Debian packages that are missing; do nothing when all are present.
 deps:
