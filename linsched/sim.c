@@ -68,6 +68,8 @@ struct linsched_sim {
 	struct linsched_result result;
 	linsched_switch_fn switch_fn;
 	void *switch_ctx;
+	linsched_epoch_fn epoch_fn;
+	void *epoch_ctx;
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -270,6 +272,14 @@ void linsched_sim_set_epoch(struct linsched_sim *sim)
 		sim->result.cpu_busy_ns[i] = 0;
 		sim->cpus[i].busy_since = sim->now;
 	}
+	if (sim->epoch_fn)
+		sim->epoch_fn(sim->epoch_ctx, sim);
+}
+
+void linsched_sim_set_epoch_hook(struct linsched_sim *sim, linsched_epoch_fn fn, void *ctx)
+{
+	sim->epoch_fn = fn;
+	sim->epoch_ctx = ctx;
 }
 
 void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx)

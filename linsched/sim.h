@@ -58,7 +58,8 @@ struct linsched_config {
 	struct sched_tunables tun;   /* as a sysctl would show them */
 	struct linsched_costs costs;
 	uint64_t seed;
-	uint64_t duration_ns;        /* stop here; 0: when every task has exited */
+	uint64_t duration_ns;        /* stop this long after virtual time 0 (not after the epoch);
+	                              * 0: when every task has exited */
 };
 
 /* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot). */
@@ -163,6 +164,9 @@ void linsched_sim_set_epoch(struct linsched_sim *sim);
 typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now, const struct linsched_task *prev,
 				   const struct linsched_task *next);
 void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx);
+/* Called when a model sets the epoch, e.g. so that a trace starts over with the measured run. */
+typedef void (*linsched_epoch_fn)(void *ctx, const struct linsched_sim *sim);
+void linsched_sim_set_epoch_hook(struct linsched_sim *sim, linsched_epoch_fn fn, void *ctx);
 
 /* Runs until every task has exited or the configured duration has passed. */
 void linsched_sim_run(struct linsched_sim *sim);

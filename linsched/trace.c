@@ -28,6 +28,16 @@ struct trace {
 	GString *buf;
 };
 
+static void write_header(struct trace *tr)
+{
+	tr->first_event = true;
+	if (tr->format == TRACE_FTRACE)
+		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		      "#              | |         |   |||||     |         |\n", tr->f);
+	else
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", tr->f);
+}
+
 struct trace *trace_open(const char *path, enum trace_format format, unsigned int nr_cpus, GError **error)
 {
 	struct trace *tr = g_new0(struct trace, 1);
@@ -51,13 +61,8 @@ struct trace *trace_open(const char *path, enum trace_format format, unsigned in
 	tr->nr_cpus = nr_cpus;
 	tr->running = g_new0(const struct linsched_task *, nr_cpus);
 	tr->since = g_new0(uint64_t, nr_cpus);
-	tr->first_event = true;
 	tr->buf = g_string_new(NULL);
-	if (format == TRACE_FTRACE)
-		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		      "#              | |         |   |||||     |         |\n", tr->f);
-	else
-		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", tr->f);
+	write_header(tr);
 	return tr;
 }
 
@@ -161,9 +166,27 @@ static void on_switch(void *ctx, int cpu, uint64_t now, const struct linsched_ta
 		tr->failed = true;
 }
 
+/*
+ * The trace covers the measured run: what happened before the epoch (a start barrier's set-up) is
+ * dropped, and the tasks running at the epoch start their spans there, at time 0.
+ */
+static void on_epoch(void *ctx, const struct linsched_sim *sim)
+{
+	struct trace *tr = ctx;
+
+	(void)sim;
+	if (fflush(tr->f) != 0 || ftruncate(fileno(tr->f), 0) != 0)
+		tr->failed = true;
+	rewind(tr->f);
+	write_header(tr);
+	for (unsigned int cpu = 0; cpu < tr->nr_cpus; cpu++)
+		tr->since[cpu] = 0;
+}
+
 void trace_attach(struct trace *tr, struct linsched_sim *sim)
 {
 	linsched_sim_set_switch_hook(sim, on_switch, tr);
+	linsched_sim_set_epoch_hook(sim, on_epoch, tr);
 }
 
 static void trace_free(struct trace *tr)
