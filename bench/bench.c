@@ -17,6 +17,9 @@
 #include "linsched/sim.h"
 #include "tasks/hackbench.h"
 #include "tasks/tasks.h"
+#include "tuner/knob_space.h"
+#include "tuner/tune_loop.h"
+#include "tuner/workload.h"
 
 typedef void (*bench_fn)(void);
 
@@ -117,6 +120,44 @@ static void hackbench_100x100_fsm(void)
 	hackbench_run(100, 100, HACKBENCH_FSM);
 }
 
+/* A full PSO (20 particles x 30 iterations) on 5 groups x 1 loop, threads, 2 CPUs. */
+static void pso_full(guint jobs)
+{
+	struct workload_cli wc;
+	struct workload w;
+	struct knob_space space;
+
+	workload_cli_init(&wc);
+	wc.hb.groups = 5;
+	wc.hb.loops = 1;
+	wc.hb.threads = TRUE;
+	wc.sim.cpus = 2;
+	if (!workload_finish(&wc, &w, NULL))
+		abort();
+	knob_space_init(&space, true);
+
+	TuneConfig c = {
+		.type = tuner_optimizer_pso, .dim = space.dim, .map = tune_map_knob_space, .map_ctx = &space,
+		.evaluator = { .objective = workload_objective, .objective_ctx = &w, .replicates = 1,
+			       .base_seed = 1, .jobs = jobs },
+	};
+
+	tuner_optimizer_params_default(&c.params);
+	tune_run_free(tune_run(&c, NULL));
+	workload_clear(&w);
+	workload_cli_clear(&wc);
+}
+
+static void pso_jobs1(void)
+{
+	pso_full(1);
+}
+
+static void pso_jobs2(void)
+{
+	pso_full(2);
+}
+
 /* The real benchmark's wall time, or a negative value when no tool is installed. */
 static double real_hackbench_5x1000(const char **tool)
 {
@@ -185,6 +226,11 @@ int main(void)
 
 	printf("\n4. hackbench 100 groups x 100 loops (4000 tasks), threads, FSM, 2 CPUs\n");
 	printf("   wall %.3f s (median of 3), peak RSS %.1f MiB\n", big, peak_rss_mib(hackbench_100x100_fsm));
+
+	double j1 = time_median(pso_jobs1, 5), j2 = time_median(pso_jobs2, 5);
+
+	printf("\n5. a full PSO (20 particles x 30 iterations) on hackbench 5 groups x 1 loop, threads, 2 CPUs\n");
+	printf("   --jobs 1: %.3f s, --jobs 2: %.3f s (median of 5), speed-up %.2f\n", j1, j2, j1 / j2);
 
 	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
 	return failures ? 1 : 0;

@@ -6,6 +6,11 @@
 #define TUNER_COMMANDS_H
 
 int tuner_cmd_calibrate(int argc, char **argv);
+/* pso, golden, grid, random: argv[0] names the optimizer (cmd_optimize.c). */
+int tuner_cmd_optimize(int argc, char **argv);
+/* Response surface of the knobs (cmd_rsm.c), and of PSO's own parameters (cmd_meta_pso.c). */
+int tuner_cmd_rsm(int argc, char **argv);
+int tuner_cmd_meta_pso(int argc, char **argv);
 
 /* Prints "tuner <cmd>: <message>" on stderr and returns 2, the bad-input status. */
 int tuner_usage_error(const char *cmd, const char *message);

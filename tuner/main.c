@@ -12,6 +12,12 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "calibrate", tuner_cmd_calibrate, "fit real runtimes to simulated jiffies by linear regression" },
+	{ "pso", tuner_cmd_optimize, "search the knobs with particle swarm optimization" },
+	{ "golden", tuner_cmd_optimize, "Golden Section search on SchedPeriod (or on one knob)" },
+	{ "grid", tuner_cmd_optimize, "evaluate a full grid of knob settings (baseline, ground truth)" },
+	{ "random", tuner_cmd_optimize, "evaluate uniformly random knob settings (baseline)" },
+	{ "rsm", tuner_cmd_rsm, "response surface of the knobs: design, quadratic model, ANOVA, optimum" },
+	{ "meta-pso", tuner_cmd_meta_pso, "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
 };
 
 static void usage(FILE *f)
@@ -35,7 +41,6 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "tuner: unknown command '%s'\n", argv[1]);
-	usage(stderr);
+	fprintf(stderr, "tuner: unknown command '%s' (tuner --help lists them)\n", argv[1]);
 	return 2;
 }
