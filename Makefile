@@ -96,7 +96,16 @@ deps:
 # The newcomer's first command: dependencies, build, one default simulation.
 run: deps
 	$(MAKE) all
-	bin/linsched hackbench
+	@mkdir -p results/run
+	bin/linsched hackbench --trace results/run/trace.txt
+	bin/tuner report results/run
+
+# Figures for the result directories under results/ (or REPORT_DIRS="DIR ..."), with
+# results/report/index.html.
+REPORT_FILES := calibration.csv history.csv design.csv surface.csv scale.csv trace.txt
+REPORT_DIRS ?= $(sort $(patsubst %/,%,$(dir $(foreach f,$(REPORT_FILES),$(wildcard results/*/$(f))))))
+report: all
+	bin/tuner report --out results/report $(REPORT_DIRS)
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

@@ -11,6 +11,10 @@ int tuner_cmd_optimize(int argc, char **argv);
 /* Response surface of the knobs (cmd_rsm.c), and of PSO's own parameters (cmd_meta_pso.c). */
 int tuner_cmd_rsm(int argc, char **argv);
 int tuner_cmd_meta_pso(int argc, char **argv);
+/* Default vs tuned knobs over group counts (cmd_scale.c); figures of result directories
+ * (cmd_report.c). */
+int tuner_cmd_scale(int argc, char **argv);
+int tuner_cmd_report(int argc, char **argv);
 
 /* Prints "tuner <cmd>: <message>" on stderr and returns 2, the bad-input status. */
 int tuner_usage_error(const char *cmd, const char *message);

@@ -321,11 +321,12 @@ static JsonReadValue *value(struct parser *ps, guint depth)
 {
 	JsonReadValue *v;
 
-	if (depth > JSON_READ_MAX_DEPTH)
-		return fail(ps, "nested deeper than %d levels", JSON_READ_MAX_DEPTH), NULL;
 	skip_space(ps);
 	if (ps->p >= ps->end)
 		return fail(ps, "unexpected end of the text"), NULL;
+	/* depth: the arrays and objects around this value. */
+	if ((*ps->p == '{' || *ps->p == '[') && depth >= JSON_READ_MAX_DEPTH)
+		return fail(ps, "nested deeper than %d levels", JSON_READ_MAX_DEPTH), NULL;
 	switch (*ps->p) {
 	case '{':
 		return object(ps, depth);

@@ -7,8 +7,8 @@
  * a duplicate key is kept too, and lookups return its first occurrence. Numbers are doubles
  * (every number the programs write fits: knobs are below 2^53 ns). Strings are UTF-8 with every
  * escape decoded (\uXXXX surrogate pairs included); a string holding U+0000 is refused, since the
- * tree hands out C strings. Nesting is limited to JSON_READ_MAX_DEPTH levels so that a hostile file
- * cannot exhaust the stack.
+ * tree hands out C strings. At most JSON_READ_MAX_DEPTH arrays and objects may nest, so that a
+ * hostile file cannot exhaust the stack.
  *
  * Errors (JSON_READ_ERROR) are one line naming the input, its line and column:
  * "run/result.json:3:17: expected ',' or '}' after an object member".

@@ -18,6 +18,8 @@ static const struct {
 	{ "random", tuner_cmd_optimize, "evaluate uniformly random knob settings (baseline)" },
 	{ "rsm", tuner_cmd_rsm, "response surface of the knobs: design, quadratic model, ANOVA, optimum" },
 	{ "meta-pso", tuner_cmd_meta_pso, "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
+	{ "scale", tuner_cmd_scale, "default vs tuned knobs: simulated turnaround over hackbench group counts" },
+	{ "report", tuner_cmd_report, "gnuplot figures (PNG, SVG) and index.html for result directories" },
 };
 
 static void usage(FILE *f)
