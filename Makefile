@@ -26,6 +26,8 @@ SRC_DIRS  := kernel-extract linsched tasks tuner
 MAINS     := linsched/main.c tuner/main.c
 LIB_SRCS  := $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
 TEST_SRCS := $(wildcard tests/*/test_*.c)
+# Helpers shared by the tests (spawning the programs, reading their output), linked into each.
+TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 PROGRAMS  := linsched tuner
 
 VARIANTS  := release asan
@@ -61,7 +63,7 @@ build/$(1)/bin/tuner: build/$(1)/tuner/main.o build/$(1)/liblinsched.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) -lpthread -o $$@
 
-build/$(1)/tests/%: build/$(1)/tests/%.o build/$(1)/liblinsched.a
+build/$(1)/tests/%: build/$(1)/tests/%.o $$(call objs,$(1),$$(TEST_SUPPORT_SRCS)) build/$(1)/liblinsched.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) $$(CMOCKA_LIBS) -lpthread -o $$@
 
