@@ -149,6 +149,8 @@ struct sched_system {
 	unsigned int nr_nodes;
 	struct sched_tunables tun;
 	unsigned int features;      /* bit set of enum sched_feature */
+	/* The policy every task of this system runs under; the core calls nothing else. */
+	const struct sched_class *policy;
 	struct rq *rqs;             /* nr_cpus of them */
 	u64 idle_mask;              /* CPUs with nothing to run */
 	u64 resched_mask;           /* CPUs whose need_resched the engine must act on */

@@ -1,7 +1,8 @@
 /*
  * sched_class.h - the operations a scheduling policy fills in, after the kernel's struct
  * sched_class. The core (sched_core.c) and the engine call only these, so a second policy (EEVDF)
- * can be added beside fair_sched_class without touching either.
+ * can be added beside fair_sched_class without touching either: a sched_system runs the class in
+ * its policy field.
  */
 #ifndef KERNEL_EXTRACT_SCHED_CLASS_H
 #define KERNEL_EXTRACT_SCHED_CLASS_H

@@ -72,6 +72,7 @@ bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned 
 	sys->tun = *tun;
 	sched_tunables_update(&sys->tun);
 	sys->features = features;
+	sys->policy = &fair_sched_class;
 	sys->rqs = calloc(nr_cpus, sizeof(*sys->rqs));
 	if (!sys->rqs)
 		return false;
@@ -171,6 +172,7 @@ void sched_fork(struct task_struct *p, int pid, int nice)
 
 void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_cpu)
 {
+	p->sched_class = sys->policy;
 	int cpu = p->sched_class->select_task_rq(sys, p, this_cpu, this_cpu, SD_BALANCE_FORK, WF_FORK);
 	struct rq *rq = cpu_rq(sys, cpu);
 
@@ -209,7 +211,7 @@ void scheduler_tick(struct rq *rq)
 	rq->idle_at_tick = curr == NULL;
 	if (curr)
 		curr->sched_class->task_tick(rq, curr);
-	fair_sched_class.trigger_load_balance(rq);
+	rq->sys->policy->trigger_load_balance(rq);
 }
 
 struct task_struct *schedule(struct rq *rq)
@@ -225,12 +227,12 @@ struct task_struct *schedule(struct rq *rq)
 		deactivate_task(rq, prev, DEQUEUE_SLEEP);
 
 	if (rq->nr_running == 0)
-		fair_sched_class.idle_balance(rq);
+		sys->policy->idle_balance(rq);
 
 	if (prev)
 		prev->sched_class->put_prev_task(rq, prev);
 
-	struct task_struct *next = fair_sched_class.pick_next_task(rq);
+	struct task_struct *next = sys->policy->pick_next_task(rq);
 
 	rq->curr = next;
 	if (next)
