@@ -31,12 +31,12 @@
  * including scores the model cannot be fitted to (all equal).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "linsched/cli.h"
 #include "linsched/json.h"
+#include "tuner/cmd_common.h"
 #include "tuner/commands.h"
 #include "tuner/evaluator.h"
 #include "tuner/journal.h"
@@ -69,8 +69,6 @@ static const double level_hi[N_FACTORS] = { 0.9, 4, 4 };
 /* The comparison points of the confirmation: the optimum comes first. */
 static const char *const confirm_labels[N_CONFIRM] = { "optimum", "defaults", "classic" };
 static const double classic[N_FACTORS] = { 0.9, 4, 4 };
-
-static const char *const file_names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv", "result.json" };
 
 struct meta_cli {
 	struct workload_cli wc;
@@ -183,33 +181,19 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 	workload_add_options(&c->wc, ctx);
 }
 
-static bool usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Bad input (exit status 2), in this command's error domain. */
+#define usage(error, ...) cmd_usage(error, META_ERROR, META_USAGE, __VA_ARGS__)
+/* Another module's error as bad input, keeping its message. */
+#define as_usage(error, local, prefix) cmd_relabel(error, META_ERROR, META_USAGE, local, prefix)
 
-static bool usage(GError **error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, META_ERROR, META_USAGE, msg);
-	return false;
-}
-
-static bool as_usage(GError **error, GError *local, const char *prefix)
-{
-	g_set_error(error, META_ERROR, META_USAGE, "%s%s", prefix, local->message);
-	g_error_free(local);
-	return false;
-}
 
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
-	if (s->latency_ns >= 0 || s->min_gran_ns >= 0 || s->wakeup_gran_ns >= 0)
+	if (cmd_searched_knob_flag(s))
 		return usage(error, "%s: PSO searches this knob; bound it with --range KNOB=LO:HI",
-			     s->latency_ns >= 0 ? "--latency-ns" : s->min_gran_ns >= 0 ? "--min-gran-ns" : "--wakeup-gran-ns");
+			     cmd_searched_knob_flag(s));
 	if (c->particles < 1 || c->particles > 100000)
 		return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT, c->particles);
 	if (c->iterations < 1 || c->iterations > 100000)
@@ -255,20 +239,8 @@ static char *build_settings(const struct meta_run *r)
 
 static bool open_journal(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	GError *local = NULL;
-
-	if (!c->journal)
-		return true;
-	r->journal = journal_open(c->journal, r->settings, c->no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
-	if (r->journal)
-		return true;
-
-	bool bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
-			 local->code != JOURNAL_ERROR_BUSY;
-
-	g_set_error(error, META_ERROR, bad_input ? META_USAGE : META_FAILED, "--journal: %s", local->message);
-	g_error_free(local);
-	return false;
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, META_ERROR, META_USAGE, META_FAILED,
+				error);
 }
 
 /* ---- swarms in lockstep --------------------------------------------------------------------- */
@@ -606,31 +578,9 @@ static bool report(const struct meta_cli *c, struct meta_run *r, GError **error)
 		.extra_ctx = r,
 	};
 	g_autofree char *json = json_report(c, r, &files);
+	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	if (c->out) {
-		char *contents[G_N_ELEMENTS(file_names)] = {
-			rsm_files_design_csv(&files), rsm_files_anova_csv(&files), rsm_files_surface_csv(&files),
-			rsm_files_boxcox_csv(&files), json,
-		};
-		GError *local = NULL;
-		bool ok = rsm_files_write(c->out, file_names, contents, G_N_ELEMENTS(file_names), &local);
-
-		for (int i = 0; i < 4; i++)
-			g_free(contents[i]);
-		if (!ok) {
-			g_set_error(error, META_ERROR, META_FAILED, "%s", local->message);
-			g_error_free(local);
-			return false;
-		}
-	}
-	if (r->format == FORMAT_JSON) {
-		fputs(json, stdout);
-	} else {
-		g_autofree char *text = text_report(c, r);
-
-		fputs(text, stdout);
-	}
-	return true;
+	return cmd_finish_rsm_study(c->out, &files, json, text, META_ERROR, META_FAILED, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -697,16 +647,9 @@ int tuner_cmd_meta_pso(int argc, char **argv)
 
 	meta_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = tuner_usage_error("meta-pso", error->message);
-	} else if (argc > 1) {
-		g_autofree char *msg = g_strdup_printf("unexpected argument '%s'", argv[1]);
-
-		status = tuner_usage_error("meta-pso", msg);
-	} else if (!prepare(&cli, &r, &error) || !run(&cli, &r, &error)) {
-		status = error->domain == META_ERROR ? error->code : META_FAILED;
-		fprintf(stderr, "tuner meta-pso: %s\n", error->message);
-	}
+	if (!cmd_parse(ctx, &argc, &argv, META_ERROR, META_USAGE, &error) ||
+	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
+		status = cmd_fail_status("meta-pso", error, META_ERROR, META_FAILED);
 	meta_run_clear(&r);
 	meta_cli_clear(&cli);
 	return status;

@@ -28,11 +28,11 @@
  * flag).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "linsched/cli.h"
+#include "tuner/cmd_common.h"
 #include "tuner/commands.h"
 #include "tuner/discovery.h"
 #include "tuner/evaluator.h"
@@ -225,34 +225,19 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		add_group(ctx, "grid", "Grid options:", grid);
 }
 
-static bool usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* Bad input (exit status 2), in this command's error domain. */
+#define usage(error, ...) cmd_usage(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, __VA_ARGS__)
+/* Another module's error as bad input, keeping its message. */
+#define as_usage(error, local, prefix) cmd_relabel(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, local, prefix)
 
-static bool usage(GError **error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, msg);
-	return false;
-}
-
-/* Re-labels another module's error as bad input, keeping its message. */
-static bool as_usage(GError **error, GError *local, const char *prefix)
-{
-	g_set_error(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, "%s%s", prefix, local->message);
-	g_error_free(local);
-	return false;
-}
 
 static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
-	if (s->latency_ns >= 0 || s->min_gran_ns >= 0 || s->wakeup_gran_ns >= 0)
+	if (cmd_searched_knob_flag(s))
 		return usage(error, "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
-			     s->latency_ns >= 0 ? "--latency-ns" : s->min_gran_ns >= 0 ? "--min-gran-ns" : "--wakeup-gran-ns");
+			     cmd_searched_knob_flag(s));
 	if (c->replicates < 1 || c->replicates > 10000)
 		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT, c->replicates);
 	if (c->budget != -1 && (c->budget < 1 || c->budget > 100000000))
@@ -522,21 +507,8 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	GError *local = NULL;
-
-	if (!c->journal)
-		return true;
-	r->journal = journal_open(c->journal, r->settings, c->no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
-	if (r->journal)
-		return true;
-
-	bool bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
-			 local->code != JOURNAL_ERROR_BUSY;
-
-	g_set_error(error, OPTIMIZE_ERROR, bad_input ? OPTIMIZE_ERROR_USAGE : OPTIMIZE_ERROR_FAILED, "--journal: %s",
-		    local->message);
-	g_error_free(local);
-	return false;
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE,
+				OPTIMIZE_ERROR_FAILED, error);
 }
 
 /* Everything the flags decide, in the order that lets each step rely on the previous ones. */
@@ -682,16 +654,9 @@ int tuner_cmd_optimize(int argc, char **argv)
 	optimize_cli_init(&cli);
 	add_common_options(&cli, ctx);
 	add_type_options(&cli, run.type, ctx);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = tuner_usage_error(run.name, error->message);
-	} else if (argc > 1) {
-		g_autofree char *msg = g_strdup_printf("unexpected argument '%s'", argv[1]);
-
-		status = tuner_usage_error(run.name, msg);
-	} else if (!prepare(&cli, &run, &error) || !optimize(&cli, &run, &error)) {
-		status = error->domain == OPTIMIZE_ERROR ? error->code : OPTIMIZE_ERROR_FAILED;
-		fprintf(stderr, "tuner %s: %s\n", run.name, error->message);
-	}
+	if (!cmd_parse(ctx, &argc, &argv, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, &error) ||
+	    !prepare(&cli, &run, &error) || !optimize(&cli, &run, &error))
+		status = cmd_fail_status(run.name, error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_FAILED);
 	optimize_run_clear(&run);
 	optimize_cli_clear(&cli);
 	return status;

@@ -39,13 +39,13 @@
  * terms, or a response that does not vary.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kernel-extract/sched_features.h"
 #include "linsched/cli.h"
 #include "linsched/json.h"
+#include "tuner/cmd_common.h"
 #include "tuner/commands.h"
 #include "tuner/evaluator.h"
 #include "tuner/journal.h"
@@ -53,6 +53,7 @@
 #include "tuner/progress.h"
 #include "tuner/rsm_design.h"
 #include "tuner/rsm_files.h"
+#include "tuner/results.h"
 #include "tuner/rsm_report.h"
 #include "tuner/rsm_study.h"
 #include "tuner/workload.h"
@@ -74,8 +75,6 @@ static const double sysctl_min[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN
 static const double sysctl_max[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX, SCHED_WAKEUP_GRAN_MAX };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
 static const char *const columns[KNOB_COUNT] = { "latency_ns", "min_granularity_ns", "wakeup_granularity_ns" };
-
-static const char *const file_names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv", "result.json" };
 
 struct rsm_cli {
 	struct workload_cli wc;
@@ -211,34 +210,19 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 	workload_add_options(&c->wc, ctx);
 }
 
-static bool usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static bool usage(GError **error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, RSM_CMD_ERROR, RSM_CMD_USAGE, msg);
-	return false;
-}
-
+/* Bad input (exit status 2), in this command's error domain. */
+#define usage(error, ...) cmd_usage(error, RSM_CMD_ERROR, RSM_CMD_USAGE, __VA_ARGS__)
 /* Another module's error as bad input, keeping its message. */
-static bool as_usage(GError **error, GError *local, const char *prefix)
-{
-	g_set_error(error, RSM_CMD_ERROR, RSM_CMD_USAGE, "%s%s", prefix, local->message);
-	g_error_free(local);
-	return false;
-}
+#define as_usage(error, local, prefix) cmd_relabel(error, RSM_CMD_ERROR, RSM_CMD_USAGE, local, prefix)
+
 
 static bool check_numbers(const struct rsm_cli *c, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
-	if (s->latency_ns >= 0 || s->min_gran_ns >= 0 || s->wakeup_gran_ns >= 0)
+	if (cmd_searched_knob_flag(s))
 		return usage(error, "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
-			     s->latency_ns >= 0 ? "--latency-ns" : s->min_gran_ns >= 0 ? "--min-gran-ns" : "--wakeup-gran-ns");
+			     cmd_searched_knob_flag(s));
 	if (c->replicates != NOT_GIVEN && (c->replicates < 1 || c->replicates > 10000))
 		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT, c->replicates);
 	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
@@ -399,20 +383,8 @@ static char *build_settings(const struct rsm_run *r)
 
 static bool open_journal(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	GError *local = NULL;
-
-	if (!c->journal)
-		return true;
-	r->journal = journal_open(c->journal, r->settings, c->no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
-	if (r->journal)
-		return true;
-
-	bool bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
-			 local->code != JOURNAL_ERROR_BUSY;
-
-	g_set_error(error, RSM_CMD_ERROR, bad_input ? RSM_CMD_USAGE : RSM_CMD_FAILED, "--journal: %s", local->message);
-	g_error_free(local);
-	return false;
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, RSM_CMD_ERROR, RSM_CMD_USAGE,
+				RSM_CMD_FAILED, error);
 }
 
 struct progress_ctx {
@@ -650,18 +622,6 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	return g_string_free(out, FALSE);
 }
 
-static void json_knobs(struct json_writer *w, const CfsKnobs *k)
-{
-	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, k->latency_ns);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, k->min_granularity_ns);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, k->wakeup_granularity_ns);
-	json_end_object(w);
-}
-
 static void json_evaluation(struct json_writer *w, const struct rsm_run *r, const char *key, const CfsKnobs *k,
 			    const EvaluatorResult *res)
 {
@@ -676,7 +636,7 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_key(w, "stderr");
 	json_double(w, res->std_error);
 	json_key(w, "knobs");
-	json_knobs(w, k);
+	results_json_knobs(w, k);
 	json_key(w, "predicted_ms");
 	json_double(w, workload_predict_ms(&r->w, res->mean));
 	json_end_object(w);
@@ -743,31 +703,9 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 		.study = r->study,
 	};
 	g_autofree char *json = json_report(c, r, &files);
+	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	if (c->out) {
-		char *contents[G_N_ELEMENTS(file_names)] = {
-			rsm_files_design_csv(&files), rsm_files_anova_csv(&files), rsm_files_surface_csv(&files),
-			rsm_files_boxcox_csv(&files), json,
-		};
-		GError *local = NULL;
-		bool ok = rsm_files_write(c->out, file_names, contents, G_N_ELEMENTS(file_names), &local);
-
-		for (int i = 0; i < 4; i++)
-			g_free(contents[i]);
-		if (!ok) {
-			g_set_error(error, RSM_CMD_ERROR, RSM_CMD_FAILED, "%s", local->message);
-			g_error_free(local);
-			return false;
-		}
-	}
-	if (r->format == FORMAT_JSON) {
-		fputs(json, stdout);
-	} else {
-		g_autofree char *text = text_report(c, r);
-
-		fputs(text, stdout);
-	}
-	return true;
+	return cmd_finish_rsm_study(c->out, &files, json, text, RSM_CMD_ERROR, RSM_CMD_FAILED, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -820,16 +758,9 @@ int tuner_cmd_rsm(int argc, char **argv)
 
 	rsm_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = tuner_usage_error("rsm", error->message);
-	} else if (argc > 1) {
-		g_autofree char *msg = g_strdup_printf("unexpected argument '%s'", argv[1]);
-
-		status = tuner_usage_error("rsm", msg);
-	} else if (!prepare(&cli, &r, &error) || !run(&cli, &r, &error)) {
-		status = error->domain == RSM_CMD_ERROR ? error->code : RSM_CMD_FAILED;
-		fprintf(stderr, "tuner rsm: %s\n", error->message);
-	}
+	if (!cmd_parse(ctx, &argc, &argv, RSM_CMD_ERROR, RSM_CMD_USAGE, &error) ||
+	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
+		status = cmd_fail_status("rsm", error, RSM_CMD_ERROR, RSM_CMD_FAILED);
 	rsm_run_clear(&r);
 	rsm_cli_clear(&cli);
 	return status;

@@ -24,19 +24,17 @@
  *
  * Exit status: 0 success, 1 a failed simulation or write, 2 bad input.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 #include "linsched/json.h"
+#include "tuner/cmd_common.h"
 #include "tuner/commands.h"
 #include "tuner/evaluator.h"
 #include "tuner/group_range.h"
 #include "tuner/json_read.h"
+#include "tuner/results.h"
 #include "tuner/workload.h"
 
 #define SCALE_ERROR g_quark_from_static_string("tuner-scale")
@@ -79,18 +77,8 @@ static void scale_run_clear(struct scale_run *r)
 	g_free(r->best_settings);
 }
 
-static gboolean usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-
-static gboolean usage(GError **error, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
-	va_end(ap);
-	g_set_error_literal(error, SCALE_ERROR, SCALE_USAGE, msg);
-	return FALSE;
-}
+/* Bad input (exit status 2), in this command's error domain. */
+#define usage(error, ...) cmd_usage(error, SCALE_ERROR, SCALE_USAGE, __VA_ARGS__)
 
 /* ---- the tuned knobs ------------------------------------------------------------------------- */
 
@@ -113,11 +101,8 @@ static gboolean read_best(const char *path, struct scale_run *r, GError **error)
 	g_autoptr(JsonReadValue) root = json_read_file(path, &local);
 	const char *settings;
 
-	if (!root) {
-		usage(error, "--best: %s", local->message);
-		g_error_free(local);
-		return FALSE;
-	}
+	if (!root)
+		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "--best: ");
 	if ((settings = json_read_string(root, "settings")))
 		r->best_settings = g_strdup(settings);
 	return knob(root, path, "latency_ns", &r->tuned.latency_ns, error) &&
@@ -178,11 +163,8 @@ static gboolean simulate(struct scale_run *r, guint jobs, GError **error)
 	GError *local = NULL;
 	GThreadPool *pool = g_thread_pool_new(simulate_groups, r, (gint)jobs, FALSE, &local);
 
-	if (!pool) {
-		g_set_error(error, SCALE_ERROR, SCALE_FAILED, "cannot start threads: %s", local->message);
-		g_error_free(local);
-		return FALSE;
-	}
+	if (!pool)
+		return cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local, "cannot start threads: ");
 	for (guint i = 0; i < r->groups->len; i++)
 		g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
@@ -221,19 +203,6 @@ static char *csv_text(const struct scale_run *r)
 	return g_string_free(out, FALSE);
 }
 
-static void json_knobs(struct json_writer *w, const char *key, const CfsKnobs *k)
-{
-	json_key(w, key);
-	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, k->latency_ns);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, k->min_granularity_ns);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, k->wakeup_granularity_ns);
-	json_end_object(w);
-}
-
 static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 {
 	GString *out = g_string_new(NULL);
@@ -253,38 +222,26 @@ static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 	json_uint(&w, r->w.cfg.seed);
 	json_key(&w, "unit");
 	json_string(&w, "jiffies");
-	json_knobs(&w, "default", &r->def);
-	json_knobs(&w, "tuned", &r->tuned);
+	json_key(&w, "default");
+	results_json_knobs(&w, &r->def);
+	json_key(&w, "tuned");
+	results_json_knobs(&w, &r->tuned);
 	json_end_object(&w);
 	g_string_append_c(out, '\n');
 	return g_string_free(out, FALSE);
 }
 
-static gboolean write_file(const char *dir, const char *name, const char *text, GError **error)
-{
-	g_autofree char *path = g_build_filename(dir, name, NULL);
-	GError *local = NULL;
-
-	if (g_file_set_contents(path, text, -1, &local))
-		return TRUE;
-	g_set_error(error, SCALE_ERROR, SCALE_FAILED, "--out: %s", local->message);
-	g_error_free(local);
-	return FALSE;
-}
-
+/* scale.csv and scale.json into --out (created), as the RSM commands write theirs. */
 static gboolean write_out(const struct scale_cli *c, const struct scale_run *r, GError **error)
 {
-	if (g_mkdir_with_parents(c->out, 0755) != 0) {
-		int e = errno;
+	static const char *const names[] = { "scale.csv", "scale.json" };
+	char *contents[G_N_ELEMENTS(names)] = { csv_text(r), json_text(c, r) };
+	GError *local = NULL;
+	gboolean ok = rsm_files_write(c->out, names, contents, G_N_ELEMENTS(names), &local);
 
-		g_set_error(error, SCALE_ERROR, SCALE_FAILED, "--out: cannot create %s: %s", c->out, g_strerror(e));
-		return FALSE;
-	}
-
-	g_autofree char *csv = csv_text(r);
-	g_autofree char *json = json_text(c, r);
-
-	return write_file(c->out, "scale.csv", csv, error) && write_file(c->out, "scale.json", json, error);
+	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
+		g_free(contents[i]);
+	return ok || cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local, "");
 }
 
 static void print_table(const struct scale_run *r)
@@ -318,21 +275,15 @@ static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError *
 	if (c->jobs < 0 || c->jobs > 4096)
 		return usage(error, "--jobs: must be 1..4096");
 	r->replicates = (guint)c->replicates;
-	if (!(r->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local))) {
-		usage(error, "%s", local->message);
-		g_error_free(local);
-		return FALSE;
-	}
+	if (!(r->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
+		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "");
 	r->rows = g_new0(struct scale_row, r->groups->len);
 	for (guint i = 0; i < r->groups->len; i++)
 		r->rows[i].groups = g_array_index(r->groups, guint, i);
 	if (!read_best(c->best, r, error))
 		return FALSE;
-	if (!workload_finish(&c->wc, &r->w, &local)) {
-		usage(error, "%s", local->message);
-		g_error_free(local);
-		return FALSE;
-	}
+	if (!workload_finish(&c->wc, &r->w, &local))
+		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "");
 	r->def = workload_default_knobs(&r->w);
 	return TRUE;
 }
@@ -370,17 +321,10 @@ int tuner_cmd_scale(int argc, char **argv)
 
 	workload_cli_init(&c.wc);
 	add_options(&c, ctx);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = tuner_usage_error("scale", error->message);
-	} else if (argc > 1) {
-		g_autofree char *msg = g_strdup_printf("unexpected argument '%s'", argv[1]);
-
-		status = tuner_usage_error("scale", msg);
-	} else if (!prepare(&c, &r, &error) ||
-		   !simulate(&r, c.jobs > 0 ? (guint)c.jobs : evaluator_default_jobs(), &error) ||
-		   (c.out && !write_out(&c, &r, &error))) {
-		status = error->domain == SCALE_ERROR ? error->code : SCALE_FAILED;
-		fprintf(stderr, "tuner scale: %s\n", error->message);
+	if (!cmd_parse(ctx, &argc, &argv, SCALE_ERROR, SCALE_USAGE, &error) || !prepare(&c, &r, &error) ||
+	    !simulate(&r, c.jobs > 0 ? (guint)c.jobs : evaluator_default_jobs(), &error) ||
+	    (c.out && !write_out(&c, &r, &error))) {
+		status = cmd_fail_status("scale", error, SCALE_ERROR, SCALE_FAILED);
 	} else {
 		note_mismatch(&r);
 		print_table(&r);

@@ -109,9 +109,8 @@ char *results_text(const Results *r, bool apply)
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-static void json_knobs(struct json_writer *w, const CfsKnobs *k)
+void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
 {
-	json_key(w, "knobs");
 	json_begin_object(w);
 	json_key(w, "latency_ns");
 	json_uint(w, k->latency_ns);
@@ -131,7 +130,8 @@ static void json_begin_point(struct json_writer *w, const Results *r, const char
 	json_double(w, value);
 	json_key(w, "stderr");
 	json_double(w, se);
-	json_knobs(w, k);
+	json_key(w, "knobs");
+	results_json_knobs(w, k);
 	if (r->calibration) {
 		json_key(w, "predicted_ms");
 		json_double(w, predict(r, value));

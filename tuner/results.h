@@ -40,6 +40,8 @@
 #include "tuner/evaluator.h"
 #include "tuner/tune_loop.h"
 
+struct json_writer;
+
 /* An extra history column computed from an evaluation's unit coordinates. */
 typedef double (*ResultsColumnFn)(const double *unit, void *ctx);
 
@@ -78,6 +80,10 @@ char *results_history_csv(const Results *r);
 /* Creates dir if needed and writes dir/history.csv and dir/result.json; false with an error naming
  * the file. */
 bool results_write(const Results *r, const char *dir, bool apply, GError **error);
+
+/* The searched knobs as a JSON object { latency_ns, min_granularity_ns, wakeup_granularity_ns },
+ * the form every result file of the tuner uses. */
+void results_json_knobs(struct json_writer *w, const CfsKnobs *k);
 
 /*
  * The shell commands that set k on a live kernel, one per line: sysctl -w for kernels before 5.13,

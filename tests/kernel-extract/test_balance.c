@@ -17,6 +17,7 @@
 
 #include "kernel-extract/sched_core.h"
 #include "kernel-extract/sched_fair.h"
+#include "tests/support/sched_tasks.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -62,23 +63,6 @@ static struct sched_system *boot(void **state, unsigned int nr_cpus, unsigned in
 	assert_true(sched_system_init(sys, nr_cpus, nr_nodes, &tunables, p->features));
 	sys->clock = T0;
 	return sys;
-}
-
-static void new_task(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu)
-{
-	sched_fork(p, pid, nice);
-	p->cpu = cpu;
-	p->se.cfs_rq = &cpu_rq(sys, cpu)->cfs;
-}
-
-/* A runnable task queued on cpu at a vruntime of our choosing. It has never run (exec_start 0). */
-static void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu,
-		     u64 vruntime)
-{
-	new_task(sys, p, pid, nice, cpu);
-	p->se.vruntime = vruntime;
-	p->state = TASK_RUNNING;
-	activate_task(cpu_rq(sys, cpu), p, 0);
 }
 
 /* Lets cpu pick its leftmost task and checks that it is p. */

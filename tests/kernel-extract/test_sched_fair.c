@@ -31,6 +31,7 @@
 
 #include "kernel-extract/sched_core.h"
 #include "kernel-extract/sched_fair.h"
+#include "tests/support/sched_tasks.h"
 
 #define US 1000ULL
 #define MS 1000000ULL
@@ -107,24 +108,6 @@ static struct sched_system *boot(void **state, enum prof which, unsigned int nr_
 	assert_int_equal(f->sys.tun.nr_latency, setups[which].nr_latency);
 	f->sys.clock = T0;
 	return &f->sys;
-}
-
-/* A task that exists on cpu but is not queued. */
-static void new_task(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu)
-{
-	sched_fork(p, pid, nice);
-	p->cpu = cpu;
-	p->se.cfs_rq = &cpu_rq(sys, cpu)->cfs;
-}
-
-/* A runnable task queued at a vruntime of our choosing (no placement). */
-static void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu,
-		     u64 vruntime)
-{
-	new_task(sys, p, pid, nice, cpu);
-	p->se.vruntime = vruntime;
-	p->state = TASK_RUNNING;
-	activate_task(cpu_rq(sys, cpu), p, 0);
 }
 
 /* Makes a queued task the running one without asking the picker (which would take the leftmost). */

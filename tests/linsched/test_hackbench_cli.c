@@ -4,7 +4,7 @@
  *
  * The text output speaks like the real tools (perf bench sched messaging: "# 20 sender and
  * receiver processes per group", "# 10 groups == 400 processes run") and ends with the runtime in
- * jiffies and simulated seconds. The JSON output is parsed by a small strict parser written here
+ * jiffies and simulated seconds. The JSON output is parsed by the strict parser of tests/support
  * (RFC 8259 grammar, duplicate keys rejected) and must carry the run's keys, every workload
  * parameter and the message count G x F x F x L. Bad input gets exit status 2, nothing on stdout
  * and one line on stderr naming the flag.
@@ -18,332 +18,23 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include <sys/wait.h>
-
 #include <glib.h>
 
-#ifndef BUILD_BIN_DIR
-#define BUILD_BIN_DIR "build/release/bin"
-#endif
-#define LINSCHED BUILD_BIN_DIR "/linsched"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
 
 /* ---- running the program ---------------------------------------------------------------------- */
 
-struct run {
-	int status;       /* exit status, -1 if it did not exit normally */
-	char *out, *err;
-};
-
-static struct run run_argv(const char *const *args)
-{
-	GPtrArray *argv = g_ptr_array_new();
-	struct run r = { -1, NULL, NULL };
-	GError *error = NULL;
-	int wait_status;
-
-	g_ptr_array_add(argv, (gpointer)LINSCHED);
-	g_ptr_array_add(argv, (gpointer)"hackbench");
-	for (size_t i = 0; args[i]; i++)
-		g_ptr_array_add(argv, (gpointer)args[i]);
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
-			  &wait_status, &error))
-		fail_msg("cannot run %s: %s", LINSCHED, error->message);
-	if (WIFEXITED(wait_status))
-		r.status = WEXITSTATUS(wait_status);
-	g_ptr_array_free(argv, TRUE);
-	return r;
-}
-
-#define HACKBENCH(...) run_argv((const char *const[]){ __VA_ARGS__, NULL })
-
-static void run_clear(struct run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
+#define HACKBENCH(...) run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
 
 static void expect_success(const struct run *r, const char *what)
 {
-	if (r->status != 0 || r->err[0] != '\0')
-		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
+	expect_clean_exit(r, what);
 	assert_true(r->out[0] != '\0');
 }
 
-/* ---- a strict JSON parser --------------------------------------------------------------------- */
-
-enum jkind { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
-
-struct json {
-	enum jkind kind;
-	bool boolean;
-	double number;
-	bool is_uint;          /* a number written as a non-negative integer ... */
-	guint64 uint;          /* ... whose exact value is this */
-	char *string;          /* the raw text between the quotes */
-	GPtrArray *array;      /* of struct json * */
-	GHashTable *object;    /* key -> struct json * */
-};
-
-#define JSON_MAX_NESTING 64
-
-struct cursor {
-	const char *p;
-	int depth;
-};
-
-static void json_free(gpointer data)
-{
-	struct json *v = data;
-
-	if (!v)
-		return;
-	g_free(v->string);
-	if (v->array)
-		g_ptr_array_free(v->array, TRUE);
-	if (v->object)
-		g_hash_table_destroy(v->object);
-	g_free(v);
-}
-
-static void skip_space(struct cursor *c)
-{
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
-		c->p++;
-}
-
-/* The raw text of a string at c (escapes checked, not decoded), or NULL. */
-static char *scan_string(struct cursor *c)
-{
-	if (*c->p != '"')
-		return NULL;
-	const char *start = ++c->p;
-
-	while (*c->p != '"') {
-		if ((unsigned char)*c->p < 0x20)
-			return NULL;  /* control character or end of input */
-		if (*c->p == '\\') {
-			c->p++;
-			if (*c->p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!g_ascii_isxdigit(c->p[i]))
-						return NULL;
-				c->p += 4;
-			} else if (*c->p == '\0' || !strchr("\"\\/bfnrt", *c->p)) {
-				return NULL;
-			}
-		}
-		c->p++;
-	}
-	return g_strndup(start, (gsize)(c->p++ - start));
-}
-
-static bool scan_digits(struct cursor *c)
-{
-	if (!g_ascii_isdigit(*c->p))
-		return false;
-	while (g_ascii_isdigit(*c->p))
-		c->p++;
-	return true;
-}
-
-static struct json *scan_number(struct cursor *c)
-{
-	const char *start = c->p;
-	bool integer = true;
-
-	if (*c->p == '-')
-		c->p++;
-	if (*c->p == '0')
-		c->p++;
-	else if (!scan_digits(c))
-		return NULL;
-	if (*c->p == '.') {
-		integer = false;
-		c->p++;
-		if (!scan_digits(c))
-			return NULL;
-	}
-	if (*c->p == 'e' || *c->p == 'E') {
-		integer = false;
-		c->p++;
-		if (*c->p == '+' || *c->p == '-')
-			c->p++;
-		if (!scan_digits(c))
-			return NULL;
-	}
-	struct json *v = g_new0(struct json, 1);
-	g_autofree char *text = g_strndup(start, (gsize)(c->p - start));
-
-	v->kind = J_NUMBER;
-	v->number = g_ascii_strtod(text, NULL);
-	v->is_uint = integer && text[0] != '-' &&
-		     g_ascii_string_to_unsigned(text, 10, 0, G_MAXUINT64, &v->uint, NULL);
-	return v;
-}
-
-static struct json *scan_value(struct cursor *c);
-
-static struct json *scan_array(struct cursor *c)
-{
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = J_ARRAY;
-	v->array = g_ptr_array_new_with_free_func(json_free);
-	c->p++;
-	skip_space(c);
-	if (*c->p == ']') {
-		c->p++;
-		return v;
-	}
-	for (;;) {
-		struct json *item = scan_value(c);
-
-		if (!item)
-			break;
-		g_ptr_array_add(v->array, item);
-		skip_space(c);
-		if (*c->p == ']') {
-			c->p++;
-			return v;
-		}
-		if (*c->p++ != ',')
-			break;
-	}
-	json_free(v);
-	return NULL;
-}
-
-static struct json *scan_object(struct cursor *c)
-{
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = J_OBJECT;
-	v->object = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, json_free);
-	c->p++;
-	skip_space(c);
-	if (*c->p == '}') {
-		c->p++;
-		return v;
-	}
-	for (;;) {
-		skip_space(c);
-		char *key = scan_string(c);
-
-		skip_space(c);
-		if (!key || *c->p != ':' || g_hash_table_contains(v->object, key)) {
-			g_free(key);
-			break;
-		}
-		c->p++;
-		struct json *member = scan_value(c);
-
-		if (!member) {
-			g_free(key);
-			break;
-		}
-		g_hash_table_insert(v->object, key, member);
-		skip_space(c);
-		if (*c->p == '}') {
-			c->p++;
-			return v;
-		}
-		if (*c->p++ != ',')
-			break;
-	}
-	json_free(v);
-	return NULL;
-}
-
-static struct json *scan_literal(struct cursor *c, const char *word, enum jkind kind, bool value)
-{
-	if (strncmp(c->p, word, strlen(word)) != 0)
-		return NULL;
-	c->p += strlen(word);
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = kind;
-	v->boolean = value;
-	return v;
-}
-
-static struct json *scan_value(struct cursor *c)
-{
-	struct json *v = NULL;
-
-	skip_space(c);
-	if (++c->depth > JSON_MAX_NESTING)
-		return NULL;
-	switch (*c->p) {
-	case '{': v = scan_object(c); break;
-	case '[': v = scan_array(c); break;
-	case '"': {
-		char *s = scan_string(c);
-
-		if (s) {
-			v = g_new0(struct json, 1);
-			v->kind = J_STRING;
-			v->string = s;
-		}
-		break;
-	}
-	case 't': v = scan_literal(c, "true", J_BOOL, true); break;
-	case 'f': v = scan_literal(c, "false", J_BOOL, false); break;
-	case 'n': v = scan_literal(c, "null", J_NULL, false); break;
-	default: v = scan_number(c); break;
-	}
-	c->depth--;
-	return v;
-}
-
-/* The document in text if it is one JSON value and nothing else, else NULL. */
-static struct json *json_try_parse(const char *text)
-{
-	struct cursor c = { text, 0 };
-	struct json *v = scan_value(&c);
-
-	skip_space(&c);
-	if (v && *c.p != '\0') {
-		json_free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static struct json *json_parse(const char *text)
-{
-	struct json *v = json_try_parse(text);
-
-	if (!v)
-		fail_msg("not valid JSON: '%.200s'", text);
-	return v;
-}
-
-static const struct json *member(const struct json *obj, const char *key, enum jkind kind)
-{
-	assert_int_equal(obj->kind, J_OBJECT);
-	const struct json *v = g_hash_table_lookup(obj->object, key);
-
-	if (!v)
-		fail_msg("no key \"%s\"", key);
-	if (v->kind != kind)
-		fail_msg("\"%s\" is of kind %d, expected %d", key, v->kind, kind);
-	return v;
-}
-
-static guint64 member_uint(const struct json *obj, const char *key)
-{
-	const struct json *v = member(obj, key, J_NUMBER);
-
-	if (!v->is_uint)
-		fail_msg("\"%s\" is not a non-negative integer", key);
-	return v->uint;
-}
-
-static const char *member_string(const struct json *obj, const char *key)
-{
-	return member(obj, key, J_STRING)->string;
-}
+/* The strict JSON parser (tests/support) is used over tuner/json_read.h: it refuses duplicate keys
+ * and reads integers exactly, which these tests check. */
 
 static void test_json_parser(void **state)
 {
@@ -649,23 +340,14 @@ static void test_pipe_and_bootstrap_json(void **state)
 
 static void expect_usage_error(const char *const *args, const char *flag)
 {
-	struct run r = run_argv(args);
+	struct run r = run_program(LINSCHED, args, NULL);
 	g_autofree char *cmd = g_strjoinv(" ", (char **)args);
 
-	if (r.status != 2)
-		fail_msg("'%s': exit status %d, expected 2 (stderr '%s')", cmd, r.status, r.err);
-	if (r.out[0] != '\0')
-		fail_msg("'%s': stdout is not empty: '%s'", cmd, r.out);
-	size_t len = strlen(r.err);
-
-	if (len == 0 || r.err[len - 1] != '\n' || strchr(r.err, '\n') != r.err + len - 1)
-		fail_msg("'%s': stderr is not one line: '%s'", cmd, r.err);
-	if (!strstr(r.err, flag))
-		fail_msg("'%s': stderr does not name %s: '%s'", cmd, flag, r.err);
+	expect_refusal(&r, cmd, flag);
 	run_clear(&r);
 }
 
-#define USAGE_ERROR(flag, ...) expect_usage_error((const char *const[]){ __VA_ARGS__, NULL }, flag)
+#define USAGE_ERROR(flag, ...) expect_usage_error((const char *const[]){ "hackbench", __VA_ARGS__, NULL }, flag)
 
 static void test_bad_input(void **state)
 {

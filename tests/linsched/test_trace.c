@@ -6,7 +6,7 @@
  *           tracepoint. Every line must match the format, the lines must be as many as the run's
  *           context_switches (the JSON report of the same run), each CPU's timestamps must not go
  *           back, and on each CPU a line's prev must be what the CPU's previous line switched to.
- *   json    Chrome trace-event JSON: valid JSON (a small strict parser written here), complete
+ *   json    Chrome trace-event JSON: valid JSON (the strict parser of tests/support), complete
  *           ("X") events with ts and dur, one track (tid) per CPU named by a metadata event,
  *           spans of one CPU that do not overlap and add up to the CPU's busy time of the report.
  *
@@ -24,334 +24,21 @@
 
 #include <signal.h>
 #include <sys/resource.h>
-#include <sys/wait.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#ifndef BUILD_BIN_DIR
-#define BUILD_BIN_DIR "build/release/bin"
-#endif
-#define LINSCHED BUILD_BIN_DIR "/linsched"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
 
 /* ---- running the program ---------------------------------------------------------------------- */
 
-struct run {
-	int status;       /* exit status, -1 if it did not exit normally */
-	char *out, *err;
-};
+#define HACKBENCH(...) run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
 
-/* `linsched hackbench ARGS`, with child_setup (may be NULL) run in the child before exec. */
-static struct run run_with(const char *const *args, GSpawnChildSetupFunc child_setup)
-{
-	GPtrArray *argv = g_ptr_array_new();
-	struct run r = { -1, NULL, NULL };
-	GError *error = NULL;
-	int wait_status;
-
-	g_ptr_array_add(argv, (gpointer)LINSCHED);
-	g_ptr_array_add(argv, (gpointer)"hackbench");
-	for (size_t i = 0; args[i]; i++)
-		g_ptr_array_add(argv, (gpointer)args[i]);
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, child_setup, NULL, &r.out, &r.err,
-			  &wait_status, &error))
-		fail_msg("cannot run %s: %s", LINSCHED, error->message);
-	if (WIFEXITED(wait_status))
-		r.status = WEXITSTATUS(wait_status);
-	g_ptr_array_free(argv, TRUE);
-	return r;
-}
-
-#define HACKBENCH(...) run_with((const char *const[]){ __VA_ARGS__, NULL }, NULL)
-
-static void run_clear(struct run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
-
-static void expect_success(const struct run *r, const char *what)
-{
-	if (r->status != 0 || r->err[0] != '\0')
-		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
-}
-
-/* ---- a strict JSON parser (the same as test_hackbench_cli.c's) ------------------------------- */
-
-enum jkind { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
-
-struct json {
-	enum jkind kind;
-	bool boolean;
-	double number;
-	bool is_uint;          /* a number written as a non-negative integer ... */
-	guint64 uint;          /* ... whose exact value is this */
-	char *string;          /* the raw text between the quotes */
-	GPtrArray *array;      /* of struct json * */
-	GHashTable *object;    /* key -> struct json * */
-};
-
-#define JSON_MAX_NESTING 64
-
-struct cursor {
-	const char *p;
-	int depth;
-};
-
-static void json_free(gpointer data)
-{
-	struct json *v = data;
-
-	if (!v)
-		return;
-	g_free(v->string);
-	if (v->array)
-		g_ptr_array_free(v->array, TRUE);
-	if (v->object)
-		g_hash_table_destroy(v->object);
-	g_free(v);
-}
-
-static void skip_space(struct cursor *c)
-{
-	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')
-		c->p++;
-}
-
-/* The raw text of a string at c (escapes checked, not decoded), or NULL. */
-static char *scan_string(struct cursor *c)
-{
-	if (*c->p != '"')
-		return NULL;
-	const char *start = ++c->p;
-
-	while (*c->p != '"') {
-		if ((unsigned char)*c->p < 0x20)
-			return NULL;  /* control character or end of input */
-		if (*c->p == '\\') {
-			c->p++;
-			if (*c->p == 'u') {
-				for (int i = 1; i <= 4; i++)
-					if (!g_ascii_isxdigit(c->p[i]))
-						return NULL;
-				c->p += 4;
-			} else if (*c->p == '\0' || !strchr("\"\\/bfnrt", *c->p)) {
-				return NULL;
-			}
-		}
-		c->p++;
-	}
-	return g_strndup(start, (gsize)(c->p++ - start));
-}
-
-static bool scan_digits(struct cursor *c)
-{
-	if (!g_ascii_isdigit(*c->p))
-		return false;
-	while (g_ascii_isdigit(*c->p))
-		c->p++;
-	return true;
-}
-
-static struct json *scan_number(struct cursor *c)
-{
-	const char *start = c->p;
-	bool integer = true;
-
-	if (*c->p == '-')
-		c->p++;
-	if (*c->p == '0')
-		c->p++;
-	else if (!scan_digits(c))
-		return NULL;
-	if (*c->p == '.') {
-		integer = false;
-		c->p++;
-		if (!scan_digits(c))
-			return NULL;
-	}
-	if (*c->p == 'e' || *c->p == 'E') {
-		integer = false;
-		c->p++;
-		if (*c->p == '+' || *c->p == '-')
-			c->p++;
-		if (!scan_digits(c))
-			return NULL;
-	}
-	struct json *v = g_new0(struct json, 1);
-	g_autofree char *text = g_strndup(start, (gsize)(c->p - start));
-
-	v->kind = J_NUMBER;
-	v->number = g_ascii_strtod(text, NULL);
-	v->is_uint = integer && text[0] != '-' &&
-		     g_ascii_string_to_unsigned(text, 10, 0, G_MAXUINT64, &v->uint, NULL);
-	return v;
-}
-
-static struct json *scan_value(struct cursor *c);
-
-static struct json *scan_array(struct cursor *c)
-{
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = J_ARRAY;
-	v->array = g_ptr_array_new_with_free_func(json_free);
-	c->p++;
-	skip_space(c);
-	if (*c->p == ']') {
-		c->p++;
-		return v;
-	}
-	for (;;) {
-		struct json *item = scan_value(c);
-
-		if (!item)
-			break;
-		g_ptr_array_add(v->array, item);
-		skip_space(c);
-		if (*c->p == ']') {
-			c->p++;
-			return v;
-		}
-		if (*c->p++ != ',')
-			break;
-	}
-	json_free(v);
-	return NULL;
-}
-
-static struct json *scan_object(struct cursor *c)
-{
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = J_OBJECT;
-	v->object = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, json_free);
-	c->p++;
-	skip_space(c);
-	if (*c->p == '}') {
-		c->p++;
-		return v;
-	}
-	for (;;) {
-		skip_space(c);
-		char *key = scan_string(c);
-
-		skip_space(c);
-		if (!key || *c->p != ':' || g_hash_table_contains(v->object, key)) {
-			g_free(key);
-			break;
-		}
-		c->p++;
-		struct json *member = scan_value(c);
-
-		if (!member) {
-			g_free(key);
-			break;
-		}
-		g_hash_table_insert(v->object, key, member);
-		skip_space(c);
-		if (*c->p == '}') {
-			c->p++;
-			return v;
-		}
-		if (*c->p++ != ',')
-			break;
-	}
-	json_free(v);
-	return NULL;
-}
-
-static struct json *scan_literal(struct cursor *c, const char *word, enum jkind kind, bool value)
-{
-	if (strncmp(c->p, word, strlen(word)) != 0)
-		return NULL;
-	c->p += strlen(word);
-	struct json *v = g_new0(struct json, 1);
-
-	v->kind = kind;
-	v->boolean = value;
-	return v;
-}
-
-static struct json *scan_value(struct cursor *c)
-{
-	struct json *v = NULL;
-
-	skip_space(c);
-	if (++c->depth > JSON_MAX_NESTING)
-		return NULL;
-	switch (*c->p) {
-	case '{': v = scan_object(c); break;
-	case '[': v = scan_array(c); break;
-	case '"': {
-		char *s = scan_string(c);
-
-		if (s) {
-			v = g_new0(struct json, 1);
-			v->kind = J_STRING;
-			v->string = s;
-		}
-		break;
-	}
-	case 't': v = scan_literal(c, "true", J_BOOL, true); break;
-	case 'f': v = scan_literal(c, "false", J_BOOL, false); break;
-	case 'n': v = scan_literal(c, "null", J_NULL, false); break;
-	default: v = scan_number(c); break;
-	}
-	c->depth--;
-	return v;
-}
-
-/* The document in text, which must be one JSON value and nothing else; fails the test if not. */
-static struct json *json_parse(const char *text)
-{
-	struct cursor c = { text, 0 };
-	struct json *v = scan_value(&c);
-
-	skip_space(&c);
-	if (!v || *c.p != '\0')
-		fail_msg("not valid JSON near offset %td: '%.60s'", c.p - text, c.p);
-	return v;
-}
-
-static const struct json *member(const struct json *obj, const char *key, enum jkind kind)
-{
-	assert_int_equal(obj->kind, J_OBJECT);
-	const struct json *v = g_hash_table_lookup(obj->object, key);
-
-	if (!v)
-		fail_msg("no key \"%s\"", key);
-	if (v->kind != kind)
-		fail_msg("\"%s\" is of kind %d, expected %d", key, v->kind, kind);
-	return v;
-}
-
-static guint64 member_uint(const struct json *obj, const char *key)
-{
-	const struct json *v = member(obj, key, J_NUMBER);
-
-	if (!v->is_uint)
-		fail_msg("\"%s\" is not a non-negative integer", key);
-	return v->uint;
-}
-
-static const char *member_string(const struct json *obj, const char *key)
-{
-	return member(obj, key, J_STRING)->string;
-}
+/* The strict JSON parser (tests/support) is used over tuner/json_read.h: it refuses duplicate keys
+ * and reads integers exactly, which these tests check. */
 
 /* ---- files ---------------------------------------------------------------------------------- */
-
-static char *temp_dir(void)
-{
-	GError *error = NULL;
-	char *dir = g_dir_make_tmp("test_trace-XXXXXX", &error);
-
-	if (!dir)
-		fail_msg("temporary directory: %s", error->message);
-	return dir;
-}
 
 static int compare_names(gconstpointer a, gconstpointer b)
 {
@@ -385,44 +72,19 @@ static void expect_listing(const char *dir, const char *expected)
 		fail_msg("%s holds '%s', expected '%s'", dir, listing, expected);
 }
 
-static void remove_dir(char *dir)
-{
-	/* Whatever a test left, also when it failed half-way. */
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-
-	assert_non_null(d);
-	while ((name = g_dir_read_name(d))) {
-		g_autofree char *path = g_build_filename(dir, name, NULL);
-
-		g_unlink(path);
-	}
-	g_dir_close(d);
-	assert_int_equal(g_rmdir(dir), 0);
-	g_free(dir);
-}
-
 /* Each test works in a directory of its own, removed with what it holds when the test ends. */
 static int make_dir(void **state)
 {
-	*state = temp_dir();
+	*state = temp_dir("test_trace-XXXXXX");
 	return 0;
 }
 
 static int unmake_dir(void **state)
 {
-	remove_dir(*state);
+	/* Whatever a test left, also when it failed half-way. */
+	assert_true(remove_tree(*state));
+	g_free(*state);
 	return 0;
-}
-
-static char *read_file(const char *path)
-{
-	GError *error = NULL;
-	char *text = NULL;
-
-	if (!g_file_get_contents(path, &text, NULL, &error))
-		fail_msg("%s: %s", path, error->message);
-	return text;
 }
 
 /* ---- the ftrace format ----------------------------------------------------------------------- */
@@ -542,6 +204,7 @@ static void check_ftrace_run(const char *dir, const char *const *workload)
 	g_autofree char *path = g_build_filename(dir, "run.trace", NULL);
 	GPtrArray *args = g_ptr_array_new();
 
+	g_ptr_array_add(args, (gpointer)"hackbench");
 	for (size_t i = 0; workload[i]; i++)
 		g_ptr_array_add(args, (gpointer)workload[i]);
 	g_ptr_array_add(args, (gpointer)"--trace");
@@ -549,14 +212,14 @@ static void check_ftrace_run(const char *dir, const char *const *workload)
 	g_ptr_array_add(args, (gpointer)"--format");
 	g_ptr_array_add(args, (gpointer)"json");
 	g_ptr_array_add(args, NULL);
-	struct run r = run_with((const char *const *)args->pdata, NULL);
+	struct run r = run_program(LINSCHED, (const char *const *)args->pdata, NULL);
 	g_autofree char *cmd = g_strjoinv(" ", (char **)args->pdata);
 
-	expect_success(&r, cmd);
+	expect_clean_exit(&r, cmd);
 	/* Renamed into place: nothing else is left in the directory. */
 	expect_listing(dir, "run.trace");
 	struct json *doc = json_parse(r.out);
-	g_autofree char *text = read_file(path);
+	g_autofree char *text = read_text(path);
 	struct ftrace_summary sum = check_ftrace(text, doc);
 
 	/* Each task exits once, and the trace sees it leave its CPU for good. */
@@ -587,10 +250,10 @@ static void test_ftrace_deterministic(void **state)
 	struct run ra = HACKBENCH("-g", "2", "-l", "10", "--trace", a);
 	struct run rb = HACKBENCH("-g", "2", "-l", "10", "--trace", b);
 
-	expect_success(&ra, "first run");
-	expect_success(&rb, "second run");
-	g_autofree char *ta = read_file(a);
-	g_autofree char *tb = read_file(b);
+	expect_clean_exit(&ra, "first run");
+	expect_clean_exit(&rb, "second run");
+	g_autofree char *ta = read_text(a);
+	g_autofree char *tb = read_text(b);
 
 	assert_string_equal(ta, tb);
 	expect_listing(dir, "a.trace b.trace");
@@ -619,13 +282,13 @@ static void test_json_trace(void **state)
 	g_autofree char *path = g_build_filename(dir, "run.json", NULL);
 	struct run r = HACKBENCH("-g", "2", "-l", "10", "--trace", path, "--trace-format", "json", "--format", "json");
 
-	expect_success(&r, "--trace-format json");
+	expect_clean_exit(&r, "--trace-format json");
 	expect_listing(dir, "run.json");
 	struct json *report = json_parse(r.out);
 	guint64 cpus = member_uint(report, "cpus");
 	double runtime_us = (double)member_uint(report, "runtime_ns") / 1e3;
 	const GPtrArray *busy = member(report, "cpus_busy_ns", J_ARRAY)->array;
-	g_autofree char *text = read_file(path);
+	g_autofree char *text = read_text(path);
 	struct json *trace = json_parse(text);
 	const GPtrArray *events = member(trace, "traceEvents", J_ARRAY)->array;
 	GPtrArray *per_cpu[64];
@@ -738,20 +401,23 @@ static void test_failed_run_leaves_no_trace(void **state)
 	run_clear(&r);
 
 	/* A trace that cannot be written: the run fails, naming the flag, and leaves nothing. */
-	r = run_with((const char *const[]){ "-g", "2", "-l", "10", "--trace", path, NULL }, limit_file_size);
+	r = run_program(LINSCHED, (const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path, NULL },
+			limit_file_size);
 	if (r.status != 1 || !strstr(r.err, "--trace"))
 		fail_msg("unwritable trace: exit status %d, stderr '%s'", r.status, r.err);
 	expect_listing(dir, "");
 	run_clear(&r);
-	r = run_with((const char *const[]){ "-g", "2", "-l", "10", "--trace", path, "--trace-format", "json", NULL },
-		     limit_file_size);
+	r = run_program(LINSCHED,
+			(const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path, "--trace-format", "json",
+					       NULL },
+			limit_file_size);
 	assert_int_equal(r.status, 1);
 	expect_listing(dir, "");
 	run_clear(&r);
 
 	/* The same runs without the limit succeed: the limit was the cause. */
 	r = HACKBENCH("-g", "2", "-l", "10", "--trace", path);
-	expect_success(&r, "unlimited");
+	expect_clean_exit(&r, "unlimited");
 	expect_listing(dir, "run.trace");
 	run_clear(&r);
 }

@@ -8,7 +8,7 @@
  * live objective runs against a temporary knob tree with a shell script as the "benchmark" whose
  * time is a known function of the knobs, and which can kill -9 the tuner at a chosen evaluation.
  *
- * JSON is read with a small strict parser written here; history.csv with g_strsplit.
+ * JSON is read with the strict parser of tests/support; history.csv with g_strsplit.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,50 +32,14 @@
 
 #include "tuner/calibration_io.h"
 
-#ifndef BUILD_BIN_DIR
-#define BUILD_BIN_DIR "build/release/bin"
-#endif
-#define TUNER BUILD_BIN_DIR "/tuner"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
 
 #define WORKLOAD "--groups", "5", "--loops", "1", "--threads", "--cpus", "2"
 
 /* ---- running the program ---------------------------------------------------------------------- */
 
-struct run {
-	int status; /* exit status, -1 if it did not exit normally */
-	int signal; /* the signal that ended it, 0 if none */
-	char *out, *err;
-};
-
-static struct run run_argv(const char *const *args)
-{
-	GPtrArray *argv = g_ptr_array_new();
-	struct run r = { -1, 0, NULL, NULL };
-	GError *error = NULL;
-	int wait_status;
-
-	g_ptr_array_add(argv, (gpointer)TUNER);
-	for (size_t i = 0; args[i]; i++)
-		g_ptr_array_add(argv, (gpointer)args[i]);
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err,
-			  &wait_status, &error))
-		fail_msg("cannot run %s: %s", TUNER, error->message);
-	if (WIFEXITED(wait_status))
-		r.status = WEXITSTATUS(wait_status);
-	if (WIFSIGNALED(wait_status))
-		r.signal = WTERMSIG(wait_status);
-	g_ptr_array_free(argv, TRUE);
-	return r;
-}
-
-#define RUN(...) run_argv((const char *const[]){ __VA_ARGS__, NULL })
-
-static void run_clear(struct run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
+#define RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 
 static void expect_exit_0(const struct run *r, const char *what)
 {
@@ -83,254 +47,8 @@ static void expect_exit_0(const struct run *r, const char *what)
 		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
 }
 
-static void expect_success(const struct run *r, const char *what)
-{
-	if (r->status != 0 || r->err[0] != '\0')
-		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
-}
-
-/* ---- a strict JSON parser --------------------------------------------------------------------- */
-
-enum jtype { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
-
-struct jv {
-	enum jtype type;
-	bool b;
-	double num;
-	char *str;
-	GPtrArray *items; /* array elements, or object values */
-	GPtrArray *keys;  /* object keys (char *), parallel to items */
-};
-
-static void jv_free(gpointer data)
-{
-	struct jv *v = data;
-
-	if (!v)
-		return;
-	g_free(v->str);
-	if (v->items)
-		g_ptr_array_free(v->items, TRUE);
-	if (v->keys)
-		g_ptr_array_free(v->keys, TRUE);
-	g_free(v);
-}
-
-static void skip_ws(const char **p)
-{
-	while (**p == ' ' || **p == '\n' || **p == '\r' || **p == '\t')
-		(*p)++;
-}
-
-static struct jv *parse_value(const char **p, int depth);
-
-static char *parse_string(const char **p)
-{
-	GString *s = g_string_new(NULL);
-
-	if (*(*p)++ != '"')
-		goto bad;
-	for (;;) {
-		unsigned char c = (unsigned char)*(*p)++;
-
-		if (c == '"')
-			return g_string_free(s, FALSE);
-		if (c < 0x20)
-			goto bad;
-		if (c != '\\') {
-			g_string_append_c(s, (char)c);
-			continue;
-		}
-		c = (unsigned char)*(*p)++;
-		const char *esc = strchr("\"\\/bfnrt", c);
-
-		if (c && esc) {
-			g_string_append_c(s, "\"\\/\b\f\n\r\t"[esc - "\"\\/bfnrt"]);
-		} else if (c == 'u' && g_ascii_isxdigit((*p)[0]) && g_ascii_isxdigit((*p)[1]) &&
-			   g_ascii_isxdigit((*p)[2]) && g_ascii_isxdigit((*p)[3])) {
-			g_string_append_unichar(s, (gunichar)g_ascii_strtoull(*p, NULL, 16) & 0xffff);
-			*p += 4;
-		} else {
-			goto bad;
-		}
-	}
-bad:
-	g_string_free(s, TRUE);
-	return NULL;
-}
-
-static bool parse_number(const char **p, double *out)
-{
-	const char *s = *p;
-
-	if (*s == '-')
-		s++;
-	if (*s == '0')
-		s++;
-	else if (g_ascii_isdigit(*s))
-		while (g_ascii_isdigit(*s))
-			s++;
-	else
-		return false;
-	if (*s == '.') {
-		if (!g_ascii_isdigit(*++s))
-			return false;
-		while (g_ascii_isdigit(*s))
-			s++;
-	}
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		if (*s == '+' || *s == '-')
-			s++;
-		if (!g_ascii_isdigit(*s))
-			return false;
-		while (g_ascii_isdigit(*s))
-			s++;
-	}
-	*out = g_ascii_strtod(*p, NULL);
-	*p = s;
-	return true;
-}
-
-static struct jv *parse_container(const char **p, int depth, bool object)
-{
-	struct jv *v = g_new0(struct jv, 1);
-	char close = object ? '}' : ']';
-
-	v->type = object ? J_OBJECT : J_ARRAY;
-	v->items = g_ptr_array_new_with_free_func(jv_free);
-	if (object)
-		v->keys = g_ptr_array_new_with_free_func(g_free);
-	(*p)++;
-	skip_ws(p);
-	if (**p == close) {
-		(*p)++;
-		return v;
-	}
-	for (;;) {
-		skip_ws(p);
-		if (object) {
-			char *key = **p == '"' ? parse_string(p) : NULL;
-
-			if (!key)
-				goto bad;
-			for (guint i = 0; i < v->keys->len; i++)
-				if (strcmp(v->keys->pdata[i], key) == 0) {
-					g_free(key); /* duplicate keys are an error here */
-					goto bad;
-				}
-			g_ptr_array_add(v->keys, key);
-			skip_ws(p);
-			if (*(*p)++ != ':')
-				goto bad;
-		}
-		struct jv *item = parse_value(p, depth + 1);
-
-		if (!item)
-			goto bad;
-		g_ptr_array_add(v->items, item);
-		skip_ws(p);
-		if (**p == ',') {
-			(*p)++;
-			continue;
-		}
-		if (*(*p)++ == close)
-			return v;
-		goto bad;
-	}
-bad:
-	jv_free(v);
-	return NULL;
-}
-
-static struct jv *parse_value(const char **p, int depth)
-{
-	struct jv *v;
-
-	if (depth > 32)
-		return NULL;
-	skip_ws(p);
-	switch (**p) {
-	case '{':
-		return parse_container(p, depth, true);
-	case '[':
-		return parse_container(p, depth, false);
-	case '"': {
-		char *s = parse_string(p);
-
-		if (!s)
-			return NULL;
-		v = g_new0(struct jv, 1);
-		v->type = J_STRING;
-		v->str = s;
-		return v;
-	}
-	}
-	v = g_new0(struct jv, 1);
-	if (g_str_has_prefix(*p, "null")) {
-		v->type = J_NULL;
-		*p += 4;
-	} else if (g_str_has_prefix(*p, "true") || g_str_has_prefix(*p, "false")) {
-		v->type = J_BOOL;
-		v->b = **p == 't';
-		*p += v->b ? 4 : 5;
-	} else if (parse_number(p, &v->num)) {
-		v->type = J_NUMBER;
-	} else {
-		g_free(v);
-		return NULL;
-	}
-	return v;
-}
-
-static struct jv *json_parse(const char *text)
-{
-	const char *p = text;
-	struct jv *v = parse_value(&p, 0);
-
-	skip_ws(&p);
-	if (!v || *p) {
-		jv_free(v);
-		fail_msg("not one JSON value: '%.300s'", text);
-	}
-	return v;
-}
-
-/* The value at a dotted path of object keys, or NULL. */
-static const struct jv *jget(const struct jv *v, const char *path)
-{
-	g_auto(GStrv) parts = g_strsplit(path, ".", -1);
-
-	for (size_t i = 0; parts[i] && v; i++) {
-		const struct jv *next = NULL;
-
-		if (v->type != J_OBJECT)
-			return NULL;
-		for (guint k = 0; k < v->keys->len; k++)
-			if (strcmp(v->keys->pdata[k], parts[i]) == 0)
-				next = v->items->pdata[k];
-		v = next;
-	}
-	return v;
-}
-
-static double jnum(const struct jv *root, const char *path)
-{
-	const struct jv *v = jget(root, path);
-
-	if (!v || v->type != J_NUMBER)
-		fail_msg("result.json: '%s' is missing or not a number", path);
-	return v->num;
-}
-
-static const char *jstr(const struct jv *root, const char *path)
-{
-	const struct jv *v = jget(root, path);
-
-	if (!v || v->type != J_STRING)
-		fail_msg("result.json: '%s' is missing or not a string", path);
-	return v->str;
-}
+/* JSON is read with the strict parser of tests/support rather than tuner/json_read.h, because it
+ * also refuses duplicate keys in the program's output. */
 
 /* ---- history.csv ------------------------------------------------------------------------------ */
 
@@ -385,15 +103,6 @@ static double csv_num(const struct csv *c, guint row, const char *name)
 	return g_ascii_strtod(((char **)c->rows->pdata[row])[csv_column(c, name)], NULL);
 }
 
-static char *read_file(const char *path)
-{
-	char *text = NULL;
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		fail_msg("cannot read %s", path);
-	return text;
-}
-
 /* ---- fixtures --------------------------------------------------------------------------------- */
 
 /* The five simulator runs of the issue's table, made once for the whole group. */
@@ -402,7 +111,7 @@ static const char *const run_names[NRUNS] = { "pso", "golden-rule1", "golden-rul
 
 struct fixture {
 	char *dir;
-	struct jv *result[NRUNS];
+	struct json *result[NRUNS];
 };
 
 static char *path_in(const struct fixture *f, const char *name)
@@ -414,7 +123,7 @@ static int group_setup(void **state)
 {
 	struct fixture *f = g_new0(struct fixture, 1);
 
-	f->dir = g_dir_make_tmp("cmd-optimize-XXXXXX", NULL);
+	f->dir = temp_dir("cmd-optimize-XXXXXX");
 	for (int i = 0; i < NRUNS; i++) {
 		g_autofree char *out = path_in(f, run_names[i]);
 		struct run r;
@@ -426,11 +135,11 @@ static int group_setup(void **state)
 		case GRID: r = RUN("grid", "--points", "10", "--scale", "log", WORKLOAD, "--out", out, "--format", "json"); break;
 		default: r = RUN("random", WORKLOAD, "--out", out, "--format", "json"); break;
 		}
-		expect_success(&r, run_names[i]);
+		expect_clean_exit(&r, run_names[i]);
 		f->result[i] = json_parse(r.out);
 
 		g_autofree char *file = g_build_filename(out, "result.json", NULL);
-		g_autofree char *text = read_file(file);
+		g_autofree char *text = read_text(file);
 
 		assert_string_equal(text, r.out); /* --format json prints what result.json holds */
 		run_clear(&r);
@@ -442,11 +151,10 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
 	struct fixture *f = *state;
-	g_autofree char *cmd = g_strdup_printf("rm -rf '%s'", f->dir);
 
 	for (int i = 0; i < NRUNS; i++)
-		jv_free(f->result[i]);
-	assert_int_equal(system(cmd), 0);
+		json_free(f->result[i]);
+	assert_true(remove_tree(f->dir));
 	g_free(f->dir);
 	g_free(f);
 	return 0;
@@ -459,31 +167,31 @@ static void test_every_optimizer_beats_the_defaults(void **state)
 	struct fixture *f = *state;
 
 	for (int i = 0; i < NRUNS; i++) {
-		const struct jv *r = f->result[i];
-		double best = jnum(r, "best.value"), def = jnum(r, "default.value");
+		const struct json *r = f->result[i];
+		double best = json_number_at(r, "best.value"), def = json_number_at(r, "default.value");
 
 		/* The profile's defaults on 2 CPUs: 20 ms, 4 ms, 5 ms scaled by 1 + log2(2) = 2. */
-		assert_true(jnum(r, "default.knobs.latency_ns") == 40000000);
-		assert_true(jnum(r, "default.knobs.min_granularity_ns") == 8000000);
-		assert_true(jnum(r, "default.knobs.wakeup_granularity_ns") == 10000000);
+		assert_true(json_number_at(r, "default.knobs.latency_ns") == 40000000);
+		assert_true(json_number_at(r, "default.knobs.min_granularity_ns") == 8000000);
+		assert_true(json_number_at(r, "default.knobs.wakeup_granularity_ns") == 10000000);
 		if (!(best < def))
 			fail_msg("%s: best %.6g is not below the defaults' %.6g", run_names[i], best, def);
-		assert_true(fabs(jnum(r, "improvement_pct") - 100 * (def - best) / def) < 1e-9);
-		assert_string_equal(jstr(r, "unit"), "jiffies");
+		assert_true(fabs(json_number_at(r, "improvement_pct") - 100 * (def - best) / def) < 1e-9);
+		assert_string_equal(json_string_at(r, "unit"), "jiffies");
 		print_message("  %-13s best %.6g jiffies, %4.0f evaluations, %+.2f%% against the defaults (%.6g)\n",
-			      run_names[i], best, jnum(r, "evaluations"), jnum(r, "improvement_pct"), def);
+			      run_names[i], best, json_number_at(r, "evaluations"), json_number_at(r, "improvement_pct"), def);
 	}
 }
 
 static void test_pso_no_worse_than_the_log_grid(void **state)
 {
 	struct fixture *f = *state;
-	const struct jv *grid = f->result[GRID], *pso = f->result[PSO];
+	const struct json *grid = f->result[GRID], *pso = f->result[PSO];
 
-	assert_true(jnum(grid, "evaluations") == 1000);
-	assert_non_null(strstr(jstr(grid, "space"), "latency=100000:1000000000:log"));
-	assert_true(jnum(pso, "evaluations") == 600);
-	assert_true(jnum(pso, "best.value") <= jnum(grid, "best.value"));
+	assert_true(json_number_at(grid, "evaluations") == 1000);
+	assert_non_null(strstr(json_string_at(grid, "space"), "latency=100000:1000000000:log"));
+	assert_true(json_number_at(pso, "evaluations") == 600);
+	assert_true(json_number_at(pso, "best.value") <= json_number_at(grid, "best.value"));
 }
 
 /* SPEC.md §5's rules with N = 200, written out again here, with the sysctl clamps. */
@@ -511,13 +219,13 @@ static void test_golden_converges_in_12(void **state)
 	struct fixture *f = *state;
 
 	for (int rule = 1; rule <= 2; rule++) {
-		const struct jv *r = f->result[rule == 1 ? GOLDEN1 : GOLDEN2];
+		const struct json *r = f->result[rule == 1 ? GOLDEN1 : GOLDEN2];
 		g_autofree char *dir = path_in(f, run_names[rule == 1 ? GOLDEN1 : GOLDEN2]);
 		g_autofree char *path = g_build_filename(dir, "history.csv", NULL);
 		struct csv c = csv_read(path);
 
-		assert_true(jnum(r, "evaluations") <= 12);
-		assert_int_equal(c.rows->len, (guint)jnum(r, "evaluations"));
+		assert_true(json_number_at(r, "evaluations") <= 12);
+		assert_int_equal(c.rows->len, (guint)json_number_at(r, "evaluations"));
 		/* Every evaluated point's knobs are the rule's, from its SchedPeriod. */
 		for (guint i = 0; i < c.rows->len; i++) {
 			double k[3];
@@ -527,8 +235,8 @@ static void test_golden_converges_in_12(void **state)
 			assert_true(fabs(csv_num(&c, i, "min_granularity_ns") - k[1]) <= 0.5);
 			assert_true(fabs(csv_num(&c, i, "wakeup_granularity_ns") - k[2]) <= 0.5);
 		}
-		assert_non_null(jget(r, "best.clamped"));
-		assert_non_null(jget(r, "clamped_evaluations"));
+		assert_non_null(json_at(r, "best.clamped"));
+		assert_non_null(json_at(r, "clamped_evaluations"));
 		csv_free(&c);
 	}
 }
@@ -537,7 +245,7 @@ static void test_golden_converges_in_12(void **state)
 static void test_history_and_result(void **state)
 {
 	struct fixture *f = *state;
-	const struct jv *r = f->result[PSO];
+	const struct json *r = f->result[PSO];
 	g_autofree char *dir = path_in(f, "pso");
 	g_autofree char *path = g_build_filename(dir, "history.csv", NULL);
 	struct csv c = csv_read(path);
@@ -547,7 +255,7 @@ static void test_history_and_result(void **state)
 	assert_true(g_strv_equal((const char *const *)c.header, header));
 	assert_int_equal(c.rows->len, 600);
 
-	double best = INFINITY, final = jnum(r, "best.value");
+	double best = INFINITY, final = json_number_at(r, "best.value");
 	guint best_row = 0, to_1pct = 0;
 
 	for (guint i = 0; i < c.rows->len; i++) {
@@ -565,13 +273,13 @@ static void test_history_and_result(void **state)
 		if (csv_num(&c, i, "best") <= final * 1.01)
 			to_1pct = i + 1;
 	assert_true(best == final);
-	assert_true(jnum(r, "evaluations_to_1pct") == to_1pct);
-	assert_true(jnum(r, "best.evaluation") == best_row + 1);
-	assert_true(jnum(r, "best.knobs.latency_ns") == csv_num(&c, best_row, "latency_ns"));
-	assert_true(jnum(r, "best.knobs.min_granularity_ns") == csv_num(&c, best_row, "min_granularity_ns"));
-	assert_true(jnum(r, "best.knobs.wakeup_granularity_ns") == csv_num(&c, best_row, "wakeup_granularity_ns"));
-	assert_true(jnum(r, "best.stderr") == 0);
-	assert_true(jnum(r, "iterations") == 30);
+	assert_true(json_number_at(r, "evaluations_to_1pct") == to_1pct);
+	assert_true(json_number_at(r, "best.evaluation") == best_row + 1);
+	assert_true(json_number_at(r, "best.knobs.latency_ns") == csv_num(&c, best_row, "latency_ns"));
+	assert_true(json_number_at(r, "best.knobs.min_granularity_ns") == csv_num(&c, best_row, "min_granularity_ns"));
+	assert_true(json_number_at(r, "best.knobs.wakeup_granularity_ns") == csv_num(&c, best_row, "wakeup_granularity_ns"));
+	assert_true(json_number_at(r, "best.stderr") == 0);
+	assert_true(json_number_at(r, "iterations") == 30);
 	csv_free(&c);
 }
 
@@ -589,23 +297,23 @@ static void test_jobs_give_the_same_result(void **state)
 	struct run r2 = RUN("pso", RANDOM_TASKS, "--particles", "8", "--iterations", "5", "--replicates", "2",
 			    "--jobs", "2", "--out", d2, "--format", "json");
 
-	expect_success(&r1, "--jobs 1");
-	expect_success(&r2, "--jobs 2");
+	expect_clean_exit(&r1, "--jobs 1");
+	expect_clean_exit(&r2, "--jobs 2");
 	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL), *p2 = g_build_filename(d2, "history.csv", NULL);
-	g_autofree char *h1 = read_file(p1), *h2 = read_file(p2);
+	g_autofree char *h1 = read_text(p1), *h2 = read_text(p2);
 
 	assert_string_equal(h1, h2);
 
-	struct jv *j1 = json_parse(r1.out), *j2 = json_parse(r2.out);
+	struct json *j1 = json_parse(r1.out), *j2 = json_parse(r2.out);
 	const char *const same[] = { "best.value", "best.stderr", "best.knobs.latency_ns", "default.value",
 				     "improvement_pct", "evaluations", "evaluations_to_1pct" };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(same); i++)
-		assert_true(jnum(j1, same[i]) == jnum(j2, same[i]));
-	assert_true(jnum(j1, "jobs") == 1 && jnum(j2, "jobs") == 2);
-	assert_true(jnum(j1, "best.stderr") > 0); /* the replicates differ */
-	jv_free(j1);
-	jv_free(j2);
+		assert_true(json_number_at(j1, same[i]) == json_number_at(j2, same[i]));
+	assert_true(json_number_at(j1, "jobs") == 1 && json_number_at(j2, "jobs") == 2);
+	assert_true(json_number_at(j1, "best.stderr") > 0); /* the replicates differ */
+	json_free(j1);
+	json_free(j2);
 	run_clear(&r1);
 	run_clear(&r2);
 }
@@ -618,9 +326,9 @@ static void test_replicates_from_the_journal(void **state)
 	struct run r = RUN("random", RANDOM_TASKS, "--budget", "6", "--replicates", "3", "--seed", "7", "--journal",
 			   journal, "--format", "json");
 
-	expect_success(&r, "random --replicates 3");
-	struct jv *j = json_parse(r.out);
-	g_autofree char *text = read_file(journal);
+	expect_clean_exit(&r, "random --replicates 3");
+	struct json *j = json_parse(r.out);
+	g_autofree char *text = read_text(journal);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	double v[3];
 	int found = 0;
@@ -634,8 +342,8 @@ static void test_replicates_from_the_journal(void **state)
 		    sscanf(lines[i], "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
 			   " %u %lf %lf", &lat, &min, &wake, &seed, &rep, &value, &wall) != 7)
 			continue;
-		if (lat == (guint64)jnum(j, "best.knobs.latency_ns") && min == (guint64)jnum(j, "best.knobs.min_granularity_ns") &&
-		    wake == (guint64)jnum(j, "best.knobs.wakeup_granularity_ns")) {
+		if (lat == (guint64)json_number_at(j, "best.knobs.latency_ns") && min == (guint64)json_number_at(j, "best.knobs.min_granularity_ns") &&
+		    wake == (guint64)json_number_at(j, "best.knobs.wakeup_granularity_ns")) {
 			assert_true(rep < 3 && seed == 7 + rep); /* replicate r runs with seed S + r */
 			v[rep] = value;
 			found++;
@@ -644,10 +352,10 @@ static void test_replicates_from_the_journal(void **state)
 	assert_int_equal(found, 3);
 	double mean = gsl_stats_mean(v, 1, 3);
 
-	assert_true(fabs(jnum(j, "best.value") - mean) <= 1e-12 * mean);
-	assert_true(fabs(jnum(j, "best.stderr") - gsl_stats_sd(v, 1, 3) / sqrt(3)) <= 1e-12 * mean);
-	assert_true(jnum(j, "replicates") == 3);
-	jv_free(j);
+	assert_true(fabs(json_number_at(j, "best.value") - mean) <= 1e-12 * mean);
+	assert_true(fabs(json_number_at(j, "best.stderr") - gsl_stats_sd(v, 1, 3) / sqrt(3)) <= 1e-12 * mean);
+	assert_true(json_number_at(j, "replicates") == 3);
+	json_free(j);
 	run_clear(&r);
 }
 
@@ -659,42 +367,33 @@ static void test_journal_resumes(void **state)
 	struct run r1 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d1, "--format", "json");
 	struct run r2 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d2, "--format", "json");
 
-	expect_success(&r1, "first run");
-	expect_success(&r2, "rerun");
-	struct jv *j1 = json_parse(r1.out), *j2 = json_parse(r2.out);
+	expect_clean_exit(&r1, "first run");
+	expect_clean_exit(&r2, "rerun");
+	struct json *j1 = json_parse(r1.out), *j2 = json_parse(r2.out);
 
 	/* Everything came from the journal the second time, and the result is the same. */
-	assert_true(jnum(j2, "evaluations_run") == 0);
-	assert_true(jnum(j2, "evaluations_from_journal") == jnum(j1, "evaluations_run") + jnum(j1, "evaluations_from_journal"));
-	assert_true(jnum(j1, "best.value") == jnum(j2, "best.value"));
+	assert_true(json_number_at(j2, "evaluations_run") == 0);
+	assert_true(json_number_at(j2, "evaluations_from_journal") == json_number_at(j1, "evaluations_run") + json_number_at(j1, "evaluations_from_journal"));
+	assert_true(json_number_at(j1, "best.value") == json_number_at(j2, "best.value"));
 	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL), *p2 = g_build_filename(d2, "history.csv", NULL);
-	g_autofree char *h1 = read_file(p1), *h2 = read_file(p2);
+	g_autofree char *h1 = read_text(p1), *h2 = read_text(p2);
 
 	assert_string_equal(h1, h2);
 
 	/* A larger budget is the same run made longer: only the new points are evaluated. */
 	struct run r3 = RUN("random", WORKLOAD, "--budget", "50", "--journal", journal, "--format", "json");
 
-	expect_success(&r3, "larger budget");
-	struct jv *j3 = json_parse(r3.out);
+	expect_clean_exit(&r3, "larger budget");
+	struct json *j3 = json_parse(r3.out);
 
-	assert_true(jnum(j3, "evaluations") == 50);
-	assert_true(jnum(j3, "evaluations_run") <= 10 && jnum(j3, "evaluations_run") > 0);
-	jv_free(j1);
-	jv_free(j2);
-	jv_free(j3);
+	assert_true(json_number_at(j3, "evaluations") == 50);
+	assert_true(json_number_at(j3, "evaluations_run") <= 10 && json_number_at(j3, "evaluations_run") > 0);
+	json_free(j1);
+	json_free(j2);
+	json_free(j3);
 	run_clear(&r1);
 	run_clear(&r2);
 	run_clear(&r3);
-}
-
-static void expect_bad_input(const struct run *r, const char *what, const char *fragment)
-{
-	const char *nl = strchr(r->err, '\n');
-
-	if (r->status != 2 || r->out[0] || !nl || nl[1] || !strstr(r->err, fragment))
-		fail_msg("%s: want exit 2, empty stdout and one line on stderr naming '%s'; got %d, stdout '%.100s', "
-			 "stderr '%s'", what, fragment, r->status, r->out, r->err);
 }
 
 static void test_journal_refusals(void **state)
@@ -703,20 +402,20 @@ static void test_journal_refusals(void **state)
 	g_autofree char *journal = path_in(f, "refuse.journal");
 	struct run r = RUN("grid", WORKLOAD, "--points", "2", "--journal", journal);
 
-	expect_success(&r, "grid --points 2");
+	expect_clean_exit(&r, "grid --points 2");
 	run_clear(&r);
 	/* Another optimizer setting. */
 	r = RUN("grid", WORKLOAD, "--points", "3", "--journal", journal);
-	expect_bad_input(&r, "--points 3 on a --points 2 journal", "--journal");
+	expect_refusal(&r, "--points 3 on a --points 2 journal", "--journal");
 	assert_non_null(strstr(r.err, "points=2"));
 	run_clear(&r);
 	/* Another workload. */
 	r = RUN("grid", "--groups", "4", "--loops", "1", "--threads", "--cpus", "2", "--points", "2", "--journal", journal);
-	expect_bad_input(&r, "--groups 4 on a --groups 5 journal", "different setting");
+	expect_refusal(&r, "--groups 4 on a --groups 5 journal", "different setting");
 	run_clear(&r);
 
 	/* A line that cannot be parsed is named. */
-	g_autofree char *text = read_file(journal);
+	g_autofree char *text = read_text(journal);
 	g_autofree char *broken = g_strconcat(text, "1 2 three\n", "40000000 8000000 10000000 2 0 3.1 0.001\n", NULL);
 
 	assert_true(g_file_set_contents(journal, broken, -1, NULL));
@@ -728,7 +427,7 @@ static void test_journal_refusals(void **state)
 		lines += *c == '\n';
 	g_autofree char *line = g_strdup_printf("line %u:", lines + 1);
 
-	expect_bad_input(&r, "a broken journal line", "--journal");
+	expect_refusal(&r, "a broken journal line", "--journal");
 	assert_non_null(strstr(r.err, line));
 	run_clear(&r);
 }
@@ -773,7 +472,7 @@ static char *make_live_tree(const struct fixture *f, const char *name)
 static void expect_knob_file(const char *root, const char *name, const char *value)
 {
 	g_autofree char *p = g_build_filename(root, "proc", "sys", "kernel", name, NULL);
-	g_autofree char *text = read_file(p);
+	g_autofree char *text = read_text(p);
 
 	g_strstrip(text);
 	assert_string_equal(text, value);
@@ -797,9 +496,9 @@ static void test_live_objective_restores_the_knobs(void **state)
 	expect_knob_file(root, "sched_wakeup_granularity_ns", "4000000");
 
 	/* The script saw the default knobs first, then every evaluated point, in order. */
-	struct jv *j = json_parse(r.out);
+	struct json *j = json_parse(r.out);
 	g_autofree char *log_path = g_build_filename(root, "log", NULL);
-	g_autofree char *seen = read_file(log_path);
+	g_autofree char *seen = read_text(log_path);
 	g_auto(GStrv) lines = g_strsplit(seen, "\n", -1);
 	g_autofree char *hist_path = g_build_filename(out, "history.csv", NULL);
 	struct csv c = csv_read(hist_path);
@@ -812,12 +511,12 @@ static void test_live_objective_restores_the_knobs(void **state)
 		assert_string_equal(lines[i + 1], want);
 	}
 	/* The benchmark's minimum is at latency 5 ms, 10 ms + 8e6 / 1e12 s = 10.008 ms. */
-	assert_string_equal(jstr(j, "unit"), "ms");
-	assert_true(fabs(jnum(j, "best.knobs.latency_ns") / 5e6 - 1) < 0.05);
-	assert_true(jnum(j, "best.value") < 10.008 + 0.5);
-	assert_true(fabs(jnum(j, "default.value") - (log(8) / 100 + 0.01 + 8e6 / 1e12) * 1000) < 1e-5);
+	assert_string_equal(json_string_at(j, "unit"), "ms");
+	assert_true(fabs(json_number_at(j, "best.knobs.latency_ns") / 5e6 - 1) < 0.05);
+	assert_true(json_number_at(j, "best.value") < 10.008 + 0.5);
+	assert_true(fabs(json_number_at(j, "default.value") - (log(8) / 100 + 0.01 + 8e6 / 1e12) * 1000) < 1e-5);
 	csv_free(&c);
-	jv_free(j);
+	json_free(j);
 	run_clear(&r);
 
 	/* A benchmark that fails: exit 1, the failure named, the knobs back as they were. */
@@ -843,7 +542,7 @@ static void test_live_objective_restores_the_knobs(void **state)
 static int count_runs(const char *root)
 {
 	g_autofree char *p = g_build_filename(root, "count", NULL);
-	g_autofree char *text = read_file(p);
+	g_autofree char *text = read_text(p);
 
 	return atoi(text);
 }
@@ -888,14 +587,14 @@ static void test_kill9_and_resume(void **state)
 	/* Runs 1..k-1 were journaled; run k was in flight.  The rerun makes the other total - k + 1. */
 	assert_int_equal(count_runs(root) - k, total - (k - 1));
 
-	struct jv *a = json_parse(clean.out), *b = json_parse(resumed.out);
+	struct json *a = json_parse(clean.out), *b = json_parse(resumed.out);
 
-	assert_true(jnum(a, "best.value") == jnum(b, "best.value"));
-	assert_true(jnum(a, "default.value") == jnum(b, "default.value"));
-	assert_true(jnum(a, "best.knobs.latency_ns") == jnum(b, "best.knobs.latency_ns"));
-	assert_true(jnum(a, "evaluations") == jnum(b, "evaluations"));
-	jv_free(a);
-	jv_free(b);
+	assert_true(json_number_at(a, "best.value") == json_number_at(b, "best.value"));
+	assert_true(json_number_at(a, "default.value") == json_number_at(b, "default.value"));
+	assert_true(json_number_at(a, "best.knobs.latency_ns") == json_number_at(b, "best.knobs.latency_ns"));
+	assert_true(json_number_at(a, "evaluations") == json_number_at(b, "evaluations"));
+	json_free(a);
+	json_free(b);
 	run_clear(&clean);
 	run_clear(&killed);
 	run_clear(&resumed);
@@ -908,23 +607,23 @@ static void test_apply_prints_the_commands(void **state)
 	(void)state;
 	struct run r = RUN("golden", "--rule", "2", WORKLOAD, "--apply");
 
-	expect_success(&r, "golden --apply");
+	expect_clean_exit(&r, "golden --apply");
 	assert_non_null(strstr(r.out, "sysctl -w kernel.sched_latency_ns="));
 	assert_non_null(strstr(r.out, "echo 100000 > /sys/kernel/debug/sched/min_granularity_ns"));
 	assert_non_null(strstr(r.out, "EEVDF"));
 	run_clear(&r);
 
 	r = RUN("golden", "--rule", "2", WORKLOAD, "--apply", "--format", "json");
-	expect_success(&r, "golden --apply --format json");
-	struct jv *j = json_parse(r.out);
-	const struct jv *sysctl = jget(j, "apply.sysctl"), *debugfs = jget(j, "apply.debugfs");
+	expect_clean_exit(&r, "golden --apply --format json");
+	struct json *j = json_parse(r.out);
+	const struct json *sysctl = json_at(j, "apply.sysctl"), *debugfs = json_at(j, "apply.debugfs");
 
-	assert_true(sysctl && sysctl->type == J_ARRAY && sysctl->items->len == 3);
-	assert_true(debugfs && debugfs->type == J_ARRAY && debugfs->items->len == 3);
-	g_autofree char *want = g_strdup_printf("sysctl -w kernel.sched_latency_ns=%.0f", jnum(j, "best.knobs.latency_ns"));
+	assert_true(sysctl && sysctl->kind == J_ARRAY && sysctl->array->len == 3);
+	assert_true(debugfs && debugfs->kind == J_ARRAY && debugfs->array->len == 3);
+	g_autofree char *want = g_strdup_printf("sysctl -w kernel.sched_latency_ns=%.0f", json_number_at(j, "best.knobs.latency_ns"));
 
-	assert_string_equal(((struct jv *)sysctl->items->pdata[0])->str, want);
-	jv_free(j);
+	assert_string_equal(((struct json *)sysctl->array->pdata[0])->string, want);
+	json_free(j);
 	run_clear(&r);
 }
 
@@ -953,21 +652,21 @@ static void test_calibration_predicts_ms(void **state)
 	g_autofree char *out = path_in(f, "calibrated");
 	struct run r = RUN("golden", WORKLOAD, "--calibration", ini, "--out", out, "--format", "json");
 
-	expect_success(&r, "golden --calibration");
-	struct jv *j = json_parse(r.out);
+	expect_clean_exit(&r, "golden --calibration");
+	struct json *j = json_parse(r.out);
 
-	assert_true(fabs(jnum(j, "best.predicted_ms") - (a + b * jnum(j, "best.value"))) < 1e-9);
-	assert_true(fabs(jnum(j, "default.predicted_ms") - (a + b * jnum(j, "default.value"))) < 1e-9);
+	assert_true(fabs(json_number_at(j, "best.predicted_ms") - (a + b * json_number_at(j, "best.value"))) < 1e-9);
+	assert_true(fabs(json_number_at(j, "default.predicted_ms") - (a + b * json_number_at(j, "default.value"))) < 1e-9);
 	g_autofree char *hist = g_build_filename(out, "history.csv", NULL);
 	struct csv c = csv_read(hist);
 
 	assert_true(fabs(csv_num(&c, 0, "predicted_ms") - (a + b * csv_num(&c, 0, "value"))) < 1e-9);
 	csv_free(&c);
-	jv_free(j);
+	json_free(j);
 	run_clear(&r);
 
 	r = RUN("pso", WORKLOAD, "--calibration", ini, "--objective", "cmd", "--cmd", "true");
-	expect_bad_input(&r, "--calibration with --objective cmd", "--calibration");
+	expect_refusal(&r, "--calibration with --objective cmd", "--calibration");
 	run_clear(&r);
 }
 
@@ -1035,10 +734,10 @@ static void test_bad_input(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct run r = run_argv(cases[i].args);
+		struct run r = run_program(TUNER, cases[i].args, NULL);
 		g_autofree char *what = g_strjoinv(" ", (char **)cases[i].args);
 
-		expect_bad_input(&r, what, cases[i].names);
+		expect_refusal(&r, what, cases[i].names);
 		run_clear(&r);
 	}
 

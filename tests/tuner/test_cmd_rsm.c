@@ -20,70 +20,32 @@
 #include <cmocka.h>
 
 #include <math.h>
-#include <sys/wait.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
 #include "tuner/json_read.h"
 
-#ifndef BUILD_BIN_DIR
-#define BUILD_BIN_DIR "build/release/bin"
-#endif
-#define TUNER BUILD_BIN_DIR "/tuner"
-#define LINSCHED BUILD_BIN_DIR "/linsched"
+#include "tests/support/support.h"
 
 #define TINY "--groups", "1", "--loops", "2", "--fds", "2", "--threads"
 
 /* ---- running the programs ------------------------------------------------------------------- */
 
-struct run {
-	int status; /* exit status, -1 if the program did not exit normally */
-	char *out, *err;
-};
-
-static struct run run_argv(const char *program, const char *const *args)
-{
-	GPtrArray *argv = g_ptr_array_new();
-	struct run r = { -1, NULL, NULL };
-	GError *error = NULL;
-	int wait_status;
-
-	g_ptr_array_add(argv, (gpointer)program);
-	for (size_t i = 0; args[i]; i++)
-		g_ptr_array_add(argv, (gpointer)args[i]);
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err, &wait_status,
-			  &error))
-		fail_msg("cannot run %s: %s", program, error->message);
-	if (WIFEXITED(wait_status))
-		r.status = WEXITSTATUS(wait_status);
-	g_ptr_array_free(argv, TRUE);
-	return r;
-}
-
-#define TUNER_RUN(...) run_argv(TUNER, (const char *const[]){ __VA_ARGS__, NULL })
-
-static void run_clear(struct run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
+#define TUNER_RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 
 static void expect_success(const struct run *r, const char *what)
 {
-	if (r->status != 0 || r->err[0] != '\0')
-		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
+	expect_clean_exit(r, what);
 	assert_true(r->out[0] != '\0');
 }
 
 /* Exit status 2, nothing on stdout, one line on stderr that contains `needle`. */
 static void expect_usage_error(struct run r, const char *needle)
 {
-	if (r.status != 2 || r.out[0] != '\0' || !g_str_has_prefix(r.err, "tuner ") ||
-	    strchr(r.err, '\n') != r.err + strlen(r.err) - 1 || !strstr(r.err, needle))
-		fail_msg("expected exit 2 and one line with '%s'; got status %d, stdout '%.80s', stderr '%s'", needle,
-			 r.status, r.out, r.err);
+	expect_refusal(&r, "tuner", needle);
+	if (!g_str_has_prefix(r.err, "tuner "))
+		fail_msg("stderr does not start with 'tuner ': '%s'", r.err);
 	run_clear(&r);
 }
 
@@ -92,7 +54,7 @@ static double linsched_jiffies(const char *latency, const char *min_gran, const 
 {
 	const char *args[] = { "hackbench", TINY, "--format", "json", "--latency-ns", latency, "--min-gran-ns", min_gran,
 			       "--wakeup-gran-ns", wakeup, NULL };
-	struct run r = run_argv(LINSCHED, args);
+	struct run r = run_program(LINSCHED, args, NULL);
 	GError *error = NULL;
 	double ns, hz;
 
@@ -110,26 +72,12 @@ static double linsched_jiffies(const char *latency, const char *min_gran, const 
 
 static char *make_dir(void)
 {
-	GError *error = NULL;
-	char *dir = g_dir_make_tmp("test_cmd_rsm_XXXXXX", &error);
-
-	assert_non_null(dir);
-	return dir;
+	return temp_dir("test_cmd_rsm_XXXXXX");
 }
 
 static void remove_dir(char *dir)
 {
-	GDir *d = g_dir_open(dir, 0, NULL);
-	const char *name;
-
-	while (d && (name = g_dir_read_name(d))) {
-		g_autofree char *path = g_build_filename(dir, name, NULL);
-
-		g_unlink(path);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(dir);
+	remove_tree(dir);
 	g_free(dir);
 }
 
@@ -137,11 +85,8 @@ static void remove_dir(char *dir)
 static GStrv read_lines(const char *dir, const char *name)
 {
 	g_autofree char *path = g_build_filename(dir, name, NULL);
-	g_autofree char *text = NULL;
-	GError *error = NULL;
+	g_autofree char *text = read_text(path);
 
-	if (!g_file_get_contents(path, &text, NULL, &error))
-		fail_msg("%s", error->message);
 	assert_true(g_str_has_suffix(text, "\n"));
 	text[strlen(text) - 1] = '\0';
 	return g_strsplit(text, "\n", -1);
@@ -294,7 +239,7 @@ static void test_rsm_report_and_files(void **state)
 	assert_true(fabs(number_at(v, "best.value") - linsched_jiffies(lat, mg, wk)) < 1e-9);
 
 	const char *def_args[] = { "hackbench", TINY, "--format", "json", NULL };
-	struct run d = run_argv(LINSCHED, def_args);
+	struct run d = run_program(LINSCHED, def_args, NULL);
 	GError *error = NULL;
 	g_autoptr(JsonReadValue) dv = json_read_parse(d.out, -1, "linsched", &error);
 

@@ -19,6 +19,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "tests/support/support.h"
 #include "tuner/evaluator.h"
 
 #define SETTINGS "objective=synthetic test=evaluator"
@@ -115,29 +116,17 @@ static void reference_run(const CfsKnobs *points, EvaluatorResult *results, doub
     assert_int_equal(s.calls, N_POINTS * REPLICATES);
 }
 
-typedef struct {
-    char *dir;
-    char *path;
-} Fixture;
+typedef struct temp_file Fixture;
 
 static int setup(void **state)
 {
-    Fixture *f = g_new0(Fixture, 1);
-    f->dir = g_dir_make_tmp("test-evaluator-XXXXXX", NULL);
-    assert_non_null(f->dir);
-    f->path = g_build_filename(f->dir, "journal.txt", NULL);
-    *state = f;
+    *state = temp_file_new("test-evaluator-XXXXXX", "journal.txt");
     return 0;
 }
 
 static int teardown(void **state)
 {
-    Fixture *f = *state;
-    g_unlink(f->path);
-    assert_int_equal(g_rmdir(f->dir), 0);
-    g_free(f->path);
-    g_free(f->dir);
-    g_free(f);
+    temp_file_free(*state);
     return 0;
 }
 

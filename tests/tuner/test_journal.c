@@ -13,43 +13,25 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "tests/support/support.h"
 #include "tuner/journal.h"
 
 #define SETTINGS "groups=5 loops=100"
 /* printf 'groups=5 loops=100' | sha256sum (coreutils), computed outside GLib. */
 #define SETTINGS_SHA256 "2bfd4cfde7eaeb14963d8a1723588165e2931f32f98213e583e6c3716086cd44"
 
-typedef struct {
-    char *dir;
-    char *path;
-} Fixture;
+typedef struct temp_file Fixture;
 
 static int setup(void **state)
 {
-    Fixture *f = g_new0(Fixture, 1);
-    f->dir = g_dir_make_tmp("test-journal-XXXXXX", NULL);
-    assert_non_null(f->dir);
-    f->path = g_build_filename(f->dir, "journal.txt", NULL);
-    *state = f;
+    *state = temp_file_new("test-journal-XXXXXX", "journal.txt");
     return 0;
 }
 
 static int teardown(void **state)
 {
-    Fixture *f = *state;
-    g_unlink(f->path);
-    assert_int_equal(g_rmdir(f->dir), 0);
-    g_free(f->path);
-    g_free(f->dir);
-    g_free(f);
+    temp_file_free(*state);
     return 0;
-}
-
-static char *read_text(const char *path)
-{
-    char *text = NULL;
-    assert_true(g_file_get_contents(path, &text, NULL, NULL));
-    return text;
 }
 
 static void write_text(const char *path, const char *text)

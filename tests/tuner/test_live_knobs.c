@@ -21,6 +21,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "tests/support/support.h"
 #include "tuner/evaluator.h"
 #include "tuner/live_knobs.h"
 
@@ -42,22 +43,6 @@ typedef struct {
     char *snapshot; /* where test commands copy the knobs they saw */
 } Tree;
 
-static void remove_tree(const char *path)
-{
-    if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-        GDir *dir = g_dir_open(path, 0, NULL);
-        for (const char *name; dir && (name = g_dir_read_name(dir));) {
-            g_autofree char *child = g_build_filename(path, name, NULL);
-            remove_tree(child);
-        }
-        if (dir)
-            g_dir_close(dir);
-        g_rmdir(path);
-    } else {
-        g_unlink(path);
-    }
-}
-
 static void write_file(const char *path, const char *text)
 {
     g_autofree char *dir = g_path_get_dirname(path);
@@ -78,8 +63,7 @@ static char *read_file(const char *path)
 static Tree *tree_new(const char *const *files)
 {
     Tree *t = g_new0(Tree, 1);
-    t->root = g_dir_make_tmp("test-live-knobs-XXXXXX", NULL);
-    g_assert_nonnull(t->root);
+    t->root = temp_dir("test-live-knobs-XXXXXX");
     t->files = files;
     t->snapshot = g_build_filename(t->root, "snapshot", NULL);
     for (int i = 0; files && i < 3; i++) {

@@ -19,7 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -27,53 +26,14 @@
 #include "tuner/json_read.h"
 #include "tuner/report_residuals.h"
 
-#ifndef BUILD_BIN_DIR
-#define BUILD_BIN_DIR "build/release/bin"
-#endif
-#define TUNER BUILD_BIN_DIR "/tuner"
-#define LINSCHED BUILD_BIN_DIR "/linsched"
+#include "tests/support/support.h"
+
 #define FIXTURES "tests/tuner/fixtures/report"
 
 /* ---- running a program ------------------------------------------------------------------------ */
 
-struct run {
-	int status; /* exit status, -1 if it did not exit normally */
-	char *out, *err;
-};
-
-static struct run run_argv(const char *program, const char *const *args)
-{
-	g_autoptr(GPtrArray) argv = g_ptr_array_new();
-	struct run r = { -1, NULL, NULL };
-	g_autoptr(GError) error = NULL;
-	int wait_status;
-
-	g_ptr_array_add(argv, (gpointer)program);
-	for (size_t i = 0; args[i]; i++)
-		g_ptr_array_add(argv, (gpointer)args[i]);
-	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &r.out, &r.err, &wait_status,
-			  &error))
-		fail_msg("cannot run %s: %s", program, error->message);
-	if (WIFEXITED(wait_status))
-		r.status = WEXITSTATUS(wait_status);
-	return r;
-}
-
-#define TUNER_RUN(...) run_argv(TUNER, (const char *const[]){ __VA_ARGS__, NULL })
-#define LINSCHED_RUN(...) run_argv(LINSCHED, (const char *const[]){ __VA_ARGS__, NULL })
-
-static void run_clear(struct run *r)
-{
-	g_free(r->out);
-	g_free(r->err);
-}
-
-static void expect_success(const struct run *r, const char *what)
-{
-	if (r->status != 0 || r->err[0] != '\0')
-		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
-}
+#define TUNER_RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+#define LINSCHED_RUN(...) run_program(LINSCHED, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 
 /* Exit status 2, nothing on stdout, and exactly this one line on stderr. */
 static void expect_input_error(const struct run *r, const char *line)
@@ -88,29 +48,10 @@ static void expect_input_error(const struct run *r, const char *line)
 
 /* ---- files ------------------------------------------------------------------------------------ */
 
-static void remove_tree(const char *path)
-{
-	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-		GDir *dir = g_dir_open(path, 0, NULL);
-		const char *name;
-
-		while (dir && (name = g_dir_read_name(dir))) {
-			g_autofree char *child = g_build_filename(path, name, NULL);
-
-			remove_tree(child);
-		}
-		if (dir)
-			g_dir_close(dir);
-		g_rmdir(path);
-	} else {
-		g_unlink(path);
-	}
-}
-
 static int make_tmp(void **state)
 {
-	*state = g_dir_make_tmp("test_report_XXXXXX", NULL);
-	return *state ? 0 : -1;
+	*state = temp_dir("test_report_XXXXXX");
+	return 0;
 }
 
 static int remove_tmp(void **state)
@@ -118,15 +59,6 @@ static int remove_tmp(void **state)
 	remove_tree(*state);
 	g_free(*state);
 	return 0;
-}
-
-static char *read_text(const char *path)
-{
-	char *text = NULL;
-
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		fail_msg("cannot read %s", path);
-	return text;
 }
 
 /* Copy the files of a fixture directory into dst (created). */
@@ -225,7 +157,7 @@ static void test_every_figure(void **state)
 	g_autofree char *summary = g_strdup_printf("tuner report: %zu figures, see %s/index.html\n",
 						   G_N_ELEMENTS(all_stems), out);
 
-	expect_success(&r, "tuner report on every fixture");
+	expect_clean_exit(&r, "tuner report on every fixture");
 	assert_string_equal(r.out, summary);
 
 	g_autofree char *html_path = g_build_filename(out, "index.html", NULL);
@@ -261,7 +193,7 @@ static void test_single_directory(void **state)
 
 	struct run r = TUNER_RUN("report", dir);
 
-	expect_success(&r, "tuner report DIR");
+	expect_clean_exit(&r, "tuner report DIR");
 	expect_figure(dir, "calibration");
 	expect_figure(dir, "calibration-residuals-fitted");
 	expect_figure(dir, "calibration-residuals-order");
@@ -327,7 +259,7 @@ static void test_gantt_small_trace(void **state)
 	g_autofree char *out = g_build_filename(*state, "gantt", NULL);
 	struct run r = TUNER_RUN("report", "--gantt-ms", "5", "--out", out, FIXTURES "/trace-small");
 
-	expect_success(&r, "tuner report --gantt-ms 5");
+	expect_clean_exit(&r, "tuner report --gantt-ms 5");
 	expect_figure(out, "gantt");
 
 	g_autofree char *dat = g_build_filename(out, "gantt.dat", NULL);
@@ -347,7 +279,7 @@ static void test_convergence_blocks(void **state)
 	g_autofree char *out = g_build_filename(*state, "conv", NULL);
 	struct run r = TUNER_RUN("report", "--out", out, FIXTURES "/pso", FIXTURES "/golden");
 
-	expect_success(&r, "tuner report pso golden");
+	expect_clean_exit(&r, "tuner report pso golden");
 	expect_figure(out, "convergence");
 
 	g_autofree char *dat = g_build_filename(out, "convergence.dat", NULL);
@@ -499,11 +431,11 @@ static double linsched_jiffies(const char *groups, const char *const *knob_flags
 {
 	const char *args[] = { "hackbench", "-g", groups, "-l", "20", "--format", "json", knob_flags[0], knob_flags[1],
 			       knob_flags[2], NULL };
-	struct run r = run_argv(LINSCHED, args);
+	struct run r = run_program(LINSCHED, args, NULL);
 	g_autoptr(JsonReadValue) v = NULL;
 	double ns = 0;
 
-	expect_success(&r, "linsched hackbench");
+	expect_clean_exit(&r, "linsched hackbench");
 	v = json_read_parse(r.out, -1, "linsched output", NULL);
 	assert_non_null(v);
 	assert_true(json_read_number(v, "runtime_ns", &ns));
@@ -520,8 +452,8 @@ static void test_scale_matches_linsched(void **state)
 	struct run r3 = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "2,3", "--loops", "20",
 				  "--out", out3, "-j", "3");
 
-	expect_success(&r1, "tuner scale -j 1");
-	expect_success(&r3, "tuner scale -j 3");
+	expect_clean_exit(&r1, "tuner scale -j 1");
+	expect_clean_exit(&r3, "tuner scale -j 3");
 
 	g_autofree char *csv1_path = g_build_filename(out1, "scale.csv", NULL);
 	g_autofree char *csv3_path = g_build_filename(out3, "scale.csv", NULL);

@@ -24,18 +24,7 @@
 #include "tuner/boxcox.h"
 #include "tuner/rsm_design.h"
 #include "tuner/rsm_model.h"
-
-#define assert_close(actual, expected, tol) \
-    assert_close_at((actual), (expected), (tol), #actual, __FILE__, __LINE__)
-
-static void assert_close_at(double actual, double expected, double tol, const char *what,
-                            const char *file, int line)
-{
-    if (!(fabs(actual - expected) <= tol)) {
-        print_error("%s = %.12g, expected %.12g +- %.3g\n", what, actual, expected, tol);
-        _fail(file, line);
-    }
-}
+#include "tests/support/assert_close.h"
 
 /* Positive quadratics over the rotatable CCD region (|x| <= 1.68): q from about 7 to 16, q_log
  * from about 0.4 to 4.2. */

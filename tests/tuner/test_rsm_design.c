@@ -18,18 +18,7 @@
 #include <string.h>
 
 #include "tuner/rsm_design.h"
-
-#define assert_close(actual, expected, tol) \
-    assert_close_at((actual), (expected), (tol), #actual, __FILE__, __LINE__)
-
-static void assert_close_at(double actual, double expected, double tol, const char *what,
-                            const char *file, int line)
-{
-    if (!(fabs(actual - expected) <= tol)) {
-        print_error("%s = %.12g, expected %.12g +- %.3g\n", what, actual, expected, tol);
-        _fail(file, line);
-    }
-}
+#include "tests/support/assert_close.h"
 
 static guint count_type(const RsmDesign *d, RsmPointType type)
 {

@@ -23,20 +23,9 @@
 #include "tuner/rsm_design.h"
 #include "tuner/rsm_model.h"
 #include "tuner/rsm_optimum.h"
+#include "tests/support/assert_close.h"
 
 #define RIDGE RSM_RIDGE_TOL_DEFAULT
-
-#define assert_close(actual, expected, tol) \
-    assert_close_at((actual), (expected), (tol), #actual, __FILE__, __LINE__)
-
-static void assert_close_at(double actual, double expected, double tol, const char *what,
-                            const char *file, int line)
-{
-    if (!(fabs(actual - expected) <= tol)) {
-        print_error("%s = %.12g, expected %.12g +- %.3g\n", what, actual, expected, tol);
-        _fail(file, line);
-    }
-}
 
 /*
  * Coefficients (term order 1, x1, x2, x3, x1x2, x1x3, x2x3, x1², x2², x3²) of

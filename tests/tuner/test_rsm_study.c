@@ -37,16 +37,7 @@
 #include "tuner/rsm_files.h"
 #include "tuner/rsm_report.h"
 #include "tuner/rsm_study.h"
-
-#define assert_close(actual, expected, tol) assert_close_at((actual), (expected), (tol), #actual, __FILE__, __LINE__)
-
-static void assert_close_at(double actual, double expected, double tol, const char *what, const char *file, int line)
-{
-	if (!(fabs(actual - expected) <= tol)) {
-		print_error("%s = %.15g, expected %.15g +- %.3g\n", what, actual, expected, tol);
-		_fail(file, line);
-	}
-}
+#include "tests/support/assert_close.h"
 
 static const char *const letters[3] = { "A", "B", "C" };
 

@@ -1,0 +1,77 @@
+/*
+ * support.h - helpers shared by the tests: running the programs of this build variant, temporary
+ * directories, reading files. The strict JSON parser some of them use is in json_strict.h.
+ *
+ * Every helper that can go wrong fails the running cmocka test (fail_msg) instead of returning an
+ * error, so the tests read as a list of expectations. Include <cmocka.h> (with its prerequisites
+ * stdarg.h, stddef.h, stdint.h, setjmp.h) before this header.
+ *
+ * Ownership: a struct run owns its out and err (free with run_clear); every char * returned here
+ * belongs to the caller.
+ */
+#ifndef TESTS_SUPPORT_SUPPORT_H
+#define TESTS_SUPPORT_SUPPORT_H
+
+
+#include <glib.h>
+
+#ifndef BUILD_BIN_DIR
+#define BUILD_BIN_DIR "build/release/bin"
+#endif
+/* The programs of the build variant the test belongs to. */
+#define LINSCHED BUILD_BIN_DIR "/linsched"
+#define TUNER BUILD_BIN_DIR "/tuner"
+
+/* ---- running a program ------------------------------------------------------------------------ */
+
+/* What one run of a program gave. */
+struct run {
+	int status; /* exit status, -1 if it did not exit normally */
+	int signal; /* the signal that ended it, 0 if none */
+	char *out;  /* all of stdout (owned) */
+	char *err;  /* all of stderr (owned) */
+};
+
+/*
+ * Run program (a path, no shell) with the NULL-terminated args after it, and wait for it.
+ * child_setup (may be NULL) runs in the child before exec, e.g. to set a resource limit.
+ * Fails the test if the program cannot be started.
+ */
+struct run run_program(const char *program, const char *const *args, GSpawnChildSetupFunc child_setup);
+
+/* Free out and err. */
+void run_clear(struct run *r);
+
+/* The run exited with status 0 and wrote nothing on stderr; else fail, naming what. */
+void expect_clean_exit(const struct run *r, const char *what);
+
+/* The run refused its input: exit status 2, nothing on stdout, and one line on stderr that contains
+ * needle (a flag, say); else fail, naming what. */
+void expect_refusal(const struct run *r, const char *what, const char *needle);
+
+/* ---- files ------------------------------------------------------------------------------------ */
+
+/* A new empty directory from a g_dir_make_tmp template ("test_x_XXXXXX"); fails the test if not. */
+char *temp_dir(const char *name_template);
+
+/* Remove path and, if a directory, all it holds. TRUE when path no longer exists. */
+gboolean remove_tree(const char *path);
+
+/* A fresh directory for one file, named but not created: the fixture of tests that work on one
+ * file (a journal). */
+struct temp_file {
+	char *dir;
+	char *path; /* dir/name */
+};
+
+/* A new fixture; dir_template as for temp_dir. */
+struct temp_file *temp_file_new(const char *dir_template, const char *name);
+
+/* Removes the file and its directory, which must then be empty (the test made nothing else), and
+ * frees f. */
+void temp_file_free(struct temp_file *f);
+
+/* The whole file at path; fails the test if it cannot be read. */
+char *read_text(const char *path);
+
+#endif /* TESTS_SUPPORT_SUPPORT_H */
