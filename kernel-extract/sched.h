@@ -136,7 +136,6 @@ struct rq {
 	unsigned int nr_sd;
 	struct sched_domain sd[2];
 	u64 next_balance;
-	bool idle_at_tick;
 };
 
 /*

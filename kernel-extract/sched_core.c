@@ -208,7 +208,6 @@ void scheduler_tick(struct rq *rq)
 {
 	struct task_struct *curr = rq->curr;
 
-	rq->idle_at_tick = curr == NULL;
 	if (curr)
 		curr->sched_class->task_tick(rq, curr);
 	rq->sys->policy->trigger_load_balance(rq);
