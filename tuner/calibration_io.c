@@ -55,7 +55,7 @@ static CalibrationFit unfitted(void)
 {
     return (CalibrationFit){.a = NAN, .b = NAN, .se_a = NAN, .se_b = NAN, .r2 = NAN,
                             .adj_r2 = NAN, .rse = NAN, .f = NAN, .f_p = NAN, .loo_mape = NAN,
-                            .n = 0};
+                            .n = 0, .lof_f = NAN, .lof_p = NAN, .pe_sd = NAN, .r2_ceiling = NAN};
 }
 
 /* A calibration with empty arrays, no strings and an unfitted fit. */
@@ -65,6 +65,8 @@ static Calibration *calibration_empty(void)
     cal->groups = g_array_new(FALSE, FALSE, sizeof(guint));
     cal->points = g_array_new(FALSE, TRUE, sizeof(CalibrationPoint));
     g_array_set_clear_func(cal->points, clear_point);
+    cal->runs = g_array_new(FALSE, FALSE, sizeof(CalibrationRun));
+    cal->protocol = (CalibrationProtocol){.order = RUN_ORDER_ROUNDS, .seed = 1, .warmup_s = 0};
     cal->fit = unfitted();
     return cal;
 }
@@ -92,6 +94,7 @@ void calibration_free(Calibration *cal)
     g_free(cal->kernel);
     g_array_unref(cal->groups);
     g_array_unref(cal->points);
+    g_array_unref(cal->runs);
     g_free(cal);
 }
 
@@ -114,6 +117,11 @@ void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
     g_array_append_val(cal->groups, groups);
 }
 
+void calibration_add_run(Calibration *cal, const CalibrationRun *run)
+{
+    g_array_append_vals(cal->runs, run, 1);
+}
+
 gboolean calibration_fit(Calibration *cal, GError **error)
 {
     guint n = cal->points->len;
@@ -134,10 +142,20 @@ gboolean calibration_fit(Calibration *cal, GError **error)
         return FALSE;
     }
 
+    g_autoptr(GArray) runs = g_array_new(FALSE, FALSE, sizeof(double));
+    g_autofree gsize *counts = g_new(gsize, n);
+    for (guint i = 0; i < n; i++) {
+        const GArray *real = g_array_index(cal->points, CalibrationPoint, i).real_ms;
+        g_array_append_vals(runs, real->data, real->len);
+        counts[i] = real->len;
+    }
+    LackOfFit lof = regression_lack_of_fit(r, (const double *)(void *)runs->data, counts);
+
     cal->fit = (CalibrationFit){
         .a = r->a, .b = r->b, .se_a = r->se_a, .se_b = r->se_b,
         .r2 = r->r2, .adj_r2 = r->adj_r2, .rse = r->rse,
         .f = r->f, .f_p = r->f_p, .loo_mape = r->loo_mape, .n = n,
+        .lof_f = lof.f, .lof_p = lof.p, .pe_sd = lof.pe_sd, .r2_ceiling = lof.r2_ceiling,
     };
     for (guint i = 0; i < n; i++) {
         CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
@@ -217,6 +235,20 @@ static gchar *csv_text(const Calibration *cal)
     return g_string_free(s, FALSE);
 }
 
+static gchar *runs_csv_text(const Calibration *cal)
+{
+    GString *s = g_string_new("seq,round,groups,ms,start_s\n");
+    for (guint i = 0; i < cal->runs->len; i++) {
+        const CalibrationRun *run = &g_array_index(cal->runs, CalibrationRun, i);
+        g_string_append_printf(s, "%u,%u,%u,", run->seq, run->round, run->groups);
+        append_number(s, run->ms);
+        g_string_append_c(s, ',');
+        append_number(s, run->start_s);
+        g_string_append_c(s, '\n');
+    }
+    return g_string_free(s, FALSE);
+}
+
 static void set_calibration_group(GKeyFile *kf, const Calibration *cal)
 {
     g_key_file_set_string(kf, GROUP_CALIBRATION, "model", calibration_model_name(cal->model));
@@ -232,6 +264,9 @@ static void set_calibration_group(GKeyFile *kf, const Calibration *cal)
         g_ptr_array_add(groups, g_strdup_printf("%u", g_array_index(cal->groups, guint, i)));
     g_key_file_set_string_list(kf, GROUP_CALIBRATION, "groups",
                                (const gchar *const *)groups->pdata, groups->len);
+    g_key_file_set_string(kf, GROUP_CALIBRATION, "order", run_order_name(cal->protocol.order));
+    g_key_file_set_uint64(kf, GROUP_CALIBRATION, "seed", cal->protocol.seed);
+    g_key_file_set_double(kf, GROUP_CALIBRATION, "warmup_s", cal->protocol.warmup_s);
     g_key_file_set_comment(kf, GROUP_CALIBRATION, NULL,
                            " Written by tuner calibrate; the rows are in " CALIBRATION_CSV_NAME,
                            NULL);
@@ -250,6 +285,10 @@ static void set_fit_group(GKeyFile *kf, const CalibrationFit *fit)
     g_key_file_set_double(kf, GROUP_FIT, "f_p", fit->f_p);
     g_key_file_set_double(kf, GROUP_FIT, "loo_mape", fit->loo_mape);
     g_key_file_set_uint64(kf, GROUP_FIT, "n", fit->n);
+    g_key_file_set_double(kf, GROUP_FIT, "lof_f", fit->lof_f);
+    g_key_file_set_double(kf, GROUP_FIT, "lof_p", fit->lof_p);
+    g_key_file_set_double(kf, GROUP_FIT, "pe_sd", fit->pe_sd);
+    g_key_file_set_double(kf, GROUP_FIT, "r2_ceiling", fit->r2_ceiling);
     g_key_file_set_comment(kf, GROUP_FIT, NULL,
                            " real_ms = a + b * sim_jiffies; rse in ms, loo_mape in percent", NULL);
 }
@@ -263,6 +302,11 @@ gboolean calibration_write(const Calibration *cal, const char *dir, GError **err
     /* The CSV first: the .ini is what the tuner loads, so it appears only once both exist. */
     if (!write_file(dir, CALIBRATION_CSV_NAME, csv, strlen(csv), error))
         return FALSE;
+    if (cal->runs->len > 0) {
+        g_autofree gchar *runs = runs_csv_text(cal);
+        if (!write_file(dir, CALIBRATION_RUNS_NAME, runs, strlen(runs), error))
+            return FALSE;
+    }
 
     g_autoptr(GKeyFile) kf = g_key_file_new();
     set_calibration_group(kf, cal);
@@ -436,6 +480,28 @@ static gboolean ini_groups(const IniReader *r, GArray *groups, GError **error)
     return TRUE;
 }
 
+/* The run order, seed and warm-up; a file without them predates them and ran in blocks. */
+static gboolean read_protocol(const IniReader *r, CalibrationProtocol *protocol, GError **error)
+{
+    const char *g = GROUP_CALIBRATION;
+    *protocol = (CalibrationProtocol){.order = RUN_ORDER_BLOCKS, .seed = 0, .warmup_s = 0};
+    if (!g_key_file_has_key(r->kf, g, "order", NULL))
+        return TRUE;
+    g_autofree gchar *order = ini_string(r, g, "order", error);
+    if (order == NULL)
+        return FALSE;
+    if (!run_order_from_name(order, &protocol->order))
+        return bad_value(r, g, "order", order, "neither 'rounds' nor 'blocks'", error);
+    if (!ini_uint(r, g, "seed", 0, &protocol->seed, error) ||
+        !ini_double(r, g, "warmup_s", &protocol->warmup_s, error))
+        return FALSE;
+    if (!(protocol->warmup_s >= 0)) {
+        g_autofree gchar *text = g_key_file_get_string(r->kf, g, "warmup_s", NULL);
+        return bad_value(r, g, "warmup_s", text, "not a number of seconds >= 0", error);
+    }
+    return TRUE;
+}
+
 static gboolean read_calibration_group(const IniReader *r, Calibration *cal, GError **error)
 {
     const char *g = GROUP_CALIBRATION;
@@ -448,7 +514,15 @@ static gboolean read_calibration_group(const IniReader *r, Calibration *cal, GEr
            ini_date(r, g, &cal->date, error) && ini_text(r, g, "kernel", &cal->kernel, error) &&
            ini_uint(r, g, "cpus", 1, &cal->cpus, error) &&
            ini_uint(r, g, "loops", 1, &cal->loops, error) && ini_mode(r, g, &cal->mode, error) &&
-           ini_groups(r, cal->groups, error);
+           ini_groups(r, cal->groups, error) && read_protocol(r, &cal->protocol, error);
+}
+
+/* A key that older files lack: NaN when absent. */
+static gboolean ini_optional_double(const IniReader *r, const char *group, const char *key,
+                                    double *out, GError **error)
+{
+    *out = NAN;
+    return !g_key_file_has_key(r->kf, group, key, NULL) || ini_double(r, group, key, out, error);
 }
 
 static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError **error)
@@ -462,7 +536,10 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
            ini_double(r, g, "rse", &fit->rse, error) && ini_double(r, g, "f", &fit->f, error) &&
            ini_double(r, g, "f_p", &fit->f_p, error) &&
            ini_double(r, g, "loo_mape", &fit->loo_mape, error) &&
-           ini_uint(r, g, "n", 3, &fit->n, error);
+           ini_uint(r, g, "n", 3, &fit->n, error) && ini_optional_double(r, g, "lof_f", &fit->lof_f, error) &&
+           ini_optional_double(r, g, "lof_p", &fit->lof_p, error) &&
+           ini_optional_double(r, g, "pe_sd", &fit->pe_sd, error) &&
+           ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error);
 }
 
 Calibration *calibration_read(const char *path, GError **error)

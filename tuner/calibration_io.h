@@ -9,12 +9,20 @@
  *   DIR/calibration.csv   one row per group count, for plots and for the reader:
  *       groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs
  *       "runs" lists every real run in ms, separated by ';' (so the row stays 7 fields).
+ *   DIR/calibration_runs.csv   every real run in the order it ran, to see the machine's drift:
+ *       seq,round,groups,ms,start_s
+ *       start_s is when the run started, in seconds after the first measured run started.
  *   DIR/calibration.ini   the summary the tuner loads (GKeyFile):
  *       [calibration] model (fsm|bootstrap), workload (free text), date (ISO 8601 UTC),
  *                     kernel (uname -r), cpus, loops, mode (threads|processes),
- *                     groups (the group counts measured, ';'-separated)
+ *                     groups (the group counts measured, ';'-separated),
+ *                     order (rounds|blocks, see run_order.h), seed, warmup_s (seconds of
+ *                     unrecorded runs before the first measured one); these three are optional
+ *                     when reading, for files written before they existed
  *       [fit]         a, b (real_ms = a + b * sim_jiffies), se_a, se_b, r2, adj_r2, rse (ms),
- *                     f, f_p, loo_mape (percent), n (points fitted)
+ *                     f, f_p, loo_mape (percent), n (points fitted); lof_f, lof_p, pe_sd (ms),
+ *                     r2_ceiling: the lack-of-fit test against the repeats' spread (regression.h),
+ *                     optional when reading
  *   DIR/bootstrap.ini     the inputs of the bootstrapped task model (SPEC.md §4), group
  *                     [bootstrap]: solo_ms, degradation, loops, mode, date.
  *
@@ -37,6 +45,7 @@
 #include <glib.h>
 
 #include "tuner/realbench.h"
+#include "tuner/run_order.h"
 
 G_BEGIN_DECLS
 
@@ -44,6 +53,7 @@ G_BEGIN_DECLS
 
 #define CALIBRATION_CSV_NAME "calibration.csv"
 #define CALIBRATION_INI_NAME "calibration.ini"
+#define CALIBRATION_RUNS_NAME "calibration_runs.csv"
 #define CALIBRATION_BOOTSTRAP_NAME "bootstrap.ini"
 
 typedef enum {
@@ -81,7 +91,27 @@ typedef struct {
     double f, f_p;   /* F statistic of the slope and its p-value */
     double loo_mape; /* leave-one-out mean absolute percent error, percent */
     guint n;         /* points fitted */
+    /* The lack-of-fit test against the runs' own spread (regression.h); NaN without repeats. */
+    double lof_f, lof_p;
+    double pe_sd;      /* standard deviation of one real run (pure error), ms */
+    double r2_ceiling; /* the R² a line of exactly the right shape should expect on these means */
 } CalibrationFit;
+
+/* One real run, as it happened. */
+typedef struct {
+    guint seq;      /* 0-based position in the order the runs were made */
+    guint round;    /* 0-based repeat number among its group count's runs */
+    guint groups;   /* hackbench groups */
+    double ms;      /* its time, ms */
+    double start_s; /* when it started, seconds after the first measured run started */
+} CalibrationRun;
+
+/* How the real runs were made: their order and the warm-up before them. */
+typedef struct {
+    RunOrder order;
+    guint seed;      /* the shuffle's seed (RUN_ORDER_ROUNDS) */
+    double warmup_s; /* seconds of unrecorded runs before the first measured one */
+} CalibrationProtocol;
 
 /* A calibration: the record of `tuner calibrate`. */
 typedef struct {
@@ -94,6 +124,9 @@ typedef struct {
     RealbenchTasks mode;
     GArray *groups;     /* guint: the group counts measured, in point order */
     GArray *points;     /* CalibrationPoint; empty in a Calibration read back from the .ini */
+    GArray *runs;       /* CalibrationRun in the order they ran, possibly more group counts than
+                         * points (the bootstrapped model's inputs); empty when read back */
+    CalibrationProtocol protocol; /* rounds, seed 1, no warm-up unless set */
     CalibrationFit fit; /* all NaN (n = 0) until calibration_fit */
 } Calibration;
 
@@ -133,6 +166,9 @@ void calibration_free(Calibration *cal);
 void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
                            const double *real_ms, gsize n_runs);
 
+/* Append one run to cal->runs (copied), for DIR/calibration_runs.csv. */
+void calibration_add_run(Calibration *cal, const CalibrationRun *run);
+
 /* Fit real_mean_ms = a + b * sim_jiffies over the points (regression_fit), store the fit and
  * each point's predicted and residual. FALSE with CALIBRATION_ERROR_FIT when the regression
  * refuses (fewer than 3 points, all sim_jiffies equal, a value not finite). */
@@ -141,7 +177,8 @@ gboolean calibration_fit(Calibration *cal, GError **error);
 /* The predicted real runtime, ms, of a workload that simulates in sim_jiffies: a + b * jiffies. */
 double calibration_predict_ms(const Calibration *cal, double sim_jiffies);
 
-/* Write DIR/calibration.csv and DIR/calibration.ini, creating DIR and its parents if needed.
+/* Write DIR/calibration.csv, DIR/calibration_runs.csv (when there are runs) and
+ * DIR/calibration.ini, creating DIR and its parents if needed.
  * FALSE with CALIBRATION_ERROR_IO naming the directory or file that could not be made.
  * An unfitted calibration is written too (its measurements are worth keeping), with NaN in
  * [fit], which calibration_read then refuses. */

@@ -21,10 +21,14 @@
 #include "tuner/progress.h"
 #include "tuner/realbench.h"
 #include "tuner/regression.h"
+#include "tuner/run_order.h"
 
 struct calibrate_run {
-	GArray *groups;                  /* guint */
+	GArray *groups;   /* guint: the group counts fitted */
+	GArray *measured; /* guint: the group counts run: groups, then 1 and 2 if the bootstrapped
+			   * model needs them and groups lacks them */
 	guint loops, repeat;
+	CalibrationProtocol protocol;
 	Realbench *bench;
 	RealbenchWorkload workload;
 	struct hackbench_params params;
@@ -39,18 +43,79 @@ int tuner_usage_error(const char *cmd, const char *message)
 	return 2;
 }
 
-/* R real runs of G groups; their times in ms. */
-static gboolean real_runs(struct calibrate_run *run, guint groups, double *ms, GError **error)
+static guint measured_at(const struct calibrate_run *run, guint i)
+{
+	return g_array_index(run->measured, guint, i);
+}
+
+/* Where groups is in run->measured, or -1. */
+static int measured_index(const struct calibrate_run *run, guint groups)
+{
+	for (guint i = 0; i < run->measured->len; i++)
+		if (measured_at(run, i) == groups)
+			return (int)i;
+	return -1;
+}
+
+static double seconds_since(gint64 start_us)
+{
+	return (double)(g_get_monotonic_time() - start_us) / 1e6;
+}
+
+/*
+ * Unrecorded runs of the largest workload for warmup_s seconds. The machine this was built on ran
+ * hackbench a quarter slower for the first half minute after an idle spell (see run_order.h);
+ * measuring that ramp would bend the fit at whichever group counts happened to run first.
+ */
+static gboolean warm_up(struct calibrate_run *run, GError **error)
 {
 	RealbenchWorkload w = run->workload;
+	gint64 start = g_get_monotonic_time();
+	guint n = 0;
+	double ms = 0;
 
-	w.groups = groups;
-	for (guint r = 0; r < run->repeat; r++) {
-		g_autofree char *what = g_strdup_printf("real run, %u groups (%u/%u)", groups, r + 1, run->repeat);
+	if (run->protocol.warmup_s <= 0)
+		return TRUE;
+	w.groups = 0;
+	for (guint i = 0; i < run->measured->len; i++)
+		w.groups = MAX(w.groups, measured_at(run, i));
+	do {
+		g_autofree char *what = g_strdup_printf("warm-up, %u groups (%.0f of %.0f s)", w.groups,
+							seconds_since(start), run->protocol.warmup_s);
 
 		progress_update(&run->progress, run->done, what);
-		if (!realbench_run(run->bench, &w, &ms[r], error))
+		if (!realbench_run(run->bench, &w, &ms, error)) {
+			g_prefix_error(error, "warm-up: ");
 			return FALSE;
+		}
+		n++;
+	} while (seconds_since(start) < run->protocol.warmup_s);
+	run->protocol.warmup_s = seconds_since(start);
+	printf("Warm-up: %u unrecorded run%s of %u groups in %.1f s, the last %.1f ms\n\n", n, n == 1 ? "" : "s",
+	       w.groups, run->protocol.warmup_s, ms);
+	return TRUE;
+}
+
+/* Every real run in the protocol's order; the times in ms[i * repeat + round] for measured[i]. */
+static gboolean real_runs(struct calibrate_run *run, Calibration *cal, double *ms, GError **error)
+{
+	g_autoptr(GArray) plan = run_order_plan(run->measured->len, run->repeat, run->protocol.order,
+						 run->protocol.seed);
+	RealbenchWorkload w = run->workload;
+	gint64 start = g_get_monotonic_time();
+
+	for (guint k = 0; k < plan->len; k++) {
+		const RunSlot *slot = &g_array_index(plan, RunSlot, k);
+		CalibrationRun record = { .seq = k, .round = slot->round, .groups = measured_at(run, slot->index) };
+		g_autofree char *what = g_strdup_printf("real run %u/%u, %u groups", k + 1, plan->len, record.groups);
+
+		progress_update(&run->progress, run->done, what);
+		w.groups = record.groups;
+		record.start_s = seconds_since(start);
+		if (!realbench_run(run->bench, &w, &record.ms, error))
+			return FALSE;
+		ms[(gsize)slot->index * run->repeat + slot->round] = record.ms;
+		calibration_add_run(cal, &record);
 		run->done++;
 	}
 	return TRUE;
@@ -73,18 +138,15 @@ static double sim_jiffies(struct calibrate_run *run, guint groups)
 }
 
 /*
- * The bootstrapped model's inputs: Solo is one group's real runtime alone; the degradation is
- * RuntimeAlone / RuntimeCombined, where a group's combined runtime is half of what two groups take
- * together (they share the CPUs), so Deg = 2 T(1) / T(2), at most 1.
+ * The bootstrapped model's inputs, from the real runs of one and two groups: Solo is one group's
+ * runtime alone; the degradation is RuntimeAlone / RuntimeCombined, where a group's combined
+ * runtime is half of what two groups take together (they share the CPUs), so Deg = 2 T(1) / T(2),
+ * at most 1.
  */
-static gboolean measure_bootstrap(struct calibrate_run *run, const char *out_dir, GError **error)
+static CalibrationBootstrap bootstrap_inputs(struct calibrate_run *run, const double *ms)
 {
-	g_autofree double *t1 = g_new(double, run->repeat);
-	g_autofree double *t2 = g_new(double, run->repeat);
-
-	if (!real_runs(run, 1, t1, error) || !real_runs(run, 2, t2, error))
-		return FALSE;
-
+	const double *t1 = &ms[(gsize)measured_index(run, 1) * run->repeat];
+	const double *t2 = &ms[(gsize)measured_index(run, 2) * run->repeat];
 	CalibrationBootstrap boot = {
 		.solo_ms = mean_of(t1, run->repeat),
 		.degradation = MIN(1.0, 2 * mean_of(t1, run->repeat) / mean_of(t2, run->repeat)),
@@ -92,15 +154,12 @@ static gboolean measure_bootstrap(struct calibrate_run *run, const char *out_dir
 		.mode = run->workload.tasks,
 		.date = calibration_now_iso8601(),
 	};
-	gboolean ok = calibration_bootstrap_write(&boot, out_dir, error);
 
 	run->params.solo_ms = boot.solo_ms;
 	run->params.degradation = boot.degradation;
-	printf("Bootstrap inputs: solo %.3f ms (one group alone), degradation %.4f (2 x %.3f / %.3f ms), "
-	       "written to %s/%s\n\n", boot.solo_ms, boot.degradation, mean_of(t1, run->repeat),
-	       mean_of(t2, run->repeat), out_dir, CALIBRATION_BOOTSTRAP_NAME);
-	g_free(boot.date);
-	return ok;
+	printf("Bootstrap inputs: solo %.3f ms (one group alone), degradation %.4f (2 x %.3f / %.3f ms)\n\n",
+	       boot.solo_ms, boot.degradation, mean_of(t1, run->repeat), mean_of(t2, run->repeat));
+	return boot;
 }
 
 static void print_fit_line(const char *name, double est, double se, double t, double p)
@@ -130,7 +189,18 @@ static void print_report(const Calibration *cal, const Regression *all)
 	print_fit_line("b (ms/jf)", means->b, means->se_b, means->t_b, means->p_b);
 	printf("\n  R^2 %.6f   adjusted R^2 %.6f   residual std. error %.4g ms on %u df\n", f->r2, f->adj_r2,
 	       f->rse, n - 2);
-	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n\n", f->f, n - 2, f->f_p, f->loo_mape);
+	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p, f->loo_mape);
+	if (isfinite(f->lof_f)) {
+		guint runs = 0;
+
+		for (guint i = 0; i < n; i++)
+			runs += g_array_index(cal->points, CalibrationPoint, i).real_ms->len;
+		printf("  lack of fit F %.4g on %u and %u df, p %.4g; one run's spread (pure error) sd %.4g ms\n", f->lof_f,
+		       n - 2, runs - n, f->lof_p, f->pe_sd);
+		printf("  with that spread, a line of exactly the right shape should expect R^2 %.4f on these means\n",
+		       f->r2_ceiling);
+	}
+	printf("\n");
 
 	printf("  %6s %14s %12s %10s %12s %12s\n", "groups", "sim jiffies", "real ms", "sd", "predicted", "residual");
 	for (guint i = 0; i < n; i++) {
@@ -147,19 +217,21 @@ static void print_report(const Calibration *cal, const Regression *all)
 static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, const char *out_dir, GError **error)
 {
 	guint n = run->groups->len;
-	g_autofree double *runs = g_new(double, (gsize)n * run->repeat);
+	g_autofree double *runs = g_new(double, (gsize)run->measured->len * run->repeat);
 	g_autofree double *sim = g_new(double, n);
 	g_autofree char *workload = g_strdup_printf(
 		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
 		realbench_channel_name(run->workload.channel), realbench_tasks_name(run->workload.tasks),
 		run->params.fds, run->params.fds, run->loops, run->params.datasize, run->cfg.nr_cpus,
 		run->cfg.profile->name);
+	g_autoptr(Calibration) cal = calibration_new(model, workload, run->loops, run->workload.tasks);
+	CalibrationBootstrap boot = { 0 };
 
-	if (model == CALIBRATION_MODEL_BOOTSTRAP && !measure_bootstrap(run, out_dir, error))
+	if (!warm_up(run, error) || !real_runs(run, cal, runs, error))
 		return FALSE;
-	for (guint i = 0; i < n; i++)
-		if (!real_runs(run, g_array_index(run->groups, guint, i), &runs[(gsize)i * run->repeat], error))
-			return FALSE;
+	cal->protocol = run->protocol;
+	if (model == CALIBRATION_MODEL_BOOTSTRAP)
+		boot = bootstrap_inputs(run, runs);
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *what = g_strdup_printf("simulating %u groups", g_array_index(run->groups, guint, i));
 
@@ -169,35 +241,41 @@ static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, con
 	}
 	progress_end(&run->progress);
 
-	g_autoptr(Calibration) cal = calibration_new(model, workload, run->loops, run->workload.tasks);
-
+	/* The fitted group counts come first in measured, so runs[i * repeat] is groups[i]'s. */
 	for (guint i = 0; i < n; i++)
 		calibration_add_point(cal, g_array_index(run->groups, guint, i), sim[i], &runs[(gsize)i * run->repeat],
 				      run->repeat);
-	if (!calibration_fit(cal, error))
-		return FALSE;
+	gboolean ok = calibration_fit(cal, error);
 
-	/* The same line fitted through every run, not only the means. */
-	g_autofree double *xs = g_new(double, (gsize)n * run->repeat);
+	if (ok) {
+		/* The same line fitted through every run, not only the means. */
+		g_autofree double *xs = g_new(double, (gsize)n * run->repeat);
 
-	for (guint i = 0; i < n; i++)
-		for (guint r = 0; r < run->repeat; r++)
-			xs[(gsize)i * run->repeat + r] = sim[i];
-	g_autoptr(Regression) all = regression_fit(xs, runs, (gsize)n * run->repeat, NULL);
+		for (guint i = 0; i < n; i++)
+			for (guint r = 0; r < run->repeat; r++)
+				xs[(gsize)i * run->repeat + r] = sim[i];
+		g_autoptr(Regression) all = regression_fit(xs, runs, (gsize)n * run->repeat, NULL);
 
-	print_report(cal, all);
-	if (!calibration_write(cal, out_dir, error))
-		return FALSE;
-	printf("\nWrote %s/%s and %s/%s\n", out_dir, CALIBRATION_CSV_NAME, out_dir, CALIBRATION_INI_NAME);
-	return TRUE;
+		print_report(cal, all);
+		ok = (model != CALIBRATION_MODEL_BOOTSTRAP || calibration_bootstrap_write(&boot, out_dir, error)) &&
+		     calibration_write(cal, out_dir, error);
+	}
+	if (ok)
+		printf("\nWrote %s/%s, %s/%s and %s/%s%s%s\n", out_dir, CALIBRATION_CSV_NAME, out_dir,
+		       CALIBRATION_RUNS_NAME, out_dir, CALIBRATION_INI_NAME,
+		       model == CALIBRATION_MODEL_BOOTSTRAP ? "; the bootstrapped model's inputs to " : "",
+		       model == CALIBRATION_MODEL_BOOTSTRAP ? CALIBRATION_BOOTSTRAP_NAME : "");
+	g_free(boot.date);
+	return ok;
 }
 
 int tuner_cmd_calibrate(int argc, char **argv)
 {
 	struct linsched_cli cli;
 	struct hackbench_cli hc;
-	char *groups_text = NULL, *real_cmd = NULL, *out_dir = NULL;
-	gint64 loops = 100, repeat = 3;
+	char *groups_text = NULL, *real_cmd = NULL, *out_dir = NULL, *order_text = NULL;
+	gint64 loops = 100, repeat = 3, seed = 1;
+	double warmup = 20;
 	g_autoptr(GError) error = NULL;
 	const GOptionEntry entries[] = {
 		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &groups_text, "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
@@ -205,6 +283,12 @@ int tuner_cmd_calibrate(int argc, char **argv)
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Real runs per group count (default 3)", "R" },
 		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &real_cmd,
 		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)", "CMD" },
+		{ "order", 0, 0, G_OPTION_ARG_STRING, &order_text,
+		  "rounds: each repeat runs every group count once, in a fresh random order (default); "
+		  "blocks: each group count's repeats back to back", "ORDER" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the rounds' shuffle (default 1)", "N" },
+		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
+		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)", "S" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Directory for calibration.csv and calibration.ini (required)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
@@ -233,6 +317,17 @@ int tuner_cmd_calibrate(int argc, char **argv)
 										      : "--repeat: must be in 1..1000");
 		goto out;
 	}
+	if (order_text && !run_order_from_name(order_text, &run.protocol.order)) {
+		status = tuner_usage_error("calibrate", "--order: must be 'rounds' or 'blocks'");
+		goto out;
+	}
+	if (seed < 0 || seed > G_MAXUINT32 || !(warmup >= 0 && warmup <= 3600)) {
+		status = tuner_usage_error("calibrate", seed < 0 || seed > G_MAXUINT32 ? "--seed: must be in 0..4294967295"
+										     : "--warmup: must be in 0..3600 seconds");
+		goto out;
+	}
+	run.protocol.seed = (guint)seed;
+	run.protocol.warmup_s = warmup;
 	if (!(run.groups = group_range_parse("--groups", groups_text ? groups_text : "1..20", &error))) {
 		status = tuner_usage_error("calibrate", error->message);
 		goto out;
@@ -267,8 +362,11 @@ int tuner_cmd_calibrate(int argc, char **argv)
 		.channel = run.params.pipe ? REALBENCH_PIPES : REALBENCH_SOCKETS,
 	};
 	hackbench_cli_adjust_config(&cli, &run.params, &run.cfg);
-	progress_init(&run.progress, run.groups->len * (run.repeat + 1) +
-				     (model == CALIBRATION_MODEL_BOOTSTRAP ? 2 * run.repeat : 0));
+	run.measured = g_array_copy(run.groups);
+	for (guint g = 1; model == CALIBRATION_MODEL_BOOTSTRAP && g <= 2; g++)
+		if (measured_index(&run, g) < 0)
+			g_array_append_val(run.measured, g);
+	progress_init(&run.progress, run.measured->len * run.repeat + run.groups->len);
 	status = 0;
 	if (!calibrate(&run, model, out_dir, &error)) {
 		progress_end(&run.progress);
@@ -278,8 +376,11 @@ int tuner_cmd_calibrate(int argc, char **argv)
 out:
 	if (run.groups)
 		g_array_free(run.groups, TRUE);
+	if (run.measured)
+		g_array_free(run.measured, TRUE);
 	realbench_free(run.bench);
 	g_free(groups_text);
+	g_free(order_text);
 	g_free(real_cmd);
 	g_free(out_dir);
 	hackbench_cli_clear(&hc);

@@ -168,6 +168,36 @@ Regression *regression_fit(const double *x, const double *y, gsize n, GError **e
     return r;
 }
 
+LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts)
+{
+    LackOfFit lof = {.ss_lof = 0, .ss_pe = 0, .df_lof = (double)means->n - 2.0, .df_pe = 0};
+    double inverse_counts = 0;
+    gsize k = 0;
+
+    for (gsize i = 0; i < means->n; i++) {
+        double mean = gsl_stats_mean(&runs[k], 1, counts[i]);
+        double miss = mean - means->fitted[i];
+
+        lof.ss_pe += counts[i] > 1 ? gsl_stats_tss_m(&runs[k], 1, counts[i], mean) : 0.0;
+        lof.df_pe += (double)counts[i] - 1.0;
+        lof.ss_lof += (double)counts[i] * miss * miss;
+        inverse_counts += 1.0 / (double)counts[i];
+        k += counts[i];
+    }
+    if (lof.df_pe <= 0) {
+        lof.f = lof.p = lof.pe_sd = lof.r2_ceiling = NAN;
+        return lof;
+    }
+    double ms_pe = lof.ss_pe / lof.df_pe;
+    lof.pe_sd = sqrt(ms_pe);
+    lof.f = ms_pe > 0 ? (lof.ss_lof / lof.df_lof) / ms_pe : NAN;
+    lof.p = ms_pe > 0 ? f_upper_p(lof.f, lof.df_lof, lof.df_pe) : NAN;
+    lof.r2_ceiling = ms_pe > 0 && means->sst > 0
+                         ? 1.0 - lof.df_lof * ms_pe * (inverse_counts / (double)means->n) / means->sst
+                         : NAN;
+    return lof;
+}
+
 void regression_free(Regression *fit)
 {
     if (fit == NULL)

@@ -75,6 +75,34 @@ GQuark regression_error_quark(void);
  */
 Regression *regression_fit(const double *x, const double *y, gsize n, GError **error);
 
+/*
+ * The lack-of-fit test of a line fitted to the means of replicated measurements (the calibration
+ * fits the per-group means of R real runs). It splits what the line misses into the spread of the
+ * runs themselves (pure error, which no model can remove) and what is left (lack of fit, the
+ * model's shape). Point i has n_i >= 1 runs y_ij with mean ȳ_i and fitted value ŷ_i; N = Σ n_i,
+ * m points:
+ *   ss_pe  = Σ_i Σ_j (y_ij - ȳ_i)²,   df_pe  = N - m
+ *   ss_lof = Σ_i n_i (ȳ_i - ŷ_i)²,     df_lof = m - 2
+ *   f = (ss_lof / df_lof) / (ss_pe / df_pe),  p = Q_F(f, df_lof, df_pe)
+ *   pe_sd = sqrt(ss_pe / df_pe): the standard deviation of one run
+ *   r2_ceiling = 1 - df_lof * (ss_pe / df_pe) * mean_i(1 / n_i) / SST_means: the R² on the means
+ *       that a line of exactly the right shape should expect, given that spread. An R² near it
+ *       says the model is as good as the measurements can show; to rise further, repeat more.
+ * Without replicates (df_pe = 0) or without spread (ss_pe = 0) f, p, pe_sd and r2_ceiling are NaN
+ * (pe_sd is 0 when ss_pe = 0).
+ */
+typedef struct {
+    double ss_lof, ss_pe;
+    double df_lof, df_pe;
+    double f, p;
+    double pe_sd;
+    double r2_ceiling;
+} LackOfFit;
+
+/* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
+ * counts[i] runs one point after another (Σ counts[i] values). */
+LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts);
+
 /* Free a Regression and its arrays. NULL is allowed. */
 void regression_free(Regression *fit);
 

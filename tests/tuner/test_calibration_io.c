@@ -184,6 +184,9 @@ static void test_round_trip(void **state)
 
     g_autofree gchar *csv = read_text(dir, CALIBRATION_CSV_NAME);
     assert_string_equal(csv, sample_csv);
+    /* No runs recorded, no runs file. */
+    g_autofree gchar *runs = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
+    assert_false(g_file_test(runs, G_FILE_TEST_EXISTS));
 
     g_autofree gchar *ini = g_build_filename(dir, CALIBRATION_INI_NAME, NULL);
     g_autoptr(Calibration) back = calibration_read(ini, &error);
@@ -223,6 +226,31 @@ static void test_round_trip(void **state)
     g_autofree gchar *model = g_key_file_get_string(kf, "calibration", "model", NULL);
     assert_string_equal(model, "fsm");
     assert_true(fabs(g_key_file_get_double(kf, "fit", "b", NULL) - 0.101) < 1e-15);
+}
+
+/* The runs are written in the order they ran, and the protocol round trips. */
+static void test_runs_and_protocol(void **state)
+{
+    g_autoptr(Calibration) cal = sample_calibration();
+    assert_true(calibration_fit(cal, NULL));
+    cal->protocol = (CalibrationProtocol){.order = RUN_ORDER_BLOCKS, .seed = 4000000000u,
+                                          .warmup_s = 12.5};
+    calibration_add_run(cal, &(CalibrationRun){.seq = 0, .round = 0, .groups = 4, .ms = 41.5,
+                                               .start_s = 0});
+    calibration_add_run(cal, &(CalibrationRun){.seq = 1, .round = 0, .groups = 2, .ms = 20.25,
+                                               .start_s = 0.0625});
+    assert_true(calibration_write(cal, *state, NULL));
+
+    g_autofree gchar *runs = read_text(*state, CALIBRATION_RUNS_NAME);
+    assert_string_equal(runs, "seq,round,groups,ms,start_s\n0,0,4,41.5,0\n1,0,2,20.25,0.0625\n");
+    g_autofree gchar *ini = g_build_filename(*state, CALIBRATION_INI_NAME, NULL);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(Calibration) back = calibration_read(ini, &error);
+    assert_null(error);
+    assert_int_equal(back->protocol.order, RUN_ORDER_BLOCKS);
+    assert_int_equal(back->protocol.seed, 4000000000u);
+    assert_same_double(back->protocol.warmup_s, 12.5);
+    assert_int_equal(back->runs->len, 0);
 }
 
 /* Statistics that are NaN on degenerate data survive the file; a bootstrap model round trips. */
@@ -332,6 +360,18 @@ static gchar *ini_with(const char *ini, const char *group, const char *key, cons
     return path;
 }
 
+/* A file from before the protocol keys existed reads as blocks without warm-up. */
+static void test_file_without_protocol(void **state)
+{
+    g_autofree gchar *ini = write_sample(*state);
+    g_autofree gchar *a = ini_without(ini, "calibration", "order");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(Calibration) back = calibration_read(a, &error);
+    assert_null(error);
+    assert_int_equal(back->protocol.order, RUN_ORDER_BLOCKS);
+    assert_same_double(back->protocol.warmup_s, 0);
+}
+
 static void test_missing_key(void **state)
 {
     g_autofree gchar *ini = write_sample(*state);
@@ -373,6 +413,10 @@ static void test_bad_values(void **state)
         {"calibration", "loops", "-5", "not a whole number >= 1"},
         {"calibration", "date", "yesterday", "not an ISO 8601 date"},
         {"calibration", "groups", "2;x;6", "not a ';'-separated list"},
+        {"calibration", "order", "random", "neither 'rounds' nor 'blocks'"},
+        {"calibration", "seed", "-1", "not a whole number >= 0"},
+        {"calibration", "warmup_s", "-1", "not a number of seconds >= 0"},
+        {"calibration", "warmup_s", "nan", "not a number of seconds >= 0"},
         {"fit", "a", "nan", "not a finite number"},
         {"fit", "b", "0.1ms", "not a number"},
         {"fit", "r2", "", "not a number"},
@@ -492,6 +536,8 @@ int main(void)
         cmocka_unit_test(test_points_and_fit),
         cmocka_unit_test(test_fit_too_few_points),
         TMP_TEST(test_round_trip),
+        TMP_TEST(test_runs_and_protocol),
+        TMP_TEST(test_file_without_protocol),
         TMP_TEST(test_round_trip_nan_statistics),
         TMP_TEST(test_rewrite_replaces),
         TMP_TEST(test_unwritable_dir),

@@ -255,6 +255,55 @@ static void test_not_finite(void **state)
     g_clear_error(&error);
 }
 
+/*
+ * Lack of fit, worked by hand. Points x = 1, 2, 3 with runs {1, 3}, {3, 5}, {7, 9}: means 2, 4, 8.
+ * The line through the means: x̄ = 2, ȳ = 14/3, Sxy = (-1)(-8/3) + (1)(10/3) = 6, Sxx = 2, so
+ * b = 3, a = 14/3 - 6 = -4/3; fitted 5/3, 14/3, 23/3; misses 1/3, -2/3, 1/3.
+ *   ss_lof = 2 (1/9 + 4/9 + 1/9) = 4/3 on 1 df;  ss_pe = 3 * (1 + 1) = 6 on 3 df, MS_pe = 2
+ *   f = (4/3) / 2 = 2/3;  pe_sd = sqrt 2
+ *   SST of the means = (8/3)² + (2/3)² + (10/3)² = 168/9;  r2_ceiling = 1 - 1 * 2 * (1/2) / (168/9)
+ * F(1, 3) is the square of t with 3 df, whose two-sided tail has the closed form
+ *   P(|T| > t) = 1 - (2/π) (atan(u) + u / (1 + u²)),  u = t / sqrt 3.
+ */
+static void test_lack_of_fit_by_hand(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3}, means[] = {2, 4, 8};
+    const double runs[] = {1, 3, 3, 5, 7, 9};
+    const gsize counts[] = {2, 2, 2};
+    Regression *r = regression_fit(x, means, 3, NULL);
+    LackOfFit lof = regression_lack_of_fit(r, runs, counts);
+
+    assert_close(lof.ss_lof, 4.0 / 3.0, 1e-12);
+    assert_close(lof.ss_pe, 6.0, 1e-12);
+    assert_close(lof.df_lof, 1, 0);
+    assert_close(lof.df_pe, 3, 0);
+    assert_close(lof.f, 2.0 / 3.0, 1e-12);
+    double u = sqrt(2.0 / 3.0) / sqrt(3.0);
+    assert_close(lof.p, 1.0 - (2.0 / M_PI) * (atan(u) + u / (1.0 + u * u)), 1e-9);
+    assert_close(lof.pe_sd, sqrt(2.0), 1e-12);
+    assert_close(lof.r2_ceiling, 1.0 - 9.0 / 168.0, 1e-12);
+    regression_free(r);
+}
+
+/* Single runs leave no pure error to test against; identical runs leave no spread. */
+static void test_lack_of_fit_without_replicates(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3}, y[] = {2, 4, 8}, twice[] = {2, 2, 4, 4, 8, 8};
+    const gsize ones[] = {1, 1, 1}, twos[] = {2, 2, 2};
+    Regression *r = regression_fit(x, y, 3, NULL);
+    LackOfFit single = regression_lack_of_fit(r, y, ones);
+    LackOfFit same = regression_lack_of_fit(r, twice, twos);
+
+    assert_true(isnan(single.f) && isnan(single.p) && isnan(single.pe_sd) && isnan(single.r2_ceiling));
+    assert_close(single.ss_lof, 2.0 / 3.0, 1e-12);
+    assert_true(isnan(same.f) && isnan(same.p) && isnan(same.r2_ceiling));
+    assert_close(same.pe_sd, 0, 0);
+    assert_close(same.ss_lof, 4.0 / 3.0, 1e-12);
+    regression_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -266,6 +315,8 @@ int main(void)
         cmocka_unit_test(test_too_few_points),
         cmocka_unit_test(test_constant_x),
         cmocka_unit_test(test_not_finite),
+        cmocka_unit_test(test_lack_of_fit_by_hand),
+        cmocka_unit_test(test_lack_of_fit_without_replicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
