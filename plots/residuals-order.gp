@@ -2,7 +2,8 @@
 # drift during the experiment.
 #
 #   gnuplot -e "data='residuals-order.dat'; out='residuals-order'; what='Calibration'; \
-#               xname='groups (measured in this order)'; yname='residual (ms)'; band=104; bandname='±2 RSE'" \
+#               xname='hackbench groups'; against='group count'; yname='residual (ms)'; band=104; \
+#               bandname='±2 RSE'" \
 #           residuals-order.gp
 #
 # data: order fitted residual (one line per point or run, in run order; '#' comments).
@@ -14,6 +15,7 @@ if (!exists("xname")) xname = 'run order'
 if (!exists("yname")) yname = 'residual'
 if (!exists("band")) band = NaN
 if (!exists("bandname")) bandname = ''
+if (!exists("against")) against = 'run order'
 
 if (!exists("fmt")) fmt = 'png'
 if (fmt eq 'svg') {
@@ -23,7 +25,7 @@ if (fmt eq 'svg') {
 }
 set output out.'.'.fmt
 set encoding utf8
-set title sprintf('%s: residuals vs run order', what)
+set title sprintf('%s: residuals vs %s', what, against)
 set xlabel xname
 set ylabel yname
 set grid lc rgb '#dddddd'

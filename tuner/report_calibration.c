@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 #include "tuner/calibration_io.h"
 #include "tuner/report_csv.h"
 #include "tuner/report_residuals.h"
@@ -79,6 +81,13 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	report_row(s, "residual standard error", "%.4g ms", f->rse);
 	report_row(s, "F (slope)", "%.6g, p = %.3g", f->f, f->f_p);
 	report_row(s, "leave-one-out MAPE", "%.3f %%", f->loo_mape);
+	if (isfinite(f->lof_f)) {
+		report_row(s, "lack of fit", "F %.4g, p = %.3g", f->lof_f, f->lof_p);
+		report_row(s, "one run's spread (pure error)", "sd %.4g ms", f->pe_sd);
+		report_row(s, "R² a line of the right shape should expect", "%.4f", f->r2_ceiling);
+	}
+	report_row(s, "run order", "%s (seed %u), after %.1f s of warm-up", run_order_name(cal->protocol.order),
+		   cal->protocol.seed, cal->protocol.warmup_s);
 }
 
 static gboolean draw(Report *r, ReportSection *s, const char *prefix, const Calibration *cal, const char *data,
@@ -120,7 +129,9 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 	ReportResiduals res = {
 		.what = "Calibration",
 		.fitted_name = "fitted real runtime (ms)",
-		.order_name = "hackbench groups (measured in this order)",
+		/* Each mean gathers runs from every round, so run order is calibration-drift's x, not this. */
+		.order_name = "hackbench groups",
+		.against = "group count",
 		.residual_name = "residual: mean real runtime − fitted (ms)",
 		.order = order,
 		.fitted = fitted,
@@ -131,6 +142,76 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 	};
 
 	return report_residuals(r, s, stem_prefix, &res, error);
+}
+
+/* The columns of calibration_runs.csv. */
+static const char *const run_columns[] = { "seq", "round", "groups", "ms", "start_s" };
+enum { R_SEQ, R_ROUND, R_GROUPS, R_MS, R_START, N_RUN_COLUMNS };
+
+/*
+ * The drift figure from DIR/calibration_runs.csv, when the calibration wrote one: each run's time
+ * over its group count's mean, against when it ran. The ratio removes the workload's own cost, so
+ * what is left is the machine's speed (and the benchmark's own noise).
+ */
+static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *prefix, const Calibration *cal,
+		      GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
+	g_autoptr(ReportCsv) csv = NULL;
+	g_autofree double *v = NULL;
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS))
+		return TRUE;
+	if (!(csv = report_csv_read(path, error)) ||
+	    !(v = report_csv_numbers(csv, run_columns, N_RUN_COLUMNS, FALSE, error)))
+		return FALSE;
+
+	guint n = csv->rows->len;
+	g_autoptr(GHashTable) sums = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+
+	if (n < 2) {
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: %u runs; a drift needs at least 2", path, n);
+		return FALSE;
+	}
+	for (guint i = 0; i < n; i++) {
+		const double *run = v + (gsize)i * N_RUN_COLUMNS;
+		gpointer key = GUINT_TO_POINTER((guint)run[R_GROUPS]);
+		double *sum = g_hash_table_lookup(sums, key);
+
+		if (!sum)
+			g_hash_table_insert(sums, key, sum = g_new0(double, 2));
+		sum[0] += run[R_MS];
+		sum[1] += 1;
+	}
+
+	g_autofree double *ratio = g_new(double, n);
+	g_autoptr(GString) data = g_string_new("# each real run in run order: start_s groups ratio round\n");
+
+	for (guint i = 0; i < n; i++) {
+		const double *run = v + (gsize)i * N_RUN_COLUMNS;
+		const double *sum = g_hash_table_lookup(sums, GUINT_TO_POINTER((guint)run[R_GROUPS]));
+
+		ratio[i] = run[R_MS] / (sum[0] / sum[1]);
+		g_string_append_printf(data, "%.6g %.0f %.10g %.0f\n", run[R_START], run[R_GROUPS], ratio[i],
+				       run[R_ROUND]);
+	}
+
+	g_autofree char *stem = g_strconcat(prefix, "calibration-drift", NULL);
+	g_autofree char *data_name = g_strconcat(stem, ".dat", NULL);
+	double sd = gsl_stats_sd(ratio, 1, n), lag1 = gsl_stats_lag1_autocorrelation(ratio, 1, n);
+	g_autofree char *caption = g_strdup_printf(
+		"Each real run's time divided by the mean time of its group count, against when it ran (%s order, "
+		"after %.1f s of warm-up; the colour is the round). The ratios spread with sd %.3f; their lag-1 "
+		"autocorrelation is %.2f: near 0 the runs are independent, towards 1 the machine's speed drifts "
+		"slowly and runs made close together share it.",
+		run_order_name(cal->protocol.order), cal->protocol.warmup_s, sd, lag1);
+	g_autoptr(GString) vars = g_string_new(NULL);
+
+	report_row(s, "drift", "sd of run / group mean %.3f, lag-1 autocorrelation %.2f", sd, lag1);
+	report_var_number(vars, "warmup", cal->protocol.warmup_s);
+	return report_write_data(r, data_name, data->str, error) &&
+	       report_plot(r, s, "calibration-drift.gp", data_name, stem, "Calibration: the machine's drift", caption,
+			   vars, error);
 }
 
 gboolean report_calibration(Report *r, const char *dir, const char *prefix, GError **error)
@@ -168,5 +249,6 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 	ReportSection *s = report_section(r, heading, dir);
 
 	section_rows(s, cal, n, runs);
-	return draw(r, s, prefix, cal, data_name, n, runs, error) && residuals(r, s, prefix, cal, v, n, error);
+	return draw(r, s, prefix, cal, data_name, n, runs, error) && residuals(r, s, prefix, cal, v, n, error) &&
+	       drift(r, s, dir, prefix, cal, error);
 }

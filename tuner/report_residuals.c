@@ -94,14 +94,18 @@ gboolean report_residuals(Report *r, ReportSection *s, const char *prefix, const
 	g_autofree char *stem_order = g_strdup_printf("%s-residuals-order", prefix);
 	g_autofree char *stem_normal = g_strdup_printf("%s-residuals-normal", prefix);
 	g_autofree char *title_fitted = g_strdup_printf("%s: residuals vs fitted values", res->what);
-	g_autofree char *title_order = g_strdup_printf("%s: residuals vs run order", res->what);
+	const char *against = res->against ? res->against : "run order";
+	g_autofree char *title_order = g_strdup_printf("%s: residuals vs %s", res->what, against);
 	g_autofree char *title_normal = g_strdup_printf("%s: normal probability plot of the residuals", res->what);
 	g_autofree char *cap_fitted = g_strdup_printf(
 		"%u residuals; the largest is %.4g at fitted value %.4g (run-order position %g).%s%s%s", res->n,
 		res->residual[big], res->fitted[big], res->order[big], isnan(res->band) ? "" : " Dashed lines: ",
 		isnan(res->band) ? "" : res->band_name, isnan(res->band) ? "" : ".");
-	g_autofree char *cap_order = g_strdup_printf("The same %u residuals in the order the runs were made; x axis: %s.",
-						     res->n, res->order_name);
+	g_autofree char *cap_order =
+		res->against ? g_strdup_printf("The same %u residuals against %s; x axis: %s.", res->n, res->against,
+					       res->order_name)
+			     : g_strdup_printf("The same %u residuals in the order the runs were made; x axis: %s.",
+					       res->n, res->order_name);
 	g_autofree char *cap_normal = g_strdup_printf(
 		"Ordered residuals against Blom's normal scores; reference line through the quartiles: residual = "
 		"%.4g + %.4g z.", q0, q1);
@@ -113,6 +117,7 @@ gboolean report_residuals(Report *r, ReportSection *s, const char *prefix, const
 	report_var_string(v1, "xname", res->fitted_name);
 	common_vars(v2, res);
 	report_var_string(v2, "xname", res->order_name);
+	report_var_string(v2, "against", against);
 	report_var_string(v3, "what", res->what);
 	report_var_string(v3, "yname", res->residual_name);
 	report_var_number(v3, "q0", q0);

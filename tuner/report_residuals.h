@@ -22,6 +22,8 @@ typedef struct {
 	const char *what;         /* the model, for titles: "Calibration", "Response surface" */
 	const char *fitted_name;  /* x axis of the first plot, with its unit */
 	const char *order_name;   /* x axis of the second plot, with its unit */
+	const char *against;      /* what the second plot's x is, for its title and caption;
+				   * NULL: "run order", the residuals in the order the runs were made */
 	const char *residual_name;/* y axis of every plot, with its unit */
 	const double *order;      /* n run-order positions (x of the second plot) */
 	const double *fitted;     /* n fitted values */

@@ -12,7 +12,9 @@
  *   calibration  DIR/calibration.csv and DIR/calibration.ini (`tuner calibrate`):
  *                calibration: real ms vs simulated jiffies, each run, the means with their sd, the
  *                line a + b x and R²; the residual plots of report_residuals.h (residuals in ms,
- *                in the order the group counts were measured, dashed at ±2 RSE).
+ *                the second against the group count, dashed at ±2 RSE); and, when the directory
+ *                has calibration_runs.csv, calibration-drift: each run's time over its group
+ *                count's mean against when it ran, the machine's drift.
  *   convergence  DIR/history.csv and DIR/result.json of several runs of `tuner pso|golden|grid|
  *                random`: the best value so far against evaluations (log scale), every run on one
  *                plot, each with its evaluations as faint points and its default knobs' value

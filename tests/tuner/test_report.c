@@ -224,6 +224,44 @@ static void test_single_directory(void **state)
 	run_clear(&r);
 }
 
+/*
+ * A calibration made in rounds (fixture cal-rounds, `tuner calibrate --seed 7` on this machine)
+ * also has calibration_runs.csv: the drift figure, and the lack-of-fit rows of the .ini.
+ */
+static void test_calibration_in_rounds(void **state)
+{
+	g_autofree char *dir = g_build_filename(*state, "cal-rounds", NULL);
+
+	copy_fixture("cal-rounds", dir);
+
+	struct run r = TUNER_RUN("report", dir);
+
+	expect_clean_exit(&r, "tuner report on a calibration in rounds");
+	/* The line, its residual plots, and the drift. */
+	assert_non_null(strstr(r.out, "tuner report: 5 figures"));
+	expect_figure(dir, "calibration");
+	expect_figure(dir, "calibration-drift");
+
+	/* The first run: 14 groups, 1027 ms, against 14 groups' mean (1027 + 837 + 954) / 3 = 939.333
+	 * ms, so 1.0933286; one line per run, 60 in all. */
+	g_autofree char *dat = g_build_filename(dir, "calibration-drift.dat", NULL);
+	g_autofree char *data = data_lines(dat);
+	g_auto(GStrv) lines = g_strsplit(g_strstrip(data), "\n", -1);
+	double start, groups, ratio, round;
+
+	assert_int_equal(g_strv_length(lines), 60);
+	assert_int_equal(sscanf(lines[0], "%lf %lf %lf %lf", &start, &groups, &ratio, &round), 4);
+	assert_true(groups == 14 && round == 0 && start < 1e-3);
+	assert_true(fabs(ratio - 1027.0 / (2818.0 / 3.0)) < 1e-8);
+
+	g_autofree char *html_path = g_build_filename(dir, "index.html", NULL);
+	g_autofree char *html = read_text(html_path);
+	assert_non_null(strstr(html, "lack of fit</td><td>F 0.8545, p = 0.631"));
+	assert_non_null(strstr(html, "run order</td><td>rounds (seed 7), after 20.1 s of warm-up"));
+	assert_non_null(strstr(html, "residuals vs group count"));
+	run_clear(&r);
+}
+
 /* Blom's scores and the quartile line, by hand for n = 5 and residuals 1, 2, 3, 4, 5. */
 static void test_normal_scores(void **state)
 {
@@ -529,6 +567,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_figure, make_tmp, remove_tmp),
 		cmocka_unit_test_setup_teardown(test_single_directory, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, make_tmp, remove_tmp),
 		cmocka_unit_test(test_normal_scores),
 		cmocka_unit_test_setup_teardown(test_gantt_small_trace, make_tmp, remove_tmp),
 		cmocka_unit_test_setup_teardown(test_convergence_blocks, make_tmp, remove_tmp),
