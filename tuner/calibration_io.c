@@ -55,7 +55,8 @@ static CalibrationFit unfitted(void)
 {
     return (CalibrationFit){.a = NAN, .b = NAN, .se_a = NAN, .se_b = NAN, .r2 = NAN,
                             .adj_r2 = NAN, .rse = NAN, .f = NAN, .f_p = NAN, .loo_mape = NAN,
-                            .n = 0, .lof_f = NAN, .lof_p = NAN, .pe_sd = NAN, .r2_ceiling = NAN};
+                            .n = 0, .lof_f = NAN, .lof_p = NAN, .pe_sd = NAN, .pe_df = NAN,
+                            .r2_ceiling = NAN};
 }
 
 /* A calibration with empty arrays, no strings and an unfitted fit. */
@@ -149,13 +150,16 @@ gboolean calibration_fit(Calibration *cal, GError **error)
         g_array_append_vals(runs, real->data, real->len);
         counts[i] = real->len;
     }
-    LackOfFit lof = regression_lack_of_fit(r, (const double *)(void *)runs->data, counts);
+    /* In rounds, a point's j-th run was made in round j: the rounds are blocks. */
+    LackOfFit lof = regression_lack_of_fit(r, (const double *)(void *)runs->data, counts,
+                                           cal->protocol.order == RUN_ORDER_ROUNDS);
 
     cal->fit = (CalibrationFit){
         .a = r->a, .b = r->b, .se_a = r->se_a, .se_b = r->se_b,
         .r2 = r->r2, .adj_r2 = r->adj_r2, .rse = r->rse,
         .f = r->f, .f_p = r->f_p, .loo_mape = r->loo_mape, .n = n,
-        .lof_f = lof.f, .lof_p = lof.p, .pe_sd = lof.pe_sd, .r2_ceiling = lof.r2_ceiling,
+        .lof_f = lof.f, .lof_p = lof.p, .pe_sd = lof.pe_sd, .pe_df = lof.df_pe,
+        .r2_ceiling = lof.r2_ceiling,
     };
     for (guint i = 0; i < n; i++) {
         CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
@@ -288,6 +292,7 @@ static void set_fit_group(GKeyFile *kf, const CalibrationFit *fit)
     g_key_file_set_double(kf, GROUP_FIT, "lof_f", fit->lof_f);
     g_key_file_set_double(kf, GROUP_FIT, "lof_p", fit->lof_p);
     g_key_file_set_double(kf, GROUP_FIT, "pe_sd", fit->pe_sd);
+    g_key_file_set_double(kf, GROUP_FIT, "pe_df", fit->pe_df);
     g_key_file_set_double(kf, GROUP_FIT, "r2_ceiling", fit->r2_ceiling);
     g_key_file_set_comment(kf, GROUP_FIT, NULL,
                            " real_ms = a + b * sim_jiffies; rse in ms, loo_mape in percent", NULL);
@@ -539,6 +544,7 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
            ini_uint(r, g, "n", 3, &fit->n, error) && ini_optional_double(r, g, "lof_f", &fit->lof_f, error) &&
            ini_optional_double(r, g, "lof_p", &fit->lof_p, error) &&
            ini_optional_double(r, g, "pe_sd", &fit->pe_sd, error) &&
+           ini_optional_double(r, g, "pe_df", &fit->pe_df, error) &&
            ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error);
 }
 

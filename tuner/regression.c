@@ -168,7 +168,28 @@ Regression *regression_fit(const double *x, const double *y, gsize n, GError **e
     return r;
 }
 
-LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts)
+/* m Σ_j (ȳ_.j - ȳ_..)² for m points of R runs each, run j of every point in block j. */
+static double block_sum_of_squares(const double *runs, gsize m, gsize R)
+{
+    double grand = gsl_stats_mean(runs, 1, m * R), ss = 0;
+
+    for (gsize j = 0; j < R; j++) {
+        double block = gsl_stats_mean(&runs[j], R, m) - grand;
+        ss += (double)m * block * block;
+    }
+    return ss;
+}
+
+static gboolean equal_counts(const gsize *counts, gsize m)
+{
+    for (gsize i = 1; i < m; i++)
+        if (counts[i] != counts[0])
+            return FALSE;
+    return TRUE;
+}
+
+LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
+                                 gboolean blocked)
 {
     LackOfFit lof = {.ss_lof = 0, .ss_pe = 0, .df_lof = (double)means->n - 2.0, .df_pe = 0};
     double inverse_counts = 0;
@@ -183,6 +204,10 @@ LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, co
         lof.ss_lof += (double)counts[i] * miss * miss;
         inverse_counts += 1.0 / (double)counts[i];
         k += counts[i];
+    }
+    if (blocked && counts[0] > 1 && equal_counts(counts, means->n)) {
+        lof.ss_pe = fmax(0.0, lof.ss_pe - block_sum_of_squares(runs, means->n, counts[0]));
+        lof.df_pe -= (double)counts[0] - 1.0;
     }
     if (lof.df_pe <= 0) {
         lof.f = lof.p = lof.pe_sd = lof.r2_ceiling = NAN;

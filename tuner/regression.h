@@ -84,10 +84,18 @@ Regression *regression_fit(const double *x, const double *y, gsize n, GError **e
  *   ss_pe  = Σ_i Σ_j (y_ij - ȳ_i)²,   df_pe  = N - m
  *   ss_lof = Σ_i n_i (ȳ_i - ŷ_i)²,     df_lof = m - 2
  *   f = (ss_lof / df_lof) / (ss_pe / df_pe),  p = Q_F(f, df_lof, df_pe)
- *   pe_sd = sqrt(ss_pe / df_pe): the standard deviation of one run
+ *   pe_sd = sqrt(ss_pe / df_pe): the standard deviation of one run, net of blocks (below)
  *   r2_ceiling = 1 - df_lof * (ss_pe / df_pe) * mean_i(1 / n_i) / SST_means: the R² on the means
  *       that a line of exactly the right shape should expect, given that spread. An R² near it
  *       says the model is as good as the measurements can show; to rise further, repeat more.
+ *
+ * Blocked: when every point has the same R runs and the j-th run of every point was made in the
+ * same block j (a randomised complete block design: `tuner calibrate --order rounds`, a block per
+ * round), a block's shared deviation (the machine's speed in that round) moves every mean alike
+ * and so cannot show as lack of fit; it is taken out of the pure error as in a two-way analysis
+ * without interaction:
+ *   ss_pe -= m Σ_j (ȳ_.j - ȳ_..)²,   df_pe -= R - 1
+ *
  * Without replicates (df_pe = 0) or without spread (ss_pe = 0) f, p, pe_sd and r2_ceiling are NaN
  * (pe_sd is 0 when ss_pe = 0).
  */
@@ -100,8 +108,10 @@ typedef struct {
 } LackOfFit;
 
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
- * counts[i] runs one point after another (Σ counts[i] values). */
-LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts);
+ * counts[i] runs one point after another (Σ counts[i] values). blocked: see above; it requires
+ * equal counts, and is ignored (no blocks) when they differ or are 1. */
+LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
+                                 gboolean blocked);
 
 /* Free a Regression and its arrays. NULL is allowed. */
 void regression_free(Regression *fit);

@@ -82,8 +82,10 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	report_row(s, "F (slope)", "%.6g, p = %.3g", f->f, f->f_p);
 	report_row(s, "leave-one-out MAPE", "%.3f %%", f->loo_mape);
 	if (isfinite(f->lof_f)) {
-		report_row(s, "lack of fit", "F %.4g, p = %.3g", f->lof_f, f->lof_p);
-		report_row(s, "one run's spread (pure error)", "sd %.4g ms", f->pe_sd);
+		report_row(s, "lack of fit", "F %.4g on %u and %.0f df, p = %.3g", f->lof_f, points - 2, f->pe_df,
+			   f->lof_p);
+		report_row(s, "one run's spread (pure error)", "sd %.4g ms%s", f->pe_sd,
+			   cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds (blocks)" : "");
 		report_row(s, "R² a line of the right shape should expect", "%.4f", f->r2_ceiling);
 	}
 	report_row(s, "run order", "%s (seed %u), after %.1f s of warm-up", run_order_name(cal->protocol.order),

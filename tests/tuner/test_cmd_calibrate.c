@@ -149,6 +149,35 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	run_clear(&r);
 }
 
+/* Runs that spread: the lack-of-fit test against them, net of the rounds. The fake adds 0, 3 or 6
+ * ms by a counter, so the runs of a group count differ. 6 group counts x 3 runs: pure error on
+ * 18 - 6 - (3 - 1) = 10 df. */
+static void test_lack_of_fit_is_reported(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *count = in_dir(state, "count");
+	g_autofree char *cmd = g_strdup_printf(
+		"sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; "
+		"awk \"BEGIN { printf \\\"Time: %%.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n %% 3)) / 1000 }\"'",
+		count, count);
+	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--repeat", "3", "--warmup", "0",
+			   "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate with spread");
+	assert_non_null(strstr(r.out, "  lack of fit F "));
+	assert_non_null(strstr(r.out, " on 4 and 10 df, p "));
+	assert_non_null(strstr(r.out, "(pure error, net of the rounds) sd "));
+	assert_non_null(strstr(r.out, "should expect R^2 "));
+
+	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autoptr(Calibration) cal = calibration_read(ini, NULL);
+	assert_non_null(cal);
+	assert_close(cal->fit.pe_df, 10, 0);
+	assert_true(cal->fit.pe_sd > 0 && cal->fit.pe_sd < 6);
+	assert_true(cal->fit.lof_p >= 0 && cal->fit.lof_p <= 1);
+	run_clear(&r);
+}
+
 static void test_seed_and_order_decide_the_plan(void **state)
 {
 	const char *seeds[] = { "1", "1", "2" };
@@ -319,6 +348,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, setup, teardown),

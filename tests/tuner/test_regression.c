@@ -272,7 +272,7 @@ static void test_lack_of_fit_by_hand(void **state)
     const double runs[] = {1, 3, 3, 5, 7, 9};
     const gsize counts[] = {2, 2, 2};
     Regression *r = regression_fit(x, means, 3, NULL);
-    LackOfFit lof = regression_lack_of_fit(r, runs, counts);
+    LackOfFit lof = regression_lack_of_fit(r, runs, counts, FALSE);
 
     assert_close(lof.ss_lof, 4.0 / 3.0, 1e-12);
     assert_close(lof.ss_pe, 6.0, 1e-12);
@@ -286,6 +286,45 @@ static void test_lack_of_fit_by_hand(void **state)
     regression_free(r);
 }
 
+/*
+ * The same means from runs {1, 3}, {5, 3}, {7, 9}, the first run of each point in block 0 and the
+ * second in block 1. Without blocks ss_pe is again 6 on 3 df. Block means: (1 + 5 + 7) / 3 = 13/3
+ * and (3 + 3 + 9) / 3 = 5, about the grand mean 14/3 by -1/3 and +1/3, so the blocks take
+ * 3 (1/9 + 1/9) = 2/3 on 1 df:
+ *   ss_pe = 6 - 2/3 = 16/3 on 2 df, MS_pe = 8/3;  f = (4/3) / (8/3) = 1/2 on 1 and 2 df
+ *   r2_ceiling = 1 - 1 * (8/3) * (1/2) / (168/9) = 1 - 1/14
+ * and F(1, 2) = t² with 2 df, P(|T| > t) = 1 - t / sqrt(2 + t²).
+ */
+static void test_lack_of_fit_in_blocks(void **state)
+{
+    (void)state;
+    const double x[] = {1, 2, 3}, means[] = {2, 4, 8};
+    const double runs[] = {1, 3, 5, 3, 7, 9};
+    const gsize counts[] = {2, 2, 2}, unequal[] = {1, 2, 3};
+    Regression *r = regression_fit(x, means, 3, NULL);
+    LackOfFit plain = regression_lack_of_fit(r, runs, counts, FALSE);
+    LackOfFit blocked = regression_lack_of_fit(r, runs, counts, TRUE);
+
+    assert_close(plain.ss_pe, 6.0, 1e-12);
+    assert_close(blocked.ss_lof, 4.0 / 3.0, 1e-12);
+    assert_close(blocked.ss_pe, 16.0 / 3.0, 1e-12);
+    assert_close(blocked.df_pe, 2, 0);
+    assert_close(blocked.f, 0.5, 1e-12);
+    assert_close(blocked.p, 1.0 - sqrt(0.5) / sqrt(2.5), 1e-9);
+    assert_close(blocked.pe_sd, sqrt(8.0 / 3.0), 1e-12);
+    assert_close(blocked.r2_ceiling, 1.0 - 1.0 / 14.0, 1e-12);
+
+    /* Unequal counts cannot be complete blocks: the plain analysis. Runs {1}, {5, 3}, {7, 9, 8}:
+     * means 1, 4, 8; ss_pe = 0 + 2 + 2 = 4 on 0 + 1 + 2 = 3 df. */
+    const double means2[] = {1, 4, 8}, runs2[] = {1, 5, 3, 7, 9, 8};
+    Regression *r2 = regression_fit(x, means2, 3, NULL);
+    LackOfFit mixed = regression_lack_of_fit(r2, runs2, unequal, TRUE);
+    assert_close(mixed.ss_pe, 4.0, 1e-12);
+    assert_close(mixed.df_pe, 3, 0);
+    regression_free(r2);
+    regression_free(r);
+}
+
 /* Single runs leave no pure error to test against; identical runs leave no spread. */
 static void test_lack_of_fit_without_replicates(void **state)
 {
@@ -293,8 +332,8 @@ static void test_lack_of_fit_without_replicates(void **state)
     const double x[] = {1, 2, 3}, y[] = {2, 4, 8}, twice[] = {2, 2, 4, 4, 8, 8};
     const gsize ones[] = {1, 1, 1}, twos[] = {2, 2, 2};
     Regression *r = regression_fit(x, y, 3, NULL);
-    LackOfFit single = regression_lack_of_fit(r, y, ones);
-    LackOfFit same = regression_lack_of_fit(r, twice, twos);
+    LackOfFit single = regression_lack_of_fit(r, y, ones, TRUE);
+    LackOfFit same = regression_lack_of_fit(r, twice, twos, FALSE);
 
     assert_true(isnan(single.f) && isnan(single.p) && isnan(single.pe_sd) && isnan(single.r2_ceiling));
     assert_close(single.ss_lof, 2.0 / 3.0, 1e-12);
@@ -316,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_constant_x),
         cmocka_unit_test(test_not_finite),
         cmocka_unit_test(test_lack_of_fit_by_hand),
+        cmocka_unit_test(test_lack_of_fit_in_blocks),
         cmocka_unit_test(test_lack_of_fit_without_replicates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
