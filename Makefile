@@ -35,7 +35,7 @@ VARIANTS  := release asan
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all deps run test test-release test-asan bench report clean
+.PHONY: all deps run test check test-release test-asan bench report clean
 .DEFAULT_GOAL := all
 
 all: bin/linsched bin/tuner
@@ -81,8 +81,13 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 # Keep test objects and programs: they are not intermediates to delete.
 .SECONDARY:
 
+# The newcomer's second command: dependencies first (a sub-make, so that no compiler starts before
+# the libraries are installed), then `check`.
+test: deps
+	@$(MAKE) --no-print-directory check
+
 # Both variants in one run, so the closing line counts every test.
-test: $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
+check: $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
 	tests/run.sh $(TESTS_release) $(TESTS_asan)
 
 # Install the Debian packages that are missing; do nothing when all are present.
