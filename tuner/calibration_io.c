@@ -56,7 +56,7 @@ static CalibrationFit unfitted(void)
     return (CalibrationFit){.a = NAN, .b = NAN, .se_a = NAN, .se_b = NAN, .r2 = NAN,
                             .adj_r2 = NAN, .rse = NAN, .f = NAN, .f_p = NAN, .loo_mape = NAN,
                             .n = 0, .lof_f = NAN, .lof_p = NAN, .pe_sd = NAN, .pe_df = NAN,
-                            .r2_ceiling = NAN};
+                            .r2_ceiling = NAN, .repeats_for_r2_99 = NAN};
 }
 
 /* A calibration with empty arrays, no strings and an unfitted fit. */
@@ -159,7 +159,7 @@ gboolean calibration_fit(Calibration *cal, GError **error)
         .r2 = r->r2, .adj_r2 = r->adj_r2, .rse = r->rse,
         .f = r->f, .f_p = r->f_p, .loo_mape = r->loo_mape, .n = n,
         .lof_f = lof.f, .lof_p = lof.p, .pe_sd = lof.pe_sd, .pe_df = lof.df_pe,
-        .r2_ceiling = lof.r2_ceiling,
+        .r2_ceiling = lof.r2_ceiling, .repeats_for_r2_99 = regression_repeats_for_r2(r, &lof, 0.99),
     };
     for (guint i = 0; i < n; i++) {
         CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
@@ -294,6 +294,7 @@ static void set_fit_group(GKeyFile *kf, const CalibrationFit *fit)
     g_key_file_set_double(kf, GROUP_FIT, "pe_sd", fit->pe_sd);
     g_key_file_set_double(kf, GROUP_FIT, "pe_df", fit->pe_df);
     g_key_file_set_double(kf, GROUP_FIT, "r2_ceiling", fit->r2_ceiling);
+    g_key_file_set_double(kf, GROUP_FIT, "repeats_for_r2_99", fit->repeats_for_r2_99);
     g_key_file_set_comment(kf, GROUP_FIT, NULL,
                            " real_ms = a + b * sim_jiffies; rse in ms, loo_mape in percent", NULL);
 }
@@ -545,7 +546,8 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
            ini_optional_double(r, g, "lof_p", &fit->lof_p, error) &&
            ini_optional_double(r, g, "pe_sd", &fit->pe_sd, error) &&
            ini_optional_double(r, g, "pe_df", &fit->pe_df, error) &&
-           ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error);
+           ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error) &&
+           ini_optional_double(r, g, "repeats_for_r2_99", &fit->repeats_for_r2_99, error);
 }
 
 Calibration *calibration_read(const char *path, GError **error)

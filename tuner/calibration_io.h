@@ -21,7 +21,7 @@
  *                     when reading, for files written before they existed
  *       [fit]         a, b (real_ms = a + b * sim_jiffies), se_a, se_b, r2, adj_r2, rse (ms),
  *                     f, f_p, loo_mape (percent), n (points fitted); lof_f, lof_p, pe_sd (ms),
- *                     pe_df, r2_ceiling: the lack-of-fit test against the repeats' spread (regression.h),
+ *                     pe_df, r2_ceiling, repeats_for_r2_99: the lack-of-fit test against the repeats' spread (regression.h),
  *                     optional when reading
  *   DIR/bootstrap.ini     the inputs of the bootstrapped task model (SPEC.md §4), group
  *                     [bootstrap]: solo_ms, degradation, loops, mode, date.
@@ -96,6 +96,8 @@ typedef struct {
     double pe_sd;      /* standard deviation of one real run (pure error), ms */
     double pe_df;      /* its degrees of freedom (the lack-of-fit F's second) */
     double r2_ceiling; /* the R² a line of exactly the right shape should expect on these means */
+    double repeats_for_r2_99; /* repeats per group count for that expectation to reach 0.99, the
+                               * literature's FSM calibration (SPEC.md §5); +inf: never */
 } CalibrationFit;
 
 /* One real run, as it happened. */

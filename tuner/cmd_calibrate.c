@@ -191,11 +191,15 @@ static void print_report(const Calibration *cal, const Regression *all)
 	       f->rse, n - 2);
 	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p, f->loo_mape);
 	if (isfinite(f->lof_f)) {
+		g_autofree char *repeats_text = isfinite(f->repeats_for_r2_99)
+							? g_strdup_printf("%.0f", f->repeats_for_r2_99)
+							: g_strdup("more than any number of");
+
 		printf("  lack of fit F %.4g on %u and %.0f df, p %.4g; one run's spread (pure error%s) sd %.4g ms\n",
 		       f->lof_f, n - 2, f->pe_df, f->lof_p,
 		       cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds" : "", f->pe_sd);
-		printf("  with that spread, a line of exactly the right shape should expect R^2 %.4f on these means\n",
-		       f->r2_ceiling);
+		printf("  with that spread, a line of exactly the right shape should expect R^2 %.4f on these means;\n"
+		       "  to expect 0.99 it would need %s repeats\n", f->r2_ceiling, repeats_text);
 	}
 	printf("\n");
 

@@ -209,6 +209,7 @@ LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, co
         lof.ss_pe = fmax(0.0, lof.ss_pe - block_sum_of_squares(runs, means->n, counts[0]));
         lof.df_pe -= (double)counts[0] - 1.0;
     }
+    lof.n_eff = (double)means->n / inverse_counts;
     if (lof.df_pe <= 0) {
         lof.f = lof.p = lof.pe_sd = lof.r2_ceiling = NAN;
         return lof;
@@ -221,6 +222,18 @@ LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, co
                          ? 1.0 - lof.df_lof * ms_pe * (inverse_counts / (double)means->n) / means->sst
                          : NAN;
     return lof;
+}
+
+double regression_repeats_for_r2(const Regression *means, const LackOfFit *lof, double target)
+{
+    double var = lof->pe_sd * lof->pe_sd, noise_df = (double)means->n - 1.0;
+
+    if (!(var > 0) || !(target > 0 && target < 1))
+        return NAN;
+    double signal = means->sst - noise_df * var / lof->n_eff;
+    if (!(signal > 0))
+        return INFINITY;
+    return fmax(1.0, ceil((lof->df_lof * var / (1.0 - target) - noise_df * var) / signal));
 }
 
 void regression_free(Regression *fit)

@@ -105,6 +105,7 @@ typedef struct {
     double f, p;
     double pe_sd;
     double r2_ceiling;
+    double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point, for unequal counts their harmonic mean */
 } LackOfFit;
 
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
@@ -112,6 +113,18 @@ typedef struct {
  * equal counts, and is ignored (no blocks) when they differ or are 1. */
 LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
                                  gboolean blocked);
+
+/*
+ * How many repeats per point a line of the right shape needs for its R² on the means to be expected
+ * at target or above, at the spread lof measured. With σ² = pe_sd², m points and n_eff repeats, the
+ * means' sum of squares holds the signal and (m - 1) σ² / n_eff of noise, so
+ *   SST_signal = SST_means - (m - 1) σ² / n_eff,  and R repeats expect
+ *   R² = 1 - df_lof σ² / (R SST_signal + (m - 1) σ²),  which reaches target from
+ *   R = (df_lof σ² / (1 - target) - (m - 1) σ²) / SST_signal,  rounded up, at least 1.
+ * +inf when the means show no signal above their noise (SST_signal <= 0); NaN when lof has no pure
+ * error or target is not in (0, 1).
+ */
+double regression_repeats_for_r2(const Regression *means, const LackOfFit *lof, double target);
 
 /* Free a Regression and its arrays. NULL is allowed. */
 void regression_free(Regression *fit);

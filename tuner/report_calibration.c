@@ -87,6 +87,10 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 		report_row(s, "one run's spread (pure error)", "sd %.4g ms%s", f->pe_sd,
 			   cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds (blocks)" : "");
 		report_row(s, "R² a line of the right shape should expect", "%.4f", f->r2_ceiling);
+		if (isfinite(f->repeats_for_r2_99))
+			report_row(s, "repeats for it to expect 0.99", "%.0f", f->repeats_for_r2_99);
+		else if (isinf(f->repeats_for_r2_99))
+			report_row(s, "repeats for it to expect 0.99", "none: the means show no line above their noise");
 	}
 	report_row(s, "run order", "%s (seed %u), after %.1f s of warm-up", run_order_name(cal->protocol.order),
 		   cal->protocol.seed, cal->protocol.warmup_s);

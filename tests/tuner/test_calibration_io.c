@@ -217,6 +217,17 @@ static void test_round_trip(void **state)
     assert_same_double(g->loo_mape, f->loo_mape);
     assert_int_equal(g->n, 4);
     assert_same_double(calibration_predict_ms(back, 1234.5), calibration_predict_ms(cal, 1234.5));
+    /* The lack-of-fit statistics: counts 2, 2, 3, 1 are not complete blocks, so the plain pure
+     * error, 2 + 0 + 8 + 0 = 10 on 1 + 1 + 2 + 0 = 4 df. */
+    assert_true(isfinite(f->lof_f) && isfinite(f->repeats_for_r2_99));
+    assert_same_double(f->pe_df, 4);
+    assert_same_double(f->pe_sd, sqrt(10.0 / 4.0));
+    assert_same_double(g->lof_f, f->lof_f);
+    assert_same_double(g->lof_p, f->lof_p);
+    assert_same_double(g->pe_sd, f->pe_sd);
+    assert_same_double(g->pe_df, f->pe_df);
+    assert_same_double(g->r2_ceiling, f->r2_ceiling);
+    assert_same_double(g->repeats_for_r2_99, f->repeats_for_r2_99);
 
     /* The .ini is an ordinary key file with the documented groups and keys. */
     g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -370,6 +381,14 @@ static void test_file_without_protocol(void **state)
     assert_null(error);
     assert_int_equal(back->protocol.order, RUN_ORDER_BLOCKS);
     assert_same_double(back->protocol.warmup_s, 0);
+
+    /* Nor does it have the lack-of-fit keys: NaN. */
+    g_autofree gchar *b = ini_without(a, "fit", "lof_f");
+    g_autofree gchar *c = ini_without(b, "fit", "repeats_for_r2_99");
+    g_autoptr(Calibration) older = calibration_read(c, &error);
+    assert_null(error);
+    assert_true(isnan(older->fit.lof_f) && isnan(older->fit.repeats_for_r2_99));
+    assert_true(isfinite(older->fit.pe_sd));
 }
 
 static void test_missing_key(void **state)

@@ -168,6 +168,7 @@ static void test_lack_of_fit_is_reported(void **state)
 	assert_non_null(strstr(r.out, " on 4 and 10 df, p "));
 	assert_non_null(strstr(r.out, "(pure error, net of the rounds) sd "));
 	assert_non_null(strstr(r.out, "should expect R^2 "));
+	assert_non_null(strstr(r.out, "to expect 0.99 it would need "));
 
 	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
 	g_autoptr(Calibration) cal = calibration_read(ini, NULL);
@@ -175,6 +176,7 @@ static void test_lack_of_fit_is_reported(void **state)
 	assert_close(cal->fit.pe_df, 10, 0);
 	assert_true(cal->fit.pe_sd > 0 && cal->fit.pe_sd < 6);
 	assert_true(cal->fit.lof_p >= 0 && cal->fit.lof_p <= 1);
+	assert_true(cal->fit.repeats_for_r2_99 >= 1);
 	run_clear(&r);
 }
 

@@ -283,6 +283,17 @@ static void test_lack_of_fit_by_hand(void **state)
     assert_close(lof.p, 1.0 - (2.0 / M_PI) * (atan(u) + u / (1.0 + u * u)), 1e-9);
     assert_close(lof.pe_sd, sqrt(2.0), 1e-12);
     assert_close(lof.r2_ceiling, 1.0 - 9.0 / 168.0, 1e-12);
+    assert_close(lof.n_eff, 2, 1e-12);
+
+    /*
+     * Repeats for R² 0.99: σ² = 2, the means' noise (3 - 1) * 2 / 2 = 2, so SST_signal = 168/9 - 2
+     * = 150/9; R = (1 * 2 / 0.01 - 2 * 2) / (150/9) = 196 * 9 / 150 = 11.76, so 12. Check: 12
+     * repeats expect 1 - 2 / (12 * 150/9 + 4) = 0.99020, 11 repeats 1 - 2 / (11 * 150/9 + 4) =
+     * 0.98932. For a low target, 0.5, R = (2 / 0.5 - 4) / (150/9) = 0: one repeat, never fewer.
+     */
+    assert_close(regression_repeats_for_r2(r, &lof, 0.99), 12, 0);
+    assert_close(regression_repeats_for_r2(r, &lof, 0.5), 1, 0);
+    assert_true(isnan(regression_repeats_for_r2(r, &lof, 1.0)));
     regression_free(r);
 }
 
@@ -336,6 +347,15 @@ static void test_lack_of_fit_without_replicates(void **state)
     LackOfFit same = regression_lack_of_fit(r, twice, twos, FALSE);
 
     assert_true(isnan(single.f) && isnan(single.p) && isnan(single.pe_sd) && isnan(single.r2_ceiling));
+    assert_true(isnan(regression_repeats_for_r2(r, &single, 0.99)));
+
+    /* Means that differ less than their noise, runs {0, 10}, {10, 0}, {0, 10}: all means 5, so no
+     * number of repeats shows a line. */
+    const double flat[] = {5, 5, 5}, noisy[] = {0, 10, 10, 0, 0, 10};
+    Regression *none = regression_fit(x, flat, 3, NULL);
+    LackOfFit noise = regression_lack_of_fit(none, noisy, twos, FALSE);
+    assert_true(isinf(regression_repeats_for_r2(none, &noise, 0.99)));
+    regression_free(none);
     assert_close(single.ss_lof, 2.0 / 3.0, 1e-12);
     assert_true(isnan(same.f) && isnan(same.p) && isnan(same.r2_ceiling));
     assert_close(same.pe_sd, 0, 0);
