@@ -542,7 +542,8 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
            ini_double(r, g, "rse", &fit->rse, error) && ini_double(r, g, "f", &fit->f, error) &&
            ini_double(r, g, "f_p", &fit->f_p, error) &&
            ini_double(r, g, "loo_mape", &fit->loo_mape, error) &&
-           ini_uint(r, g, "n", 3, &fit->n, error) && ini_optional_double(r, g, "lof_f", &fit->lof_f, error) &&
+           ini_uint(r, g, "n", 3, &fit->n, error) &&
+           ini_optional_double(r, g, "lof_f", &fit->lof_f, error) &&
            ini_optional_double(r, g, "lof_p", &fit->lof_p, error) &&
            ini_optional_double(r, g, "pe_sd", &fit->pe_sd, error) &&
            ini_optional_double(r, g, "pe_df", &fit->pe_df, error) &&

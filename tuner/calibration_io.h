@@ -20,9 +20,9 @@
  *                     unrecorded runs before the first measured one); these three are optional
  *                     when reading, for files written before they existed
  *       [fit]         a, b (real_ms = a + b * sim_jiffies), se_a, se_b, r2, adj_r2, rse (ms),
- *                     f, f_p, loo_mape (percent), n (points fitted); lof_f, lof_p, pe_sd (ms),
- *                     pe_df, r2_ceiling, repeats_for_r2_99: the lack-of-fit test against the repeats' spread (regression.h),
- *                     optional when reading
+ *                     f, f_p, loo_mape (percent), n (points fitted); and, optional when
+ *                     reading, the lack-of-fit test against the repeats' spread (regression.h):
+ *                     lof_f, lof_p, pe_sd (ms), pe_df, r2_ceiling, repeats_for_r2_99
  *   DIR/bootstrap.ini     the inputs of the bootstrapped task model (SPEC.md §4), group
  *                     [bootstrap]: solo_ms, degradation, loops, mode, date.
  *

@@ -262,10 +262,9 @@ static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, con
 		     calibration_write(cal, out_dir, error);
 	}
 	if (ok)
-		printf("\nWrote %s/%s, %s/%s and %s/%s%s%s\n", out_dir, CALIBRATION_CSV_NAME, out_dir,
-		       CALIBRATION_RUNS_NAME, out_dir, CALIBRATION_INI_NAME,
-		       model == CALIBRATION_MODEL_BOOTSTRAP ? "; the bootstrapped model's inputs to " : "",
-		       model == CALIBRATION_MODEL_BOOTSTRAP ? CALIBRATION_BOOTSTRAP_NAME : "");
+		printf("\nWrote %s/: %s, %s, %s%s\n", out_dir, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
+		       CALIBRATION_INI_NAME,
+		       model == CALIBRATION_MODEL_BOOTSTRAP ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "");
 	g_free(boot.date);
 	return ok;
 }
