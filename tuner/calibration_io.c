@@ -56,7 +56,7 @@ static CalibrationFit unfitted(void)
     return (CalibrationFit){.a = NAN, .b = NAN, .se_a = NAN, .se_b = NAN, .r2 = NAN,
                             .adj_r2 = NAN, .rse = NAN, .f = NAN, .f_p = NAN, .loo_mape = NAN,
                             .n = 0, .lof_f = NAN, .lof_p = NAN, .pe_sd = NAN, .pe_df = NAN,
-                            .r2_ceiling = NAN, .repeats_for_r2_99 = NAN};
+                            .r2_ceiling = NAN, .repeats_for_r2_99 = NAN, .r2_groups = NAN};
 }
 
 /* A calibration with empty arrays, no strings and an unfitted fit. */
@@ -154,12 +154,18 @@ gboolean calibration_fit(Calibration *cal, GError **error)
     LackOfFit lof = regression_lack_of_fit(r, (const double *)(void *)runs->data, counts,
                                            cal->protocol.order == RUN_ORDER_ROUNDS);
 
+    g_autofree double *groups = g_new(double, MAX(n, 1));
+    for (guint i = 0; i < n; i++)
+        groups[i] = g_array_index(cal->points, CalibrationPoint, i).groups;
+    g_autoptr(Regression) null_model = regression_fit(groups, y, n, NULL);
+
     cal->fit = (CalibrationFit){
         .a = r->a, .b = r->b, .se_a = r->se_a, .se_b = r->se_b,
         .r2 = r->r2, .adj_r2 = r->adj_r2, .rse = r->rse,
         .f = r->f, .f_p = r->f_p, .loo_mape = r->loo_mape, .n = n,
         .lof_f = lof.f, .lof_p = lof.p, .pe_sd = lof.pe_sd, .pe_df = lof.df_pe,
         .r2_ceiling = lof.r2_ceiling, .repeats_for_r2_99 = regression_repeats_for_r2(r, &lof, 0.99),
+        .r2_groups = null_model ? null_model->r2 : NAN,
     };
     for (guint i = 0; i < n; i++) {
         CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
@@ -295,6 +301,7 @@ static void set_fit_group(GKeyFile *kf, const CalibrationFit *fit)
     g_key_file_set_double(kf, GROUP_FIT, "pe_df", fit->pe_df);
     g_key_file_set_double(kf, GROUP_FIT, "r2_ceiling", fit->r2_ceiling);
     g_key_file_set_double(kf, GROUP_FIT, "repeats_for_r2_99", fit->repeats_for_r2_99);
+    g_key_file_set_double(kf, GROUP_FIT, "r2_groups", fit->r2_groups);
     g_key_file_set_comment(kf, GROUP_FIT, NULL,
                            " real_ms = a + b * sim_jiffies; rse in ms, loo_mape in percent", NULL);
 }
@@ -548,7 +555,8 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
            ini_optional_double(r, g, "pe_sd", &fit->pe_sd, error) &&
            ini_optional_double(r, g, "pe_df", &fit->pe_df, error) &&
            ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error) &&
-           ini_optional_double(r, g, "repeats_for_r2_99", &fit->repeats_for_r2_99, error);
+           ini_optional_double(r, g, "repeats_for_r2_99", &fit->repeats_for_r2_99, error) &&
+           ini_optional_double(r, g, "r2_groups", &fit->r2_groups, error);
 }
 
 Calibration *calibration_read(const char *path, GError **error)

@@ -22,7 +22,7 @@
  *       [fit]         a, b (real_ms = a + b * sim_jiffies), se_a, se_b, r2, adj_r2, rse (ms),
  *                     f, f_p, loo_mape (percent), n (points fitted); and, optional when
  *                     reading, the lack-of-fit test against the repeats' spread (regression.h):
- *                     lof_f, lof_p, pe_sd (ms), pe_df, r2_ceiling, repeats_for_r2_99
+ *                     lof_f, lof_p, pe_sd (ms), pe_df, r2_ceiling, repeats_for_r2_99; and r2_groups
  *   DIR/bootstrap.ini     the inputs of the bootstrapped task model (SPEC.md §4), group
  *                     [bootstrap]: solo_ms, degradation, loops, mode, date.
  *
@@ -98,6 +98,9 @@ typedef struct {
     double r2_ceiling; /* the R² a line of exactly the right shape should expect on these means */
     double repeats_for_r2_99; /* repeats per group count for that expectation to reach 0.99, the
                                * literature's FSM calibration (SPEC.md §5); +inf: never */
+    double r2_groups; /* R² of the same means against the group count alone: the null model. A
+                       * simulator that explains no more than this has shown nothing the group
+                       * count did not; NaN when the group counts are all equal */
 } CalibrationFit;
 
 /* One real run, as it happened. */

@@ -190,6 +190,7 @@ static void print_report(const Calibration *cal, const Regression *all)
 	printf("\n  R^2 %.6f   adjusted R^2 %.6f   residual std. error %.4g ms on %u df\n", f->r2, f->adj_r2,
 	       f->rse, n - 2);
 	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p, f->loo_mape);
+	printf("  R^2 against the group count alone (the null model) %.6f\n", f->r2_groups);
 	if (isfinite(f->lof_f)) {
 		g_autofree char *repeats_text = isfinite(f->repeats_for_r2_99)
 							? g_strdup_printf("%.0f", f->repeats_for_r2_99)

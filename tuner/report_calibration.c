@@ -81,6 +81,8 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	report_row(s, "residual standard error", "%.4g ms", f->rse);
 	report_row(s, "F (slope)", "%.6g, p = %.3g", f->f, f->f_p);
 	report_row(s, "leave-one-out MAPE", "%.3f %%", f->loo_mape);
+	if (!isnan(f->r2_groups))
+		report_row(s, "R² against the group count alone", "%.6f", f->r2_groups);
 	if (isfinite(f->lof_f)) {
 		report_row(s, "lack of fit", "F %.4g on %u and %.0f df, p = %.3g", f->lof_f, points - 2, f->pe_df,
 			   f->lof_p);

@@ -228,6 +228,9 @@ static void test_round_trip(void **state)
     assert_same_double(g->pe_df, f->pe_df);
     assert_same_double(g->r2_ceiling, f->r2_ceiling);
     assert_same_double(g->repeats_for_r2_99, f->repeats_for_r2_99);
+    /* The sample's jiffies are 50 x its groups, so the null model fits as well as the model. */
+    assert_true(fabs(f->r2_groups - f->r2) < 1e-12);
+    assert_same_double(g->r2_groups, f->r2_groups);
 
     /* The .ini is an ordinary key file with the documented groups and keys. */
     g_autoptr(GKeyFile) kf = g_key_file_new();

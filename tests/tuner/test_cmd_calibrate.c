@@ -143,9 +143,12 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	assert_int_equal(cal->protocol.order, RUN_ORDER_ROUNDS);
 	assert_int_equal(cal->protocol.seed, 1);
 	assert_close(cal->protocol.warmup_s, 0, 0);
-	/* The simulated runtime grows with the groups almost in proportion, as the fake does. */
+	/* The simulated runtime grows with the groups almost in proportion, as the fake does; the
+	 * fake is a line in the group count, so the null model fits it exactly. */
 	assert_true(cal->fit.b > 0);
 	assert_true(cal->fit.r2 > 0.99);
+	assert_close(cal->fit.r2_groups, 1, 1e-12);
+	assert_non_null(strstr(r.out, "R^2 against the group count alone (the null model) 1.000000\n"));
 	run_clear(&r);
 }
 

@@ -225,7 +225,7 @@ static void test_single_directory(void **state)
 }
 
 /*
- * A calibration made in rounds (fixture cal-rounds, `tuner calibrate --seed 13` on this machine)
+ * A calibration made in rounds (fixture cal-rounds, `tuner calibrate --seed 15` on this machine)
  * also has calibration_runs.csv: the drift figure, and the lack-of-fit rows of the .ini.
  */
 static void test_calibration_in_rounds(void **state)
@@ -242,8 +242,8 @@ static void test_calibration_in_rounds(void **state)
 	expect_figure(dir, "calibration");
 	expect_figure(dir, "calibration-drift");
 
-	/* The first run: 1 group, 86 ms, against 1 group's mean (86 + 86 + 73) / 3 = 81.667 ms, so
-	 * 1.0530612; one line per run, 60 in all. */
+	/* The first run: 7 groups, 459 ms, against 7 groups' mean (459 + 416 + 396) / 3 = 423.667 ms,
+	 * so 1.0834317; one line per run, 60 in all. */
 	g_autofree char *dat = g_build_filename(dir, "calibration-drift.dat", NULL);
 	g_autofree char *data = data_lines(dat);
 	g_auto(GStrv) lines = g_strsplit(g_strstrip(data), "\n", -1);
@@ -251,14 +251,15 @@ static void test_calibration_in_rounds(void **state)
 
 	assert_int_equal(g_strv_length(lines), 60);
 	assert_int_equal(sscanf(lines[0], "%lf %lf %lf %lf", &start, &groups, &ratio, &round), 4);
-	assert_true(groups == 1 && round == 0 && start < 1e-3);
-	assert_true(fabs(ratio - 86.0 / (245.0 / 3.0)) < 1e-8);
+	assert_true(groups == 7 && round == 0 && start < 1e-3);
+	assert_true(fabs(ratio - 459.0 / (1271.0 / 3.0)) < 1e-8);
 
 	g_autofree char *html_path = g_build_filename(dir, "index.html", NULL);
 	g_autofree char *html = read_text(html_path);
-	assert_non_null(strstr(html, "lack of fit</td><td>F 1.665 on 18 and 38 df, p = 0.0919"));
+	assert_non_null(strstr(html, "lack of fit</td><td>F 0.8274 on 18 and 38 df, p = 0.659"));
 	assert_non_null(strstr(html, "repeats for it to expect 0.99</td><td>3<"));
-	assert_non_null(strstr(html, "run order</td><td>rounds (seed 13), after 20.4 s of warm-up"));
+	assert_non_null(strstr(html, "R² against the group count alone</td><td>0.992854"));
+	assert_non_null(strstr(html, "run order</td><td>rounds (seed 15), after 21.1 s of warm-up"));
 	assert_non_null(strstr(html, "residuals vs group count"));
 	run_clear(&r);
 }
