@@ -34,6 +34,14 @@ static char *linear_cmd(const char *log)
 			       log);
 }
 
+/* A benchmark that knows how many times it ran before: "sh -c '<counter> BODY'", where BODY sees
+ * that number in $n (0 on the first run); the count is kept in the file count. */
+static char *counting_cmd(const char *count, const char *body)
+{
+	return g_strdup_printf("sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; %s'", count, count,
+			       body);
+}
+
 static int setup(void **state)
 {
 	*state = temp_dir("test_cmd_calibrate_XXXXXX");
@@ -159,10 +167,8 @@ static void test_lack_of_fit_is_reported(void **state)
 {
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *count = in_dir(state, "count");
-	g_autofree char *cmd = g_strdup_printf(
-		"sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; "
-		"awk \"BEGIN { printf \\\"Time: %%.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n %% 3)) / 1000 }\"'",
-		count, count);
+	g_autofree char *cmd = counting_cmd(
+		count, "awk \"BEGIN { printf \\\"Time: %.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n % 3)) / 1000 }\"");
 	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--repeat", "3", "--warmup", "0",
 			   "--real-cmd", cmd, "--out", out);
 
@@ -285,10 +291,8 @@ static void test_failing_run_writes_nothing(void **state)
 {
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *count = in_dir(state, "count");
-	g_autofree char *cmd = g_strdup_printf(
-		"sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; "
-		"if [ $n -lt 5 ]; then echo Time: 0.05; else echo broken pipe >&2; exit 3; fi' {groups}",
-		count, count);
+	g_autofree char *cmd = counting_cmd(
+		count, "if [ $n -lt 5 ]; then echo Time: 0.05; else echo broken pipe >&2; exit 3; fi; : {groups}");
 	struct run r = RUN("calibrate", "--groups", "1..4", "--repeat", "2", "--warmup", "0", "--model", "bootstrap",
 			   "--real-cmd", cmd, "--out", out);
 
