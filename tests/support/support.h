@@ -12,15 +12,15 @@
 #ifndef TESTS_SUPPORT_SUPPORT_H
 #define TESTS_SUPPORT_SUPPORT_H
 
-
 #include <glib.h>
+#include <sys/types.h>
 
 #ifndef BUILD_BIN_DIR
 #define BUILD_BIN_DIR "build/release/bin"
 #endif
 /* The programs of the build variant the test belongs to. */
 #define LINSCHED BUILD_BIN_DIR "/linsched"
-#define TUNER BUILD_BIN_DIR "/tuner"
+#define TUNER	 BUILD_BIN_DIR "/tuner"
 
 /* ---- running a program ------------------------------------------------------------------------ */
 
@@ -37,7 +37,8 @@ struct run {
  * child_setup (may be NULL) runs in the child before exec, e.g. to set a resource limit.
  * Fails the test if the program cannot be started.
  */
-struct run run_program(const char *program, const char *const *args, GSpawnChildSetupFunc child_setup);
+struct run run_program(const char *program, const char *const *args,
+		       GSpawnChildSetupFunc child_setup);
 
 /* Free out and err. */
 void run_clear(struct run *r);
@@ -48,6 +49,17 @@ void expect_clean_exit(const struct run *r, const char *what);
 /* The run refused its input: exit status 2, nothing on stdout, and one line on stderr that contains
  * needle (a flag, say); else fail, naming what. */
 void expect_refusal(const struct run *r, const char *what, const char *needle);
+
+/* ---- processes --------------------------------------------------------------------------------- */
+
+/*
+ * fork(), once this process has no thread but the caller's (and GLib's idle pool-spawner): a
+ * thread pool's workers outlive g_thread_pool_free for a moment, and GLib parks them for reuse.
+ * Forking while one holds a lock (malloc's, AddressSanitizer's allocator's) leaves that lock held
+ * forever in the child, and a parked thread is missing there: either way the child hangs. Fails
+ * the test if other threads are still there after 5 s.
+ */
+pid_t fork_single_threaded(void);
 
 /* ---- files ------------------------------------------------------------------------------------ */
 

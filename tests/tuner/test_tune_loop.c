@@ -28,6 +28,8 @@
 #include "tuner/golden_ends.h"
 #include "tuner/knob_space.h"
 #include "tuner/tune_loop.h"
+
+#include "tests/support/support.h"
 #include "tuner/workload.h"
 
 #define L_STAR 3e6
@@ -35,22 +37,24 @@
 #define W_STAR 2e6
 
 struct synth {
-	double noise;   /* amplitude of the seed-dependent term */
-	gint calls;     /* objective calls so far (atomic) */
-	gint fail_at;   /* return an error at this call (1-based); 0: never */
-	gint kill_at;   /* raise SIGKILL at this call; 0: never */
-	bool nan;       /* return NaN */
+	double noise; /* amplitude of the seed-dependent term */
+	gint calls;   /* objective calls so far (atomic) */
+	gint fail_at; /* return an error at this call (1-based); 0: never */
+	gint kill_at; /* raise SIGKILL at this call; 0: never */
+	bool nan;     /* return NaN */
 };
 
 static double bowl(const CfsKnobs *k)
 {
-	double a = log((double)k->latency_ns / L_STAR), b = log((double)k->min_granularity_ns / M_STAR);
+	double a = log((double)k->latency_ns / L_STAR),
+	       b = log((double)k->min_granularity_ns / M_STAR);
 	double c = log(((double)k->wakeup_granularity_ns + 1000) / (W_STAR + 1000));
 
 	return 1 + a * a + b * b + c * c;
 }
 
-static gboolean synth_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx, GError **error)
+static gboolean synth_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+				GError **error)
 {
 	struct synth *s = ctx;
 	gint call = g_atomic_int_add(&s->calls, 1) + 1;
@@ -58,15 +62,16 @@ static gboolean synth_objective(const CfsKnobs *k, guint64 seed, double *value, 
 	if (call == s->kill_at)
 		raise(SIGKILL);
 	if (call == s->fail_at) {
-		g_set_error(error, g_quark_from_static_string("test"), 1, "injected failure at call %d", call);
+		g_set_error(error, g_quark_from_static_string("test"), 1,
+			    "injected failure at call %d", call);
 		return FALSE;
 	}
 	*value = s->nan ? NAN : bowl(k) + s->noise * ((double)(seed % 7) / 7.0 - 0.5);
 	return TRUE;
 }
 
-static TuneConfig synth_config(const tuner_optimizer_type *T, struct knob_space *space, struct synth *s,
-			       guint replicates, guint jobs)
+static TuneConfig synth_config(const tuner_optimizer_type *T, struct knob_space *space,
+			       struct synth *s, guint replicates, guint jobs)
 {
 	TuneConfig c = {
 		.type = T,
@@ -133,10 +138,13 @@ static void test_pso_finds_the_bowl(void **state)
 		 * test_optimizers.c states for them, i.e. 0.1 ln(1e4) = 0.92 in the logarithm. */
 		double tol = stable ? 0.01 : 0.1 * log(1e4);
 
-		if (fabs(dl) > tol || fabs(dm) > tol || fabs(dw) > tol || fabs(best->value - (1 + dl * dl + dm * dm + dw * dw)) > 1e-12)
-			fail_msg("PSO (%s) best %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " = %g",
-				 stable ? "stable" : "defaults", best->knobs.latency_ns, best->knobs.min_granularity_ns,
-				 best->knobs.wakeup_granularity_ns, best->value);
+		if (fabs(dl) > tol || fabs(dm) > tol || fabs(dw) > tol ||
+		    fabs(best->value - (1 + dl * dl + dm * dm + dw * dw)) > 1e-12)
+			fail_msg("PSO (%s) best %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+				 " %" G_GUINT64_FORMAT " = %g",
+				 stable ? "stable" : "defaults", best->knobs.latency_ns,
+				 best->knobs.min_granularity_ns, best->knobs.wakeup_granularity_ns,
+				 best->value);
 		tune_run_free(run);
 	}
 }
@@ -152,7 +160,9 @@ static void test_golden_on_one_knob(void **state)
 		knob_space_init(&space, true);
 		assert_true(knob_space_parse_fix(&space, "min_granularity=700000", NULL));
 		assert_true(knob_space_parse_fix(&space, "wakeup_granularity=2000000", NULL));
-		TuneConfig c = synth_config(ends ? tuner_optimizer_golden_ends : tuner_optimizer_golden, &space, &s, 1, 1);
+		TuneConfig c =
+			synth_config(ends ? tuner_optimizer_golden_ends : tuner_optimizer_golden,
+				     &space, &s, 1, 1);
 
 		c.params.golden.tolerance = 0.001;
 		TuneRun *run = tune_run(&c, NULL);
@@ -208,7 +218,8 @@ static void test_history(void **state)
 		assert_true(e->best == best);
 	}
 	assert_int_equal(run->best, best_index);
-	assert_ptr_equal(tune_run_best(run), &g_array_index(run->evaluations, TuneEvaluation, best_index));
+	assert_ptr_equal(tune_run_best(run),
+			 &g_array_index(run->evaluations, TuneEvaluation, best_index));
 	/* 27 points x 2 replicates, none journaled. */
 	assert_int_equal(run->totals.total, 54);
 	assert_int_equal(run->totals.run, 54);
@@ -405,14 +416,15 @@ static void test_resume_after_kill9(void **state)
 
 	for (unsigned long seed = 1; seed <= 3; seed++) {
 		gint k = random_evaluation(seed, distinct);
-		pid_t pid = fork();
+		pid_t pid = fork_single_threaded();
 
 		assert_true(pid >= 0);
 		if (pid == 0) {
 			struct synth s = { .noise = 0.2, .kill_at = k };
 			TuneConfig c = fault_config(&space, &s);
 
-			c.evaluator.journal = journal_open(path, "fault test", JOURNAL_NO_SYNC, NULL);
+			c.evaluator.journal =
+				journal_open(path, "fault test", JOURNAL_NO_SYNC, NULL);
 			tune_run(&c, NULL);
 			_exit(3); /* not reached: the objective kills the process */
 		}
@@ -449,7 +461,8 @@ static void test_errors(void **state)
 	assert_null(tune_run(&c, &error));
 	assert_true(g_error_matches(error, TUNER_OPTIMIZER_ERROR, TUNER_OPTIMIZER_ERROR_PARAMS));
 	g_clear_error(&error);
-	c = synth_config(tuner_optimizer_golden, &space, &s, 1, 1); /* golden searches one dimension */
+	c = synth_config(tuner_optimizer_golden, &space, &s, 1,
+			 1); /* golden searches one dimension */
 	assert_null(tune_run(&c, &error));
 	assert_non_null(strstr(error->message, "one dimension"));
 	g_clear_error(&error);
