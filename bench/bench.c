@@ -137,9 +137,15 @@ static void pso_full(guint jobs)
 	knob_space_init(&space, true);
 
 	TuneConfig c = {
-		.type = tuner_optimizer_pso, .dim = space.dim, .map = tune_map_knob_space, .map_ctx = &space,
-		.evaluator = { .objective = workload_objective, .objective_ctx = &w, .replicates = 1,
-			       .base_seed = 1, .jobs = jobs },
+		.type = tuner_optimizer_pso,
+		.dim = space.dim,
+		.map = tune_map_knob_space,
+		.map_ctx = &space,
+		.evaluator = { .objective = workload_objective,
+			       .objective_ctx = &w,
+			       .replicates = 1,
+			       .base_seed = 1,
+			       .jobs = jobs },
 	};
 
 	tuner_optimizer_params_default(&c.params);
@@ -161,7 +167,8 @@ static void pso_jobs2(void)
 /* The real benchmark's wall time, or a negative value when no tool is installed. */
 static double real_hackbench_5x1000(const char **tool)
 {
-	const char *perf[] = { "perf", "bench", "sched", "messaging", "-t", "-g", "5", "-l", "1000", NULL };
+	const char *perf[] = { "perf", "bench", "sched", "messaging", "-t",
+			       "-g",   "5",	"-l",	 "1000",      NULL };
 	const char *hb[] = { "hackbench", "-T", "-g", "5", "-l", "1000", NULL };
 	const char **argv = NULL;
 	g_autofree char *perf_path = g_find_program_in_path("perf");
@@ -177,8 +184,11 @@ static double real_hackbench_5x1000(const char **tool)
 	double start = now_s();
 	gint status;
 
-	if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
-			  G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, NULL) || status != 0)
+	if (!g_spawn_sync(NULL, (char **)argv, NULL,
+			  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL |
+				  G_SPAWN_STDERR_TO_DEV_NULL,
+			  NULL, NULL, NULL, NULL, &status, NULL) ||
+	    status != 0)
 		return -1;
 	return now_s() - start;
 }
@@ -225,12 +235,14 @@ int main(void)
 	double big = time_median(hackbench_100x100_fsm, 3);
 
 	printf("\n4. hackbench 100 groups x 100 loops (4000 tasks), threads, FSM, 2 CPUs\n");
-	printf("   wall %.3f s (median of 3), peak RSS %.1f MiB\n", big, peak_rss_mib(hackbench_100x100_fsm));
+	printf("   wall %.3f s (median of 3), peak RSS %.1f MiB\n", big,
+	       peak_rss_mib(hackbench_100x100_fsm));
 
 	double j1 = time_median(pso_jobs1, 5), j2 = time_median(pso_jobs2, 5);
 
 	printf("\n5. a full PSO (20 particles x 30 iterations) on hackbench 5 groups x 1 loop, threads, 2 CPUs\n");
-	printf("   --jobs 1: %.3f s, --jobs 2: %.3f s (median of 5), speed-up %.2f\n", j1, j2, j1 / j2);
+	printf("   --jobs 1: %.3f s, --jobs 2: %.3f s (median of 5), speed-up %.2f\n", j1, j2,
+	       j1 / j2);
 
 	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
 	return failures ? 1 : 0;

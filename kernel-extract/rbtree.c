@@ -11,7 +11,10 @@
  */
 #include "kernel-extract/rbtree.h"
 
-enum rb_dir { RB_LEFT = 0, RB_RIGHT = 1 };
+enum rb_dir {
+	RB_LEFT = 0,
+	RB_RIGHT = 1
+};
 
 static inline enum rb_dir rb_opposite(enum rb_dir dir)
 {

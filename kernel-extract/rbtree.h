@@ -54,28 +54,36 @@ struct rb_root_cached {
 	struct rb_node *rb_leftmost;
 };
 
-#define RB_RED 0u
+#define RB_RED	 0u
 #define RB_BLACK 1u
 
-#define RB_ROOT (struct rb_root){ NULL }
-#define RB_ROOT_CACHED (struct rb_root_cached){ { NULL }, NULL }
+#define RB_ROOT          \
+	(struct rb_root) \
+	{                \
+		NULL     \
+	}
+#define RB_ROOT_CACHED          \
+	(struct rb_root_cached) \
+	{                       \
+		{ NULL }, NULL  \
+	}
 
 #ifndef container_of
 /* The object of type `type` whose member `member` is at `ptr`; type-checks ptr against the member. */
-#define container_of(ptr, type, member)                                                    \
-	__extension__({                                                                    \
-		const __typeof__(((type *)0)->member) *container_of_member__ = (ptr);      \
-		(type *)((char *)container_of_member__ - offsetof(type, member));          \
+#define container_of(ptr, type, member)                                               \
+	__extension__({                                                               \
+		const __typeof__(((type *)0)->member) *container_of_member__ = (ptr); \
+		(type *)((char *)container_of_member__ - offsetof(type, member));     \
 	})
 #endif
 
 #define rb_entry(ptr, type, member) container_of(ptr, type, member)
 
 /* Like rb_entry() but maps NULL (no node: empty tree, end of a walk) to NULL. */
-#define rb_entry_safe(ptr, type, member)                                                   \
-	__extension__({                                                                    \
-		__typeof__(ptr) rb_entry_safe_ptr__ = (ptr);                               \
-		rb_entry_safe_ptr__ ? rb_entry(rb_entry_safe_ptr__, type, member) : NULL;  \
+#define rb_entry_safe(ptr, type, member)                                                  \
+	__extension__({                                                                   \
+		__typeof__(ptr) rb_entry_safe_ptr__ = (ptr);                              \
+		rb_entry_safe_ptr__ ? rb_entry(rb_entry_safe_ptr__, type, member) : NULL; \
 	})
 
 #define RB_EMPTY_ROOT(root) ((root)->rb_node == NULL)
@@ -109,7 +117,8 @@ static inline bool rb_is_black(const struct rb_node *node)
  * root slot, with parent NULL) that the caller's descent ended on.  The tree is unbalanced until
  * rb_insert_color() or rb_insert_color_cached() is called on the node.
  */
-static inline void rb_link_node(struct rb_node *node, struct rb_node *parent, struct rb_node **rb_link)
+static inline void rb_link_node(struct rb_node *node, struct rb_node *parent,
+				struct rb_node **rb_link)
 {
 	node->__rb_parent_color = (uintptr_t)parent; /* colour bit 0: red */
 	node->rb_left = NULL;
@@ -141,7 +150,8 @@ static inline struct rb_node *rb_first_cached(const struct rb_root_cached *root)
  * rb_insert_color() for a cached tree.  `leftmost` tells whether the caller's descent only went left,
  * i.e. the new node is the new minimum; the caller knows it for free, which keeps the cache O(1).
  */
-static inline void rb_insert_color_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost)
+static inline void rb_insert_color_cached(struct rb_node *node, struct rb_root_cached *root,
+					  bool leftmost)
 {
 	if (leftmost)
 		root->rb_leftmost = node;

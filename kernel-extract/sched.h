@@ -26,12 +26,12 @@ typedef uint32_t u32;
 
 #define NSEC_PER_USEC 1000ULL
 #define NSEC_PER_MSEC 1000000ULL
-#define NSEC_PER_SEC 1000000000ULL
+#define NSEC_PER_SEC  1000000000ULL
 
 #define NICE_0_LOAD 1024UL
-#define MAX_NICE 19
-#define MIN_NICE (-20)
-#define NICE_WIDTH 40
+#define MAX_NICE    19
+#define MIN_NICE    (-20)
+#define NICE_WIDTH  40
 /* Fixed-point scale of the inverse weights: inv_weight = 2^32 / weight. */
 #define WMULT_CONST 0xffffffffULL
 #define WMULT_SHIFT 32
@@ -52,51 +52,51 @@ struct load_weight {
 struct sched_entity {
 	struct load_weight load;
 	struct rb_node run_node;
-	unsigned int on_rq;         /* counted in its cfs_rq (in the tree, or curr) */
+	unsigned int on_rq; /* counted in its cfs_rq (in the tree, or curr) */
 
-	u64 exec_start;             /* clock when it was last charged by update_curr */
+	u64 exec_start; /* clock when it was last charged by update_curr */
 	u64 sum_exec_runtime;
-	u64 prev_sum_exec_runtime;  /* sum_exec_runtime when it was last picked */
+	u64 prev_sum_exec_runtime; /* sum_exec_runtime when it was last picked */
 	u64 vruntime;
 	u64 nr_migrations;
-	struct cfs_rq *cfs_rq;      /* the queue of the CPU it is on, or last ran on */
+	struct cfs_rq *cfs_rq; /* the queue of the CPU it is on, or last ran on */
 };
 
 /* CFS run queue: the time-ordered tree of runnable entities. curr is not in the tree. */
 struct cfs_rq {
-	struct load_weight load;    /* sum of the weights of every queued entity, curr included */
+	struct load_weight load; /* sum of the weights of every queued entity, curr included */
 	unsigned int nr_running;
-	u64 min_vruntime;           /* monotonic: never decreases */
+	u64 min_vruntime; /* monotonic: never decreases */
 	struct rb_root_cached tasks_timeline;
 
 	struct sched_entity *curr;
-	struct sched_entity *next;  /* wakeup buddy: the task just woken */
-	struct sched_entity *last;  /* the task the wakeup preempted */
+	struct sched_entity *next; /* wakeup buddy: the task just woken */
+	struct sched_entity *last; /* the task the wakeup preempted */
 };
 
 /* sched_info, as schedstats keeps it (/proc/PID/schedstat). */
 struct sched_info {
-	unsigned long pcount;       /* times it was switched in */
-	u64 run_delay;              /* time spent runnable on a run queue but not running */
-	u64 last_arrival;           /* when it was last switched in */
-	u64 last_queued;            /* when it last became runnable and waiting, if queued */
-	bool queued;                /* waiting on a run queue (time 0 is a valid last_queued) */
+	unsigned long pcount; /* times it was switched in */
+	u64 run_delay;	      /* time spent runnable on a run queue but not running */
+	u64 last_arrival;     /* when it was last switched in */
+	u64 last_queued;      /* when it last became runnable and waiting, if queued */
+	bool queued;	      /* waiting on a run queue (time 0 is a valid last_queued) */
 };
 
 enum task_state {
-	TASK_NEW,                   /* created, never enqueued */
-	TASK_RUNNING,               /* runnable: queued or on a CPU */
-	TASK_INTERRUPTIBLE,         /* blocked: on a wait queue or a timer */
+	TASK_NEW,	    /* created, never enqueued */
+	TASK_RUNNING,	    /* runnable: queued or on a CPU */
+	TASK_INTERRUPTIBLE, /* blocked: on a wait queue or a timer */
 	TASK_DEAD,
 };
 
 /* The scheduler's view of a task. The engine embeds it in its own task. */
 struct task_struct {
 	int pid;
-	int static_prio;            /* 120 + nice */
+	int static_prio; /* 120 + nice */
 	enum task_state state;
-	int cpu;                    /* the rq it is on, or last ran on */
-	bool on_cpu;                /* rq->curr == this */
+	int cpu;     /* the rq it is on, or last ran on */
+	bool on_cpu; /* rq->curr == this */
 	const struct sched_class *sched_class;
 	struct sched_entity se;
 	struct sched_info sched_info;
@@ -109,16 +109,16 @@ struct task_struct {
  * MC level), each CPU a group; level 1 spans every CPU, each memory domain a group.
  */
 struct sched_domain {
-	u64 span;                   /* CPUs covered */
+	u64 span; /* CPUs covered */
 	unsigned int nr_groups;
 	u64 groups[SCHED_MAX_CPUS]; /* each a CPU mask, together they make span */
 	unsigned int span_weight;
 
-	unsigned int imbalance_pct;    /* no balancing unless busiest > this % of local */
-	unsigned int cache_nice_tries; /* failed balances after which cache-hot tasks may move */
-	unsigned int busy_factor;      /* a busy CPU balances this many times less often */
+	unsigned int imbalance_pct;	/* no balancing unless busiest > this % of local */
+	unsigned int cache_nice_tries;	/* failed balances after which cache-hot tasks may move */
+	unsigned int busy_factor;	/* a busy CPU balances this many times less often */
 	u64 min_interval, max_interval; /* in ns */
-	u64 balance_interval;           /* current, in ns: doubles on failure, reset on success */
+	u64 balance_interval;		/* current, in ns: doubles on failure, reset on success */
 	unsigned int nr_balance_failed;
 	u64 last_balance;
 };
@@ -126,11 +126,11 @@ struct sched_domain {
 /* Per-CPU run queue. */
 struct rq {
 	int cpu;
-	int node;                   /* memory domain */
+	int node; /* memory domain */
 	unsigned int nr_running;
 	struct cfs_rq cfs;
-	struct task_struct *curr;   /* NULL when the CPU is idle */
-	bool need_resched;          /* TIF_NEED_RESCHED of whatever runs on this CPU */
+	struct task_struct *curr; /* NULL when the CPU is idle */
+	bool need_resched;	  /* TIF_NEED_RESCHED of whatever runs on this CPU */
 	struct sched_system *sys;
 
 	unsigned int nr_sd;
@@ -143,18 +143,18 @@ struct rq {
  * the policy and reacts to need_resched / resched_mask after it.
  */
 struct sched_system {
-	u64 clock;                  /* now, in ns */
+	u64 clock; /* now, in ns */
 	unsigned int nr_cpus;
 	unsigned int nr_nodes;
 	struct sched_tunables tun;
-	unsigned int features;      /* bit set of enum sched_feature */
+	unsigned int features; /* bit set of enum sched_feature */
 	/* The policy every task of this system runs under; the core calls nothing else. */
 	const struct sched_class *policy;
-	struct rq *rqs;             /* nr_cpus of them */
-	u64 idle_mask;              /* CPUs with nothing to run */
-	u64 resched_mask;           /* CPUs whose need_resched the engine must act on */
-	u64 nr_migrations;          /* every set_task_cpu that changed CPU */
-	u64 nr_lb_migrations;       /* of which load balancing did */
+	struct rq *rqs;	      /* nr_cpus of them */
+	u64 idle_mask;	      /* CPUs with nothing to run */
+	u64 resched_mask;     /* CPUs whose need_resched the engine must act on */
+	u64 nr_migrations;    /* every set_task_cpu that changed CPU */
+	u64 nr_lb_migrations; /* of which load balancing did */
 	/* Called when a task changes rq, so the engine can charge migration costs. */
 	void (*migrate_hook)(struct task_struct *p, int from, int to, void *ctx);
 	void *hook_ctx;

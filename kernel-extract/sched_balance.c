@@ -103,7 +103,8 @@ int select_task_rq_fair(struct sched_system *sys, struct task_struct *p, int pre
 
 	if (idle >= 0)
 		return idle;
-	if ((wake_flags & WF_SYNC) && this_cpu != prev_cpu && wake_affine(sys, p, prev_cpu, this_cpu))
+	if ((wake_flags & WF_SYNC) && this_cpu != prev_cpu &&
+	    wake_affine(sys, p, prev_cpu, this_cpu))
 		return this_cpu;
 	return prev_cpu;
 }
@@ -119,8 +120,8 @@ bool task_hot(const struct task_struct *p, u64 now, const struct sched_tunables 
 
 struct group_stats {
 	u64 mask;
-	unsigned long load;          /* summed weight */
-	unsigned long avg_load;      /* per CPU, scaled by NICE_0_LOAD */
+	unsigned long load;	/* summed weight */
+	unsigned long avg_load; /* per CPU, scaled by NICE_0_LOAD */
 	unsigned int nr_running;
 	unsigned int nr_cpus;
 };
@@ -197,7 +198,8 @@ static unsigned long find_busiest_group(const struct sched_system *sys, const st
 }
 
 /* The CPU of the busiest group with the most load that has a queued task to give. */
-static struct rq *find_busiest_queue(const struct sched_system *sys, const struct group_stats *group)
+static struct rq *find_busiest_queue(const struct sched_system *sys,
+				     const struct group_stats *group)
 {
 	struct rq *busiest = NULL;
 

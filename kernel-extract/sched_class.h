@@ -10,21 +10,21 @@
 #include "kernel-extract/sched.h"
 
 /* enqueue_task / dequeue_task flags */
-#define ENQUEUE_WAKEUP 0x01   /* the task was asleep: place it as a sleeper */
-#define DEQUEUE_SLEEP 0x01    /* the task goes to sleep (not a migration) */
+#define ENQUEUE_WAKEUP 0x01 /* the task was asleep: place it as a sleeper */
+#define DEQUEUE_SLEEP  0x01 /* the task goes to sleep (not a migration) */
 
 /* wake flags */
-#define WF_SYNC 0x01          /* the waker is about to sleep (a pipe writer waking its reader) */
-#define WF_FORK 0x02          /* the first wakeup of a new task */
+#define WF_SYNC 0x01 /* the waker is about to sleep (a pipe writer waking its reader) */
+#define WF_FORK 0x02 /* the first wakeup of a new task */
 
 /* select_task_rq: which balancing the choice serves */
 #define SD_BALANCE_WAKE 0x01
 #define SD_BALANCE_FORK 0x02
 
 enum cpu_idle_type {
-	CPU_IDLE,          /* balancing on behalf of an idle CPU */
-	CPU_NOT_IDLE,      /* periodic balancing of a busy CPU */
-	CPU_NEWLY_IDLE,    /* the CPU is about to go idle */
+	CPU_IDLE,	/* balancing on behalf of an idle CPU */
+	CPU_NOT_IDLE,	/* periodic balancing of a busy CPU */
+	CPU_NEWLY_IDLE, /* the CPU is about to go idle */
 };
 
 struct sched_class {

@@ -173,7 +173,8 @@ void sched_fork(struct task_struct *p, int pid, int nice)
 void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_cpu)
 {
 	p->sched_class = sys->policy;
-	int cpu = p->sched_class->select_task_rq(sys, p, this_cpu, this_cpu, SD_BALANCE_FORK, WF_FORK);
+	int cpu = p->sched_class->select_task_rq(sys, p, this_cpu, this_cpu, SD_BALANCE_FORK,
+						 WF_FORK);
 	struct rq *rq = cpu_rq(sys, cpu);
 
 	/* A new task has no lag to carry: it is simply born on its CPU. */
@@ -190,7 +191,8 @@ bool try_to_wake_up(struct sched_system *sys, struct task_struct *p, int this_cp
 	if (p->state != TASK_INTERRUPTIBLE)
 		return false;
 
-	int cpu = p->sched_class->select_task_rq(sys, p, p->cpu, this_cpu, SD_BALANCE_WAKE, wake_flags);
+	int cpu = p->sched_class->select_task_rq(sys, p, p->cpu, this_cpu, SD_BALANCE_WAKE,
+						 wake_flags);
 
 	set_task_cpu(sys, p, cpu);
 	p->state = TASK_RUNNING;

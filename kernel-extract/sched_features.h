@@ -48,10 +48,10 @@ struct sched_tunables {
 };
 
 /* The sysctl ranges of the knobs, which user values must respect. */
-#define SCHED_LATENCY_MIN 100000ULL
-#define SCHED_LATENCY_MAX 1000000000ULL
-#define SCHED_MIN_GRAN_MIN 100000ULL
-#define SCHED_MIN_GRAN_MAX 1000000000ULL
+#define SCHED_LATENCY_MIN     100000ULL
+#define SCHED_LATENCY_MAX     1000000000ULL
+#define SCHED_MIN_GRAN_MIN    100000ULL
+#define SCHED_MIN_GRAN_MAX    1000000000ULL
 #define SCHED_WAKEUP_GRAN_MIN 0ULL
 #define SCHED_WAKEUP_GRAN_MAX 1000000000ULL
 
@@ -71,7 +71,8 @@ const char *sched_profile_names(void);
 unsigned int sched_tunable_factor(const struct sched_profile *profile, unsigned int ncpus);
 
 /* The profile's defaults as the kernel would show them after booting on ncpus CPUs. */
-struct sched_tunables sched_tunables_default(const struct sched_profile *profile, unsigned int ncpus);
+struct sched_tunables sched_tunables_default(const struct sched_profile *profile,
+					     unsigned int ncpus);
 
 /* Recomputes nr_latency after a knob changed (the kernel's sched_proc_update_handler). */
 void sched_tunables_update(struct sched_tunables *tun);

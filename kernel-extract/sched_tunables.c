@@ -16,15 +16,19 @@
 static const struct sched_profile profiles[] = {
 	{
 		.name = "2.6.28",
-		.base = { .latency = 20000000, .min_granularity = 4000000,
-			  .wakeup_granularity = 5000000, .migration_cost = 500000 },
+		.base = { .latency = 20000000,
+			  .min_granularity = 4000000,
+			  .wakeup_granularity = 5000000,
+			  .migration_cost = 500000 },
 		.features = F(SF_START_DEBIT) | F(SF_NORMALIZED_SLEEPER) | F(SF_ASYM_GRAN) |
 			    F(SF_WAKEUP_PREEMPT) | F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY),
 	},
 	{
 		.name = "6.1",
-		.base = { .latency = 6000000, .min_granularity = 750000,
-			  .wakeup_granularity = 1000000, .migration_cost = 500000 },
+		.base = { .latency = 6000000,
+			  .min_granularity = 750000,
+			  .wakeup_granularity = 1000000,
+			  .migration_cost = 500000 },
 		.features = F(SF_START_DEBIT) | F(SF_GENTLE_FAIR_SLEEPERS) | F(SF_GRAN_BY_WOKEN) |
 			    F(SF_BASE_SLICE) | F(SF_TICK_VRUNTIME_PREEMPT) | F(SF_WAKEUP_PREEMPT) |
 			    F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8),
@@ -72,10 +76,12 @@ unsigned int sched_tunable_factor(const struct sched_profile *profile, unsigned 
 void sched_tunables_update(struct sched_tunables *tun)
 {
 	/* ceil(latency / min_granularity), the number of tasks that fit in one latency period. */
-	tun->nr_latency = (unsigned int)((tun->latency + tun->min_granularity - 1) / tun->min_granularity);
+	tun->nr_latency =
+		(unsigned int)((tun->latency + tun->min_granularity - 1) / tun->min_granularity);
 }
 
-struct sched_tunables sched_tunables_default(const struct sched_profile *profile, unsigned int ncpus)
+struct sched_tunables sched_tunables_default(const struct sched_profile *profile,
+					     unsigned int ncpus)
 {
 	unsigned int factor = sched_tunable_factor(profile, ncpus);
 	struct sched_tunables tun = profile->base;

@@ -16,14 +16,14 @@
 #include "linsched/list.h"
 
 struct cache_domain {
-	struct list_head lru;        /* most recently switched-in first */
-	uint64_t lines;              /* capacity */
+	struct list_head lru; /* most recently switched-in first */
+	uint64_t lines;	      /* capacity */
 };
 
 struct cache_entry {
 	struct list_head lru;
-	uint64_t footprint;          /* lines */
-	int domain;                  /* where its lines are, -1: nowhere (cold everywhere) */
+	uint64_t footprint; /* lines */
+	int domain;	    /* where its lines are, -1: nowhere (cold everywhere) */
 };
 
 void cache_domain_init(struct cache_domain *d, uint64_t lines);

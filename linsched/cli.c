@@ -25,16 +25,24 @@ void linsched_cli_clear(struct linsched_cli *cli)
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 {
 	const GOptionEntry entries[] = {
-		{ "cpus", 0, 0, G_OPTION_ARG_INT64, &cli->cpus, "Number of CPUs, 1..64 (default 2)", "N" },
+		{ "cpus", 0, 0, G_OPTION_ARG_INT64, &cli->cpus, "Number of CPUs, 1..64 (default 2)",
+		  "N" },
 		{ "domains", 0, 0, G_OPTION_ARG_INT64, &cli->domains,
-		  "Memory domains (shared last-level caches); must divide --cpus (default 1)", "N" },
-		{ "profile", 0, 0, G_OPTION_ARG_STRING, &cli->profile, "Scheduler profile: 2.6.28 (default) or 6.1", "P" },
-		{ "hz", 0, 0, G_OPTION_ARG_INT64, &cli->hz, "Ticks per second: 100, 250, 300 or 1000 (default)", "HZ" },
-		{ "latency-ns", 0, 0, G_OPTION_ARG_INT64, &cli->latency_ns, "sched_latency_ns (default: profile, scaled for the CPUs)", "NS" },
-		{ "min-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->min_gran_ns, "sched_min_granularity_ns", "NS" },
-		{ "wakeup-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->wakeup_gran_ns, "sched_wakeup_granularity_ns", "NS" },
+		  "Memory domains (shared last-level caches); must divide --cpus (default 1)",
+		  "N" },
+		{ "profile", 0, 0, G_OPTION_ARG_STRING, &cli->profile,
+		  "Scheduler profile: 2.6.28 (default) or 6.1", "P" },
+		{ "hz", 0, 0, G_OPTION_ARG_INT64, &cli->hz,
+		  "Ticks per second: 100, 250, 300 or 1000 (default)", "HZ" },
+		{ "latency-ns", 0, 0, G_OPTION_ARG_INT64, &cli->latency_ns,
+		  "sched_latency_ns (default: profile, scaled for the CPUs)", "NS" },
+		{ "min-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->min_gran_ns,
+		  "sched_min_granularity_ns", "NS" },
+		{ "wakeup-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->wakeup_gran_ns,
+		  "sched_wakeup_granularity_ns", "NS" },
 		{ "migration-cost-ns", 0, 0, G_OPTION_ARG_INT64, &cli->migration_cost_ns,
-		  "sched_migration_cost_ns: a task that ran this recently is cache hot (default 500000)", "NS" },
+		  "sched_migration_cost_ns: a task that ran this recently is cache hot (default 500000)",
+		  "NS" },
 		{ "switch-cost-ns", 0, 0, G_OPTION_ARG_INT64, &cli->switch_cost_ns,
 		  "Virtual CPU time of a context switch (default 2000)", "NS" },
 		{ "wakeup-cost-ns", 0, 0, G_OPTION_ARG_INT64, &cli->wakeup_cost_ns,
@@ -42,14 +50,17 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		{ "migrate-cost-ns", 0, 0, G_OPTION_ARG_INT64, &cli->migrate_cost_ns,
 		  "Virtual CPU time a task pays on arriving at another CPU (default 5000)", "NS" },
 		{ "cache-lines", 0, 0, G_OPTION_ARG_INT64, &cli->cache_lines,
-		  "Last-level cache per memory domain, in 64-byte lines (default 524288 = 32 MiB)", "N" },
+		  "Last-level cache per memory domain, in 64-byte lines (default 524288 = 32 MiB)",
+		  "N" },
 		{ "miss-cost-ps", 0, 0, G_OPTION_ARG_INT64, &cli->miss_cost_ps,
 		  "Cost of reloading one cache line, in picoseconds (default 5000)", "PS" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &cli->seed, "Random seed (default 1)", "S" },
-		{ "format", 0, 0, G_OPTION_ARG_STRING, &cli->format, "Output: text (default) or json", "F" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &cli->format,
+		  "Output: text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new("sim", "Simulation options:", "Show simulation options", NULL, NULL);
+	GOptionGroup *group = g_option_group_new(
+		"sim", "Simulation options:", "Show simulation options", NULL, NULL);
 
 	g_option_group_add_entries(group, entries);
 	return group;
@@ -64,28 +75,40 @@ static bool check_nonneg(const char *flag, gint64 v, GError **error)
 	return true;
 }
 
-bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg, GError **error)
+bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
+			 GError **error)
 {
 	const struct sched_profile *profile = sched_profile_default();
 
 	if (cli->profile && !(profile = sched_profile_find(cli->profile))) {
-		g_set_error(error, CLI_ERROR, 1, "--profile: unknown profile '%s' (%s)", cli->profile,
-			    sched_profile_names());
+		g_set_error(error, CLI_ERROR, 1, "--profile: unknown profile '%s' (%s)",
+			    cli->profile, sched_profile_names());
 		return false;
 	}
-	const struct { const char *flag; gint64 v; } values[] = {
-		{ "--cpus", cli->cpus }, { "--domains", cli->domains }, { "--hz", cli->hz },
-		{ "--latency-ns", cli->latency_ns }, { "--min-gran-ns", cli->min_gran_ns },
-		{ "--wakeup-gran-ns", cli->wakeup_gran_ns }, { "--migration-cost-ns", cli->migration_cost_ns },
-		{ "--switch-cost-ns", cli->switch_cost_ns }, { "--wakeup-cost-ns", cli->wakeup_cost_ns },
-		{ "--migrate-cost-ns", cli->migrate_cost_ns }, { "--cache-lines", cli->cache_lines },
-		{ "--miss-cost-ps", cli->miss_cost_ps }, { "--seed", cli->seed },
+	const struct {
+		const char *flag;
+		gint64 v;
+	} values[] = {
+		{ "--cpus", cli->cpus },
+		{ "--domains", cli->domains },
+		{ "--hz", cli->hz },
+		{ "--latency-ns", cli->latency_ns },
+		{ "--min-gran-ns", cli->min_gran_ns },
+		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
+		{ "--migration-cost-ns", cli->migration_cost_ns },
+		{ "--switch-cost-ns", cli->switch_cost_ns },
+		{ "--wakeup-cost-ns", cli->wakeup_cost_ns },
+		{ "--migrate-cost-ns", cli->migrate_cost_ns },
+		{ "--cache-lines", cli->cache_lines },
+		{ "--miss-cost-ps", cli->miss_cost_ps },
+		{ "--seed", cli->seed },
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(values); i++)
 		if (!check_nonneg(values[i].flag, values[i].v, error))
 			return false;
 	if (cli->cpus == 0 || cli->cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CLI_ERROR, 1, "--cpus: %" G_GINT64_FORMAT " is not in 1..%d", cli->cpus, SCHED_MAX_CPUS);
+		g_set_error(error, CLI_ERROR, 1, "--cpus: %" G_GINT64_FORMAT " is not in 1..%d",
+			    cli->cpus, SCHED_MAX_CPUS);
 		return false;
 	}
 

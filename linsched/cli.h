@@ -14,7 +14,10 @@
 
 #include "linsched/sim.h"
 
-enum output_format { FORMAT_TEXT, FORMAT_JSON };
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON
+};
 
 /* Integer flags start at -1: "not given". */
 struct linsched_cli {
@@ -33,8 +36,10 @@ void linsched_cli_clear(struct linsched_cli *cli);
 /* The flags as a GOptionGroup (owned by the caller's GOptionContext once added). */
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli);
 /* The configuration the flags describe; false with a one-line error naming the flag. */
-bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg, GError **error);
-bool linsched_cli_format(const struct linsched_cli *cli, enum output_format *format, GError **error);
+bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
+			 GError **error);
+bool linsched_cli_format(const struct linsched_cli *cli, enum output_format *format,
+			 GError **error);
 
 #define CLI_ERROR g_quark_from_static_string("linsched-cli")
 

@@ -25,30 +25,40 @@ static void report_extra(struct json_writer *w, void *ctx)
 	json_uint(w, rc->messages);
 }
 
-static void print_text(GString *out, const struct linsched_sim *sim, const struct hackbench_params *p,
-		       uint64_t messages)
+static void print_text(GString *out, const struct linsched_sim *sim,
+		       const struct hackbench_params *p, uint64_t messages)
 {
 	const struct linsched_result *res = linsched_sim_result(sim);
 	const struct linsched_config *cfg = linsched_sim_config(sim);
 
-	g_string_append_printf(out, "Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n",
-			       p->threads ? "threaded" : "process", p->groups, 2 * p->fds, hackbench_nr_tasks(p));
-	g_string_append_printf(out, "Each sender will pass %u messages of %u bytes\n", p->loops, p->datasize);
-	g_string_append_printf(out, "# %u sender and receiver %s per group\n", p->fds, p->threads ? "threads" : "processes");
+	g_string_append_printf(
+		out,
+		"Running in %s mode with %u groups using %u file descriptors each (== %u tasks)\n",
+		p->threads ? "threaded" : "process", p->groups, 2 * p->fds, hackbench_nr_tasks(p));
+	g_string_append_printf(out, "Each sender will pass %u messages of %u bytes\n", p->loops,
+			       p->datasize);
+	g_string_append_printf(out, "# %u sender and receiver %s per group\n", p->fds,
+			       p->threads ? "threads" : "processes");
 	g_string_append_printf(out, "# %u groups == %u %s run\n", p->groups, hackbench_nr_tasks(p),
 			       p->threads ? "threads" : "processes");
-	g_string_append_printf(out, "# model %s, %s, profile %s, %u CPUs, HZ %u, seed %" G_GUINT64_FORMAT "\n",
-			       p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->pipe ? "pipes" : "sockets",
-			       cfg->profile->name, cfg->nr_cpus, cfg->hz, cfg->seed);
-	g_string_append_printf(out, "# knobs: latency %" G_GUINT64_FORMAT " ns, min_granularity %" G_GUINT64_FORMAT
-			       " ns, wakeup_granularity %" G_GUINT64_FORMAT " ns\n",
-			       cfg->tun.latency, cfg->tun.min_granularity, cfg->tun.wakeup_granularity);
-	g_string_append_printf(out, "# %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT " context switches, %"
-			       G_GUINT64_FORMAT " migrations\n", messages, res->context_switches, res->migrations);
+	g_string_append_printf(
+		out, "# model %s, %s, profile %s, %u CPUs, HZ %u, seed %" G_GUINT64_FORMAT "\n",
+		p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->pipe ? "pipes" : "sockets",
+		cfg->profile->name, cfg->nr_cpus, cfg->hz, cfg->seed);
+	g_string_append_printf(
+		out,
+		"# knobs: latency %" G_GUINT64_FORMAT " ns, min_granularity %" G_GUINT64_FORMAT
+		" ns, wakeup_granularity %" G_GUINT64_FORMAT " ns\n",
+		cfg->tun.latency, cfg->tun.min_granularity, cfg->tun.wakeup_granularity);
+	g_string_append_printf(out,
+			       "# %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
+			       " context switches, %" G_GUINT64_FORMAT " migrations\n",
+			       messages, res->context_switches, res->migrations);
 	if (res->deadlock)
 		g_string_append(out, "# DEADLOCK: tasks blocked with no one left to wake them\n");
-	g_string_append_printf(out, "Total time: %" G_GUINT64_FORMAT " jiffies (%.3f simulated sec)\n", res->jiffies,
-			       (double)res->runtime_ns / 1e9);
+	g_string_append_printf(out,
+			       "Total time: %" G_GUINT64_FORMAT " jiffies (%.3f simulated sec)\n",
+			       res->jiffies, (double)res->runtime_ns / 1e9);
 }
 
 int linsched_cmd_hackbench(int argc, char **argv)
@@ -58,12 +68,15 @@ int linsched_cmd_hackbench(int argc, char **argv)
 	char *trace_path = NULL, *trace_format_name = NULL;
 	g_autoptr(GError) error = NULL;
 	const GOptionEntry entries[] = {
-		{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path, "Write every context switch to FILE", "FILE" },
+		{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_path,
+		  "Write every context switch to FILE", "FILE" },
 		{ "trace-format", 0, 0, G_OPTION_ARG_STRING, &trace_format_name,
-		  "ftrace (sched_switch text, default) or json (Chrome trace events, for Perfetto)", "F" },
+		  "ftrace (sched_switch text, default) or json (Chrome trace events, for Perfetto)",
+		  "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate the hackbench messaging benchmark");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- simulate the hackbench messaging benchmark");
 	struct hackbench_params params;
 	struct linsched_config cfg;
 	enum output_format format;
@@ -77,8 +90,10 @@ int linsched_cmd_hackbench(int argc, char **argv)
 	g_option_context_add_group(ctx, hackbench_cli_group(&hc, true));
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 
-	if (!g_option_context_parse(ctx, &argc, &argv, &error) || !hackbench_cli_params(&hc, &params, &error) ||
-	    !linsched_cli_config(&cli, &cfg, &error) || !linsched_cli_format(&cli, &format, &error)) {
+	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
+	    !hackbench_cli_params(&hc, &params, &error) ||
+	    !linsched_cli_config(&cli, &cfg, &error) ||
+	    !linsched_cli_format(&cli, &format, &error)) {
 		status = linsched_usage_error("hackbench", error->message);
 		goto out;
 	}

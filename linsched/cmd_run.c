@@ -11,7 +11,10 @@
 /* What `linsched run` simulates when no --task is given: two CPU hogs of different nice levels
  * and a crowd of interactive tasks, the mix the CFS knobs trade off. */
 static const char *const default_tasks[] = {
-	"cpu:nice=0", "cpu:nice=5:count=2", "sleeprun:busy_ms=1:sleep_ms=3:count=40", NULL,
+	"cpu:nice=0",
+	"cpu:nice=5:count=2",
+	"sleeprun:busy_ms=1:sleep_ms=3:count=40",
+	NULL,
 };
 
 int linsched_usage_error(const char *cmd, const char *message)
@@ -29,8 +32,10 @@ int linsched_cmd_run(int argc, char **argv)
 	const GOptionEntry entries[] = {
 		{ "task", 0, 0, G_OPTION_ARG_STRING_ARRAY, &task_args,
 		  "A task kind with its parameters, e.g. cpu:nice=5:count=2, sleeprun:busy_ms=1:sleep_ms=3, "
-		  "randsleeprun:busy_ms=1:sleep_ms=3:dist=lognormal:cv=0.5 (repeatable)", "SPEC" },
-		{ "duration-ms", 0, 0, G_OPTION_ARG_INT64, &duration_ms, "Virtual time to simulate (default 10000)", "MS" },
+		  "randsleeprun:busy_ms=1:sleep_ms=3:dist=lognormal:cv=0.5 (repeatable)",
+		  "SPEC" },
+		{ "duration-ms", 0, 0, G_OPTION_ARG_INT64, &duration_ms,
+		  "Virtual time to simulate (default 10000)", "MS" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate simple tasks under CFS");
@@ -38,25 +43,28 @@ int linsched_cmd_run(int argc, char **argv)
 	linsched_cli_init(&cli);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
-	g_option_context_set_description(ctx,
-		"Without --task, runs: --task cpu:nice=0 --task cpu:nice=5:count=2 "
-		"--task sleeprun:busy_ms=1:sleep_ms=3:count=40");
+	g_option_context_set_description(
+		ctx, "Without --task, runs: --task cpu:nice=0 --task cpu:nice=5:count=2 "
+		     "--task sleeprun:busy_ms=1:sleep_ms=3:count=40");
 
 	int status = 2;
 	struct linsched_config cfg;
 	enum output_format format;
 
 	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
-	    !linsched_cli_config(&cli, &cfg, &error) || !linsched_cli_format(&cli, &format, &error)) {
+	    !linsched_cli_config(&cli, &cfg, &error) ||
+	    !linsched_cli_format(&cli, &format, &error)) {
 		status = linsched_usage_error("run", error->message);
 		goto out;
 	}
 	if (argc > 1) {
-		status = linsched_usage_error("run", "unexpected argument; tasks are given with --task");
+		status = linsched_usage_error("run",
+					      "unexpected argument; tasks are given with --task");
 		goto out;
 	}
 	if (duration_ms <= 0 || duration_ms > 1000LL * 86400 * 365) {
-		status = linsched_usage_error("run", "--duration-ms: must be between 1 and one year");
+		status = linsched_usage_error("run",
+					      "--duration-ms: must be between 1 and one year");
 		goto out;
 	}
 	cfg.duration_ns = (uint64_t)duration_ms * NSEC_PER_MSEC;

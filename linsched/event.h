@@ -17,8 +17,8 @@
 struct event {
 	uint64_t time;
 	uint64_t seq;
-	size_t index;  /* position in the heap, EVENT_NOT_QUEUED when not scheduled */
-	int kind;      /* the owner's tag: what to do when it fires */
+	size_t index; /* position in the heap, EVENT_NOT_QUEUED when not scheduled */
+	int kind;     /* the owner's tag: what to do when it fires */
 };
 
 struct event_heap {

@@ -26,7 +26,8 @@ void hackbench_cli_clear(struct hackbench_cli *hc);
  * sweep them themselves. */
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups);
 /* The workload the flags describe; false with a one-line error naming the flag. */
-bool hackbench_cli_params(const struct hackbench_cli *hc, struct hackbench_params *p, GError **error);
+bool hackbench_cli_params(const struct hackbench_cli *hc, struct hackbench_params *p,
+			  GError **error);
 /* The configuration for simulating p: the task kind decides the context-switch cost unless
  * --switch-cost-ns was given. */
 void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,

@@ -95,11 +95,21 @@ static void append_escaped(GString *out, const char *s)
 	g_string_append_c(out, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		switch (*p) {
-		case '"': g_string_append(out, "\\\""); break;
-		case '\\': g_string_append(out, "\\\\"); break;
-		case '\n': g_string_append(out, "\\n"); break;
-		case '\r': g_string_append(out, "\\r"); break;
-		case '\t': g_string_append(out, "\\t"); break;
+		case '"':
+			g_string_append(out, "\\\"");
+			break;
+		case '\\':
+			g_string_append(out, "\\\\");
+			break;
+		case '\n':
+			g_string_append(out, "\\n");
+			break;
+		case '\r':
+			g_string_append(out, "\\r");
+			break;
+		case '\t':
+			g_string_append(out, "\\t");
+			break;
 		default:
 			if (*p < 0x20)
 				g_string_append_printf(out, "\\u%04x", *p);

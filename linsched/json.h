@@ -17,7 +17,7 @@
 struct json_writer {
 	GString *out;
 	int depth;
-	bool first[JSON_MAX_DEPTH];  /* no element written yet at this depth */
+	bool first[JSON_MAX_DEPTH]; /* no element written yet at this depth */
 	bool pretty;
 };
 

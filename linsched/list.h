@@ -47,7 +47,7 @@ static inline void list_del_init(struct list_head *n)
 	INIT_LIST_HEAD(n);
 }
 
-#define list_entry(ptr, type, member) container_of(ptr, type, member)
+#define list_entry(ptr, type, member)	  container_of(ptr, type, member)
 #define list_first_entry(h, type, member) list_entry((h)->next, type, member)
 
 #endif

@@ -13,7 +13,8 @@ static void usage(FILE *f)
 	      "  run        simulate simple tasks (cpu, sleeprun, randsleeprun) for a given time\n"
 	      "  hackbench  simulate the hackbench messaging benchmark to completion\n"
 	      "\n"
-	      "linsched COMMAND --help lists a command's options.\n", f);
+	      "linsched COMMAND --help lists a command's options.\n",
+	      f);
 }
 
 int main(int argc, char **argv)
@@ -22,7 +23,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}

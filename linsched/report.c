@@ -116,30 +116,43 @@ void report_text(GString *out, const struct linsched_sim *sim)
 	const struct linsched_result *res = linsched_sim_result(sim);
 	double runtime_s = (double)res->runtime_ns / 1e9;
 
-	g_string_append_printf(out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
-			       cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
-	g_string_append_printf(out, "knobs: latency %" G_GUINT64_FORMAT " ns, min_granularity %" G_GUINT64_FORMAT
-			       " ns, wakeup_granularity %" G_GUINT64_FORMAT " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-			       cfg->tun.latency, cfg->tun.min_granularity, cfg->tun.wakeup_granularity,
-			       cfg->tun.migration_cost);
-	g_string_append_printf(out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
-			       res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");
-	g_string_append_printf(out, "context switches: %" G_GUINT64_FORMAT ", migrations: %" G_GUINT64_FORMAT "\n",
-			       res->context_switches, res->migrations);
+	g_string_append_printf(
+		out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
+		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
+	g_string_append_printf(out,
+			       "knobs: latency %" G_GUINT64_FORMAT
+			       " ns, min_granularity %" G_GUINT64_FORMAT
+			       " ns, wakeup_granularity %" G_GUINT64_FORMAT
+			       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+			       cfg->tun.latency, cfg->tun.min_granularity,
+			       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
+	g_string_append_printf(
+		out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
+		res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");
+	g_string_append_printf(
+		out, "context switches: %" G_GUINT64_FORMAT ", migrations: %" G_GUINT64_FORMAT "\n",
+		res->context_switches, res->migrations);
 	for (unsigned int i = 0; i < res->nr_cpus; i++)
 		g_string_append_printf(out, "cpu %u: busy %.2f%%\n", i,
-				       res->runtime_ns ? 100.0 * (double)res->cpu_busy_ns[i] / (double)res->runtime_ns : 0.0);
+				       res->runtime_ns ? 100.0 * (double)res->cpu_busy_ns[i] /
+								 (double)res->runtime_ns
+						       : 0.0);
 
-	g_string_append_printf(out, "\n%4s %-15s %4s %3s %12s %7s %12s %9s %8s %8s %6s %12s\n", "id", "name", "nice",
-			       "cpu", "exec_ms", "share%", "delay_ms", "pcount", "vcsw", "ivcsw", "migr", "exit_ms");
+	g_string_append_printf(out, "\n%4s %-15s %4s %3s %12s %7s %12s %9s %8s %8s %6s %12s\n",
+			       "id", "name", "nice", "cpu", "exec_ms", "share%", "delay_ms",
+			       "pcount", "vcsw", "ivcsw", "migr", "exit_ms");
 	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
 		struct linsched_task_stats st;
 
 		linsched_task_stats(linsched_sim_task(sim, i), &st);
-		g_string_append_printf(out, "%4d %-15s %4d %3d %12.3f %7.2f %12.3f %9lu %8lu %8lu %6" G_GUINT64_FORMAT,
-				       st.id, st.name, st.nice, st.cpu, (double)st.sum_exec_ns / 1e6,
-				       res->runtime_ns ? 100.0 * (double)st.sum_exec_ns / (double)res->runtime_ns : 0.0,
-				       (double)st.run_delay_ns / 1e6, st.pcount, st.nvcsw, st.nivcsw, st.nr_migrations);
+		g_string_append_printf(
+			out,
+			"%4d %-15s %4d %3d %12.3f %7.2f %12.3f %9lu %8lu %8lu %6" G_GUINT64_FORMAT,
+			st.id, st.name, st.nice, st.cpu, (double)st.sum_exec_ns / 1e6,
+			res->runtime_ns ? 100.0 * (double)st.sum_exec_ns / (double)res->runtime_ns
+					: 0.0,
+			(double)st.run_delay_ns / 1e6, st.pcount, st.nvcsw, st.nivcsw,
+			st.nr_migrations);
 		if (st.exited)
 			g_string_append_printf(out, " %12.3f\n", (double)st.exit_ns / 1e6);
 		else

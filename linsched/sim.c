@@ -16,10 +16,13 @@
 #include "linsched/cache.h"
 #include "linsched/event.h"
 
-enum event_kind { EV_CPU, EV_TIMER };
+enum event_kind {
+	EV_CPU,
+	EV_TIMER
+};
 
 struct linsched_task {
-	struct task_struct ts;       /* the scheduler's view; first, so the two convert cheaply */
+	struct task_struct ts; /* the scheduler's view; first, so the two convert cheaply */
 	struct linsched_sim *sim;
 	const struct linsched_task_ops *ops;
 	void *data;
@@ -27,8 +30,8 @@ struct linsched_task {
 	int id;
 	bool started;
 
-	uint64_t remaining;          /* CPU work left in the current step */
-	uint64_t overhead;           /* costs to pay before that work continues */
+	uint64_t remaining; /* CPU work left in the current step */
+	uint64_t overhead;  /* costs to pay before that work continues */
 	/*
 	 * A block, sleep or exit decided while costs were still owed takes effect once they are paid.
 	 * A block is already on its wait queue (the kernel's prepare_to_wait), so a wakeup in between
@@ -37,10 +40,10 @@ struct linsched_task {
 	bool deferred;
 	struct linsched_step deferred_step;
 
-	struct list_head wq_node;    /* on a wait queue while blocked or about to block */
-	struct event timer;          /* a sleep's end */
+	struct list_head wq_node; /* on a wait queue while blocked or about to block */
+	struct event timer;	  /* a sleep's end */
 	struct cache_entry cache;
-	gsl_rng *rng;                /* created on first use */
+	gsl_rng *rng; /* created on first use */
 	bool exited;
 	uint64_t exit_ns;
 };
@@ -48,8 +51,8 @@ struct linsched_task {
 struct linsched_cpu {
 	struct event ev;
 	int id;
-	uint64_t seg_start;          /* when curr's account was last settled */
-	uint64_t next_tick;          /* 0: no tick (idle) */
+	uint64_t seg_start; /* when curr's account was last settled */
+	uint64_t next_tick; /* 0: no tick (idle) */
 	uint64_t busy_since;
 };
 
@@ -105,7 +108,8 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 	const struct sched_tunables *t = &cfg->tun;
 
 	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus, SCHED_MAX_CPUS);
+		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus,
+			    SCHED_MAX_CPUS);
 		return false;
 	}
 	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
@@ -114,21 +118,28 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		return false;
 	}
 	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
-		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000", cfg->hz);
+		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
+			    cfg->hz);
 		return false;
 	}
 	if (t->latency < SCHED_LATENCY_MIN || t->latency > SCHED_LATENCY_MAX) {
-		g_set_error(error, CONFIG_ERROR, 1, "--latency-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--latency-ns: %" G_GUINT64_FORMAT
+			    " is outside the sysctl range %llu..%llu",
 			    t->latency, SCHED_LATENCY_MIN, SCHED_LATENCY_MAX);
 		return false;
 	}
 	if (t->min_granularity < SCHED_MIN_GRAN_MIN || t->min_granularity > SCHED_MIN_GRAN_MAX) {
-		g_set_error(error, CONFIG_ERROR, 1, "--min-gran-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--min-gran-ns: %" G_GUINT64_FORMAT
+			    " is outside the sysctl range %llu..%llu",
 			    t->min_granularity, SCHED_MIN_GRAN_MIN, SCHED_MIN_GRAN_MAX);
 		return false;
 	}
 	if (t->wakeup_granularity > SCHED_WAKEUP_GRAN_MAX) {
-		g_set_error(error, CONFIG_ERROR, 1, "--wakeup-gran-ns: %" G_GUINT64_FORMAT " is outside the sysctl range %llu..%llu",
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--wakeup-gran-ns: %" G_GUINT64_FORMAT
+			    " is outside the sysctl range %llu..%llu",
 			    t->wakeup_granularity, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX);
 		return false;
 	}
@@ -345,7 +356,8 @@ gsl_rng *linsched_task_rng(struct linsched_task *t)
 {
 	if (!t->rng) {
 		t->rng = gsl_rng_alloc(gsl_rng_taus2);
-		gsl_rng_set(t->rng, (unsigned long)mix64(t->sim->cfg.seed ^ mix64((uint64_t)t->id)));
+		gsl_rng_set(t->rng,
+			    (unsigned long)mix64(t->sim->cfg.seed ^ mix64((uint64_t)t->id)));
 	}
 	return t->rng;
 }
@@ -408,7 +420,8 @@ bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
 	return !list_empty(&wq->waiters);
 }
 
-static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu, int wake_flags)
+static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu,
+		      int wake_flags)
 {
 	sim->sys.clock = sim->now;
 	try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags);
@@ -421,7 +434,8 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 	unsigned int woken = 0;
 
 	while (!list_empty(&wq->waiters) && (nr == 0 || woken < nr)) {
-		struct linsched_task *t = list_first_entry(&wq->waiters, struct linsched_task, wq_node);
+		struct linsched_task *t =
+			list_first_entry(&wq->waiters, struct linsched_task, wq_node);
 
 		list_del_init(&t->wq_node);
 		woken++;
@@ -439,7 +453,8 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 /* ---------------------------------------------------------------- steps */
 
 /* The task stops being runnable (blocked, asleep or dead): its CPU must pick another. */
-static void apply_step(struct linsched_sim *sim, struct linsched_task *t, const struct linsched_step *step)
+static void apply_step(struct linsched_sim *sim, struct linsched_task *t,
+		       const struct linsched_step *step)
 {
 	struct rq *rq = sim_rq(sim, t->ts.cpu);
 
@@ -501,7 +516,8 @@ static void task_step(struct linsched_sim *sim, struct linsched_task *t)
 		apply_step(sim, t, &step);
 		return;
 	}
-	g_error("task %s (%s) made %d steps of no work in a row", t->name, t->ops->kind, MAX_EMPTY_STEPS);
+	g_error("task %s (%s) made %d steps of no work in a row", t->name, t->ops->kind,
+		MAX_EMPTY_STEPS);
 }
 
 /* ---------------------------------------------------------------- scheduling */

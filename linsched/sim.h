@@ -33,32 +33,33 @@
  * that runs while it is paid, as a kernel's accounting would.
  */
 struct linsched_costs {
-	uint64_t switch_ns;          /* switching to another task (context switch) */
-	uint64_t wakeup_ns;          /* waking a task, charged to the waker (a timer's to the woken) */
-	uint64_t migrate_ns;         /* a task arriving on another CPU, charged to it */
+	uint64_t switch_ns;  /* switching to another task (context switch) */
+	uint64_t wakeup_ns;  /* waking a task, charged to the waker (a timer's to the woken) */
+	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */
 	/*
 	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted
 	 * since it last ran in that memory domain; a task arriving from another domain starts cold.
 	 */
-	uint64_t cache_lines;        /* last-level cache size per memory domain, in lines */
-	uint64_t miss_ps;            /* cost of reloading one line, in picoseconds */
+	uint64_t cache_lines; /* last-level cache size per memory domain, in lines */
+	uint64_t miss_ps;     /* cost of reloading one line, in picoseconds */
 };
 
-#define LINSCHED_DEFAULT_SWITCH_NS 2000
-#define LINSCHED_DEFAULT_WAKEUP_NS 1000
+#define LINSCHED_DEFAULT_SWITCH_NS  2000
+#define LINSCHED_DEFAULT_WAKEUP_NS  1000
 #define LINSCHED_DEFAULT_MIGRATE_NS 5000
-#define LINSCHED_DEFAULT_CACHE_LINES (32ULL * 1024 * 1024 / 64)  /* 32 MiB of 64-byte lines (this kind of machine's L3) */
-#define LINSCHED_DEFAULT_MISS_PS 5000                           /* 5 ns a line */
+#define LINSCHED_DEFAULT_CACHE_LINES \
+	(32ULL * 1024 * 1024 / 64)    /* 32 MiB of 64-byte lines (this kind of machine's L3) */
+#define LINSCHED_DEFAULT_MISS_PS 5000 /* 5 ns a line */
 
 struct linsched_config {
 	const struct sched_profile *profile;
 	unsigned int nr_cpus;
-	unsigned int nr_domains;     /* memory domains; nr_cpus must be a multiple */
-	unsigned int hz;             /* 100, 250, 300 or 1000 */
-	struct sched_tunables tun;   /* as a sysctl would show them */
+	unsigned int nr_domains;   /* memory domains; nr_cpus must be a multiple */
+	unsigned int hz;	   /* 100, 250, 300 or 1000 */
+	struct sched_tunables tun; /* as a sysctl would show them */
 	struct linsched_costs costs;
 	uint64_t seed;
-	uint64_t duration_ns;        /* stop this long after virtual time 0 (not after the epoch);
+	uint64_t duration_ns; /* stop this long after virtual time 0 (not after the epoch);
 	                              * 0: when every task has exited */
 };
 
@@ -76,9 +77,9 @@ struct linsched_waitqueue {
 };
 
 enum linsched_step_kind {
-	LINSCHED_STEP_RUN,           /* use ns of CPU time */
-	LINSCHED_STEP_BLOCK,         /* sleep on wq until woken */
-	LINSCHED_STEP_SLEEP,         /* sleep for ns */
+	LINSCHED_STEP_RUN,   /* use ns of CPU time */
+	LINSCHED_STEP_BLOCK, /* sleep on wq until woken */
+	LINSCHED_STEP_SLEEP, /* sleep for ns */
 	LINSCHED_STEP_EXIT,
 };
 
@@ -103,25 +104,25 @@ struct linsched_task_stats {
 	int id;
 	const char *name;
 	int nice;
-	int cpu;                     /* the CPU it is on, or last ran on */
+	int cpu; /* the CPU it is on, or last ran on */
 	uint64_t sum_exec_ns;
 	uint64_t run_delay_ns;
 	unsigned long pcount;
 	unsigned long nvcsw, nivcsw;
 	uint64_t nr_migrations;
 	bool exited;
-	uint64_t exit_ns;            /* from the epoch (see linsched_sim_set_epoch); the other
+	uint64_t exit_ns; /* from the epoch (see linsched_sim_set_epoch); the other
 	                              * figures count from the task's creation */
 };
 
 struct linsched_result {
-	uint64_t runtime_ns;         /* from the epoch to the last exit, or to the end of the run */
-	uint64_t jiffies;            /* runtime_ns in ticks, rounded up */
+	uint64_t runtime_ns; /* from the epoch to the last exit, or to the end of the run */
+	uint64_t jiffies;    /* runtime_ns in ticks, rounded up */
 	uint64_t context_switches;
 	uint64_t migrations;
-	uint64_t *cpu_busy_ns;       /* nr_cpus of them, owned by the simulation */
+	uint64_t *cpu_busy_ns; /* nr_cpus of them, owned by the simulation */
 	unsigned int nr_cpus;
-	bool deadlock;               /* tasks blocked forever with nothing left to wake them */
+	bool deadlock; /* tasks blocked forever with nothing left to wake them */
 };
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg);
@@ -161,7 +162,8 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 void linsched_sim_set_epoch(struct linsched_sim *sim);
 
 /* Called at every context switch (prev or next NULL: idle), e.g. to write a trace. */
-typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now, const struct linsched_task *prev,
+typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now,
+				   const struct linsched_task *prev,
 				   const struct linsched_task *next);
 void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx);
 /* Called when a model sets the epoch, e.g. so that a trace starts over with the measured run. */

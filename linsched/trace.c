@@ -19,7 +19,7 @@ struct trace {
 	enum trace_format format;
 	char *path, *tmp_path;
 	FILE *f;
-	bool failed;                     /* a write failed: finish reports it */
+	bool failed; /* a write failed: finish reports it */
 	unsigned int nr_cpus;
 	/* json: what each CPU has been running since when, to emit complete ("X") events */
 	const struct linsched_task **running;
@@ -33,12 +33,14 @@ static void write_header(struct trace *tr)
 	tr->first_event = true;
 	if (tr->format == TRACE_FTRACE)
 		fputs("# tracer: nop\n#\n#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-		      "#              | |         |   |||||     |         |\n", tr->f);
+		      "#              | |         |   |||||     |         |\n",
+		      tr->f);
 	else
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", tr->f);
 }
 
-struct trace *trace_open(const char *path, enum trace_format format, unsigned int nr_cpus, GError **error)
+struct trace *trace_open(const char *path, enum trace_format format, unsigned int nr_cpus,
+			 GError **error)
 {
 	struct trace *tr = g_new0(struct trace, 1);
 	int fd;
@@ -50,7 +52,8 @@ struct trace *trace_open(const char *path, enum trace_format format, unsigned in
 	if (fd < 0 || !(tr->f = fdopen(fd, "w"))) {
 		int saved = errno;
 
-		g_set_error(error, TRACE_ERROR, 1, "--trace: cannot write %s: %s", path, g_strerror(saved));
+		g_set_error(error, TRACE_ERROR, 1, "--trace: cannot write %s: %s", path,
+			    g_strerror(saved));
 		if (fd >= 0)
 			close(fd);
 		g_free(tr->path);
@@ -67,7 +70,8 @@ struct trace *trace_open(const char *path, enum trace_format format, unsigned in
 }
 
 /* Kernel conventions: the idle task of CPU n is swapper/n with pid 0. */
-static void describe(const struct linsched_task *t, int cpu, char *comm, size_t len, int *pid, int *prio)
+static void describe(const struct linsched_task *t, int cpu, char *comm, size_t len, int *pid,
+		     int *prio)
 {
 	if (!t) {
 		g_snprintf(comm, len, "swapper/%d", cpu);
@@ -89,10 +93,14 @@ static const char *prev_state(const struct linsched_task *t)
 	if (!t)
 		return "R";
 	switch (linsched_task_sched(t)->state) {
-	case TASK_RUNNING: return "R";
-	case TASK_INTERRUPTIBLE: return "S";
-	case TASK_DEAD: return "X";
-	default: return "R";
+	case TASK_RUNNING:
+		return "R";
+	case TASK_INTERRUPTIBLE:
+		return "S";
+	case TASK_DEAD:
+		return "X";
+	default:
+		return "R";
 	}
 }
 
@@ -105,9 +113,11 @@ static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct 
 	describe(prev, cpu, pcomm, sizeof(pcomm), &ppid, &pprio);
 	describe(next, cpu, ncomm, sizeof(ncomm), &npid, &nprio);
 	g_snprintf(task, sizeof(task), "%s-%d", pcomm, ppid);
-	fprintf(tr->f, "%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_switch: "
+	fprintf(tr->f,
+		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_switch: "
 		"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d\n",
-		task, cpu, (uint64_t)(now / NSEC_PER_SEC), (uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), pcomm, ppid, pprio,
+		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
+		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), pcomm, ppid, pprio,
 		prev_state(prev), ncomm, npid, nprio);
 }
 
@@ -208,7 +218,8 @@ bool trace_finish(struct trace *tr, uint64_t end_ns, GError **error)
 				json_switch(tr, (int)cpu, end_ns, tr->running[cpu], NULL);
 		/* Name the CPU tracks so the viewer shows "CPU 0", "CPU 1", ... */
 		for (unsigned int cpu = 0; cpu < tr->nr_cpus; cpu++)
-			fprintf(tr->f, "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"args\":{\"name\":\"CPU %u\"}}",
+			fprintf(tr->f,
+				"%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":%u,\"args\":{\"name\":\"CPU %u\"}}",
 				tr->first_event && cpu == 0 ? "" : ",", cpu, cpu);
 		fputs("]}\n", tr->f);
 	}
@@ -218,7 +229,8 @@ bool trace_finish(struct trace *tr, uint64_t end_ns, GError **error)
 	if (ok && g_rename(tr->tmp_path, tr->path) != 0)
 		ok = false;
 	if (!ok) {
-		g_set_error(error, TRACE_ERROR, 1, "--trace: cannot write %s: %s", tr->path, g_strerror(errno));
+		g_set_error(error, TRACE_ERROR, 1, "--trace: cannot write %s: %s", tr->path,
+			    g_strerror(errno));
 		g_unlink(tr->tmp_path);
 	}
 	trace_free(tr);

@@ -19,12 +19,16 @@
 
 #include "linsched/sim.h"
 
-enum trace_format { TRACE_FTRACE, TRACE_JSON };
+enum trace_format {
+	TRACE_FTRACE,
+	TRACE_JSON
+};
 
 struct trace;
 
 /* Opens the temporary file; the error names the path. */
-struct trace *trace_open(const char *path, enum trace_format format, unsigned int nr_cpus, GError **error);
+struct trace *trace_open(const char *path, enum trace_format format, unsigned int nr_cpus,
+			 GError **error);
 /* Attaches the trace to a simulation (its switch hook). */
 void trace_attach(struct trace *tr, struct linsched_sim *sim);
 /* Writes the end of the trace (end_ns: when the simulation stopped, from its epoch) and renames

@@ -18,8 +18,8 @@
 struct boot_task {
 	struct hackbench *hb;
 	unsigned int group;
-	double work_ns;                  /* CPU time still needed at full speed */
-	int domain;                      /* where it is counted as present, -1: nowhere */
+	double work_ns; /* CPU time still needed at full speed */
+	int domain;	/* where it is counted as present, -1: nowhere */
 };
 
 static unsigned int *present(struct hackbench *hb, int domain, unsigned int group)
@@ -74,10 +74,12 @@ static void boot_next(struct linsched_task *t, struct linsched_step *step)
 	step->ns = (uint64_t)cpu_ns;
 }
 
-static const struct linsched_task_ops boot_ops = { .kind = "hackbench-boot", .next = boot_next, .free = g_free };
+static const struct linsched_task_ops boot_ops = { .kind = "hackbench-boot",
+						   .next = boot_next,
+						   .free = g_free };
 
-struct linsched_task *bootstrap_task_create(struct hackbench *hb, unsigned int group, unsigned int index,
-					    bool sender)
+struct linsched_task *bootstrap_task_create(struct hackbench *hb, unsigned int group,
+					    unsigned int index, bool sender)
 {
 	struct boot_task *bt = g_new0(struct boot_task, 1);
 	unsigned int cpus = linsched_sim_config(hb->sim)->nr_cpus;

@@ -83,25 +83,29 @@ bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
 		return false;
 	}
 	if ((uint64_t)p->groups * p->fds > 100000) {
-		g_set_error(error, HB_ERROR, 1, "--groups x --fds: %u x %u tasks per side is more than 100000",
+		g_set_error(error, HB_ERROR, 1,
+			    "--groups x --fds: %u x %u tasks per side is more than 100000",
 			    p->groups, p->fds);
 		return false;
 	}
 	if (hackbench_capacity_msgs(p) == 0) {
 		g_set_error(error, HB_ERROR, 1,
-			    "--capacity-bytes: %" G_GUINT64_FORMAT " bytes cannot hold one %u-byte message "
-			    "(a %s charges %u bytes for it)", p->capacity_bytes, p->datasize,
-			    p->pipe ? "pipe" : "socket",
+			    "--capacity-bytes: %" G_GUINT64_FORMAT
+			    " bytes cannot hold one %u-byte message "
+			    "(a %s charges %u bytes for it)",
+			    p->capacity_bytes, p->datasize, p->pipe ? "pipe" : "socket",
 			    p->pipe ? p->datasize : p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
 		return false;
 	}
 	if (p->model == HACKBENCH_BOOTSTRAP) {
 		if (!(p->solo_ms > 0) || p->solo_ms > 1e9) {
-			g_set_error(error, HB_ERROR, 1, "--solo-ms: %g is not a positive runtime", p->solo_ms);
+			g_set_error(error, HB_ERROR, 1, "--solo-ms: %g is not a positive runtime",
+				    p->solo_ms);
 			return false;
 		}
 		if (!(p->degradation > 0 && p->degradation <= 1)) {
-			g_set_error(error, HB_ERROR, 1, "--degradation: %g is not in (0, 1]", p->degradation);
+			g_set_error(error, HB_ERROR, 1, "--degradation: %g is not in (0, 1]",
+				    p->degradation);
 			return false;
 		}
 	}
@@ -134,15 +138,19 @@ bool hackbench_load_bootstrap_file(struct hackbench_params *p, const char *path,
 
 /* ---------------------------------------------------------------- the FSM tasks */
 
-enum hb_state { HB_START, HB_WORK, HB_DONE };
+enum hb_state {
+	HB_START,
+	HB_WORK,
+	HB_DONE
+};
 
 struct hb_task {
 	struct hackbench *hb;
 	bool sender;
 	unsigned int group, index;
 	enum hb_state state;
-	uint64_t done, total;            /* messages written or read, of all */
-	unsigned int next_receiver;      /* sender: whom it writes to next */
+	uint64_t done, total;	    /* messages written or read, of all */
+	unsigned int next_receiver; /* sender: whom it writes to next */
 };
 
 static struct hb_channel *channel(struct hackbench *hb, unsigned int group, unsigned int receiver)
@@ -202,7 +210,8 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 	ch->queued--;
 	ch->read++;
 	hb->messages++;
-	if (ch->capacity - ch->queued >= ch->wake_writers_at && linsched_waitqueue_active(&ch->writers))
+	if (ch->capacity - ch->queued >= ch->wake_writers_at &&
+	    linsched_waitqueue_active(&ch->writers))
 		linsched_wake_up(t, &ch->writers, 0, true);
 	ht->done++;
 	step->kind = LINSCHED_STEP_RUN;
@@ -226,11 +235,15 @@ static void hb_next(struct linsched_task *t, struct linsched_step *step)
 		receiver_step(t, ht, step);
 }
 
-static const struct linsched_task_ops sender_ops = { .kind = "hackbench-sender", .next = hb_next, .free = g_free };
-static const struct linsched_task_ops receiver_ops = { .kind = "hackbench-receiver", .next = hb_next, .free = g_free };
+static const struct linsched_task_ops sender_ops = { .kind = "hackbench-sender",
+						     .next = hb_next,
+						     .free = g_free };
+static const struct linsched_task_ops receiver_ops = { .kind = "hackbench-receiver",
+						       .next = hb_next,
+						       .free = g_free };
 
-static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int group, unsigned int index,
-					     bool sender)
+static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int group,
+					     unsigned int index, bool sender)
 {
 	struct hb_task *ht = g_new0(struct hb_task, 1);
 	char name[LINSCHED_COMM_LEN];
@@ -264,7 +277,9 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 
 		ch->capacity = cap;
 		if (p->pipe)
-			ch->wake_writers_at = p->datasize > HACKBENCH_PAGE_SIZE ? 1 : MIN(cap, HACKBENCH_PAGE_SIZE / p->datasize);
+			ch->wake_writers_at = p->datasize > HACKBENCH_PAGE_SIZE
+						      ? 1
+						      : MIN(cap, HACKBENCH_PAGE_SIZE / p->datasize);
 		else
 			ch->wake_writers_at = cap - cap / 4;
 		if (ch->wake_writers_at == 0)
@@ -279,9 +294,10 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 	for (unsigned int g = 0; g < p->groups; g++) {
 		for (int sender = 0; sender <= 1; sender++)
 			for (unsigned int i = 0; i < p->fds; i++) {
-				struct linsched_task *t = p->model == HACKBENCH_FSM
-					? fsm_task_create(hb, g, i, sender)
-					: bootstrap_task_create(hb, g, i, sender);
+				struct linsched_task *t =
+					p->model == HACKBENCH_FSM
+						? fsm_task_create(hb, g, i, sender)
+						: bootstrap_task_create(hb, g, i, sender);
 
 				linsched_task_set_footprint(t, p->footprint_lines);
 			}

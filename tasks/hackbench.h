@@ -25,39 +25,42 @@
 #include "linsched/json.h"
 #include "linsched/sim.h"
 
-enum hackbench_model { HACKBENCH_FSM, HACKBENCH_BOOTSTRAP };
+enum hackbench_model {
+	HACKBENCH_FSM,
+	HACKBENCH_BOOTSTRAP
+};
 
 /*
  * Defaults measured on this kind of machine (2-core AMD EPYC VM, kernel 6.18): see README.md,
  * "How the hackbench defaults were measured".
  */
-#define HACKBENCH_SOCKET_SNDBUF 212992      /* net.core.wmem_default */
-#define HACKBENCH_SOCKET_MSG_OVERHEAD 666   /* bytes charged per message beyond its data */
-#define HACKBENCH_PIPE_BYTES 65536          /* 16 pages */
-#define HACKBENCH_PAGE_SIZE 4096
-#define HACKBENCH_SOCKET_WRITE_NS 1090
-#define HACKBENCH_SOCKET_READ_NS 1190
-#define HACKBENCH_PIPE_WRITE_NS 360
-#define HACKBENCH_PIPE_READ_NS 370
-#define HACKBENCH_PROCESS_SWITCH_NS 5700
-#define HACKBENCH_THREAD_SWITCH_NS 1800
-#define HACKBENCH_FOOTPRINT_LINES 512       /* 32 KiB: stack, task and socket state */
-#define HACKBENCH_SOLO_MS 120.0             /* one group, 100 loops, threads (SPEC.md §2) */
-#define HACKBENCH_DEGRADATION 0.9
+#define HACKBENCH_SOCKET_SNDBUF	      212992 /* net.core.wmem_default */
+#define HACKBENCH_SOCKET_MSG_OVERHEAD 666    /* bytes charged per message beyond its data */
+#define HACKBENCH_PIPE_BYTES	      65536  /* 16 pages */
+#define HACKBENCH_PAGE_SIZE	      4096
+#define HACKBENCH_SOCKET_WRITE_NS     1090
+#define HACKBENCH_SOCKET_READ_NS      1190
+#define HACKBENCH_PIPE_WRITE_NS	      360
+#define HACKBENCH_PIPE_READ_NS	      370
+#define HACKBENCH_PROCESS_SWITCH_NS   5700
+#define HACKBENCH_THREAD_SWITCH_NS    1800
+#define HACKBENCH_FOOTPRINT_LINES     512   /* 32 KiB: stack, task and socket state */
+#define HACKBENCH_SOLO_MS	      120.0 /* one group, 100 loops, threads (SPEC.md §2) */
+#define HACKBENCH_DEGRADATION	      0.9
 
 struct hackbench_params {
 	unsigned int groups;
 	unsigned int loops;
-	unsigned int fds;               /* senders (and receivers) per group */
-	unsigned int datasize;          /* bytes per message */
-	bool pipe;                      /* pipes instead of socket pairs */
-	bool threads;                   /* threads instead of processes */
+	unsigned int fds;      /* senders (and receivers) per group */
+	unsigned int datasize; /* bytes per message */
+	bool pipe;	       /* pipes instead of socket pairs */
+	bool threads;	       /* threads instead of processes */
 	enum hackbench_model model;
-	uint64_t capacity_bytes;        /* per channel; 0: the kind's default */
-	uint64_t write_ns, read_ns;     /* CPU cost of one write, one read */
-	uint64_t footprint_lines;       /* cache footprint of each task */
-	double solo_ms;                 /* bootstrap: runtime of one group alone */
-	double degradation;             /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
+	uint64_t capacity_bytes;    /* per channel; 0: the kind's default */
+	uint64_t write_ns, read_ns; /* CPU cost of one write, one read */
+	uint64_t footprint_lines;   /* cache footprint of each task */
+	double solo_ms;		    /* bootstrap: runtime of one group alone */
+	double degradation;	    /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
 };
 
 /* The real tools' defaults: 10 groups, 100 loops, 20 fds, 100 bytes, sockets, processes, FSM. */

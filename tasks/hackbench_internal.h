@@ -10,14 +10,14 @@
 struct hb_channel {
 	uint64_t queued, capacity;
 	uint64_t written, read;
-	uint64_t wake_writers_at;        /* free space at which blocked writers are woken */
+	uint64_t wake_writers_at; /* free space at which blocked writers are woken */
 	struct linsched_waitqueue readers, writers;
 };
 
 struct hackbench {
 	struct hackbench_params p;
 	struct linsched_sim *sim;
-	struct hb_channel *channels;     /* groups x fds, one per receiver */
+	struct hb_channel *channels; /* groups x fds, one per receiver */
 	struct linsched_waitqueue barrier;
 	unsigned int arrived, total;
 	uint64_t messages;
@@ -26,7 +26,7 @@ struct hackbench {
 	unsigned int *groups_in_domain;
 };
 
-struct linsched_task *bootstrap_task_create(struct hackbench *hb, unsigned int group, unsigned int index,
-					    bool sender);
+struct linsched_task *bootstrap_task_create(struct hackbench *hb, unsigned int group,
+					    unsigned int index, bool sender);
 
 #endif

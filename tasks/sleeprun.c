@@ -11,7 +11,7 @@
 struct sleeprun {
 	struct task_spec spec;
 	bool random;
-	bool asleep_next;            /* the burst is done: sleep next */
+	bool asleep_next; /* the burst is done: sleep next */
 	unsigned long cycles;
 };
 

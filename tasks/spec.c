@@ -10,14 +10,22 @@
 
 #define SPEC_ERROR g_quark_from_static_string("task-spec")
 
-enum spec_key { K_NICE, K_COUNT, K_LOOPS, K_BUSY, K_SLEEP, K_DIST, K_CV };
-
-static const char *const key_names[] = {
-	[K_NICE] = "nice", [K_COUNT] = "count", [K_LOOPS] = "loops", [K_BUSY] = "busy_ms",
-	[K_SLEEP] = "sleep_ms", [K_DIST] = "dist", [K_CV] = "cv",
+enum spec_key {
+	K_NICE,
+	K_COUNT,
+	K_LOOPS,
+	K_BUSY,
+	K_SLEEP,
+	K_DIST,
+	K_CV
 };
 
-#define KEY(k) (1U << (k))
+static const char *const key_names[] = {
+	[K_NICE] = "nice",	[K_COUNT] = "count", [K_LOOPS] = "loops", [K_BUSY] = "busy_ms",
+	[K_SLEEP] = "sleep_ms", [K_DIST] = "dist",   [K_CV] = "cv",
+};
+
+#define KEY(k)	    (1U << (k))
 #define COMMON_KEYS (KEY(K_NICE) | KEY(K_COUNT))
 
 static const struct {
@@ -26,10 +34,12 @@ static const struct {
 } kinds[] = {
 	{ "cpu", COMMON_KEYS },
 	{ "sleeprun", COMMON_KEYS | KEY(K_LOOPS) | KEY(K_BUSY) | KEY(K_SLEEP) },
-	{ "randsleeprun", COMMON_KEYS | KEY(K_LOOPS) | KEY(K_BUSY) | KEY(K_SLEEP) | KEY(K_DIST) | KEY(K_CV) },
+	{ "randsleeprun",
+	  COMMON_KEYS | KEY(K_LOOPS) | KEY(K_BUSY) | KEY(K_SLEEP) | KEY(K_DIST) | KEY(K_CV) },
 };
 
-static bool parse_long(const char *key, const char *value, long lo, long hi, long *out, GError **error)
+static bool parse_long(const char *key, const char *value, long lo, long hi, long *out,
+		       GError **error)
 {
 	char *end;
 	long v;
@@ -41,7 +51,8 @@ static bool parse_long(const char *key, const char *value, long lo, long hi, lon
 		return false;
 	}
 	if (v < lo || v > hi) {
-		g_set_error(error, SPEC_ERROR, 1, "--task: %s=%ld is outside %ld..%ld", key, v, lo, hi);
+		g_set_error(error, SPEC_ERROR, 1, "--task: %s=%ld is outside %ld..%ld", key, v, lo,
+			    hi);
 		return false;
 	}
 	*out = v;
@@ -60,14 +71,16 @@ static bool parse_ms(const char *key, const char *value, double *out, GError **e
 		return false;
 	}
 	if (v < 0 || v > 3600e3) {
-		g_set_error(error, SPEC_ERROR, 1, "--task: %s=%s is outside 0..3600000", key, value);
+		g_set_error(error, SPEC_ERROR, 1, "--task: %s=%s is outside 0..3600000", key,
+			    value);
 		return false;
 	}
 	*out = v;
 	return true;
 }
 
-static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char *pair, GError **error)
+static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char *pair,
+		       GError **error)
 {
 	const char *eq = strchr(pair, '=');
 
@@ -83,7 +96,8 @@ static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char 
 		if (strcmp(key, key_names[i]) == 0)
 			k = (int)i;
 	if (k < 0 || !(allowed & KEY(k))) {
-		g_set_error(error, SPEC_ERROR, 1, "--task: %s tasks have no key '%s'", spec->kind, key);
+		g_set_error(error, SPEC_ERROR, 1, "--task: %s tasks have no key '%s'", spec->kind,
+			    key);
 		return false;
 	}
 
@@ -120,7 +134,8 @@ static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char 
 			spec->dist = DIST_LOGNORMAL;
 		else {
 			g_set_error(error, SPEC_ERROR, 1,
-				    "--task: dist=%s is not exponential, normal or lognormal", value);
+				    "--task: dist=%s is not exponential, normal or lognormal",
+				    value);
 			return false;
 		}
 		return true;
@@ -144,7 +159,8 @@ bool task_spec_parse(const char *text, struct task_spec *spec, GError **error)
 			allowed = kinds[i].keys;
 		}
 	if (!spec->kind) {
-		g_set_error(error, SPEC_ERROR, 1, "--task: unknown task kind '%s' (cpu, sleeprun, randsleeprun)",
+		g_set_error(error, SPEC_ERROR, 1,
+			    "--task: unknown task kind '%s' (cpu, sleeprun, randsleeprun)",
 			    parts[0] ? parts[0] : "");
 		return false;
 	}
@@ -152,7 +168,8 @@ bool task_spec_parse(const char *text, struct task_spec *spec, GError **error)
 		if (!parse_pair(spec, allowed, parts[i], error))
 			return false;
 	if (strcmp(spec->kind, "cpu") != 0 && spec->busy_ms <= 0 && spec->sleep_ms <= 0) {
-		g_set_error(error, SPEC_ERROR, 1, "--task: %s needs busy_ms or sleep_ms above 0", spec->kind);
+		g_set_error(error, SPEC_ERROR, 1, "--task: %s needs busy_ms or sleep_ms above 0",
+			    spec->kind);
 		return false;
 	}
 	return true;

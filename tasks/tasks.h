@@ -22,10 +22,14 @@
 
 #include "linsched/sim.h"
 
-enum task_dist { DIST_EXPONENTIAL, DIST_NORMAL, DIST_LOGNORMAL };
+enum task_dist {
+	DIST_EXPONENTIAL,
+	DIST_NORMAL,
+	DIST_LOGNORMAL
+};
 
 struct task_spec {
-	const char *kind;            /* static string: "cpu", "sleeprun", "randsleeprun" */
+	const char *kind; /* static string: "cpu", "sleeprun", "randsleeprun" */
 	int nice;
 	unsigned int count;
 	double busy_ms, sleep_ms;

@@ -48,32 +48,32 @@ G_BEGIN_DECLS
 #define BOXCOX_ERROR (boxcox_error_quark())
 
 typedef enum {
-    BOXCOX_ERROR_NOT_POSITIVE, /* a response is <= 0 or not finite */
-    BOXCOX_ERROR_GRID,         /* the lambda grid or the confidence level is unusable */
-    BOXCOX_ERROR_TOO_FEW_RUNS, /* n <= number of model columns: no residual to profile */
-    BOXCOX_ERROR_EXACT_FIT,    /* SSE(lambda) = 0: the likelihood is unbounded */
-    BOXCOX_ERROR_SINGULAR,     /* the model matrix is rank deficient */
+	BOXCOX_ERROR_NOT_POSITIVE, /* a response is <= 0 or not finite */
+	BOXCOX_ERROR_GRID,	   /* the lambda grid or the confidence level is unusable */
+	BOXCOX_ERROR_TOO_FEW_RUNS, /* n <= number of model columns: no residual to profile */
+	BOXCOX_ERROR_EXACT_FIT,	   /* SSE(lambda) = 0: the likelihood is unbounded */
+	BOXCOX_ERROR_SINGULAR,	   /* the model matrix is rank deficient */
 } BoxcoxError;
 
 typedef struct {
-    double lambda_min, lambda_max; /* grid ends; lambda_min < lambda_max */
-    double step;                   /* grid spacing > 0 */
-    double level;                  /* confidence level of the interval, in (0, 1) */
+	double lambda_min, lambda_max; /* grid ends; lambda_min < lambda_max */
+	double step;		       /* grid spacing > 0 */
+	double level;		       /* confidence level of the interval, in (0, 1) */
 } BoxcoxOptions;
 
 /* -3..3 step 0.01, 95%. */
-#define BOXCOX_OPTIONS_DEFAULT ((BoxcoxOptions){-3.0, 3.0, 0.01, 0.95})
+#define BOXCOX_OPTIONS_DEFAULT ((BoxcoxOptions){ -3.0, 3.0, 0.01, 0.95 })
 
 typedef struct {
-    guint n_grid;
-    double *lambda;     /* n_grid grid values, ascending (owned) */
-    double *loglik;     /* L(lambda) at each (owned) */
-    double lambda_hat;  /* grid value with the largest L */
-    double loglik_max;
-    double cutoff;      /* L_max - chi2_{level,1} / 2 */
-    double ci_lo, ci_hi;
-    gboolean ci_lo_open, ci_hi_open; /* the interval reaches the end of the grid */
-    double gm;          /* geometric mean of y */
+	guint n_grid;
+	double *lambda;	   /* n_grid grid values, ascending (owned) */
+	double *loglik;	   /* L(lambda) at each (owned) */
+	double lambda_hat; /* grid value with the largest L */
+	double loglik_max;
+	double cutoff; /* L_max - chi2_{level,1} / 2 */
+	double ci_lo, ci_hi;
+	gboolean ci_lo_open, ci_hi_open; /* the interval reaches the end of the grid */
+	double gm;			 /* geometric mean of y */
 } BoxcoxProfile;
 
 GQuark boxcox_error_quark(void);
@@ -84,7 +84,7 @@ GQuark boxcox_error_quark(void);
  * Returns a new profile or NULL with error set.
  */
 BoxcoxProfile *boxcox_profile(const gsl_matrix *X, const double *y, const BoxcoxOptions *options,
-                              GError **error);
+			      GError **error);
 
 void boxcox_profile_free(BoxcoxProfile *profile);
 

@@ -24,7 +24,7 @@
 #include "tuner/run_order.h"
 
 struct calibrate_run {
-	GArray *groups;   /* guint: the group counts fitted */
+	GArray *groups;	  /* guint: the group counts fitted */
 	GArray *measured; /* guint: the group counts run: groups, then 1 and 2 if the bootstrapped
 			   * model needs them and groups lacks them */
 	guint loops, repeat;
@@ -80,8 +80,9 @@ static gboolean warm_up(struct calibrate_run *run, GError **error)
 	for (guint i = 0; i < run->measured->len; i++)
 		w.groups = MAX(w.groups, measured_at(run, i));
 	do {
-		g_autofree char *what = g_strdup_printf("warm-up, %u groups (%.0f of %.0f s)", w.groups,
-							seconds_since(start), run->protocol.warmup_s);
+		g_autofree char *what =
+			g_strdup_printf("warm-up, %u groups (%.0f of %.0f s)", w.groups,
+					seconds_since(start), run->protocol.warmup_s);
 
 		progress_update(&run->progress, run->done, what);
 		if (!realbench_run(run->bench, &w, &ms, error)) {
@@ -91,23 +92,26 @@ static gboolean warm_up(struct calibrate_run *run, GError **error)
 		n++;
 	} while (seconds_since(start) < run->protocol.warmup_s);
 	run->protocol.warmup_s = seconds_since(start);
-	printf("Warm-up: %u unrecorded run%s of %u groups in %.1f s, the last %.1f ms\n\n", n, n == 1 ? "" : "s",
-	       w.groups, run->protocol.warmup_s, ms);
+	printf("Warm-up: %u unrecorded run%s of %u groups in %.1f s, the last %.1f ms\n\n", n,
+	       n == 1 ? "" : "s", w.groups, run->protocol.warmup_s, ms);
 	return TRUE;
 }
 
 /* Every real run in the protocol's order; the times in ms[i * repeat + round] for measured[i]. */
 static gboolean real_runs(struct calibrate_run *run, Calibration *cal, double *ms, GError **error)
 {
-	g_autoptr(GArray) plan = run_order_plan(run->measured->len, run->repeat, run->protocol.order,
-						 run->protocol.seed);
+	g_autoptr(GArray) plan = run_order_plan(run->measured->len, run->repeat,
+						run->protocol.order, run->protocol.seed);
 	RealbenchWorkload w = run->workload;
 	gint64 start = g_get_monotonic_time();
 
 	for (guint k = 0; k < plan->len; k++) {
 		const RunSlot *slot = &g_array_index(plan, RunSlot, k);
-		CalibrationRun record = { .seq = k, .round = slot->round, .groups = measured_at(run, slot->index) };
-		g_autofree char *what = g_strdup_printf("real run %u/%u, %u groups", k + 1, plan->len, record.groups);
+		CalibrationRun record = { .seq = k,
+					  .round = slot->round,
+					  .groups = measured_at(run, slot->index) };
+		g_autofree char *what = g_strdup_printf("real run %u/%u, %u groups", k + 1,
+							plan->len, record.groups);
 
 		progress_update(&run->progress, run->done, what);
 		w.groups = record.groups;
@@ -187,46 +191,53 @@ static void print_report(const Calibration *cal, const Regression *all)
 	printf("  %-10s %14s %12s %10s %12s\n", "term", "estimate", "std.error", "t", "p");
 	print_fit_line("a (ms)", means->a, means->se_a, means->t_a, means->p_a);
 	print_fit_line("b (ms/jf)", means->b, means->se_b, means->t_b, means->p_b);
-	printf("\n  R^2 %.6f   adjusted R^2 %.6f   residual std. error %.4g ms on %u df\n", f->r2, f->adj_r2,
-	       f->rse, n - 2);
-	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p, f->loo_mape);
+	printf("\n  R^2 %.6f   adjusted R^2 %.6f   residual std. error %.4g ms on %u df\n", f->r2,
+	       f->adj_r2, f->rse, n - 2);
+	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p,
+	       f->loo_mape);
 	printf("  R^2 against the group count alone (the null model) %.6f\n", f->r2_groups);
 	if (isfinite(f->lof_f)) {
-		g_autofree char *repeats_text = isfinite(f->repeats_for_r2_99)
-							? g_strdup_printf("%.0f", f->repeats_for_r2_99)
-							: g_strdup("more than any number of");
+		g_autofree char *repeats_text =
+			isfinite(f->repeats_for_r2_99)
+				? g_strdup_printf("%.0f", f->repeats_for_r2_99)
+				: g_strdup("more than any number of");
 
 		printf("  lack of fit F %.4g on %u and %.0f df, p %.4g; one run's spread (pure error%s) sd %.4g ms\n",
 		       f->lof_f, n - 2, f->pe_df, f->lof_p,
-		       cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds" : "", f->pe_sd);
+		       cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds" : "",
+		       f->pe_sd);
 		printf("  with that spread, a line of exactly the right shape should expect R^2 %.4f on these means;\n"
-		       "  to expect 0.99 it would need %s repeats\n", f->r2_ceiling, repeats_text);
+		       "  to expect 0.99 it would need %s repeats\n",
+		       f->r2_ceiling, repeats_text);
 	}
 	printf("\n");
 
-	printf("  %6s %14s %12s %10s %12s %12s\n", "groups", "sim jiffies", "real ms", "sd", "predicted", "residual");
+	printf("  %6s %14s %12s %10s %12s %12s\n", "groups", "sim jiffies", "real ms", "sd",
+	       "predicted", "residual");
 	for (guint i = 0; i < n; i++) {
 		const CalibrationPoint *pt = &g_array_index(cal->points, CalibrationPoint, i);
 
-		printf("  %6u %14.3f %12.3f %10.3f %12.3f %12.3f\n", pt->groups, pt->sim_jiffies, pt->real_mean_ms,
-		       pt->real_sd_ms, pt->predicted_ms, pt->residual_ms);
+		printf("  %6u %14.3f %12.3f %10.3f %12.3f %12.3f\n", pt->groups, pt->sim_jiffies,
+		       pt->real_mean_ms, pt->real_sd_ms, pt->predicted_ms, pt->residual_ms);
 	}
 	if (all)
 		printf("\nOver all %zu individual runs: a %.6g (se %.4g), b %.6g (se %.4g), R^2 %.6f, adjusted R^2 %.6f\n",
 		       all->n, all->a, all->se_a, all->b, all->se_b, all->r2, all->adj_r2);
 }
 
-static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, const char *out_dir, GError **error)
+static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, const char *out_dir,
+			  GError **error)
 {
 	guint n = run->groups->len;
 	g_autofree double *runs = g_new(double, (gsize)run->measured->len * run->repeat);
 	g_autofree double *sim = g_new(double, n);
 	g_autofree char *workload = g_strdup_printf(
 		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
-		realbench_channel_name(run->workload.channel), realbench_tasks_name(run->workload.tasks),
-		run->params.fds, run->params.fds, run->loops, run->params.datasize, run->cfg.nr_cpus,
-		run->cfg.profile->name);
-	g_autoptr(Calibration) cal = calibration_new(model, workload, run->loops, run->workload.tasks);
+		realbench_channel_name(run->workload.channel),
+		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
+		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name);
+	g_autoptr(Calibration) cal =
+		calibration_new(model, workload, run->loops, run->workload.tasks);
 	CalibrationBootstrap boot = { 0 };
 
 	if (!warm_up(run, error) || !real_runs(run, cal, runs, error))
@@ -235,7 +246,8 @@ static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, con
 	if (model == CALIBRATION_MODEL_BOOTSTRAP)
 		boot = bootstrap_inputs(run, runs);
 	for (guint i = 0; i < n; i++) {
-		g_autofree char *what = g_strdup_printf("simulating %u groups", g_array_index(run->groups, guint, i));
+		g_autofree char *what = g_strdup_printf("simulating %u groups",
+							g_array_index(run->groups, guint, i));
 
 		progress_update(&run->progress, run->done, what);
 		sim[i] = sim_jiffies(run, g_array_index(run->groups, guint, i));
@@ -245,8 +257,8 @@ static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, con
 
 	/* The fitted group counts come first in measured, so runs[i * repeat] is groups[i]'s. */
 	for (guint i = 0; i < n; i++)
-		calibration_add_point(cal, g_array_index(run->groups, guint, i), sim[i], &runs[(gsize)i * run->repeat],
-				      run->repeat);
+		calibration_add_point(cal, g_array_index(run->groups, guint, i), sim[i],
+				      &runs[(gsize)i * run->repeat], run->repeat);
 	gboolean ok = calibration_fit(cal, error);
 
 	if (ok) {
@@ -259,13 +271,16 @@ static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, con
 		g_autoptr(Regression) all = regression_fit(xs, runs, (gsize)n * run->repeat, NULL);
 
 		print_report(cal, all);
-		ok = (model != CALIBRATION_MODEL_BOOTSTRAP || calibration_bootstrap_write(&boot, out_dir, error)) &&
+		ok = (model != CALIBRATION_MODEL_BOOTSTRAP ||
+		      calibration_bootstrap_write(&boot, out_dir, error)) &&
 		     calibration_write(cal, out_dir, error);
 	}
 	if (ok)
-		printf("\nWrote %s/: %s, %s, %s%s\n", out_dir, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
-		       CALIBRATION_INI_NAME,
-		       model == CALIBRATION_MODEL_BOOTSTRAP ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "");
+		printf("\nWrote %s/: %s, %s, %s%s\n", out_dir, CALIBRATION_CSV_NAME,
+		       CALIBRATION_RUNS_NAME, CALIBRATION_INI_NAME,
+		       model == CALIBRATION_MODEL_BOOTSTRAP ? " and " CALIBRATION_BOOTSTRAP_NAME
+							      " (the model's inputs)"
+							    : "");
 	g_free(boot.date);
 	return ok;
 }
@@ -279,21 +294,30 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	double warmup = 20;
 	g_autoptr(GError) error = NULL;
 	const GOptionEntry entries[] = {
-		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &groups_text, "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
-		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &loops, "Messages each sender sends each receiver (default 100)", "L" },
-		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "Real runs per group count (default 3)", "R" },
+		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &groups_text,
+		  "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
+		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &loops,
+		  "Messages each sender sends each receiver (default 100)", "L" },
+		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat,
+		  "Real runs per group count (default 3)", "R" },
 		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &real_cmd,
-		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)", "CMD" },
+		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
+		  "CMD" },
 		{ "order", 0, 0, G_OPTION_ARG_STRING, &order_text,
 		  "rounds: each repeat runs every group count once, in a fresh random order (default); "
-		  "blocks: each group count's repeats back to back", "ORDER" },
-		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "Seed of the rounds' shuffle (default 1)", "N" },
+		  "blocks: each group count's repeats back to back",
+		  "ORDER" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed,
+		  "Seed of the rounds' shuffle (default 1)", "N" },
 		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
-		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)", "S" },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir, "Directory for calibration.csv and calibration.ini (required)", "DIR" },
+		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)",
+		  "S" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
+		  "Directory for calibration.csv and calibration.ini (required)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- fit real runtimes to simulated jiffies");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- fit real runtimes to simulated jiffies");
 	struct calibrate_run run = { 0 };
 	CalibrationModel model;
 	int status = 2;
@@ -304,18 +328,21 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	g_option_context_add_group(ctx, hackbench_cli_group(&hc, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 
-	if (!g_option_context_parse(ctx, &argc, &argv, &error) || !hackbench_cli_params(&hc, &run.params, &error) ||
+	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
+	    !hackbench_cli_params(&hc, &run.params, &error) ||
 	    !linsched_cli_config(&cli, &run.cfg, &error)) {
 		status = tuner_usage_error("calibrate", error->message);
 		goto out;
 	}
 	if (!out_dir) {
-		status = tuner_usage_error("calibrate", "--out: a directory for the results is required");
+		status = tuner_usage_error("calibrate",
+					   "--out: a directory for the results is required");
 		goto out;
 	}
 	if (loops < 1 || loops > 1000000 || repeat < 1 || repeat > 1000) {
-		status = tuner_usage_error("calibrate", loops < 1 || loops > 1000000 ? "--loops: must be in 1..1000000"
-										      : "--repeat: must be in 1..1000");
+		status = tuner_usage_error("calibrate", loops < 1 || loops > 1000000
+								? "--loops: must be in 1..1000000"
+								: "--repeat: must be in 1..1000");
 		goto out;
 	}
 	if (order_text && !run_order_from_name(order_text, &run.protocol.order)) {
@@ -323,37 +350,45 @@ int tuner_cmd_calibrate(int argc, char **argv)
 		goto out;
 	}
 	if (seed < 0 || seed > G_MAXUINT32 || !(warmup >= 0 && warmup <= 3600)) {
-		status = tuner_usage_error("calibrate", seed < 0 || seed > G_MAXUINT32 ? "--seed: must be in 0..4294967295"
-										     : "--warmup: must be in 0..3600 seconds");
+		status = tuner_usage_error("calibrate",
+					   seed < 0 || seed > G_MAXUINT32
+						   ? "--seed: must be in 0..4294967295"
+						   : "--warmup: must be in 0..3600 seconds");
 		goto out;
 	}
 	run.protocol.seed = (guint)seed;
 	run.protocol.warmup_s = warmup;
-	if (!(run.groups = group_range_parse("--groups", groups_text ? groups_text : "1..20", &error))) {
+	if (!(run.groups =
+		      group_range_parse("--groups", groups_text ? groups_text : "1..20", &error))) {
 		status = tuner_usage_error("calibrate", error->message);
 		goto out;
 	}
 	if (run.groups->len < 3) {
-		status = tuner_usage_error("calibrate", "--groups: a fit needs at least 3 group counts");
+		status = tuner_usage_error("calibrate",
+					   "--groups: a fit needs at least 3 group counts");
 		goto out;
 	}
 	if (!real_cmd && (run.params.fds != 20 || run.params.datasize != 100)) {
-		status = tuner_usage_error("calibrate", "--fds and --datasize other than 20 and 100 need --real-cmd: "
-							"the default tools cannot be told them");
+		status = tuner_usage_error(
+			"calibrate", "--fds and --datasize other than 20 and 100 need --real-cmd: "
+				     "the default tools cannot be told them");
 		goto out;
 	}
 	if (g_mkdir_with_parents(out_dir, 0755) != 0) {
-		g_autofree char *msg = g_strdup_printf("--out: cannot create %s: %s", out_dir, g_strerror(errno));
+		g_autofree char *msg =
+			g_strdup_printf("--out: cannot create %s: %s", out_dir, g_strerror(errno));
 
 		status = tuner_usage_error("calibrate", msg);
 		goto out;
 	}
-	run.bench = real_cmd ? realbench_new_template(real_cmd, &error) : realbench_new_default(&error);
+	run.bench =
+		real_cmd ? realbench_new_template(real_cmd, &error) : realbench_new_default(&error);
 	if (!run.bench) {
 		status = tuner_usage_error("calibrate", error->message);
 		goto out;
 	}
-	model = run.params.model == HACKBENCH_FSM ? CALIBRATION_MODEL_FSM : CALIBRATION_MODEL_BOOTSTRAP;
+	model = run.params.model == HACKBENCH_FSM ? CALIBRATION_MODEL_FSM
+						  : CALIBRATION_MODEL_BOOTSTRAP;
 	run.loops = (guint)loops;
 	run.repeat = (guint)repeat;
 	run.params.loops = run.loops;

@@ -4,7 +4,8 @@
 
 #include "tuner/cmd_common.h"
 
-gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code, GError **error)
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
+		   GError **error)
 {
 	GError *local = NULL;
 
@@ -50,8 +51,8 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 	return NULL;
 }
 
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out, GQuark domain,
-			  gint usage_code, gint failed_code, GError **error)
+gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
+			  GQuark domain, gint usage_code, gint failed_code, GError **error)
 {
 	GError *local = NULL;
 
@@ -64,15 +65,21 @@ gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sy
 	gboolean bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
 			     local->code != JOURNAL_ERROR_BUSY;
 
-	return cmd_relabel(error, domain, bad_input ? usage_code : failed_code, local, "--journal: ");
+	return cmd_relabel(error, domain, bad_input ? usage_code : failed_code, local,
+			   "--journal: ");
 }
 
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json, GError **error)
+gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
+			     GError **error)
 {
-	static const char *const names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv", "result.json" };
+	static const char *const names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv",
+					     "result.json" };
 	char *contents[G_N_ELEMENTS(names)] = {
-		rsm_files_design_csv(files), rsm_files_anova_csv(files), rsm_files_surface_csv(files),
-		rsm_files_boxcox_csv(files), (char *)json,
+		rsm_files_design_csv(files),
+		rsm_files_anova_csv(files),
+		rsm_files_surface_csv(files),
+		rsm_files_boxcox_csv(files),
+		(char *)json,
 	};
 	gboolean ok = rsm_files_write(dir, names, contents, G_N_ELEMENTS(names), error);
 
@@ -81,8 +88,8 @@ gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const 
 	return ok;
 }
 
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json, const char *text,
-			      GQuark domain, gint failed_code, GError **error)
+gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
+			      const char *text, GQuark domain, gint failed_code, GError **error)
 {
 	GError *local = NULL;
 

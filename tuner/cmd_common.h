@@ -20,7 +20,8 @@ G_BEGIN_DECLS
 
 /* Parses the command line with ctx. FALSE when it is bad (an unknown option, an argument left
  * over), with error set to (domain, usage_code). */
-gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code, GError **error);
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
+		   GError **error);
 
 /* Prints "tuner NAME: message" on stderr and returns the exit status: error's code when it is of
  * domain (the command's own), failed_code otherwise. */
@@ -28,7 +29,8 @@ int cmd_fail_status(const char *name, const GError *error, GQuark domain, gint f
 
 /* Sets error to (domain, code) with the printf-style message; returns FALSE, for
  * `return cmd_usage(...)` in a check. */
-gboolean cmd_usage(GError **error, GQuark domain, gint code, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+gboolean cmd_usage(GError **error, GQuark domain, gint code, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
 
 /* Re-labels another module's error local as (domain, code), its message after prefix, and frees
  * local; returns FALSE. */
@@ -41,17 +43,18 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 /* Opens the --journal at path for a run described by settings into *out (path NULL: no journal,
  * *out stays NULL). A journal that does not fit (another run's, malformed) is bad input,
  * usage_code; one that cannot be read or is in use is failed_code. The message starts "--journal: ". */
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out, GQuark domain,
-			  gint usage_code, gint failed_code, GError **error);
+gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
+			  GQuark domain, gint usage_code, gint failed_code, GError **error);
 
 /* Writes an RSM study to dir: design.csv, anova.csv, surface.csv, boxcox.csv (when the study has
  * a Box-Cox profile) and result.json holding json. FALSE with an error naming the file. */
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json, GError **error);
+gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
+			     GError **error);
 
 /* The end of an RSM study command: writes the study's files to out (when not NULL; a failure is
  * (domain, failed_code)), then prints text, or json when text is NULL, on stdout. */
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json, const char *text,
-			      GQuark domain, gint failed_code, GError **error);
+gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
+			      const char *text, GQuark domain, gint failed_code, GError **error);
 
 G_END_DECLS
 

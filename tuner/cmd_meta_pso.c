@@ -51,14 +51,17 @@
 
 #define META_ERROR g_quark_from_static_string("tuner-meta-pso")
 
-enum { META_FAILED = 1, META_USAGE = 2 };
+enum {
+	META_FAILED = 1,
+	META_USAGE = 2
+};
 
-#define N_FACTORS 3
+#define N_FACTORS      3
 #define DEFAULT_CENTRE 2
-#define MAX_CENTRE 100
-#define N_CONFIRM 3
+#define MAX_CENTRE     100
+#define N_CONFIRM      3
 /* An integer flag that was not on the command line (no value a user could type). */
-#define NOT_GIVEN G_MININT64
+#define NOT_GIVEN      G_MININT64
 
 /* The factors and their levels (coded -1, 0, +1). */
 static const char *const letters[N_FACTORS] = { "A", "B", "C" };
@@ -83,7 +86,7 @@ struct meta_cli {
 struct swarm {
 	double params[N_FACTORS]; /* omega, phi_p, phi_g */
 	unsigned long seed;
-	double best;              /* best turnaround, jiffies */
+	double best;		  /* best turnaround, jiffies */
 	guint iterations_to_best; /* generations, the initial one included, until best was first seen */
 	double score;
 	CfsKnobs best_knobs;
@@ -104,13 +107,13 @@ struct meta_run {
 	double iteration_weight;
 	char *settings;
 	Journal *journal;
-	struct swarm *runs;                /* design->n_runs, run order */
+	struct swarm *runs; /* design->n_runs, run order */
 	double *natural, *y;
 	EvaluatorStats stats;
 	RsmStudy *study;
 	struct swarm confirm[N_CONFIRM];
 	struct progress pg;
-	guint done;                        /* simulations finished, for the progress line */
+	guint done; /* simulations finished, for the progress line */
 };
 
 static void meta_cli_init(struct meta_cli *c)
@@ -154,26 +157,35 @@ static void meta_run_clear(struct meta_run *r)
 static void add_options(struct meta_cli *c, GOptionContext *ctx)
 {
 	const GOptionEntry entries[] = {
-		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles, "Swarm size of every PSO run (default 20)", "N" },
+		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles,
+		  "Swarm size of every PSO run (default 20)", "N" },
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations of every PSO run, the first included (default 30)", "N" },
-		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center, "Centre points of the Box-Behnken design (default 2)", "N" },
+		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center,
+		  "Centre points of the Box-Behnken design (default 2)", "N" },
 		{ "iteration-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c->iteration_weight,
 		  "Score = best + W x iterations to reach it (default 1)", "W" },
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
-		  "Simulations per knob setting, seeds S, S+1, ...; their mean is the objective (default 1)", "R" },
+		  "Simulations per knob setting, seeds S, S+1, ...; their mean is the objective (default 1)",
+		  "R" },
 		{ "lambda", 0, 0, G_OPTION_ARG_STRING, &c->lambda,
-		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]", "L" },
+		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]",
+		  "L" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
-		  "PSO searches KNOB in [LO, HI] ns only (repeatable; default the sysctl range)", "KNOB=LO:HI" },
-		{ "scale", 0, 0, G_OPTION_ARG_STRING, &c->scale, "Scale PSO searches the knobs on: log (default) or linear", "S" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs, "Simulations at once (default: the number of cores)", "J" },
+		  "PSO searches KNOB in [LO, HI] ns only (repeatable; default the sysctl range)",
+		  "KNOB=LO:HI" },
+		{ "scale", 0, 0, G_OPTION_ARG_STRING, &c->scale,
+		  "Scale PSO searches the knobs on: log (default) or linear", "S" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
+		  "Simulations at once (default: the number of cores)", "J" },
 		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
 		  "Append every simulation here; rerunning with the same journal resumes", "FILE" },
 		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
-		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)", NULL },
+		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
+		  NULL },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
-		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json", "DIR" },
+		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json",
+		  "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
@@ -182,10 +194,9 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 }
 
 /* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...) cmd_usage(error, META_ERROR, META_USAGE, __VA_ARGS__)
+#define usage(error, ...)	       cmd_usage(error, META_ERROR, META_USAGE, __VA_ARGS__)
 /* Another module's error as bad input, keeping its message. */
 #define as_usage(error, local, prefix) cmd_relabel(error, META_ERROR, META_USAGE, local, prefix)
-
 
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
@@ -195,18 +206,25 @@ static bool check_numbers(const struct meta_cli *c, GError **error)
 		return usage(error, "%s: PSO searches this knob; bound it with --range KNOB=LO:HI",
 			     cmd_searched_knob_flag(s));
 	if (c->particles < 1 || c->particles > 100000)
-		return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT, c->particles);
+		return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
+			     c->particles);
 	if (c->iterations < 1 || c->iterations > 100000)
-		return usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT, c->iterations);
+		return usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+			     c->iterations);
 	if (c->particles * c->iterations > 10000000)
-		return usage(error, "--particles x --iterations: %" G_GINT64_FORMAT " simulations per run is too many",
+		return usage(error,
+			     "--particles x --iterations: %" G_GINT64_FORMAT
+			     " simulations per run is too many",
 			     c->particles * c->iterations);
 	if (c->center < 0 || c->center > MAX_CENTRE)
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE, c->center);
+		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
+			     c->center);
 	if (!(c->iteration_weight >= 0 && isfinite(c->iteration_weight)))
-		return usage(error, "--iteration-weight: must be a finite number >= 0, got %g", c->iteration_weight);
+		return usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
+			     c->iteration_weight);
 	if (c->replicates < 1 || c->replicates > 10000)
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT, c->replicates);
+		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+			     c->replicates);
 	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
 		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
 	if (c->scale && strcmp(c->scale, "log") != 0 && strcmp(c->scale, "linear") != 0)
@@ -224,23 +242,25 @@ static bool build_space(const struct meta_cli *c, struct meta_run *r, GError **e
 			return as_usage(error, local, "");
 	r->space_text = knob_space_describe(&r->space);
 	for (int j = 0; j < N_FACTORS; j++)
-		if (!rsm_study_factor_init(&r->factors[j], letters[j], names[j], names[j], level_lo[j], level_hi[j], false,
-					   false, error))
+		if (!rsm_study_factor_init(&r->factors[j], letters[j], names[j], names[j],
+					   level_lo[j], level_hi[j], false, false, error))
 			return false;
 	return true;
 }
 
 static char *build_settings(const struct meta_run *r)
 {
-	return g_strdup_printf("%s objective=sim replicates=%u seed=%" G_GUINT64_FORMAT " study=meta-pso runs=%u "
-			       "particles=%zu iterations=%zu %s", r->w.settings, r->replicates, r->seed,
-			       r->design->n_runs, r->particles, r->iterations, r->space_text);
+	return g_strdup_printf("%s objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
+			       " study=meta-pso runs=%u "
+			       "particles=%zu iterations=%zu %s",
+			       r->w.settings, r->replicates, r->seed, r->design->n_runs,
+			       r->particles, r->iterations, r->space_text);
 }
 
 static bool open_journal(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, META_ERROR, META_USAGE, META_FAILED,
-				error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, META_ERROR,
+				META_USAGE, META_FAILED, error);
 }
 
 /* ---- swarms in lockstep --------------------------------------------------------------------- */
@@ -254,7 +274,8 @@ static void on_progress(guint done, guint total, void *ctx)
 }
 
 /* Simulates n knob settings as one batch; values[i] the mean over the replicates. */
-static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double *values, GError **error)
+static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double *values,
+		     GError **error)
 {
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
 	EvaluatorConfig ec = {
@@ -317,8 +338,8 @@ static void finish_swarm(const struct meta_run *r, const tuner_optimizer *s, str
 
 /* One round: every unfinished swarm's next generation, simulated together. FALSE on error;
  * *any = FALSE when every swarm has finished. */
-static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, CfsKnobs *knobs, double *y,
-		     size_t *asked, bool *any, GError **error)
+static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, CfsKnobs *knobs,
+		     double *y, size_t *asked, bool *any, GError **error)
 {
 	size_t dim = r->space.dim, total = 0;
 
@@ -336,7 +357,8 @@ static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x
 	total = 0;
 	for (guint i = 0; i < n; i++) {
 		if (asked[i] && tuner_optimizer_tell(s[i], y + total, asked[i]) != GSL_SUCCESS) {
-			g_set_error(error, META_ERROR, META_FAILED, "PSO run %u refused its values (a NaN turnaround?)", i + 1);
+			g_set_error(error, META_ERROR, META_FAILED,
+				    "PSO run %u refused its values (a NaN turnaround?)", i + 1);
 			return false;
 		}
 		total += asked[i];
@@ -371,12 +393,13 @@ static bool run_design(struct meta_run *r, GError **error)
 	guint n = r->design->n_runs;
 
 	r->runs = g_new0(struct swarm, n);
-	r->natural = g_new(double, (gsize)n * N_FACTORS);
+	r->natural = g_new(double, (gsize)n *N_FACTORS);
 	for (guint i = 0; i < n; i++) {
 		const double *x = rsm_design_run(r->design, i);
 
 		for (int j = 0; j < N_FACTORS; j++)
-			r->runs[i].params[j] = r->natural[(gsize)i * N_FACTORS + j] = rsm_study_to_natural(&r->factors[j], x[j]);
+			r->runs[i].params[j] = r->natural[(gsize)i * N_FACTORS + j] =
+				rsm_study_to_natural(&r->factors[j], x[j]);
 		r->runs[i].seed = (unsigned long)(r->seed + r->design->std_order[i]);
 	}
 	if (!run_swarms(r, r->runs, n, error))
@@ -393,7 +416,8 @@ static bool confirm(struct meta_run *r, GError **error)
 
 	tuner_optimizer_params_default(&def);
 	for (int j = 0; j < N_FACTORS; j++)
-		r->confirm[0].params[j] = rsm_study_to_natural(&r->factors[j], r->study->optimum->x[j]);
+		r->confirm[0].params[j] =
+			rsm_study_to_natural(&r->factors[j], r->study->optimum->x[j]);
 	r->confirm[1].params[0] = def.pso.omega;
 	r->confirm[1].params[1] = def.pso.phi_p;
 	r->confirm[1].params[2] = def.pso.phi_g;
@@ -407,17 +431,22 @@ static bool confirm(struct meta_run *r, GError **error)
 
 static void text_runs(const struct meta_run *r, GString *out)
 {
-	g_string_append(out, "PSO runs in run order (best turnaround in jiffies, generations until it was first seen)\n");
-	g_string_append_printf(out, "  %4s %7s %7s %7s %11s %5s %11s %6s  %s\n", "Run", "omega", "phi_p", "phi_g", "best",
-			       "iter", "score", "seed", "best knobs");
+	g_string_append(
+		out,
+		"PSO runs in run order (best turnaround in jiffies, generations until it was first seen)\n");
+	g_string_append_printf(out, "  %4s %7s %7s %7s %11s %5s %11s %6s  %s\n", "Run", "omega",
+			       "phi_p", "phi_g", "best", "iter", "score", "seed", "best knobs");
 	for (guint i = 0; i < r->design->n_runs; i++) {
 		const struct swarm *sw = &r->runs[i];
 
-		g_string_append_printf(out, "  %4u %7.4g %7.4g %7.4g %11.6g %5u %11.6g %6lu  latency_ns=%" G_GUINT64_FORMAT
-				       " min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT "\n",
-				       i + 1, sw->params[0], sw->params[1], sw->params[2], sw->best, sw->iterations_to_best,
-				       sw->score, sw->seed, sw->best_knobs.latency_ns, sw->best_knobs.min_granularity_ns,
-				       sw->best_knobs.wakeup_granularity_ns);
+		g_string_append_printf(
+			out,
+			"  %4u %7.4g %7.4g %7.4g %11.6g %5u %11.6g %6lu  latency_ns=%" G_GUINT64_FORMAT
+			" min_granularity_ns=%" G_GUINT64_FORMAT
+			" wakeup_granularity_ns=%" G_GUINT64_FORMAT "\n",
+			i + 1, sw->params[0], sw->params[1], sw->params[2], sw->best,
+			sw->iterations_to_best, sw->score, sw->seed, sw->best_knobs.latency_ns,
+			sw->best_knobs.min_granularity_ns, sw->best_knobs.wakeup_granularity_ns);
 	}
 	g_string_append_c(out, '\n');
 }
@@ -426,38 +455,57 @@ static void text_confirmation(const struct meta_run *r, GString *out)
 {
 	const RsmStudy *s = r->study;
 
-	g_string_append_printf(out, "Confirmation: PSO at the optimum, the defaults and the classic parameters, "
-			       "swarm seed %lu\n", r->confirm[0].seed);
+	g_string_append_printf(
+		out,
+		"Confirmation: PSO at the optimum, the defaults and the classic parameters, "
+		"swarm seed %lu\n",
+		r->confirm[0].seed);
 	for (int i = 0; i < N_CONFIRM; i++) {
 		const struct swarm *sw = &r->confirm[i];
 
-		g_string_append_printf(out, "  %-9s omega=%.4g phi_p=%.4g phi_g=%.4g: score %.6g (best %.6g jiffies after %u "
-				       "generation%s)\n", confirm_labels[i], sw->params[0], sw->params[1], sw->params[2], sw->score,
-				       sw->best, sw->iterations_to_best, sw->iterations_to_best == 1 ? "" : "s");
+		g_string_append_printf(
+			out,
+			"  %-9s omega=%.4g phi_p=%.4g phi_g=%.4g: score %.6g (best %.6g jiffies after %u "
+			"generation%s)\n",
+			confirm_labels[i], sw->params[0], sw->params[1], sw->params[2], sw->score,
+			sw->best, sw->iterations_to_best, sw->iterations_to_best == 1 ? "" : "s");
 	}
 	if (isfinite(s->optimum_pi_lo))
-		g_string_append_printf(out, "  the model predicted %.6g at the optimum, %.0f%% prediction interval [%.6g, %.6g]: "
-				       "the measured score is %s it\n", s->optimum_y.value, RSM_STUDY_LEVEL * 100,
-				       s->optimum_pi_lo, s->optimum_pi_hi,
-				       r->confirm[0].score >= s->optimum_pi_lo && r->confirm[0].score <= s->optimum_pi_hi ? "inside"
-															     : "OUTSIDE");
+		g_string_append_printf(
+			out,
+			"  the model predicted %.6g at the optimum, %.0f%% prediction interval [%.6g, %.6g]: "
+			"the measured score is %s it\n",
+			s->optimum_y.value, RSM_STUDY_LEVEL * 100, s->optimum_pi_lo,
+			s->optimum_pi_hi,
+			r->confirm[0].score >= s->optimum_pi_lo &&
+					r->confirm[0].score <= s->optimum_pi_hi
+				? "inside"
+				: "OUTSIDE");
 	g_string_append_c(out, '\n');
 }
 
 static char *text_report(const struct meta_cli *c, const struct meta_run *r)
 {
-	GString *out = g_string_new("tuner meta-pso: response surface of PSO's omega, phi_p and phi_g\n");
+	GString *out =
+		g_string_new("tuner meta-pso: response surface of PSO's omega, phi_p and phi_g\n");
 	g_autofree char *dname = rsm_report_design_name(r->design);
 
 	g_string_append_printf(out, "Workload: %s\n", r->w.settings);
-	g_string_append_printf(out, "Each run: PSO with %zu particles x %zu generations over %s\n", r->particles,
-			       r->iterations, r->space_text);
-	g_string_append_printf(out, "Response: score = best turnaround (jiffies, mean of %u replicate%s) + %g x generations "
-			       "until it was first seen\n", r->replicates, r->replicates == 1 ? "" : "s", r->iteration_weight);
-	g_string_append_printf(out, "Design: %s, %u runs (%" G_GINT64_FORMAT " centre points), run order randomised with seed "
-			       "%" G_GUINT64_FORMAT "\n", dname, r->design->n_runs, c->center, r->seed);
-	g_string_append_printf(out, "Simulations: %u (%u read from the journal), %u job%s\n\n", r->stats.total,
-			       r->stats.from_journal, r->jobs, r->jobs == 1 ? "" : "s");
+	g_string_append_printf(out, "Each run: PSO with %zu particles x %zu generations over %s\n",
+			       r->particles, r->iterations, r->space_text);
+	g_string_append_printf(
+		out,
+		"Response: score = best turnaround (jiffies, mean of %u replicate%s) + %g x generations "
+		"until it was first seen\n",
+		r->replicates, r->replicates == 1 ? "" : "s", r->iteration_weight);
+	g_string_append_printf(out,
+			       "Design: %s, %u runs (%" G_GINT64_FORMAT
+			       " centre points), run order randomised with seed "
+			       "%" G_GUINT64_FORMAT "\n",
+			       dname, r->design->n_runs, c->center, r->seed);
+	g_string_append_printf(out, "Simulations: %u (%u read from the journal), %u job%s\n\n",
+			       r->stats.total, r->stats.from_journal, r->jobs,
+			       r->jobs == 1 ? "" : "s");
 	rsm_report_factors(out, r->factors, N_FACTORS);
 	rsm_report_design(out, r->design, r->factors, r->study, "score units");
 	text_runs(r, out);
@@ -469,7 +517,8 @@ static char *text_report(const struct meta_cli *c, const struct meta_run *r)
 	rsm_report_optimum(out, r->study, r->factors, "score units");
 	text_confirmation(r, out);
 	if (c->out) {
-		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ", c->out);
+		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ",
+				       c->out);
 		if (r->study->boxcox)
 			g_string_append(out, "boxcox.csv, ");
 		g_string_append(out, "result.json\n");
@@ -483,9 +532,11 @@ static void extra_columns(GString *row, guint i, void *ctx)
 	const struct meta_run *r = ctx;
 	const struct swarm *sw = &r->runs[i];
 
-	g_string_append_printf(row, ",%.17g,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%lu",
-			       sw->best, sw->iterations_to_best, sw->best_knobs.latency_ns, sw->best_knobs.min_granularity_ns,
-			       sw->best_knobs.wakeup_granularity_ns, sw->seed);
+	g_string_append_printf(
+		row,
+		",%.17g,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%lu",
+		sw->best, sw->iterations_to_best, sw->best_knobs.latency_ns,
+		sw->best_knobs.min_granularity_ns, sw->best_knobs.wakeup_granularity_ns, sw->seed);
 }
 
 static void json_swarm(struct json_writer *w, const struct swarm *sw)
@@ -517,7 +568,8 @@ static void json_swarm(struct json_writer *w, const struct swarm *sw)
 	json_end_object(w);
 }
 
-static char *json_report(const struct meta_cli *c, const struct meta_run *r, const RsmStudyFiles *files)
+static char *json_report(const struct meta_cli *c, const struct meta_run *r,
+			 const RsmStudyFiles *files)
 {
 	GString *out = g_string_new(NULL);
 	struct json_writer w;
@@ -573,7 +625,8 @@ static bool report(const struct meta_cli *c, struct meta_run *r, GError **error)
 		.factors = r->factors,
 		.natural = r->natural,
 		.study = r->study,
-		.extra_header = ",best_value,iterations_to_best,latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed",
+		.extra_header =
+			",best_value,iterations_to_best,latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed",
 		.extra = extra_columns,
 		.extra_ctx = r,
 	};
@@ -618,15 +671,18 @@ static bool run(const struct meta_cli *c, struct meta_run *r, GError **error)
 	GError *local = NULL;
 	guint swarms = r->design->n_runs + N_CONFIRM;
 
-	progress_init(&r->pg, (unsigned int)(swarms * r->particles * r->iterations * r->replicates));
+	progress_init(&r->pg,
+		      (unsigned int)(swarms * r->particles * r->iterations * r->replicates));
 	if (!run_design(r, error)) {
 		progress_end(&r->pg);
 		return false;
 	}
-	r->study = rsm_study_analyse(N_FACTORS, r->design->n_runs, r->design->coded, r->y, letters, &r->lambda, &local);
+	r->study = rsm_study_analyse(N_FACTORS, r->design->n_runs, r->design->coded, r->y, letters,
+				     &r->lambda, &local);
 	if (!r->study) {
 		progress_end(&r->pg);
-		if (local->domain == RSM_MODEL_ERROR && local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE)
+		if (local->domain == RSM_MODEL_ERROR &&
+		    local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE)
 			g_prefix_error(&local, "every PSO run scored the same: ");
 		return as_usage(error, local, "");
 	}
@@ -641,8 +697,9 @@ int tuner_cmd_meta_pso(int argc, char **argv)
 	struct meta_cli cli;
 	struct meta_run r = { 0 };
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- meta-optimise PSO's omega, phi_p and phi_g with a "
-							     "Box-Behnken design");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- meta-optimise PSO's omega, phi_p and phi_g with a "
+				     "Box-Behnken design");
 	int status = 0;
 
 	meta_cli_init(&cli);

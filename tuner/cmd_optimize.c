@@ -49,11 +49,14 @@
 #define OPTIMIZE_ERROR g_quark_from_static_string("tuner-optimize")
 
 /* Error codes double as exit statuses. */
-enum { OPTIMIZE_ERROR_FAILED = 1, OPTIMIZE_ERROR_USAGE = 2 };
+enum {
+	OPTIMIZE_ERROR_FAILED = 1,
+	OPTIMIZE_ERROR_USAGE = 2
+};
 
 #define GOLDEN_DEFAULT_TOLERANCE 0.02
-#define GRID_DEFAULT_POINTS 10
-#define RANDOM_DEFAULT_BUDGET 600
+#define GRID_DEFAULT_POINTS	 10
+#define RANDOM_DEFAULT_BUDGET	 600
 
 struct optimize_cli {
 	struct workload_cli wc;
@@ -61,28 +64,29 @@ struct optimize_cli {
 	char *journal, *out, *scale, *objective, *cmd, *knob_root;
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
-	gint64 particles, iterations;           /* pso */
+	gint64 particles, iterations; /* pso */
 	double omega, phi_p, phi_g;
-	gint64 rule, max_iterations;            /* golden */
+	gint64 rule, max_iterations; /* golden */
 	gboolean interior_only;
 	char *knob, *bracket;
 	double tolerance;
-	gint64 points;                          /* grid */
+	gint64 points; /* grid */
 };
 
 /* What the flags resolve to. */
 struct optimize_run {
-	const char *name;                       /* the subcommand */
-	const tuner_optimizer_type *type;       /* the subcommand's */
-	const tuner_optimizer_type *search;     /* what runs: golden checks the ends unless --interior-only */
+	const char *name;		  /* the subcommand */
+	const tuner_optimizer_type *type; /* the subcommand's */
+	const tuner_optimizer_type
+		*search; /* what runs: golden checks the ends unless --interior-only */
 	struct workload w;
-	bool on_period;                         /* golden on SchedPeriod */
+	bool on_period; /* golden on SchedPeriod */
 	struct knob_space space;
 	struct period_space period;
 	char *space_text;
 	tuner_optimizer_params params;
 	size_t dim;
-	guint expected;                         /* evaluations, for the progress line */
+	guint expected; /* evaluations, for the progress line */
 	bool live;
 	LiveKnobs *live_knobs;
 	LiveObjective live_objective;
@@ -143,31 +147,40 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 {
 	const GOptionEntry entries[] = {
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
-		  "Runs per point with seeds S, S+1, ...; the objective is their mean (default 1)", "R" },
+		  "Runs per point with seeds S, S+1, ...; the objective is their mean (default 1)",
+		  "R" },
 		{ "budget", 'b', 0, G_OPTION_ARG_INT64, &c->budget,
 		  "Maximum evaluations (points) (default: the optimizer's own; random 600)", "N" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
-		  "Evaluations at once (default: the number of cores; 1 with --objective cmd)", "J" },
+		  "Evaluations at once (default: the number of cores; 1 with --objective cmd)",
+		  "J" },
 		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
 		  "Append every evaluation here; rerunning with the same journal resumes", "FILE" },
 		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
-		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)", NULL },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out, "Write DIR/history.csv and DIR/result.json", "DIR" },
+		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
+		  NULL },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
+		  "Write DIR/history.csv and DIR/result.json", "DIR" },
 		{ "apply", 0, 0, G_OPTION_ARG_NONE, &c->apply,
 		  "Print the commands that set the best knobs on a live kernel", NULL },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
 		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: latency, min_granularity, wakeup_granularity",
 		  "KNOB=LO:HI" },
-		{ "fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->fixes, "Hold KNOB at NS (repeatable)", "KNOB=NS" },
+		{ "fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->fixes, "Hold KNOB at NS (repeatable)",
+		  "KNOB=NS" },
 		{ "scale", 0, 0, G_OPTION_ARG_STRING, &c->scale,
-		  "Scale of every searched knob (and of SchedPeriod): log (default) or linear", "S" },
-		{ "log", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->logs, "Search KNOB on a log scale (repeatable)", "KNOB" },
-		{ "linear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->linears, "Search KNOB on a linear scale (repeatable)",
-		  "KNOB" },
+		  "Scale of every searched knob (and of SchedPeriod): log (default) or linear",
+		  "S" },
+		{ "log", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->logs,
+		  "Search KNOB on a log scale (repeatable)", "KNOB" },
+		{ "linear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->linears,
+		  "Search KNOB on a linear scale (repeatable)", "KNOB" },
 		{ "objective", 0, 0, G_OPTION_ARG_STRING, &c->objective,
-		  "sim (default: simulated turnaround, jiffies) or cmd (--cmd on the live kernel, ms)", "O" },
+		  "sim (default: simulated turnaround, jiffies) or cmd (--cmd on the live kernel, ms)",
+		  "O" },
 		{ "cmd", 0, 0, G_OPTION_ARG_STRING, &c->cmd,
-		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S')", "COMMAND" },
+		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S')",
+		  "COMMAND" },
 		{ "knob-root", 0, 0, G_OPTION_ARG_FILENAME, &c->knob_root,
 		  "With --objective cmd: the directory holding proc/ and sys/ (default /)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -177,7 +190,8 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 	workload_add_options(&c->wc, ctx);
 }
 
-static void add_group(GOptionContext *ctx, const char *name, const char *title, const GOptionEntry *entries)
+static void add_group(GOptionContext *ctx, const char *name, const char *title,
+		      const GOptionEntry *entries)
 {
 	g_autofree char *help = g_strdup_printf("Show %s options", name);
 	GOptionGroup *group = g_option_group_new(name, title, help, NULL, NULL);
@@ -186,34 +200,43 @@ static void add_group(GOptionContext *ctx, const char *name, const char *title, 
 	g_option_context_add_group(ctx, group);
 }
 
-static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type *type, GOptionContext *ctx)
+static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type *type,
+			     GOptionContext *ctx)
 {
 	const GOptionEntry pso[] = {
-		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles, "Swarm size (default 20)", "N" },
+		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles, "Swarm size (default 20)",
+		  "N" },
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations, the first included (default 30)", "N" },
 		{ "omega", 0, 0, G_OPTION_ARG_DOUBLE, &c->omega, "Inertia (default 0.4365)", "W" },
-		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p, "Pull to the particle's best (default 3.02)", "P" },
-		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g, "Pull to the swarm's best (default 3.02)", "G" },
+		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p,
+		  "Pull to the particle's best (default 3.02)", "P" },
+		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g,
+		  "Pull to the swarm's best (default 3.02)", "G" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const GOptionEntry golden[] = {
 		{ "rule", 0, 0, G_OPTION_ARG_INT64, &c->rule,
-		  "Discovery rule deriving the knobs from SchedPeriod: 1 many tasks (default), 2 few tasks", "1|2" },
+		  "Discovery rule deriving the knobs from SchedPeriod: 1 many tasks (default), 2 few tasks",
+		  "1|2" },
 		{ "knob", 0, 0, G_OPTION_ARG_STRING, &c->knob,
-		  "Search this knob instead of SchedPeriod, the others at their defaults or --fix", "KNOB" },
+		  "Search this knob instead of SchedPeriod, the others at their defaults or --fix",
+		  "KNOB" },
 		{ "bracket", 0, 0, G_OPTION_ARG_STRING, &c->bracket,
 		  "SchedPeriod bracket in ns (default: the rule's natural one)", "LO:HI" },
 		{ "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &c->tolerance,
-		  "Stop when the bracket is narrower than this fraction of its start, on its scale (default 0.02)", "T" },
-		{ "max-iterations", 0, 0, G_OPTION_ARG_INT64, &c->max_iterations, "At most this many steps (default 100)",
-		  "N" },
+		  "Stop when the bracket is narrower than this fraction of its start, on its scale (default 0.02)",
+		  "T" },
+		{ "max-iterations", 0, 0, G_OPTION_ARG_INT64, &c->max_iterations,
+		  "At most this many steps (default 100)", "N" },
 		{ "interior-only", 0, 0, G_OPTION_ARG_NONE, &c->interior_only,
-		  "Textbook Golden Section: do not evaluate the bracket's ends first (2 evaluations fewer)", NULL },
+		  "Textbook Golden Section: do not evaluate the bracket's ends first (2 evaluations fewer)",
+		  NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const GOptionEntry grid[] = {
-		{ "points", 0, 0, G_OPTION_ARG_INT64, &c->points, "Points per searched knob (default 10)", "N" },
+		{ "points", 0, 0, G_OPTION_ARG_INT64, &c->points,
+		  "Points per searched knob (default 10)", "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
@@ -228,10 +251,11 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 /* Bad input (exit status 2), in this command's error domain. */
 #define usage(error, ...) cmd_usage(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, __VA_ARGS__)
 /* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) cmd_relabel(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, local, prefix)
+#define as_usage(error, local, prefix) \
+	cmd_relabel(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, local, prefix)
 
-
-static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type, GError **error)
+static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type,
+			  GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
@@ -239,32 +263,48 @@ static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_ty
 		return usage(error, "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
 			     cmd_searched_knob_flag(s));
 	if (c->replicates < 1 || c->replicates > 10000)
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT, c->replicates);
+		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+			     c->replicates);
 	if (c->budget != -1 && (c->budget < 1 || c->budget > 100000000))
-		return usage(error, "--budget: must be in 1..100000000, got %" G_GINT64_FORMAT, c->budget);
+		return usage(error, "--budget: must be in 1..100000000, got %" G_GINT64_FORMAT,
+			     c->budget);
 	if (c->jobs != -1 && (c->jobs < 1 || c->jobs > 1024))
 		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
 	if (type == tuner_optimizer_pso) {
 		if (c->particles < 1 || c->particles > 100000)
-			return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT, c->particles);
+			return usage(error,
+				     "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
+				     c->particles);
 		if (c->iterations < 1 || c->iterations > 100000)
-			return usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT, c->iterations);
+			return usage(error,
+				     "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				     c->iterations);
 		if (c->particles * c->iterations > 100000000)
-			return usage(error, "--particles x --iterations: %" G_GINT64_FORMAT " evaluations is too many",
+			return usage(error,
+				     "--particles x --iterations: %" G_GINT64_FORMAT
+				     " evaluations is too many",
 				     c->particles * c->iterations);
 		if (!isfinite(c->omega) || !isfinite(c->phi_p) || !isfinite(c->phi_g))
 			return usage(error, "%s: must be a finite number",
-				     !isfinite(c->omega) ? "--omega" : !isfinite(c->phi_p) ? "--phi-p" : "--phi-g");
+				     !isfinite(c->omega)   ? "--omega"
+				     : !isfinite(c->phi_p) ? "--phi-p"
+							   : "--phi-g");
 	}
 	if (type == tuner_optimizer_golden) {
 		if (!(c->tolerance > 0 && c->tolerance < 1))
-			return usage(error, "--tolerance: must be in (0, 1), a fraction of the bracket, got %g", c->tolerance);
+			return usage(
+				error,
+				"--tolerance: must be in (0, 1), a fraction of the bracket, got %g",
+				c->tolerance);
 		if (c->max_iterations < 1 || c->max_iterations > 100000)
-			return usage(error, "--max-iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				     c->max_iterations);
+			return usage(
+				error,
+				"--max-iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				c->max_iterations);
 	}
 	if (type == tuner_optimizer_grid && (c->points < 1 || c->points > 100000))
-		return usage(error, "--points: must be in 1..100000, got %" G_GINT64_FORMAT, c->points);
+		return usage(error, "--points: must be in 1..100000, got %" G_GINT64_FORMAT,
+			     c->points);
 	return true;
 }
 
@@ -300,7 +340,8 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 	}
 	for (int k = 0; k < KNOB_COUNT; k++)
 		if (ranged[k] && r->space.k[k].fixed)
-			return usage(error, "--fix: %s also has a --range; give one or the other", knob_name((enum knob)k));
+			return usage(error, "--fix: %s also has a --range; give one or the other",
+				     knob_name((enum knob)k));
 	for (size_t i = 0; c->logs && c->logs[i]; i++)
 		if (!knob_space_parse_scale(&r->space, c->logs[i], true, &local))
 			return as_usage(error, local, "");
@@ -317,12 +358,15 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	CfsKnobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
-		return usage(error, "--knob: '%s' is not latency, min_granularity or wakeup_granularity", c->knob);
+		return usage(error,
+			     "--knob: '%s' is not latency, min_granularity or wakeup_granularity",
+			     c->knob);
 	for (int i = 0; i < KNOB_COUNT; i++) {
 		if (i == (int)k)
 			continue;
 
-		g_autofree char *fix = g_strdup_printf("%s=%.0f", knob_name((enum knob)i), knob_get(&def, (enum knob)i));
+		g_autofree char *fix = g_strdup_printf("%s=%.0f", knob_name((enum knob)i),
+						       knob_get(&def, (enum knob)i));
 		GError *local = NULL;
 
 		if (!knob_space_parse_fix(&r->space, fix, &local))
@@ -330,8 +374,8 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	}
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!g_str_has_prefix(c->ranges[i], knob_name(k)))
-			return usage(error, "--range: golden --knob %s searches only %s, got '%s'", knob_name(k),
-				     knob_name(k), c->ranges[i]);
+			return usage(error, "--range: golden --knob %s searches only %s, got '%s'",
+				     knob_name(k), knob_name(k), c->ranges[i]);
 	if (!apply_knob_flags(c, r, error))
 		return false;
 	if (r->space.k[k].fixed)
@@ -351,7 +395,8 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 		if (!apply_knob_flags(c, r, error))
 			return false;
 		if (r->space.dim == 0)
-			return usage(error, "--fix: every knob is fixed; nothing is left to search");
+			return usage(error,
+				     "--fix: every knob is fixed; nothing is left to search");
 		r->dim = r->space.dim;
 		r->space_text = knob_space_describe(&r->space);
 		return true;
@@ -359,16 +404,23 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 	r->dim = 1;
 	if (c->knob) {
 		if (c->bracket)
-			return usage(error, "--bracket: bounds SchedPeriod; with --knob use --range %s=LO:HI", c->knob);
+			return usage(
+				error,
+				"--bracket: bounds SchedPeriod; with --knob use --range %s=LO:HI",
+				c->knob);
 		if (!golden_knob_space(c, r, error))
 			return false;
 		r->space_text = knob_space_describe(&r->space);
 		return true;
 	}
 	if (c->ranges || c->fixes || c->logs || c->linears)
-		return usage(error, "%s: golden on SchedPeriod derives every knob from the period; "
+		return usage(error,
+			     "%s: golden on SchedPeriod derives every knob from the period; "
 			     "use --knob KNOB to search one knob with the others fixed",
-			     c->ranges ? "--range" : c->fixes ? "--fix" : c->logs ? "--log" : "--linear");
+			     c->ranges	? "--range"
+			     : c->fixes ? "--fix"
+			     : c->logs	? "--log"
+					: "--linear");
 	if (c->rule > G_MAXINT || c->rule < G_MININT ||
 	    !period_space_init(&r->period, (int)c->rule, r->w.nr_tasks, &local))
 		return local ? as_usage(error, local, "") : usage(error, "--rule: must be 1 or 2");
@@ -396,7 +448,9 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 	tuner_optimizer_params *p = &r->params;
 	GError *local = NULL;
 
-	r->search = r->type == tuner_optimizer_golden && !c->interior_only ? tuner_optimizer_golden_ends : r->type;
+	r->search = r->type == tuner_optimizer_golden && !c->interior_only
+			    ? tuner_optimizer_golden_ends
+			    : r->type;
 	tuner_optimizer_params_default(p);
 	p->seed = (unsigned long)r->w.cfg.seed;
 	p->budget = c->budget > 0 ? (size_t)c->budget : 0;
@@ -410,13 +464,15 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 	} else if (r->type == tuner_optimizer_golden) {
 		p->golden.tolerance = c->tolerance;
 		p->golden.max_iterations = (size_t)c->max_iterations;
-		r->expected = golden_evaluations(c->tolerance, c->max_iterations, !c->interior_only);
+		r->expected =
+			golden_evaluations(c->tolerance, c->max_iterations, !c->interior_only);
 	} else if (r->type == tuner_optimizer_grid) {
 		p->grid.points = (size_t)c->points;
 		double total = pow((double)c->points, (double)r->dim);
 
 		if (total > 1e8)
-			return usage(error, "--points: %" G_GINT64_FORMAT "^%zu points is too many", c->points, r->dim);
+			return usage(error, "--points: %" G_GINT64_FORMAT "^%zu points is too many",
+				     c->points, r->dim);
 		r->expected = (guint)total;
 	} else {
 		if (!p->budget)
@@ -441,15 +497,18 @@ static bool build_objective(const struct optimize_cli *c, struct optimize_run *r
 	r->live = c->objective && strcmp(c->objective, "cmd") == 0;
 	if (!r->live) {
 		if (c->cmd || c->knob_root)
-			return usage(error, "%s: only with --objective cmd", c->cmd ? "--cmd" : "--knob-root");
+			return usage(error, "%s: only with --objective cmd",
+				     c->cmd ? "--cmd" : "--knob-root");
 		r->jobs = c->jobs > 0 ? (guint)c->jobs : evaluator_default_jobs();
 		return true;
 	}
 	if (!c->cmd)
 		return usage(error, "--objective cmd: needs --cmd 'COMMAND'");
 	if (c->wc.calibration)
-		return usage(error, "--calibration: predicts real time from simulated jiffies; --objective cmd "
-			     "already measures real time");
+		return usage(
+			error,
+			"--calibration: predicts real time from simulated jiffies; --objective cmd "
+			"already measures real time");
 	if (!g_shell_parse_argv(c->cmd, NULL, &r->live_objective.argv, &local))
 		return as_usage(error, local, "--cmd: ");
 	/* The machine has one set of knobs: evaluations are serialised anyway. */
@@ -472,10 +531,12 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 
 	const CfsKnobs *saved = live_knobs_saved(r->live_knobs);
 
-	fprintf(stderr, "tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%"
-		G_GUINT64_FORMAT " min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT "\n",
-		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)), saved->latency_ns,
-		saved->min_granularity_ns, saved->wakeup_granularity_ns);
+	fprintf(stderr,
+		"tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%" G_GUINT64_FORMAT
+		" min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT
+		"\n",
+		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)),
+		saved->latency_ns, saved->min_granularity_ns, saved->wakeup_granularity_ns);
 	return true;
 }
 
@@ -491,14 +552,18 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 	} else {
 		g_string_append(s, " objective=sim");
 	}
-	g_string_append_printf(s, " replicates=%" G_GINT64_FORMAT " seed=%" G_GUINT64_FORMAT " optimizer=%s",
-			       c->replicates, r->w.cfg.seed, r->type->name);
+	g_string_append_printf(
+		s, " replicates=%" G_GINT64_FORMAT " seed=%" G_GUINT64_FORMAT " optimizer=%s",
+		c->replicates, r->w.cfg.seed, r->type->name);
 	if (r->type == tuner_optimizer_pso)
-		g_string_append_printf(s, " particles=%zu iterations=%zu omega=%.17g phi_p=%.17g phi_g=%.17g",
-				       p->pso.particles, p->pso.iterations, p->pso.omega, p->pso.phi_p, p->pso.phi_g);
+		g_string_append_printf(
+			s, " particles=%zu iterations=%zu omega=%.17g phi_p=%.17g phi_g=%.17g",
+			p->pso.particles, p->pso.iterations, p->pso.omega, p->pso.phi_p,
+			p->pso.phi_g);
 	else if (r->type == tuner_optimizer_golden)
-		g_string_append_printf(s, " tolerance=%.17g max_iterations=%zu ends=%s", p->golden.tolerance,
-				       p->golden.max_iterations, r->search == tuner_optimizer_golden_ends ? "yes" : "no");
+		g_string_append_printf(s, " tolerance=%.17g max_iterations=%zu ends=%s",
+				       p->golden.tolerance, p->golden.max_iterations,
+				       r->search == tuner_optimizer_golden_ends ? "yes" : "no");
 	else if (r->type == tuner_optimizer_grid)
 		g_string_append_printf(s, " points=%zu", p->grid.points);
 	g_string_append_printf(s, " %s", r->space_text);
@@ -507,8 +572,8 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE,
-				OPTIMIZE_ERROR_FAILED, error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, OPTIMIZE_ERROR,
+				OPTIMIZE_ERROR_USAGE, OPTIMIZE_ERROR_FAILED, error);
 }
 
 /* Everything the flags decide, in the order that lets each step rely on the previous ones. */
@@ -522,7 +587,8 @@ static bool prepare(const struct optimize_cli *c, struct optimize_run *r, GError
 		return as_usage(error, local, "");
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
 		return as_usage(error, local, "");
-	if (!build_space(c, r, error) || !build_params(c, r, error) || !build_objective(c, r, error))
+	if (!build_space(c, r, error) || !build_params(c, r, error) ||
+	    !build_objective(c, r, error))
 		return false;
 	r->settings = build_settings(c, r);
 	if (!open_journal(c, r, error))
@@ -580,7 +646,8 @@ static bool report(const struct optimize_cli *c, struct optimize_run *r, const T
 	if (c->out && !results_write(&res, c->out, c->apply, error))
 		return false;
 
-	g_autofree char *text = r->format == FORMAT_JSON ? results_json(&res, c->apply) : results_text(&res, c->apply);
+	g_autofree char *text = r->format == FORMAT_JSON ? results_json(&res, c->apply)
+							 : results_text(&res, c->apply);
 
 	fputs(text, stdout);
 	if (c->out && r->format == FORMAT_TEXT)
@@ -642,14 +709,16 @@ static const char *optimize_description(const tuner_optimizer_type *type)
 int tuner_cmd_optimize(int argc, char **argv)
 {
 	struct optimize_cli cli;
-	struct optimize_run run = { .name = argv[0], .type = tuner_optimizer_type_by_name(argv[0]) };
+	struct optimize_run run = { .name = argv[0],
+				    .type = tuner_optimizer_type_by_name(argv[0]) };
 	g_autoptr(GError) error = NULL;
 	g_autofree char *summary = g_strdup_printf("- search the CFS knobs with %s", argv[0]);
 	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
 	int status = 0;
 
 	if (!run.type)
-		return tuner_usage_error(argv[0], "unknown optimizer: use pso, golden, grid or random");
+		return tuner_usage_error(argv[0],
+					 "unknown optimizer: use pso, golden, grid or random");
 	g_option_context_set_description(ctx, optimize_description(run.type));
 	optimize_cli_init(&cli);
 	add_common_options(&cli, ctx);

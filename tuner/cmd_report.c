@@ -28,7 +28,7 @@
 #include "tuner/report_sources.h"
 
 #define DEFAULT_GANTT_MS 20
-#define MAX_GANTT_MS 3600000
+#define MAX_GANTT_MS	 3600000
 
 struct report_cli {
 	char *out, *trace, *plots;
@@ -63,9 +63,11 @@ static gboolean inspect(const char *dir, struct found *f, GError **error)
 	f->scale = has(dir, "scale.csv");
 	f->trace = has(dir, "trace.txt");
 	if (!f->calibration && !f->history && !f->rsm && !f->scale && !f->trace) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
-			    "%s: no result files (calibration.csv, history.csv, design.csv, surface.csv, scale.csv or "
-			    "trace.txt)", dir);
+		g_set_error(
+			error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			"%s: no result files (calibration.csv, history.csv, design.csv, surface.csv, scale.csv or "
+			"trace.txt)",
+			dir);
 		return FALSE;
 	}
 	return TRUE;
@@ -92,19 +94,21 @@ static char *make_prefix(const char *dir, GHashTable *used)
 	return prefix;
 }
 
-static gboolean draw_all(Report *r, const struct report_cli *c, struct found *found, guint n, GError **error)
+static gboolean draw_all(Report *r, const struct report_cli *c, struct found *found, guint n,
+			 GError **error)
 {
 	g_autoptr(GPtrArray) history = g_ptr_array_new();
 	gboolean several = n + (c->trace != NULL) > 1;
 
 	for (guint i = 0; i < n; i++)
-		if (found[i].calibration && !report_calibration(r, found[i].dir, found[i].prefix, error))
+		if (found[i].calibration &&
+		    !report_calibration(r, found[i].dir, found[i].prefix, error))
 			return FALSE;
 	for (guint i = 0; i < n; i++)
 		if (found[i].history)
 			g_ptr_array_add(history, (gpointer)found[i].dir);
-	if (history->len && !report_convergence(r, (const char *const *)history->pdata, history->len,
-						"", error))
+	if (history->len &&
+	    !report_convergence(r, (const char *const *)history->pdata, history->len, "", error))
 		return FALSE;
 	for (guint i = 0; i < n; i++)
 		if (found[i].rsm && !report_rsm(r, found[i].dir, found[i].prefix, error))
@@ -115,10 +119,12 @@ static gboolean draw_all(Report *r, const struct report_cli *c, struct found *fo
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *trace = g_build_filename(found[i].dir, "trace.txt", NULL);
 
-		if (found[i].trace && !report_gantt(r, trace, (guint)c->gantt_ms, found[i].prefix, error))
+		if (found[i].trace &&
+		    !report_gantt(r, trace, (guint)c->gantt_ms, found[i].prefix, error))
 			return FALSE;
 	}
-	if (c->trace && !report_gantt(r, c->trace, (guint)c->gantt_ms, several ? "trace-" : "", error))
+	if (c->trace &&
+	    !report_gantt(r, c->trace, (guint)c->gantt_ms, several ? "trace-" : "", error))
 		return FALSE;
 	return TRUE;
 }
@@ -141,7 +147,8 @@ static int run(const struct report_cli *c, GError **error)
 	}
 	for (guint i = 0; i < n && ok; i++) {
 		ok = inspect(c->dirs[i], &found[i], error);
-		found[i].prefix = n + (c->trace != NULL) > 1 ? make_prefix(c->dirs[i], used) : g_strdup("");
+		found[i].prefix =
+			n + (c->trace != NULL) > 1 ? make_prefix(c->dirs[i], used) : g_strdup("");
 	}
 	if (ok)
 		plots = c->plots ? g_strdup(c->plots) : report_find_plots_dir(error);
@@ -150,8 +157,8 @@ static int run(const struct report_cli *c, GError **error)
 
 		ok = draw_all(r, c, found, n, error) && report_finish(r, error);
 		if (ok)
-			printf("tuner report: %u figure%s, see %s/index.html\n", r->n_figures, r->n_figures == 1 ? "" : "s",
-			       out);
+			printf("tuner report: %u figure%s, see %s/index.html\n", r->n_figures,
+			       r->n_figures == 1 ? "" : "s", out);
 	}
 	for (guint i = 0; i < n; i++)
 		g_free(found[i].prefix);
@@ -167,20 +174,25 @@ int tuner_cmd_report(int argc, char **argv)
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c.out,
 		  "Write the figures, index.html and plot.sh here (default: the only DIR)", "DIR" },
 		{ "gantt-ms", 0, 0, G_OPTION_ARG_INT64, &c.gantt_ms,
-		  "The per-CPU timeline shows the first MS milliseconds of a trace (default 20)", "MS" },
+		  "The per-CPU timeline shows the first MS milliseconds of a trace (default 20)",
+		  "MS" },
 		{ "trace", 0, 0, G_OPTION_ARG_FILENAME, &c.trace,
-		  "Also draw the timeline of this ftrace text trace (linsched --trace FILE)", "FILE" },
+		  "Also draw the timeline of this ftrace text trace (linsched --trace FILE)",
+		  "FILE" },
 		{ "plots", 0, 0, G_OPTION_ARG_FILENAME, &c.plots,
-		  "The directory of the gnuplot scripts (default: plots/ beside the program's bin/)", "DIR" },
+		  "The directory of the gnuplot scripts (default: plots/ beside the program's bin/)",
+		  "DIR" },
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c.dirs, NULL, "DIR..." },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- figures (PNG and SVG) and index.html for result directories");
+	g_autoptr(GOptionContext) ctx = g_option_context_new(
+		"- figures (PNG and SVG) and index.html for result directories");
 	g_autoptr(GError) error = NULL;
 	int status;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx,
+	g_option_context_set_description(
+		ctx,
 		"Each DIR is searched for calibration.csv/.ini (tuner calibrate), history.csv and result.json (tuner\n"
 		"pso|golden|grid|random; several are overlaid on one convergence plot), design.csv, surface.csv,\n"
 		"boxcox.csv and result.json (tuner rsm), scale.csv (tuner scale) and trace.txt (linsched --trace).");
@@ -189,7 +201,8 @@ int tuner_cmd_report(int argc, char **argv)
 	} else if (c.gantt_ms < 1 || c.gantt_ms > MAX_GANTT_MS) {
 		status = tuner_usage_error("report", "--gantt-ms: must be 1..3600000");
 	} else if (!c.dirs && !c.trace) {
-		status = tuner_usage_error("report", "give at least one result directory (or --trace FILE)");
+		status = tuner_usage_error("report",
+					   "give at least one result directory (or --trace FILE)");
 	} else if ((status = run(&c, &error)) != 0) {
 		fprintf(stderr, "tuner report: %s\n", error->message);
 	}

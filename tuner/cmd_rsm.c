@@ -61,20 +61,26 @@
 #define RSM_CMD_ERROR g_quark_from_static_string("tuner-rsm")
 
 /* Error codes double as exit statuses. */
-enum { RSM_CMD_FAILED = 1, RSM_CMD_USAGE = 2 };
+enum {
+	RSM_CMD_FAILED = 1,
+	RSM_CMD_USAGE = 2
+};
 
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
-#define MAX_CENTRE 100
+#define MAX_CENTRE	   100
 /* An integer flag that was not on the command line (no value a user could type). */
-#define NOT_GIVEN G_MININT64
+#define NOT_GIVEN	   G_MININT64
 
 static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
 static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
-static const double sysctl_min[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN, SCHED_WAKEUP_GRAN_MIN };
-static const double sysctl_max[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX, SCHED_WAKEUP_GRAN_MAX };
+static const double sysctl_min[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN,
+					       SCHED_WAKEUP_GRAN_MIN };
+static const double sysctl_max[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX,
+					       SCHED_WAKEUP_GRAN_MAX };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
-static const char *const columns[KNOB_COUNT] = { "latency_ns", "min_granularity_ns", "wakeup_granularity_ns" };
+static const char *const columns[KNOB_COUNT] = { "latency_ns", "min_granularity_ns",
+						 "wakeup_granularity_ns" };
 
 struct rsm_cli {
 	struct workload_cli wc;
@@ -89,20 +95,20 @@ struct rsm_run {
 	struct workload w;
 	bool have_workload;
 	enum output_format format;
-	struct knob_space space;            /* the ranges, as --range parsed them */
+	struct knob_space space; /* the ranges, as --range parsed them */
 	RsmStudyFactor factors[KNOB_COUNT];
 	RsmLambdaChoice lambda;
 	RsmDesign *design;
-	const char *design_key;             /* "ccd-rotatable", ..., "bbd", "file" */
-	char *design_note;                  /* why the design is not the one asked for, or NULL */
+	const char *design_key; /* "ccd-rotatable", ..., "bbd", "file" */
+	char *design_note;	/* why the design is not the one asked for, or NULL */
 	guint64 seed;
 	guint replicates, jobs;
 	char *settings;
 	Journal *journal;
-	CfsKnobs *knobs;                    /* n_runs, as simulated */
-	double *natural;                    /* n_runs * 3 */
-	double *y;                          /* n_runs responses */
-	EvaluatorStats stats;               /* design and confirmation together */
+	CfsKnobs *knobs;      /* n_runs, as simulated */
+	double *natural;      /* n_runs * 3 */
+	double *y;	      /* n_runs responses */
+	EvaluatorStats stats; /* design and confirmation together */
 	RsmStudy *study;
 	bool confirmed;
 	CfsKnobs best_knobs, default_knobs;
@@ -164,8 +170,10 @@ static gboolean parse_log(const char *option, const char *value, gpointer data, 
 		enum knob k;
 
 		if (!knob_from_name(names[i], &k)) {
-			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-				    "--log: '%s' is not latency, min_granularity or wakeup_granularity", names[i]);
+			g_set_error(
+				error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				"--log: '%s' is not latency, min_granularity or wakeup_granularity",
+				names[i]);
 			return FALSE;
 		}
 		c->log[k] = true;
@@ -177,33 +185,44 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 {
 	const GOptionEntry entries[] = {
 		{ "design", 0, 0, G_OPTION_ARG_STRING, &c->design,
-		  "ccd (central composite, default), ccd-faced (alpha 1) or bbd (Box-Behnken)", "D" },
-		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center, "Centre points (default: 6 for a CCD, 3 for bbd)", "N" },
+		  "ccd (central composite, default), ccd-faced (alpha 1) or bbd (Box-Behnken)",
+		  "D" },
+		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center,
+		  "Centre points (default: 6 for a CCD, 3 for bbd)", "N" },
 		{ "alpha", 0, 0, G_OPTION_ARG_STRING, &c->alpha,
 		  "CCD axial distance: rotatable, orthogonal or face (default: rotatable if its axial points stay "
-		  "inside the sysctl ranges, else face)", "A" },
+		  "inside the sysctl ranges, else face)",
+		  "A" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
 		  "Coded -1..+1 is LO..HI ns (repeatable; defaults latency=1e6:1e8, min_granularity=1e5:1e7, "
-		  "wakeup_granularity=0:2e7)", "KNOB=LO:HI" },
+		  "wakeup_granularity=0:2e7)",
+		  "KNOB=LO:HI" },
 		{ "log", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)parse_log,
 		  "Log scale for every knob, or --log=KNOB[,KNOB] for some (a range from 0 is taken as ln(v + 1 us))",
 		  "[KNOBS]" },
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
-		  "Simulations per design point, seeds S, S+1, ...; the response is their mean (default 1)", "R" },
+		  "Simulations per design point, seeds S, S+1, ...; the response is their mean (default 1)",
+		  "R" },
 		{ "lambda", 0, 0, G_OPTION_ARG_STRING, &c->lambda,
-		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]", "L" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs, "Simulations at once (default: the number of cores)", "J" },
+		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]",
+		  "L" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
+		  "Simulations at once (default: the number of cores)", "J" },
 		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
 		  "Append every simulation here; rerunning with the same journal resumes", "FILE" },
 		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
-		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)", NULL },
+		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
+		  NULL },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
-		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json", "DIR" },
+		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json",
+		  "DIR" },
 		{ "analyse", 0, 0, G_OPTION_ARG_FILENAME, &c->analyse,
-		  "Fit the responses of a design.csv instead of simulating (same --range/--log as its run)", "FILE" },
+		  "Fit the responses of a design.csv instead of simulating (same --range/--log as its run)",
+		  "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *main_group = g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
+	GOptionGroup *main_group =
+		g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
 
 	g_option_group_add_entries(main_group, entries);
 	g_option_context_set_main_group(ctx, main_group);
@@ -213,26 +232,33 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 /* Bad input (exit status 2), in this command's error domain. */
 #define usage(error, ...) cmd_usage(error, RSM_CMD_ERROR, RSM_CMD_USAGE, __VA_ARGS__)
 /* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) cmd_relabel(error, RSM_CMD_ERROR, RSM_CMD_USAGE, local, prefix)
-
+#define as_usage(error, local, prefix) \
+	cmd_relabel(error, RSM_CMD_ERROR, RSM_CMD_USAGE, local, prefix)
 
 static bool check_numbers(const struct rsm_cli *c, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
 	if (cmd_searched_knob_flag(s))
-		return usage(error, "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
+		return usage(error,
+			     "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
 			     cmd_searched_knob_flag(s));
 	if (c->replicates != NOT_GIVEN && (c->replicates < 1 || c->replicates > 10000))
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT, c->replicates);
+		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+			     c->replicates);
 	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
 		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
 	if (c->center != NOT_GIVEN && (c->center < 0 || c->center > MAX_CENTRE))
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE, c->center);
-	if (c->analyse && (c->design || c->alpha || c->center != NOT_GIVEN || c->replicates != NOT_GIVEN || c->journal))
+		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
+			     c->center);
+	if (c->analyse && (c->design || c->alpha || c->center != NOT_GIVEN ||
+			   c->replicates != NOT_GIVEN || c->journal))
 		return usage(error, "--analyse: fits a finished design; %s does not apply",
-			     c->design ? "--design" : c->alpha ? "--alpha" : c->center != NOT_GIVEN ? "--center"
-			     : c->replicates != NOT_GIVEN ? "--replicates" : "--journal");
+			     c->design			  ? "--design"
+			     : c->alpha			  ? "--alpha"
+			     : c->center != NOT_GIVEN	  ? "--center"
+			     : c->replicates != NOT_GIVEN ? "--replicates"
+							  : "--journal");
 	return true;
 }
 
@@ -252,8 +278,8 @@ static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **e
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_range *kr = &r->space.k[k];
 
-		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k), columns[k], kr->lo, kr->hi,
-					   c->log[k], true, &local))
+		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
+					   columns[k], kr->lo, kr->hi, c->log[k], true, &local))
 			return as_usage(error, local, "--range: ");
 	}
 	return true;
@@ -277,9 +303,12 @@ static bool parse_alpha(const char *text, RsmAlphaKind *kind, GError **error)
 static const char *ccd_key(RsmAlphaKind kind)
 {
 	switch (kind) {
-	case RSM_ALPHA_ROTATABLE: return "ccd-rotatable";
-	case RSM_ALPHA_ORTHOGONAL: return "ccd-orthogonal";
-	case RSM_ALPHA_FACE: break;
+	case RSM_ALPHA_ROTATABLE:
+		return "ccd-rotatable";
+	case RSM_ALPHA_ORTHOGONAL:
+		return "ccd-orthogonal";
+	case RSM_ALPHA_FACE:
+		break;
 	}
 	return "ccd-faced";
 }
@@ -296,23 +325,27 @@ static RsmDesign *make_ccd(RsmAlphaKind kind, guint centre, guint64 seed, GError
 
 /* A CCD whose axial points leave the sysctl ranges: refused when --alpha asked for it, else
  * replaced by the face-centred design. */
-static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kind, guint centre, GError **error)
+static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kind, guint centre,
+		    GError **error)
 {
 	GError *local = NULL;
 
 	if (!(r->design = make_ccd(kind, centre, r->seed, error)))
 		return false;
 	r->design_key = ccd_key(kind);
-	if (kind == RSM_ALPHA_FACE || rsm_study_check_limits(r->design, r->factors, sysctl_min, sysctl_max, &local))
+	if (kind == RSM_ALPHA_FACE ||
+	    rsm_study_check_limits(r->design, r->factors, sysctl_min, sysctl_max, &local))
 		return true;
 	if (c->alpha) {
-		usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log", c->alpha, local->message);
+		usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log",
+		      c->alpha, local->message);
 		g_error_free(local);
 		return false;
 	}
-	r->design_note = g_strdup_printf("a rotatable design (alpha = %.4f) does not fit: %s; using the face-centred "
-					 "design (alpha = 1) instead (narrow --range to get a rotatable one)",
-					 r->design->alpha, local->message);
+	r->design_note = g_strdup_printf(
+		"a rotatable design (alpha = %.4f) does not fit: %s; using the face-centred "
+		"design (alpha = 1) instead (narrow --range to get a rotatable one)",
+		r->design->alpha, local->message);
 	g_error_free(local);
 	rsm_design_free(r->design);
 	r->design_key = ccd_key(RSM_ALPHA_FACE);
@@ -335,7 +368,9 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	if (faced && kind != RSM_ALPHA_FACE && c->alpha)
 		return usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
 
-	guint centre = c->center != NOT_GIVEN ? (guint)c->center : bbd ? BBD_DEFAULT_CENTRE : CCD_DEFAULT_CENTRE;
+	guint centre = c->center != NOT_GIVEN ? (guint)c->center
+		       : bbd		      ? BBD_DEFAULT_CENTRE
+					      : CCD_DEFAULT_CENTRE;
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
@@ -352,7 +387,7 @@ static void design_knobs(struct rsm_run *r)
 	guint n = r->design->n_runs;
 
 	r->knobs = g_new0(CfsKnobs, n);
-	r->natural = g_new(double, (gsize)n * KNOB_COUNT);
+	r->natural = g_new(double, (gsize)n *KNOB_COUNT);
 	for (guint i = 0; i < n; i++) {
 		const double *x = rsm_design_run(r->design, i);
 
@@ -372,19 +407,22 @@ static char *build_settings(const struct rsm_run *r)
 {
 	GString *s = g_string_new(r->w.settings);
 
-	g_string_append_printf(s, " objective=sim replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
+	g_string_append_printf(s,
+			       " objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
+			       " study=rsm design=%s runs=%u",
 			       r->replicates, r->seed, r->design_key, r->design->n_runs);
 	for (int k = 0; k < KNOB_COUNT; k++)
-		g_string_append_printf(s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k), rsm_study_factor_lo(&r->factors[k]),
-				       rsm_study_factor_hi(&r->factors[k]),
-				       r->factors[k].range.scale == RSM_SCALE_LOG ? "log" : "linear");
+		g_string_append_printf(
+			s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k),
+			rsm_study_factor_lo(&r->factors[k]), rsm_study_factor_hi(&r->factors[k]),
+			r->factors[k].range.scale == RSM_SCALE_LOG ? "log" : "linear");
 	return g_string_free(s, FALSE);
 }
 
 static bool open_journal(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, RSM_CMD_ERROR, RSM_CMD_USAGE,
-				RSM_CMD_FAILED, error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, RSM_CMD_ERROR,
+				RSM_CMD_USAGE, RSM_CMD_FAILED, error);
 }
 
 struct progress_ctx {
@@ -401,8 +439,8 @@ static void on_progress(guint done, guint total, void *ctx)
 }
 
 /* Simulates n settings with the run's replicates; adds the cost to r->stats. */
-static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, EvaluatorResult *results, const char *what,
-		     GError **error)
+static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, EvaluatorResult *results,
+		     const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
 	EvaluatorConfig ec = {
@@ -471,11 +509,15 @@ static bool analyse(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
 	GError *local = NULL;
 
-	r->study = rsm_study_analyse(KNOB_COUNT, r->design->n_runs, r->design->coded, r->y, letters, &r->lambda, &local);
+	r->study = rsm_study_analyse(KNOB_COUNT, r->design->n_runs, r->design->coded, r->y, letters,
+				     &r->lambda, &local);
 	if (r->study)
 		return true;
-	if (local->domain == RSM_MODEL_ERROR && local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE && !c->analyse)
-		g_prefix_error(&local, "the knobs do not change this workload's turnaround over the ranges: ");
+	if (local->domain == RSM_MODEL_ERROR && local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE &&
+	    !c->analyse)
+		g_prefix_error(
+			&local,
+			"the knobs do not change this workload's turnaround over the ranges: ");
 	return as_usage(error, local, "");
 }
 
@@ -488,11 +530,11 @@ static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError
 		return as_usage(error, local, "--analyse: ");
 	r->design_key = "file";
 	n = r->design->n_runs;
-	r->natural = g_new(double, (gsize)n * KNOB_COUNT);
+	r->natural = g_new(double, (gsize)n *KNOB_COUNT);
 	for (guint i = 0; i < n; i++)
 		for (int k = 0; k < KNOB_COUNT; k++)
-			r->natural[(gsize)i * KNOB_COUNT + k] =
-				round(rsm_study_to_natural(&r->factors[k], rsm_design_run(r->design, i)[k]));
+			r->natural[(gsize)i * KNOB_COUNT + k] = round(rsm_study_to_natural(
+				&r->factors[k], rsm_design_run(r->design, i)[k]));
 	return true;
 }
 
@@ -505,7 +547,8 @@ static double improvement_pct(const struct rsm_run *r)
 
 static void point_counts(GString *out, const RsmDesign *d)
 {
-	static const RsmPointType order[] = { RSM_POINT_CUBE, RSM_POINT_AXIAL, RSM_POINT_EDGE, RSM_POINT_CENTRE };
+	static const RsmPointType order[] = { RSM_POINT_CUBE, RSM_POINT_AXIAL, RSM_POINT_EDGE,
+					      RSM_POINT_CENTRE };
 	guint count[G_N_ELEMENTS(order)] = { 0 };
 
 	for (guint i = 0; i < d->n_runs; i++)
@@ -513,7 +556,8 @@ static void point_counts(GString *out, const RsmDesign *d)
 			count[t] += d->type[i] == order[t];
 	for (guint t = 0; t < G_N_ELEMENTS(order); t++)
 		if (count[t])
-			g_string_append_printf(out, "%u %s + ", count[t], rsm_study_point_name(order[t]));
+			g_string_append_printf(out, "%u %s + ", count[t],
+					       rsm_study_point_name(order[t]));
 	g_string_truncate(out, out->len - 3);
 	g_string_append_printf(out, " = %u runs", d->n_runs);
 }
@@ -524,24 +568,31 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 
 	g_string_append(out, "tuner rsm: response surface of the CFS knobs\n");
 	if (c->analyse) {
-		g_string_append_printf(out, "Responses read from %s (nothing simulated)\n", c->analyse);
+		g_string_append_printf(out, "Responses read from %s (nothing simulated)\n",
+				       c->analyse);
 	} else {
 		g_string_append_printf(out, "Workload: %s\n", r->w.settings);
-		g_string_append_printf(out, "Response: simulated turnaround in jiffies (HZ %u), the mean of %u replicate%s "
-				       "(seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")\n",
-				       r->w.cfg.hz, r->replicates, r->replicates == 1 ? "" : "s", r->seed,
-				       r->seed + r->replicates - 1);
+		g_string_append_printf(
+			out,
+			"Response: simulated turnaround in jiffies (HZ %u), the mean of %u replicate%s "
+			"(seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")\n",
+			r->w.cfg.hz, r->replicates, r->replicates == 1 ? "" : "s", r->seed,
+			r->seed + r->replicates - 1);
 	}
 	g_string_append_printf(out, "Design: %s: ", dname);
 	point_counts(out, r->design);
 	if (!c->analyse)
-		g_string_append_printf(out, ", run order randomised with seed %" G_GUINT64_FORMAT, r->seed);
+		g_string_append_printf(out, ", run order randomised with seed %" G_GUINT64_FORMAT,
+				       r->seed);
 	g_string_append_c(out, '\n');
 	if (r->design_note)
 		g_string_append_printf(out, "Note: %s\n", r->design_note);
 	if (!c->analyse)
-		g_string_append_printf(out, "Simulations: %u (%u read from the journal) for the design and the confirmation, "
-				       "%u job%s\n", r->stats.total, r->stats.from_journal, r->jobs, r->jobs == 1 ? "" : "s");
+		g_string_append_printf(
+			out,
+			"Simulations: %u (%u read from the journal) for the design and the confirmation, "
+			"%u job%s\n",
+			r->stats.total, r->stats.from_journal, r->jobs, r->jobs == 1 ? "" : "s");
 	g_string_append_c(out, '\n');
 }
 
@@ -551,8 +602,8 @@ static void knob_natural(const CfsKnobs *k, double *natural)
 		natural[j] = knob_get(k, (enum knob)j);
 }
 
-static void confirmation_line(GString *out, const struct rsm_run *r, const char *label, const CfsKnobs *k,
-			      const EvaluatorResult *res)
+static void confirmation_line(GString *out, const struct rsm_run *r, const char *label,
+			      const CfsKnobs *k, const EvaluatorResult *res)
 {
 	double nat[KNOB_COUNT];
 	double ms = workload_predict_ms(&r->w, res->mean);
@@ -560,8 +611,10 @@ static void confirmation_line(GString *out, const struct rsm_run *r, const char 
 	knob_natural(k, nat);
 	g_string_append_printf(out, "  %-9s ", label);
 	rsm_report_setting(out, r->factors, KNOB_COUNT, nat);
-	g_string_append_printf(out, "\n            measured %.6g jiffies (standard error %.3g over %u replicate%s)", res->mean,
-			       res->std_error, r->replicates, r->replicates == 1 ? "" : "s");
+	g_string_append_printf(
+		out,
+		"\n            measured %.6g jiffies (standard error %.3g over %u replicate%s)",
+		res->mean, res->std_error, r->replicates, r->replicates == 1 ? "" : "s");
 	if (!isnan(ms))
 		g_string_append_printf(out, ", predicted real time %.4g ms", ms);
 	g_string_append_c(out, '\n');
@@ -576,23 +629,36 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 	g_string_append(out, "Confirmation: the optimum and the profile's defaults, simulated\n");
 	confirmation_line(out, r, "optimum", &r->best_knobs, &r->best);
 	if (isfinite(s->optimum_pi_lo))
-		g_string_append_printf(out, "            the model predicted %.6g, %.0f%% prediction interval [%.6g, %.6g]: "
-				       "the measurement is %s it\n", s->optimum_y.value, RSM_STUDY_LEVEL * 100,
-				       s->optimum_pi_lo, s->optimum_pi_hi,
-				       r->best.mean >= s->optimum_pi_lo && r->best.mean <= s->optimum_pi_hi ? "inside" : "OUTSIDE");
+		g_string_append_printf(
+			out,
+			"            the model predicted %.6g, %.0f%% prediction interval [%.6g, %.6g]: "
+			"the measurement is %s it\n",
+			s->optimum_y.value, RSM_STUDY_LEVEL * 100, s->optimum_pi_lo,
+			s->optimum_pi_hi,
+			r->best.mean >= s->optimum_pi_lo && r->best.mean <= s->optimum_pi_hi
+				? "inside"
+				: "OUTSIDE");
 	else
-		g_string_append_printf(out, "            the model predicted %.6g (no prediction interval)\n", s->optimum_y.value);
+		g_string_append_printf(
+			out, "            the model predicted %.6g (no prediction interval)\n",
+			s->optimum_y.value);
 	confirmation_line(out, r, "defaults", &r->default_knobs, &r->def);
 	for (int k = 0; k < KNOB_COUNT; k++) {
-		coded[k] = rsm_study_to_coded(&r->factors[k], knob_get(&r->default_knobs, (enum knob)k));
+		coded[k] = rsm_study_to_coded(&r->factors[k],
+					      knob_get(&r->default_knobs, (enum knob)k));
 		inside &= fabs(coded[k]) <= 1;
 	}
 	if (inside)
-		g_string_append_printf(out, "            inside the region; the model predicted %.6g\n", rsm_study_predict(s, coded));
+		g_string_append_printf(out,
+				       "            inside the region; the model predicted %.6g\n",
+				       rsm_study_predict(s, coded));
 	else
-		g_string_append(out, "            outside the region of the design: no prediction\n");
-	g_string_append_printf(out, "  the optimum is %.2f%% %s than the defaults (%.6g vs %.6g jiffies)\n\n",
-			       fabs(improvement_pct(r)), improvement_pct(r) >= 0 ? "faster" : "SLOWER", r->best.mean, r->def.mean);
+		g_string_append(out,
+				"            outside the region of the design: no prediction\n");
+	g_string_append_printf(
+		out, "  the optimum is %.2f%% %s than the defaults (%.6g vs %.6g jiffies)\n\n",
+		fabs(improvement_pct(r)), improvement_pct(r) >= 0 ? "faster" : "SLOWER",
+		r->best.mean, r->def.mean);
 }
 
 static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
@@ -614,7 +680,8 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	else
 		g_string_append(out, "Confirmation: not simulated (--analyse)\n\n");
 	if (c->out) {
-		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ", c->out);
+		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ",
+				       c->out);
 		if (r->study->boxcox)
 			g_string_append(out, "boxcox.csv, ");
 		g_string_append(out, "result.json\n");
@@ -622,8 +689,8 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	return g_string_free(out, FALSE);
 }
 
-static void json_evaluation(struct json_writer *w, const struct rsm_run *r, const char *key, const CfsKnobs *k,
-			    const EvaluatorResult *res)
+static void json_evaluation(struct json_writer *w, const struct rsm_run *r, const char *key,
+			    const CfsKnobs *k, const EvaluatorResult *res)
 {
 	json_key(w, key);
 	if (!r->confirmed) {
@@ -642,7 +709,8 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_end_object(w);
 }
 
-static char *json_report(const struct rsm_cli *c, const struct rsm_run *r, const RsmStudyFiles *files)
+static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
+			 const RsmStudyFiles *files)
 {
 	GString *out = g_string_new(NULL);
 	struct json_writer w;
@@ -705,7 +773,8 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 	g_autofree char *json = json_report(c, r, &files);
 	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	return cmd_finish_rsm_study(c->out, &files, json, text, RSM_CMD_ERROR, RSM_CMD_FAILED, error);
+	return cmd_finish_rsm_study(c->out, &files, json, text, RSM_CMD_ERROR, RSM_CMD_FAILED,
+				    error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -752,8 +821,9 @@ int tuner_cmd_rsm(int argc, char **argv)
 	struct rsm_cli cli;
 	struct rsm_run r = { 0 };
 	g_autoptr(GError) error = NULL;
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- response surface of the CFS knobs: designed "
-							     "experiment, quadratic model, ANOVA, Box-Cox, optimum");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- response surface of the CFS knobs: designed "
+				     "experiment, quadratic model, ANOVA, Box-Cox, optimum");
 	int status = 0;
 
 	rsm_cli_init(&cli);

@@ -40,7 +40,10 @@
 #define SCALE_ERROR g_quark_from_static_string("tuner-scale")
 
 /* Error codes double as exit statuses. */
-enum { SCALE_FAILED = 1, SCALE_USAGE = 2 };
+enum {
+	SCALE_FAILED = 1,
+	SCALE_USAGE = 2
+};
 
 struct scale_cli {
 	struct workload_cli wc;
@@ -82,7 +85,8 @@ static void scale_run_clear(struct scale_run *r)
 
 /* ---- the tuned knobs ------------------------------------------------------------------------- */
 
-static gboolean knob(const JsonReadValue *root, const char *path, const char *key, guint64 *out, GError **error)
+static gboolean knob(const JsonReadValue *root, const char *path, const char *key, guint64 *out,
+		     GError **error)
 {
 	g_autofree char *at = g_strdup_printf("best.knobs.%s", key);
 	double v;
@@ -90,7 +94,8 @@ static gboolean knob(const JsonReadValue *root, const char *path, const char *ke
 	if (!json_read_number(root, at, &v))
 		return usage(error, "--best: %s has no number at \"%s\"", path, at);
 	if (!(v >= 0 && v <= 1e15 && v == floor(v)))
-		return usage(error, "--best: %s: \"%s\" is %g, not a whole number of ns", path, at, v);
+		return usage(error, "--best: %s: \"%s\" is %g, not a whole number of ns", path, at,
+			     v);
 	*out = (guint64)v;
 	return TRUE;
 }
@@ -127,8 +132,9 @@ static void note_mismatch(const struct scale_run *r)
 	g_autofree char *ours = simulator_settings(r->w.settings);
 
 	if (strcmp(theirs, ours) != 0)
-		fprintf(stderr, "tuner scale: note: the knobs were tuned with '%s', this run simulates '%s'\n", theirs,
-			ours);
+		fprintf(stderr,
+			"tuner scale: note: the knobs were tuned with '%s', this run simulates '%s'\n",
+			theirs, ours);
 }
 
 /* ---- simulating ------------------------------------------------------------------------------ */
@@ -164,14 +170,15 @@ static gboolean simulate(struct scale_run *r, guint jobs, GError **error)
 	GThreadPool *pool = g_thread_pool_new(simulate_groups, r, (gint)jobs, FALSE, &local);
 
 	if (!pool)
-		return cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local, "cannot start threads: ");
+		return cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local,
+				   "cannot start threads: ");
 	for (guint i = 0; i < r->groups->len; i++)
 		g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
 	for (guint i = 0; i < r->groups->len; i++)
 		if (r->rows[i].error) {
-			g_set_error(error, SCALE_ERROR, SCALE_FAILED, "%u groups: %s", r->rows[i].groups,
-				    r->rows[i].error->message);
+			g_set_error(error, SCALE_ERROR, SCALE_FAILED, "%u groups: %s",
+				    r->rows[i].groups, r->rows[i].error->message);
 			return FALSE;
 		}
 	return TRUE;
@@ -187,16 +194,19 @@ static double improvement(const struct scale_row *row)
 static char *csv_text(const struct scale_run *r)
 {
 	gboolean ms = r->w.calibration != NULL;
-	GString *out = g_string_new("groups,default_jiffies,default_stderr,tuned_jiffies,tuned_stderr,improvement_pct");
+	GString *out = g_string_new(
+		"groups,default_jiffies,default_stderr,tuned_jiffies,tuned_stderr,improvement_pct");
 
 	g_string_append(out, ms ? ",default_ms,tuned_ms\n" : "\n");
 	for (guint i = 0; i < r->groups->len; i++) {
 		const struct scale_row *row = &r->rows[i];
 
-		g_string_append_printf(out, "%u,%.17g,%.17g,%.17g,%.17g,%.17g", row->groups, row->def.mean,
-				       row->def.std_error, row->tuned.mean, row->tuned.std_error, improvement(row));
+		g_string_append_printf(out, "%u,%.17g,%.17g,%.17g,%.17g,%.17g", row->groups,
+				       row->def.mean, row->def.std_error, row->tuned.mean,
+				       row->tuned.std_error, improvement(row));
 		if (ms)
-			g_string_append_printf(out, ",%.17g,%.17g", workload_predict_ms(&r->w, row->def.mean),
+			g_string_append_printf(out, ",%.17g,%.17g",
+					       workload_predict_ms(&r->w, row->def.mean),
 					       workload_predict_ms(&r->w, row->tuned.mean));
 		g_string_append_c(out, '\n');
 	}
@@ -246,17 +256,21 @@ static gboolean write_out(const struct scale_cli *c, const struct scale_run *r, 
 
 static void print_table(const struct scale_run *r)
 {
-	printf("tuner scale: default knobs (latency %" G_GUINT64_FORMAT ", min_granularity %" G_GUINT64_FORMAT
-	       ", wakeup_granularity %" G_GUINT64_FORMAT " ns)\n             tuned knobs   (latency %" G_GUINT64_FORMAT
-	       ", min_granularity %" G_GUINT64_FORMAT ", wakeup_granularity %" G_GUINT64_FORMAT " ns)\n",
-	       r->def.latency_ns, r->def.min_granularity_ns, r->def.wakeup_granularity_ns, r->tuned.latency_ns,
-	       r->tuned.min_granularity_ns, r->tuned.wakeup_granularity_ns);
-	printf("turnaround in jiffies, the mean of %u replicate%s\n\n%8s %16s %16s %13s\n", r->replicates,
-	       r->replicates == 1 ? "" : "s", "groups", "default", "tuned", "improvement");
+	printf("tuner scale: default knobs (latency %" G_GUINT64_FORMAT
+	       ", min_granularity %" G_GUINT64_FORMAT ", wakeup_granularity %" G_GUINT64_FORMAT
+	       " ns)\n             tuned knobs   (latency %" G_GUINT64_FORMAT
+	       ", min_granularity %" G_GUINT64_FORMAT ", wakeup_granularity %" G_GUINT64_FORMAT
+	       " ns)\n",
+	       r->def.latency_ns, r->def.min_granularity_ns, r->def.wakeup_granularity_ns,
+	       r->tuned.latency_ns, r->tuned.min_granularity_ns, r->tuned.wakeup_granularity_ns);
+	printf("turnaround in jiffies, the mean of %u replicate%s\n\n%8s %16s %16s %13s\n",
+	       r->replicates, r->replicates == 1 ? "" : "s", "groups", "default", "tuned",
+	       "improvement");
 	for (guint i = 0; i < r->groups->len; i++) {
 		const struct scale_row *row = &r->rows[i];
 
-		printf("%8u %16.6g %16.6g %12.2f%%\n", row->groups, row->def.mean, row->tuned.mean, improvement(row));
+		printf("%8u %16.6g %16.6g %12.2f%%\n", row->groups, row->def.mean, row->tuned.mean,
+		       improvement(row));
 	}
 }
 
@@ -267,7 +281,9 @@ static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError *
 	GError *local = NULL;
 
 	if (!c->best)
-		return usage(error, "--best: required (a result.json of tuner pso, golden, grid, random or rsm)");
+		return usage(
+			error,
+			"--best: required (a result.json of tuner pso, golden, grid, random or rsm)");
 	if (c->wc.tasks)
 		return usage(error, "--task: scale sweeps hackbench groups; it takes no --task");
 	if (c->replicates < 1 || c->replicates > 100000)
@@ -292,17 +308,22 @@ static void add_options(struct scale_cli *c, GOptionContext *ctx)
 {
 	const GOptionEntry entries[] = {
 		{ "best", 'b', 0, G_OPTION_ARG_FILENAME, &c->best,
-		  "result.json of tuner pso|golden|grid|random|rsm: its best.knobs are the tuned knobs", "FILE" },
-		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &c->groups, "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
+		  "result.json of tuner pso|golden|grid|random|rsm: its best.knobs are the tuned knobs",
+		  "FILE" },
+		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &c->groups,
+		  "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
 		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &c->wc.hb.loops,
 		  "Messages each sender sends each receiver (default 100)", "L" },
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
-		  "Simulations per point with seeds S, S+1, ...; the turnaround is their mean (default 1)", "R" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs, "Group counts simulated at once (default: the number of cores)",
-		  "J" },
+		  "Simulations per point with seeds S, S+1, ...; the turnaround is their mean (default 1)",
+		  "R" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
+		  "Group counts simulated at once (default: the number of cores)", "J" },
 		{ "calibration", 0, 0, G_OPTION_ARG_FILENAME, &c->wc.calibration,
-		  "calibration.ini from tuner calibrate: also write predicted real milliseconds", "FILE" },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out, "Write DIR/scale.csv and DIR/scale.json", "DIR" },
+		  "calibration.ini from tuner calibrate: also write predicted real milliseconds",
+		  "FILE" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
+		  "Write DIR/scale.csv and DIR/scale.json", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
@@ -315,13 +336,15 @@ int tuner_cmd_scale(int argc, char **argv)
 {
 	struct scale_cli c = { .replicates = 1, .jobs = 0 };
 	struct scale_run r = { 0 };
-	g_autoptr(GOptionContext) ctx = g_option_context_new("- default vs tuned turnaround over hackbench group counts");
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- default vs tuned turnaround over hackbench group counts");
 	g_autoptr(GError) error = NULL;
 	int status = 0;
 
 	workload_cli_init(&c.wc);
 	add_options(&c, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, SCALE_ERROR, SCALE_USAGE, &error) || !prepare(&c, &r, &error) ||
+	if (!cmd_parse(ctx, &argc, &argv, SCALE_ERROR, SCALE_USAGE, &error) ||
+	    !prepare(&c, &r, &error) ||
 	    !simulate(&r, c.jobs > 0 ? (guint)c.jobs : evaluator_default_jobs(), &error) ||
 	    (c.out && !write_out(&c, &r, &error))) {
 		status = cmd_fail_status("scale", error, SCALE_ERROR, SCALE_FAILED);

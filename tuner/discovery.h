@@ -37,29 +37,29 @@
 #include <glib.h>
 
 struct tuner_knobs {
-    double latency_ns;            /* sched_latency_ns */
-    double min_granularity_ns;    /* sched_min_granularity_ns */
-    double wakeup_granularity_ns; /* sched_wakeup_granularity_ns */
+	double latency_ns;	      /* sched_latency_ns */
+	double min_granularity_ns;    /* sched_min_granularity_ns */
+	double wakeup_granularity_ns; /* sched_wakeup_granularity_ns */
 };
 
 enum tuner_discovery_rule {
-    TUNER_DISCOVERY_RULE_MANY_TASKS = 1,
-    TUNER_DISCOVERY_RULE_FEW_TASKS = 2,
+	TUNER_DISCOVERY_RULE_MANY_TASKS = 1,
+	TUNER_DISCOVERY_RULE_FEW_TASKS = 2,
 };
 
 /* Bits of the clamped mask. */
 enum {
-    TUNER_DISCOVERY_CLAMPED_LATENCY = 1u << 0,
-    TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY = 1u << 1,
-    TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY = 1u << 2,
+	TUNER_DISCOVERY_CLAMPED_LATENCY = 1u << 0,
+	TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY = 1u << 1,
+	TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY = 1u << 2,
 };
 
 #define TUNER_DISCOVERY_ERROR (tuner_discovery_error_quark())
 GQuark tuner_discovery_error_quark(void);
 
 typedef enum {
-    TUNER_DISCOVERY_ERROR_RULE,   /* rule is neither 1 nor 2 */
-    TUNER_DISCOVERY_ERROR_NTASKS, /* ntasks is 0 */
+	TUNER_DISCOVERY_ERROR_RULE,   /* rule is neither 1 nor 2 */
+	TUNER_DISCOVERY_ERROR_NTASKS, /* ntasks is 0 */
 } tuner_discovery_error_code;
 
 /* True if rule and ntasks are usable; otherwise a one-line message naming the input. */
@@ -73,7 +73,7 @@ bool tuner_discovery_check(int rule, unsigned ntasks, GError **error);
  * leaves *out alone.
  */
 void tuner_discovery_apply(int rule, double sched_period_ns, unsigned ntasks,
-                           struct tuner_knobs *out, unsigned *clamped_mask);
+			   struct tuner_knobs *out, unsigned *clamped_mask);
 
 /*
  * The natural SchedPeriod range [*lo_ns, *hi_ns] of a rule, the one Golden Section

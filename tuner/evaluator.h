@@ -39,7 +39,7 @@ G_BEGIN_DECLS
 #define EVALUATOR_ERROR (evaluator_error_quark())
 
 typedef enum {
-    EVALUATOR_ERROR_OBJECTIVE, /* the objective returned FALSE without setting an error */
+	EVALUATOR_ERROR_OBJECTIVE, /* the objective returned FALSE without setting an error */
 } EvaluatorError;
 
 GQuark evaluator_error_quark(void);
@@ -50,7 +50,7 @@ GQuark evaluator_error_quark(void);
  * ctx).  Returns FALSE and sets error on failure.
  */
 typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, double *value,
-                                       void *ctx, GError **error);
+				       void *ctx, GError **error);
 
 /*
  * Progress: done of total evaluations of the batch have a value (journaled ones included).  Called
@@ -61,27 +61,27 @@ typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, doub
 typedef void (*EvaluatorProgress)(guint done, guint total, void *ctx);
 
 typedef struct {
-    EvaluatorObjective objective; /* required */
-    void *objective_ctx;
-    guint replicates;            /* R >= 1 */
-    guint64 base_seed;           /* replicate r uses seed base_seed + r */
-    guint jobs;                  /* threads; 0 = evaluator_default_jobs(), 1 = inline */
-    Journal *journal;            /* NULL: no journal (nothing resumes); not owned */
-    EvaluatorProgress progress;  /* NULL: no progress reports */
-    void *progress_ctx;
+	EvaluatorObjective objective; /* required */
+	void *objective_ctx;
+	guint replicates;	    /* R >= 1 */
+	guint64 base_seed;	    /* replicate r uses seed base_seed + r */
+	guint jobs;		    /* threads; 0 = evaluator_default_jobs(), 1 = inline */
+	Journal *journal;	    /* NULL: no journal (nothing resumes); not owned */
+	EvaluatorProgress progress; /* NULL: no progress reports */
+	void *progress_ctx;
 } EvaluatorConfig;
 
 /* The result of one point. */
 typedef struct {
-    double mean;      /* mean of the R replicate values */
-    double std_error; /* sample standard deviation / sqrt(R); 0 when R = 1 */
+	double mean;	  /* mean of the R replicate values */
+	double std_error; /* sample standard deviation / sqrt(R); 0 when R = 1 */
 } EvaluatorResult;
 
 /* What a batch cost. */
 typedef struct {
-    guint total;        /* distinct (knobs, seed, replicate) of the batch */
-    guint from_journal; /* of which were read from the journal */
-    guint run;          /* of which were evaluated now (successfully) */
+	guint total;	    /* distinct (knobs, seed, replicate) of the batch */
+	guint from_journal; /* of which were read from the journal */
+	guint run;	    /* of which were evaluated now (successfully) */
 } EvaluatorStats;
 
 /*
@@ -91,8 +91,8 @@ typedef struct {
  * are the caller's.  Returns FALSE and sets error on the first failed evaluation (see above).
  */
 gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
-                       EvaluatorResult *results, double *values, EvaluatorStats *stats,
-                       GError **error);
+		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
+		       GError **error);
 
 /* The seed of replicate r: base_seed + r (modulo 2^64). */
 guint64 evaluator_replicate_seed(guint64 base_seed, guint replicate);

@@ -8,13 +8,18 @@
 
 #include <string.h>
 
-typedef enum { PHASE_ENDS, PHASE_GOLDEN, PHASE_DONE } ends_phase;
+typedef enum {
+	PHASE_ENDS,
+	PHASE_GOLDEN,
+	PHASE_DONE
+} ends_phase;
 
 typedef struct {
 	ends_phase phase;
-	tuner_optimizer_params params; /* the caller's; golden.lo/hi/max_iterations change on restart */
-	void *golden;                  /* tuner_optimizer_golden's state */
-	double c, d;                   /* the first interior points */
+	tuner_optimizer_params
+		params; /* the caller's; golden.lo/hi/max_iterations change on restart */
+	void *golden;	/* tuner_optimizer_golden's state */
+	double c, d;	/* the first interior points */
 } ends_state;
 
 #define GOLDEN (tuner_optimizer_golden)
@@ -74,7 +79,8 @@ static void restart(ends_state *s, double lo, double hi)
 	p->golden.hi = hi;
 	p->golden.max_iterations--; /* the ends batch was one */
 	if (p->golden.max_iterations == 0 || !GOLDEN->check(1, p, NULL)) {
-		s->phase = PHASE_DONE; /* the bracket is already within tolerance: the end is the answer */
+		s->phase =
+			PHASE_DONE; /* the bracket is already within tolerance: the end is the answer */
 		return;
 	}
 	GOLDEN->release(s->golden);

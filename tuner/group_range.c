@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define RANGE_ERROR g_quark_from_static_string("group-range")
-#define RANGE_MAX 100000
+#define RANGE_MAX   100000
 
 static gboolean parse_count(const char *flag, const char *s, guint *out, GError **error)
 {
@@ -18,7 +18,8 @@ static gboolean parse_count(const char *flag, const char *s, guint *out, GError 
 	errno = 0;
 	v = strtoul(s, &end, 10);
 	if (errno || end == s || *end || s[0] == '-' || v == 0 || v > RANGE_MAX) {
-		g_set_error(error, RANGE_ERROR, 1, "%s: '%s' is not a count in 1..%d", flag, s, RANGE_MAX);
+		g_set_error(error, RANGE_ERROR, 1, "%s: '%s' is not a count in 1..%d", flag, s,
+			    RANGE_MAX);
 		return FALSE;
 	}
 	*out = (guint)v;

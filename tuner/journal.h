@@ -50,36 +50,36 @@ G_BEGIN_DECLS
  * (This type sits in the lowest module that needs it; the evaluator and live_knobs use it too.)
  */
 typedef struct {
-    guint64 latency_ns;
-    guint64 min_granularity_ns;
-    guint64 wakeup_granularity_ns;
+	guint64 latency_ns;
+	guint64 min_granularity_ns;
+	guint64 wakeup_granularity_ns;
 } CfsKnobs;
 
 /* One finished evaluation: the objective at knobs with seed, the replicate-th replicate. */
 typedef struct {
-    CfsKnobs knobs;
-    guint64 seed;
-    guint replicate;
-    double value;   /* objective value, in the objective's unit (jiffies or predicted real ms) */
-    double wall_s;  /* wall-clock time the evaluation took, in seconds */
+	CfsKnobs knobs;
+	guint64 seed;
+	guint replicate;
+	double value;  /* objective value, in the objective's unit (jiffies or predicted real ms) */
+	double wall_s; /* wall-clock time the evaluation took, in seconds */
 } JournalRecord;
 
 typedef struct Journal Journal;
 
 typedef enum {
-    JOURNAL_SYNC = 0,         /* fdatasync after each append (the default: survives power loss) */
-    JOURNAL_NO_SYNC = 1 << 0, /* skip fdatasync: survives kill -9 only (for tests) */
+	JOURNAL_SYNC = 0, /* fdatasync after each append (the default: survives power loss) */
+	JOURNAL_NO_SYNC = 1 << 0, /* skip fdatasync: survives kill -9 only (for tests) */
 } JournalFlags;
 
 #define JOURNAL_ERROR (journal_error_quark())
 
 typedef enum {
-    JOURNAL_ERROR_IO,          /* open, read, write, lock or sync failed (message has strerror) */
-    JOURNAL_ERROR_NOT_JOURNAL, /* the file exists but is not a linsched-tuner journal */
-    JOURNAL_ERROR_MISMATCH,    /* written for different settings */
-    JOURNAL_ERROR_PARSE,       /* a malformed line (message names file and line) */
-    JOURNAL_ERROR_BUSY,        /* another process holds the journal open */
-    JOURNAL_ERROR_INVALID,     /* settings contain a newline */
+	JOURNAL_ERROR_IO, /* open, read, write, lock or sync failed (message has strerror) */
+	JOURNAL_ERROR_NOT_JOURNAL, /* the file exists but is not a linsched-tuner journal */
+	JOURNAL_ERROR_MISMATCH,	   /* written for different settings */
+	JOURNAL_ERROR_PARSE,	   /* a malformed line (message names file and line) */
+	JOURNAL_ERROR_BUSY,	   /* another process holds the journal open */
+	JOURNAL_ERROR_INVALID,	   /* settings contain a newline */
 } JournalError;
 
 GQuark journal_error_quark(void);
@@ -102,7 +102,7 @@ void journal_close(Journal *journal);
  * of one key (only possible if someone concatenated journals), the first one wins.
  */
 gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
-                        guint replicate, JournalRecord *out);
+			guint replicate, JournalRecord *out);
 
 /*
  * Append a record to the file (and make it durable unless JOURNAL_NO_SYNC) and to the in-memory

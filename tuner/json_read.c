@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
 G_DEFINE_QUARK(json-read-error-quark, json_read_error)
+/* clang-format on */
 
 struct parser {
 	const char *start, *p, *end;
@@ -35,13 +38,15 @@ static gboolean fail(struct parser *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error(ps->error, JSON_READ_ERROR, JSON_READ_ERROR_SYNTAX, "%s:%u:%u: %s", ps->name, line, column, msg);
+	g_set_error(ps->error, JSON_READ_ERROR, JSON_READ_ERROR_SYNTAX, "%s:%u:%u: %s", ps->name,
+		    line, column, msg);
 	return FALSE;
 }
 
 static void skip_space(struct parser *ps)
 {
-	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
+	while (ps->p < ps->end &&
+	       (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r'))
 		ps->p++;
 }
 
@@ -159,7 +164,8 @@ static gboolean unicode_escape(struct parser *ps, GString *s)
 		return fail(ps, "a low surrogate without a high one");
 	if (c >= 0xD800 && c <= 0xDBFF) {
 		if (ps->end - ps->p < 2 || ps->p[0] != '\\' || ps->p[1] != 'u')
-			return fail(ps, "a high surrogate must be followed by \\u and a low surrogate");
+			return fail(ps,
+				    "a high surrogate must be followed by \\u and a low surrogate");
 		ps->p += 2;
 		if (!hex4(ps, &low))
 			return FALSE;

@@ -27,11 +27,11 @@
 
 G_BEGIN_DECLS
 
-#define JSON_READ_ERROR (json_read_error_quark())
+#define JSON_READ_ERROR	    (json_read_error_quark())
 #define JSON_READ_MAX_DEPTH 64
 
 typedef enum {
-	JSON_READ_ERROR_IO,     /* the file cannot be read */
+	JSON_READ_ERROR_IO,	/* the file cannot be read */
 	JSON_READ_ERROR_SYNTAX, /* the text is not JSON */
 } JsonReadError;
 
@@ -49,8 +49,8 @@ typedef struct JsonReadValue JsonReadValue;
 struct JsonReadValue {
 	JsonReadType type;
 	gboolean boolean; /* JSON_READ_BOOL */
-	double number;    /* JSON_READ_NUMBER */
-	char *string;     /* JSON_READ_STRING (owned) */
+	double number;	  /* JSON_READ_NUMBER */
+	char *string;	  /* JSON_READ_STRING (owned) */
 	GPtrArray *items; /* JSON_READ_ARRAY: the elements; JSON_READ_OBJECT: the values (owned) */
 	GPtrArray *keys;  /* JSON_READ_OBJECT: the keys (char *, owned), parallel to items */
 };

@@ -10,12 +10,14 @@
 
 #include "kernel-extract/sched_features.h"
 
-#define KNOB_ERROR g_quark_from_static_string("knob-space")
+#define KNOB_ERROR    g_quark_from_static_string("knob-space")
 #define LOG_OFFSET_NS 1000.0
 
 static const char *const names[KNOB_COUNT] = { "latency", "min_granularity", "wakeup_granularity" };
-static const double sysctl_lo[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN, SCHED_WAKEUP_GRAN_MIN };
-static const double sysctl_hi[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX, SCHED_WAKEUP_GRAN_MAX };
+static const double sysctl_lo[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN,
+					      SCHED_WAKEUP_GRAN_MIN };
+static const double sysctl_hi[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX,
+					      SCHED_WAKEUP_GRAN_MAX };
 
 const char *knob_name(enum knob k)
 {
@@ -27,7 +29,8 @@ bool knob_from_name(const char *name, enum knob *out)
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		size_t len = strlen(names[k]);
 
-		if (strncmp(name, names[k], len) == 0 && (name[len] == '\0' || strcmp(name + len, "_ns") == 0)) {
+		if (strncmp(name, names[k], len) == 0 &&
+		    (name[len] == '\0' || strcmp(name + len, "_ns") == 0)) {
 			*out = (enum knob)k;
 			return true;
 		}
@@ -62,8 +65,9 @@ static bool parse_ns(const char *flag, const char *text, enum knob k, double *ou
 		return false;
 	}
 	if (v < sysctl_lo[k] || v > sysctl_hi[k]) {
-		g_set_error(error, KNOB_ERROR, 1, "%s: %s=%s is outside the sysctl range %.0f..%.0f", flag,
-			    names[k], text, sysctl_lo[k], sysctl_hi[k]);
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: %s=%s is outside the sysctl range %.0f..%.0f", flag, names[k],
+			    text, sysctl_lo[k], sysctl_hi[k]);
 		return false;
 	}
 	*out = v;
@@ -71,14 +75,17 @@ static bool parse_ns(const char *flag, const char *text, enum knob k, double *ou
 }
 
 /* "knob=rest": the knob and where rest starts. */
-static bool split_knob(const char *flag, const char *text, enum knob *k, const char **rest, GError **error)
+static bool split_knob(const char *flag, const char *text, enum knob *k, const char **rest,
+		       GError **error)
 {
 	const char *eq = strchr(text, '=');
 	g_autofree char *name = eq ? g_strndup(text, (gsize)(eq - text)) : NULL;
 
 	if (!eq || !knob_from_name(name, k)) {
-		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not knob=... with knob one of latency, "
-			    "min_granularity, wakeup_granularity", flag, text);
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: '%s' is not knob=... with knob one of latency, "
+			    "min_granularity, wakeup_granularity",
+			    flag, text);
 		return false;
 	}
 	*rest = eq + 1;
@@ -102,10 +109,12 @@ bool knob_space_parse_range(struct knob_space *s, const char *text, GError **err
 	g_autofree char *lo_text = g_strndup(rest, (gsize)(colon - rest));
 	double lo, hi;
 
-	if (!parse_ns("--range", lo_text, k, &lo, error) || !parse_ns("--range", colon + 1, k, &hi, error))
+	if (!parse_ns("--range", lo_text, k, &lo, error) ||
+	    !parse_ns("--range", colon + 1, k, &hi, error))
 		return false;
 	if (lo >= hi) {
-		g_set_error(error, KNOB_ERROR, 1, "--range: %s needs lo < hi, got %s", names[k], rest);
+		g_set_error(error, KNOB_ERROR, 1, "--range: %s needs lo < hi, got %s", names[k],
+			    rest);
 		return false;
 	}
 	s->k[k].lo = lo;
@@ -134,7 +143,8 @@ bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GE
 	enum knob k;
 
 	if (!knob_from_name(name, &k)) {
-		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not latency, min_granularity or wakeup_granularity",
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: '%s' is not latency, min_granularity or wakeup_granularity",
 			    log ? "--log" : "--linear", name);
 		return false;
 	}
@@ -175,9 +185,12 @@ static double to_unit(const struct knob_range *r, double v)
 double knob_get(const CfsKnobs *k, enum knob which)
 {
 	switch (which) {
-	case KNOB_LATENCY: return (double)k->latency_ns;
-	case KNOB_MIN_GRANULARITY: return (double)k->min_granularity_ns;
-	default: return (double)k->wakeup_granularity_ns;
+	case KNOB_LATENCY:
+		return (double)k->latency_ns;
+	case KNOB_MIN_GRANULARITY:
+		return (double)k->min_granularity_ns;
+	default:
+		return (double)k->wakeup_granularity_ns;
 	}
 }
 
@@ -186,9 +199,15 @@ void knob_set(CfsKnobs *k, enum knob which, double value)
 	guint64 v = (guint64)llround(value);
 
 	switch (which) {
-	case KNOB_LATENCY: k->latency_ns = v; break;
-	case KNOB_MIN_GRANULARITY: k->min_granularity_ns = v; break;
-	default: k->wakeup_granularity_ns = v; break;
+	case KNOB_LATENCY:
+		k->latency_ns = v;
+		break;
+	case KNOB_MIN_GRANULARITY:
+		k->min_granularity_ns = v;
+		break;
+	default:
+		k->wakeup_granularity_ns = v;
+		break;
 	}
 }
 
@@ -223,7 +242,8 @@ char *knob_space_describe(const struct knob_space *s)
 		if (r->fixed)
 			g_string_append_printf(out, "%s=%.0f", names[k], r->value);
 		else
-			g_string_append_printf(out, "%s=%.0f:%.0f:%s", names[k], r->lo, r->hi, r->log ? "log" : "linear");
+			g_string_append_printf(out, "%s=%.0f:%.0f:%s", names[k], r->lo, r->hi,
+					       r->log ? "log" : "linear");
 	}
 	return g_string_free(out, FALSE);
 }

@@ -17,19 +17,24 @@
 
 #include "tuner/journal.h"
 
-enum knob { KNOB_LATENCY, KNOB_MIN_GRANULARITY, KNOB_WAKEUP_GRANULARITY, KNOB_COUNT };
+enum knob {
+	KNOB_LATENCY,
+	KNOB_MIN_GRANULARITY,
+	KNOB_WAKEUP_GRANULARITY,
+	KNOB_COUNT
+};
 
 struct knob_range {
-	double lo, hi;               /* ns */
+	double lo, hi; /* ns */
 	bool log;
 	bool fixed;
-	double value;                /* when fixed */
+	double value; /* when fixed */
 };
 
 struct knob_space {
 	struct knob_range k[KNOB_COUNT];
-	unsigned int dim;            /* free knobs */
-	enum knob free[KNOB_COUNT];  /* dimension i is knob free[i] */
+	unsigned int dim;	    /* free knobs */
+	enum knob free[KNOB_COUNT]; /* dimension i is knob free[i] */
 };
 
 /* "latency", "min_granularity", "wakeup_granularity"; the _ns suffix is accepted on input. */

@@ -38,8 +38,8 @@
 G_BEGIN_DECLS
 
 typedef enum {
-    LIVE_KNOBS_SYSCTL,  /* ROOT/proc/sys/kernel/sched_*_ns: kernels before 5.13 */
-    LIVE_KNOBS_DEBUGFS, /* ROOT/sys/kernel/debug/sched/ *_ns: kernels 5.13 to 6.5 */
+	LIVE_KNOBS_SYSCTL,  /* ROOT/proc/sys/kernel/sched_*_ns: kernels before 5.13 */
+	LIVE_KNOBS_DEBUGFS, /* ROOT/sys/kernel/debug/sched/ *_ns: kernels 5.13 to 6.5 */
 } LiveKnobsLayout;
 
 typedef struct LiveKnobs LiveKnobs;
@@ -47,13 +47,13 @@ typedef struct LiveKnobs LiveKnobs;
 #define LIVE_KNOBS_ERROR (live_knobs_error_quark())
 
 typedef enum {
-    LIVE_KNOBS_ERROR_NO_KNOBS,    /* the kernel exposes no CFS knobs (EEVDF, no debugfs, ...) */
-    LIVE_KNOBS_ERROR_PERMISSION,  /* reading or writing a knob was refused: not root */
-    LIVE_KNOBS_ERROR_IO,          /* another read or write error (e.g. a value out of range) */
-    LIVE_KNOBS_ERROR_PARSE,       /* a knob file does not hold an integer */
-    LIVE_KNOBS_ERROR_COMMAND,     /* the command could not run, failed, or printed no time */
-    LIVE_KNOBS_ERROR_RESTORE,     /* the command failed and restoring the knobs failed too */
-    LIVE_KNOBS_ERROR_INTERRUPTED, /* SIGINT or SIGTERM arrived (see live_knobs_catch_signals) */
+	LIVE_KNOBS_ERROR_NO_KNOBS,    /* the kernel exposes no CFS knobs (EEVDF, no debugfs, ...) */
+	LIVE_KNOBS_ERROR_PERMISSION,  /* reading or writing a knob was refused: not root */
+	LIVE_KNOBS_ERROR_IO,	      /* another read or write error (e.g. a value out of range) */
+	LIVE_KNOBS_ERROR_PARSE,	      /* a knob file does not hold an integer */
+	LIVE_KNOBS_ERROR_COMMAND,     /* the command could not run, failed, or printed no time */
+	LIVE_KNOBS_ERROR_RESTORE,     /* the command failed and restoring the knobs failed too */
+	LIVE_KNOBS_ERROR_INTERRUPTED, /* SIGINT or SIGTERM arrived (see live_knobs_catch_signals) */
 } LiveKnobsError;
 
 GQuark live_knobs_error_quark(void);
@@ -94,7 +94,7 @@ gboolean live_knobs_restore(LiveKnobs *live, GError **error);
  * applying and after the command).  If restoring fails too, the error says so.
  */
 gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
-                            GError **error);
+			    GError **error);
 
 /*
  * Catch SIGINT and SIGTERM: the first one only sets a flag, so that the command in flight ends (a
@@ -111,12 +111,12 @@ gboolean live_knobs_interrupted(void);
 /* The evaluator's objective (EvaluatorObjective) for a live command.  ctx is a LiveObjective.  The
  * seed is ignored: on a real machine the replicates differ by its own noise. */
 typedef struct {
-    LiveKnobs *live;
-    char **argv; /* the command, e.g. from g_shell_parse_argv of --cmd */
+	LiveKnobs *live;
+	char **argv; /* the command, e.g. from g_shell_parse_argv of --cmd */
 } LiveObjective;
 
 gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
-                              GError **error);
+			      GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LiveKnobs, live_knobs_free)
 

@@ -11,15 +11,21 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } commands[] = {
-	{ "calibrate", tuner_cmd_calibrate, "fit real runtimes to simulated jiffies by linear regression" },
+	{ "calibrate", tuner_cmd_calibrate,
+	  "fit real runtimes to simulated jiffies by linear regression" },
 	{ "pso", tuner_cmd_optimize, "search the knobs with particle swarm optimization" },
 	{ "golden", tuner_cmd_optimize, "Golden Section search on SchedPeriod (or on one knob)" },
-	{ "grid", tuner_cmd_optimize, "evaluate a full grid of knob settings (baseline, ground truth)" },
+	{ "grid", tuner_cmd_optimize,
+	  "evaluate a full grid of knob settings (baseline, ground truth)" },
 	{ "random", tuner_cmd_optimize, "evaluate uniformly random knob settings (baseline)" },
-	{ "rsm", tuner_cmd_rsm, "response surface of the knobs: design, quadratic model, ANOVA, optimum" },
-	{ "meta-pso", tuner_cmd_meta_pso, "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
-	{ "scale", tuner_cmd_scale, "default vs tuned knobs: simulated turnaround over hackbench group counts" },
-	{ "report", tuner_cmd_report, "gnuplot figures (PNG, SVG) and index.html for result directories" },
+	{ "rsm", tuner_cmd_rsm,
+	  "response surface of the knobs: design, quadratic model, ANOVA, optimum" },
+	{ "meta-pso", tuner_cmd_meta_pso,
+	  "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
+	{ "scale", tuner_cmd_scale,
+	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
+	{ "report", tuner_cmd_report,
+	  "gnuplot figures (PNG, SVG) and index.html for result directories" },
 };
 
 static void usage(FILE *f)
@@ -36,7 +42,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
 		usage(stdout);
 		return 0;
 	}

@@ -67,7 +67,7 @@
 GQuark tuner_optimizer_error_quark(void);
 
 typedef enum {
-    TUNER_OPTIMIZER_ERROR_PARAMS, /* a parameter is out of range for the type/dimension */
+	TUNER_OPTIMIZER_ERROR_PARAMS, /* a parameter is out of range for the type/dimension */
 } tuner_optimizer_error_code;
 
 /*
@@ -75,38 +75,38 @@ typedef enum {
  * Fill with tuner_optimizer_params_default() and change what you need.
  */
 typedef struct tuner_optimizer_params {
-    unsigned long seed; /* gsl_rng_mt19937 seed (default 1) */
-    size_t budget;      /* maximum evaluations; 0 = no limit (default 0) */
+	unsigned long seed; /* gsl_rng_mt19937 seed (default 1) */
+	size_t budget;	    /* maximum evaluations; 0 = no limit (default 0) */
 
-    /* Particle swarm (SPEC.md §5).  `iterations` counts generations *including* the
-     * initial one, so a full run costs exactly particles * iterations evaluations
-     * (20 * 30 = 600 by default). */
-    struct {
-        size_t particles;  /* default 20 */
-        size_t iterations; /* default 30 */
-        double omega;      /* inertia, default 0.4365 */
-        double phi_p;      /* attraction to the particle's own best, default 3.02 */
-        double phi_g;      /* attraction to the swarm's best, default 3.02 */
-    } pso;
+	/* Particle swarm (SPEC.md §5).  `iterations` counts generations *including* the
+	 * initial one, so a full run costs exactly particles * iterations evaluations
+	 * (20 * 30 = 600 by default). */
+	struct {
+		size_t particles;  /* default 20 */
+		size_t iterations; /* default 30 */
+		double omega;	   /* inertia, default 0.4365 */
+		double phi_p;	   /* attraction to the particle's own best, default 3.02 */
+		double phi_g;	   /* attraction to the swarm's best, default 3.02 */
+	} pso;
 
-    /* Golden Section (dimension 1 only).  Stops as soon as the bracket is narrower than
-     * `tolerance` (unit coordinates), or after `max_iterations` batches. */
-    struct {
-        double tolerance;      /* default 1e-3 */
-        size_t max_iterations; /* batches: the first holds 2 points, later ones 1 (default 100) */
-        double lo, hi;         /* initial bracket, 0 <= lo < hi <= 1 (default 0, 1) */
-    } golden;
+	/* Golden Section (dimension 1 only).  Stops as soon as the bracket is narrower than
+	 * `tolerance` (unit coordinates), or after `max_iterations` batches. */
+	struct {
+		double tolerance; /* default 1e-3 */
+		size_t max_iterations; /* batches: the first holds 2 points, later ones 1 (default 100) */
+		double lo, hi;	       /* initial bracket, 0 <= lo < hi <= 1 (default 0, 1) */
+	} golden;
 
-    /* Full factorial grid: points^dim points at i/(points-1), or 0.5 when points == 1. */
-    struct {
-        size_t points; /* per dimension, default 5 */
-        size_t batch;  /* largest batch, default 64 */
-    } grid;
+	/* Full factorial grid: points^dim points at i/(points-1), or 0.5 when points == 1. */
+	struct {
+		size_t points; /* per dimension, default 5 */
+		size_t batch;  /* largest batch, default 64 */
+	} grid;
 
-    /* Uniform random points until the budget (which must be > 0) is spent. */
-    struct {
-        size_t batch; /* largest batch, default 64 */
-    } random;
+	/* Uniform random points until the budget (which must be > 0) is spent. */
+	struct {
+		size_t batch; /* largest batch, default 64 */
+	} random;
 } tuner_optimizer_params;
 
 void tuner_optimizer_params_default(tuner_optimizer_params *p);
@@ -129,15 +129,16 @@ typedef int (*tuner_batch_fn)(const double *x, size_t n, size_t dim, double *y, 
  * only when the budget ran out (no propose follows then).
  */
 typedef struct tuner_optimizer_type {
-    const char *name;
-    size_t size;
-    bool (*check)(size_t dim, const tuner_optimizer_params *p, GError **error);
-    void (*init)(void *state, size_t dim, const tuner_optimizer_params *p, gsl_rng *r);
-    size_t (*batch_max)(const void *state); /* largest proposal */
-    size_t (*propose)(void *state, double *x, gsl_rng *r); /* writes a batch, returns its size */
-    void (*update)(void *state, const double *x, const double *y, size_t n);
-    bool (*done)(const void *state); /* the type's own stopping rule is met */
-    void (*release)(void *state);    /* frees what init allocated; state may be zeroed */
+	const char *name;
+	size_t size;
+	bool (*check)(size_t dim, const tuner_optimizer_params *p, GError **error);
+	void (*init)(void *state, size_t dim, const tuner_optimizer_params *p, gsl_rng *r);
+	size_t (*batch_max)(const void *state); /* largest proposal */
+	size_t (*propose)(void *state, double *x,
+			  gsl_rng *r); /* writes a batch, returns its size */
+	void (*update)(void *state, const double *x, const double *y, size_t n);
+	bool (*done)(const void *state); /* the type's own stopping rule is met */
+	void (*release)(void *state);	 /* frees what init allocated; state may be zeroed */
 } tuner_optimizer_type;
 
 extern const tuner_optimizer_type *const tuner_optimizer_pso;
@@ -159,7 +160,7 @@ void tuner_optimizer_free(tuner_optimizer *s);
  * naming the offending field, e.g. "golden: searches one dimension, got 3".
  */
 bool tuner_optimizer_params_check(const tuner_optimizer_type *T, size_t dim,
-                                  const tuner_optimizer_params *p, GError **error);
+				  const tuner_optimizer_params *p, GError **error);
 
 /*
  * (Re)starts the search: seeds the generator, clears results and history.  p == NULL
@@ -211,11 +212,11 @@ double tuner_optimizer_iteration_best(const tuner_optimizer *s, size_t i);
 
 /* One evaluation, in the order the values were told. */
 typedef struct tuner_optimizer_record {
-    size_t index;     /* 0-based evaluation number */
-    size_t iteration; /* the batch it belonged to, 0-based */
-    const double *x;  /* dim unit coordinates */
-    double y;         /* its value */
-    double best;      /* best value over evaluations 0..index */
+	size_t index;	  /* 0-based evaluation number */
+	size_t iteration; /* the batch it belonged to, 0-based */
+	const double *x;  /* dim unit coordinates */
+	double y;	  /* its value */
+	double best;	  /* best value over evaluations 0..index */
 } tuner_optimizer_record;
 
 /* i < tuner_optimizer_evaluations(s). */

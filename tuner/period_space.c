@@ -11,7 +11,7 @@
 #include "tuner/discovery.h"
 
 #define PERIOD_SPACE_ERROR g_quark_from_static_string("period-space")
-#define PERIOD_MAX_NS 1e15
+#define PERIOD_MAX_NS	   1e15
 
 bool period_space_init(struct period_space *s, int rule, unsigned int ntasks, GError **error)
 {
@@ -44,18 +44,20 @@ bool period_space_parse_bracket(struct period_space *s, const char *text, GError
 	double lo, hi;
 
 	if (!colon) {
-		g_set_error(error, PERIOD_SPACE_ERROR, 1, "--bracket: '%s' is not LO:HI (SchedPeriod in ns)", text);
+		g_set_error(error, PERIOD_SPACE_ERROR, 1,
+			    "--bracket: '%s' is not LO:HI (SchedPeriod in ns)", text);
 		return false;
 	}
 	g_autofree char *lo_text = g_strndup(text, (gsize)(colon - text));
 
 	if (!parse_period(lo_text, &lo) || !parse_period(colon + 1, &hi)) {
-		g_set_error(error, PERIOD_SPACE_ERROR, 1, "--bracket: '%s' is not LO:HI with numbers of ns", text);
+		g_set_error(error, PERIOD_SPACE_ERROR, 1,
+			    "--bracket: '%s' is not LO:HI with numbers of ns", text);
 		return false;
 	}
 	if (!(lo > 0 && lo < hi && hi <= PERIOD_MAX_NS)) {
-		g_set_error(error, PERIOD_SPACE_ERROR, 1, "--bracket: %s needs 0 < LO < HI <= %.0f ns", text,
-			    PERIOD_MAX_NS);
+		g_set_error(error, PERIOD_SPACE_ERROR, 1,
+			    "--bracket: %s needs 0 < LO < HI <= %.0f ns", text, PERIOD_MAX_NS);
 		return false;
 	}
 	s->lo_ns = lo;
@@ -84,7 +86,8 @@ double period_space_unit(const struct period_space *s, double period_ns)
 	return fmin(1, fmax(0, u));
 }
 
-void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out, unsigned int *clamped)
+void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
+			   unsigned int *clamped)
 {
 	struct tuner_knobs k;
 

@@ -24,9 +24,9 @@
 #include "tuner/journal.h"
 
 struct period_space {
-	int rule;              /* TUNER_DISCOVERY_RULE_MANY_TASKS (1) or _FEW_TASKS (2) */
-	unsigned int ntasks;   /* N >= 1: tasks in the workload */
-	double lo_ns, hi_ns;   /* the SchedPeriod bracket, 0 < lo < hi */
+	int rule;	     /* TUNER_DISCOVERY_RULE_MANY_TASKS (1) or _FEW_TASKS (2) */
+	unsigned int ntasks; /* N >= 1: tasks in the workload */
+	double lo_ns, hi_ns; /* the SchedPeriod bracket, 0 < lo < hi */
 	bool log;
 };
 
@@ -45,7 +45,8 @@ double period_space_unit(const struct period_space *s, double period_ns);
 
 /* The knobs of unit coordinate u, in whole ns; *clamped (may be NULL) gets the rule's
  * TUNER_DISCOVERY_CLAMPED_* bits. */
-void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out, unsigned int *clamped);
+void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
+			   unsigned int *clamped);
 
 /* A TuneMapFn (tuner/tune_loop.h): ctx is a const struct period_space *, unit has one coordinate. */
 void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx);

@@ -45,39 +45,39 @@ G_BEGIN_DECLS
 #define REALBENCH_ERROR (realbench_error_quark())
 
 typedef enum {
-    REALBENCH_ERROR_NO_TOOL,      /* neither hackbench nor perf is on PATH */
-    REALBENCH_ERROR_BAD_TEMPLATE, /* a template that cannot be parsed or lacks {groups} */
-    REALBENCH_ERROR_BAD_WORKLOAD, /* zero groups or zero loops */
-    REALBENCH_ERROR_SPAWN,        /* the command could not be started */
-    REALBENCH_ERROR_FAILED,       /* the command exited non-zero or was killed */
-    REALBENCH_ERROR_PARSE,        /* the command's output holds no time */
+	REALBENCH_ERROR_NO_TOOL,      /* neither hackbench nor perf is on PATH */
+	REALBENCH_ERROR_BAD_TEMPLATE, /* a template that cannot be parsed or lacks {groups} */
+	REALBENCH_ERROR_BAD_WORKLOAD, /* zero groups or zero loops */
+	REALBENCH_ERROR_SPAWN,	      /* the command could not be started */
+	REALBENCH_ERROR_FAILED,	      /* the command exited non-zero or was killed */
+	REALBENCH_ERROR_PARSE,	      /* the command's output holds no time */
 } RealbenchError;
 
 /* Whether the benchmark's tasks are threads of one process or separate processes. */
 typedef enum {
-    REALBENCH_THREADS,
-    REALBENCH_PROCESSES,
+	REALBENCH_THREADS,
+	REALBENCH_PROCESSES,
 } RealbenchTasks;
 
 /* What connects a sender to a receiver. */
 typedef enum {
-    REALBENCH_SOCKETS, /* socketpair(), the tools' default */
-    REALBENCH_PIPES,   /* pipe() */
+	REALBENCH_SOCKETS, /* socketpair(), the tools' default */
+	REALBENCH_PIPES,   /* pipe() */
 } RealbenchChannel;
 
 /* One benchmark run's workload. */
 typedef struct {
-    guint groups;             /* G >= 1: groups of 20 senders + 20 receivers */
-    guint loops;              /* L >= 1: messages per sender per receiver */
-    RealbenchTasks tasks;     /* threads or processes (ignored by templates) */
-    RealbenchChannel channel; /* sockets or pipes (ignored by templates) */
+	guint groups;		  /* G >= 1: groups of 20 senders + 20 receivers */
+	guint loops;		  /* L >= 1: messages per sender per receiver */
+	RealbenchTasks tasks;	  /* threads or processes (ignored by templates) */
+	RealbenchChannel channel; /* sockets or pipes (ignored by templates) */
 } RealbenchWorkload;
 
 /* Which command line a Realbench builds. */
 typedef enum {
-    REALBENCH_TOOL_HACKBENCH, /* rt-tests hackbench */
-    REALBENCH_TOOL_PERF,      /* perf bench sched messaging */
-    REALBENCH_TOOL_TEMPLATE,  /* the user's template */
+	REALBENCH_TOOL_HACKBENCH, /* rt-tests hackbench */
+	REALBENCH_TOOL_PERF,	  /* perf bench sched messaging */
+	REALBENCH_TOOL_TEMPLATE,  /* the user's template */
 } RealbenchTool;
 
 /* A way to run the benchmark: a tool at a path, or a template. Opaque, immutable. */
@@ -116,13 +116,13 @@ gchar *realbench_command_line(const char *const *argv);
 /* Run the workload once and store its time in *ms_out (milliseconds). FALSE with an error
  * (see the list above) when it cannot run, fails, or prints no time. */
 gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload, double *ms_out,
-                       GError **error);
+		       GError **error);
 
 /* Find the benchmark time in a command's output (see above) and store it in *ms_out in
  * milliseconds. command names the command in the error message. FALSE with
  * REALBENCH_ERROR_PARSE when there is no time. output may be NULL (nothing printed). */
 gboolean realbench_parse_time(const char *output, const char *command, double *ms_out,
-                              GError **error);
+			      GError **error);
 
 /* The running kernel's release (uname -r), for the calibration record; "unknown" if uname fails.
  * Free with g_free. */

@@ -42,27 +42,27 @@ G_BEGIN_DECLS
 
 /* Why a fit was refused. */
 typedef enum {
-    REGRESSION_ERROR_TOO_FEW_POINTS, /* fewer than 3 points: no degree of freedom left for errors */
-    REGRESSION_ERROR_CONSTANT_X,     /* every x is equal: the slope is undefined */
-    REGRESSION_ERROR_NOT_FINITE,     /* an x or y is NaN or infinite */
+	REGRESSION_ERROR_TOO_FEW_POINTS, /* fewer than 3 points: no degree of freedom left for errors */
+	REGRESSION_ERROR_CONSTANT_X,	 /* every x is equal: the slope is undefined */
+	REGRESSION_ERROR_NOT_FINITE,	 /* an x or y is NaN or infinite */
 } RegressionError;
 
 /* The fit of y = a + b x to n points. Units are those of the inputs (for the calibration: a in
  * real ms, b in real ms per simulated jiffy). */
 typedef struct {
-    gsize n;             /* number of points */
-    double a, b;         /* intercept and slope */
-    double se_a, se_b;   /* their standard errors */
-    double cov_ab;       /* covariance of a and b (for prediction intervals) */
-    double t_a, t_b;     /* t values: estimate / standard error */
-    double p_a, p_b;     /* two-sided p-values of t with n - 2 degrees of freedom */
-    double r2, adj_r2;   /* coefficient of determination, adjusted for the one regressor */
-    double rse;          /* residual standard error, in units of y */
-    double sse, sst;     /* residual and total sums of squares */
-    double f, f_p;       /* F statistic of the regression (1, n - 2 df) and its p-value */
-    double loo_mape;     /* leave-one-out mean absolute percent error, in percent */
-    double *fitted;      /* n fitted values a + b x_i, in input order (owned) */
-    double *residuals;   /* n residuals y_i - fitted_i, in input order (owned) */
+	gsize n;	   /* number of points */
+	double a, b;	   /* intercept and slope */
+	double se_a, se_b; /* their standard errors */
+	double cov_ab;	   /* covariance of a and b (for prediction intervals) */
+	double t_a, t_b;   /* t values: estimate / standard error */
+	double p_a, p_b;   /* two-sided p-values of t with n - 2 degrees of freedom */
+	double r2, adj_r2; /* coefficient of determination, adjusted for the one regressor */
+	double rse;	   /* residual standard error, in units of y */
+	double sse, sst;   /* residual and total sums of squares */
+	double f, f_p;	   /* F statistic of the regression (1, n - 2 df) and its p-value */
+	double loo_mape;   /* leave-one-out mean absolute percent error, in percent */
+	double *fitted;	   /* n fitted values a + b x_i, in input order (owned) */
+	double *residuals; /* n residuals y_i - fitted_i, in input order (owned) */
 } Regression;
 
 /* The error domain of this module. */
@@ -100,19 +100,19 @@ Regression *regression_fit(const double *x, const double *y, gsize n, GError **e
  * (pe_sd is 0 when ss_pe = 0).
  */
 typedef struct {
-    double ss_lof, ss_pe;
-    double df_lof, df_pe;
-    double f, p;
-    double pe_sd;
-    double r2_ceiling;
-    double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point, for unequal counts their harmonic mean */
+	double ss_lof, ss_pe;
+	double df_lof, df_pe;
+	double f, p;
+	double pe_sd;
+	double r2_ceiling;
+	double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point, for unequal counts their harmonic mean */
 } LackOfFit;
 
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
  * counts[i] runs one point after another (Σ counts[i] values). blocked: see above; it requires
  * equal counts, and is ignored (no blocks) when they differ or are 1. */
 LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
-                                 gboolean blocked);
+				 gboolean blocked);
 
 /*
  * How many repeats per point a line of the right shape needs for its R² on the means to be expected

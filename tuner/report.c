@@ -13,7 +13,10 @@
 
 #include "tuner/report_html.h"
 
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
 G_DEFINE_QUARK(tuner-report-error-quark, report_error)
+/* clang-format on */
 
 static void figure_free(gpointer data)
 {
@@ -87,9 +90,10 @@ char *report_find_plots_dir(GError **error)
 	}
 	if (has_scripts("plots"))
 		return g_canonicalize_filename("plots", NULL);
-	g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED,
-		    "cannot find the gnuplot scripts (plots/calibration.gp beside the program's bin/ or in the "
-		    "current directory); give --plots DIR");
+	g_set_error(
+		error, REPORT_ERROR, REPORT_ERROR_FAILED,
+		"cannot find the gnuplot scripts (plots/calibration.gp beside the program's bin/ or in the "
+		"current directory); give --plots DIR");
 	return NULL;
 }
 
@@ -127,7 +131,8 @@ static gboolean make_out_dir(const Report *r, GError **error)
 
 	int e = errno;
 
-	g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED, "cannot create %s: %s", r->out_dir, g_strerror(e));
+	g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED, "cannot create %s: %s", r->out_dir,
+		    g_strerror(e));
 	return FALSE;
 }
 
@@ -216,7 +221,8 @@ void report_var_number(GString *vars, const char *name, double value)
 	if (!isfinite(value))
 		g_string_append_printf(vars, "%s=NaN; ", name);
 	else
-		g_string_append_printf(vars, "%s=%s; ", name, g_ascii_formatd(buf, sizeof(buf), "%.17g", value));
+		g_string_append_printf(vars, "%s=%s; ", name,
+				       g_ascii_formatd(buf, sizeof(buf), "%.17g", value));
 }
 
 /* word() splits on blanks and keeps a double-quoted word whole. The list is one gnuplot string,
@@ -266,18 +272,20 @@ static const char *first_error_line(char **lines)
 	return "no message";
 }
 
-static gboolean run_gnuplot(const Report *r, const char *script_path, const char *expr, const char *stem,
-			    GError **error)
+static gboolean run_gnuplot(const Report *r, const char *script_path, const char *expr,
+			    const char *stem, GError **error)
 {
 	const char *argv[] = { "gnuplot", "-e", expr, script_path, NULL };
 	g_autofree char *err = NULL;
 	GError *local = NULL;
 	int wait_status;
 
-	if (!g_spawn_sync(r->out_dir, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
-			  NULL, &err, &wait_status, &local)) {
+	if (!g_spawn_sync(r->out_dir, (char **)argv, NULL,
+			  G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, &err,
+			  &wait_status, &local)) {
 		g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED,
-			    "cannot run gnuplot: %s (install gnuplot-nox: make deps)", local->message);
+			    "cannot run gnuplot: %s (install gnuplot-nox: make deps)",
+			    local->message);
 		g_error_free(local);
 		return FALSE;
 	}
@@ -285,15 +293,17 @@ static gboolean run_gnuplot(const Report *r, const char *script_path, const char
 	if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
 		g_auto(GStrv) lines = g_strsplit(err ? err : "", "\n", -1);
 
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED, "gnuplot failed on %s (%s): %s", stem, script_path,
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED,
+			    "gnuplot failed on %s (%s): %s", stem, script_path,
 			    g_strstrip((char *)first_error_line(lines)));
 		return FALSE;
 	}
 	return TRUE;
 }
 
-gboolean report_plot(Report *r, ReportSection *s, const char *script, const char *data, const char *stem,
-		     const char *title, const char *caption, const GString *vars, GError **error)
+gboolean report_plot(Report *r, ReportSection *s, const char *script, const char *data,
+		     const char *stem, const char *title, const char *caption, const GString *vars,
+		     GError **error)
 {
 	/* One gnuplot per format: gnuplot 5.4 can crash drawing labels of a datablock a second time
 	 * in one session (replot of the contour map), and one run per terminal keeps each script a
@@ -318,8 +328,8 @@ gboolean report_plot(Report *r, ReportSection *s, const char *script, const char
 		g_string_append_printf(r->commands, "gnuplot -e %s %s\n", q_expr, q_script);
 	}
 	if (!output_ok(r, stem, ".png") || !output_ok(r, stem, ".svg")) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED, "gnuplot wrote no %s.png or %s.svg in %s", stem,
-			    stem, r->out_dir);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_FAILED,
+			    "gnuplot wrote no %s.png or %s.svg in %s", stem, stem, r->out_dir);
 		return FALSE;
 	}
 
@@ -337,12 +347,14 @@ gboolean report_plot(Report *r, ReportSection *s, const char *script, const char
 gboolean report_finish(Report *r, GError **error)
 {
 	g_autofree char *html = report_html(r);
-	g_autoptr(GString) sh = g_string_new("#!/bin/sh\n"
-					     "# Redraws every figure of this report: sh plot.sh. Each command reads the .dat\n"
-					     "# files here and writes STEM.png and STEM.svg; edit a script in a copy of plots/\n"
-					     "# to restyle a figure.\n"
-					     "cd \"$(dirname \"$0\")\" || exit 1\nset -e\n");
+	g_autoptr(GString) sh = g_string_new(
+		"#!/bin/sh\n"
+		"# Redraws every figure of this report: sh plot.sh. Each command reads the .dat\n"
+		"# files here and writes STEM.png and STEM.svg; edit a script in a copy of plots/\n"
+		"# to restyle a figure.\n"
+		"cd \"$(dirname \"$0\")\" || exit 1\nset -e\n");
 
 	g_string_append(sh, r->commands->str);
-	return report_write_data(r, "index.html", html, error) && report_write_data(r, "plot.sh", sh->str, error);
+	return report_write_data(r, "index.html", html, error) &&
+	       report_write_data(r, "plot.sh", sh->str, error);
 }

@@ -36,16 +36,16 @@ typedef enum {
 } ReportError;
 
 typedef struct {
-	guint number;  /* Figure N */
-	char *stem;    /* OUT/stem.png and OUT/stem.svg */
-	char *data;    /* the data file it plots, in OUT */
+	guint number; /* Figure N */
+	char *stem;   /* OUT/stem.png and OUT/stem.svg */
+	char *data;   /* the data file it plots, in OUT */
 	char *title;
 	char *caption; /* plain text: what is drawn and its numbers */
 } ReportFigure;
 
 typedef struct {
 	char *heading;
-	char *source;      /* the directory or file the section was made from */
+	char *source;	   /* the directory or file the section was made from */
 	GPtrArray *labels; /* char *: the table of numbers, label and value */
 	GPtrArray *values;
 	GPtrArray *figures; /* ReportFigure * */
@@ -53,10 +53,10 @@ typedef struct {
 
 typedef struct {
 	char *out_dir;
-	char *plots_dir;    /* absolute */
+	char *plots_dir;     /* absolute */
 	GPtrArray *sections; /* ReportSection * */
 	guint n_figures;
-	GString *commands;  /* the gnuplot commands run, for plot.sh */
+	GString *commands; /* the gnuplot commands run, for plot.sh */
 } Report;
 
 GQuark report_error_quark(void);
@@ -103,8 +103,9 @@ void report_var_words(GString *vars, const char *name, const char *const *words,
  * Adds the figure to section s with the next number. FALSE with REPORT_ERROR_FAILED (gnuplot's
  * first error line) when it fails.
  */
-gboolean report_plot(Report *r, ReportSection *s, const char *script, const char *data, const char *stem,
-		     const char *title, const char *caption, const GString *vars, GError **error);
+gboolean report_plot(Report *r, ReportSection *s, const char *script, const char *data,
+		     const char *stem, const char *title, const char *caption, const GString *vars,
+		     GError **error);
 
 /* Write OUT/index.html and OUT/plot.sh. */
 gboolean report_finish(Report *r, GError **error);

@@ -13,14 +13,22 @@
 #include "tuner/report_sources.h"
 
 /* The columns of calibration.csv the figures need (tuner/calibration_io.h), in this order. */
-static const char *const columns[] = { "groups", "sim_jiffies", "real_mean_ms", "real_sd_ms", "predicted_ms",
-				       "residual_ms" };
-enum { C_GROUPS, C_SIM, C_MEAN, C_SD, C_PREDICTED, C_RESIDUAL, N_COLUMNS };
+static const char *const columns[] = { "groups",     "sim_jiffies",  "real_mean_ms",
+				       "real_sd_ms", "predicted_ms", "residual_ms" };
+enum {
+	C_GROUPS,
+	C_SIM,
+	C_MEAN,
+	C_SD,
+	C_PREDICTED,
+	C_RESIDUAL,
+	N_COLUMNS
+};
 
 /* The "runs" field, real ms separated by ';', as data lines "sim_jiffies real_ms"; *count gets
  * how many. */
-static gboolean append_runs(const ReportCsv *csv, guint row, int runs_col, double sim, GString *out, guint *count,
-			    GError **error)
+static gboolean append_runs(const ReportCsv *csv, guint row, int runs_col, double sim, GString *out,
+			    guint *count, GError **error)
 {
 	g_auto(GStrv) runs = g_strsplit(report_csv_field(csv, row, (guint)runs_col), ";", -1);
 	guint line = g_array_index(csv->lines, guint, row);
@@ -33,8 +41,9 @@ static gboolean append_runs(const ReportCsv *csv, guint row, int runs_col, doubl
 		errno = 0;
 		ms = g_ascii_strtod(g_strstrip(runs[i]), &end);
 		if (errno || end == runs[i] || *end || !isfinite(ms)) {
-			g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s:%u: column 'runs': '%s' is not a number",
-				    csv->path, line, runs[i]);
+			g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+				    "%s:%u: column 'runs': '%s' is not a number", csv->path, line,
+				    runs[i]);
 			return FALSE;
 		}
 		g_string_append_printf(out, "%.10g %.10g\n", sim, ms);
@@ -44,11 +53,13 @@ static gboolean append_runs(const ReportCsv *csv, guint row, int runs_col, doubl
 }
 
 /* calibration.dat: index 0 the points, index 1 every run. */
-static char *points_data(const ReportCsv *csv, const double *v, int runs_col, guint *total_runs, GError **error)
+static char *points_data(const ReportCsv *csv, const double *v, int runs_col, guint *total_runs,
+			 GError **error)
 {
 	guint n = csv->rows->len;
-	g_autoptr(GString) out = g_string_new("# calibration points: groups sim_jiffies real_mean_ms real_sd_ms "
-					       "predicted_ms residual_ms runs\n");
+	g_autoptr(GString) out =
+		g_string_new("# calibration points: groups sim_jiffies real_mean_ms real_sd_ms "
+			     "predicted_ms residual_ms runs\n");
 	g_autoptr(GString) runs = g_string_new("\n\n# every real run: sim_jiffies real_ms\n");
 
 	*total_runs = 0;
@@ -59,8 +70,9 @@ static char *points_data(const ReportCsv *csv, const double *v, int runs_col, gu
 		if (!append_runs(csv, i, runs_col, p[C_SIM], runs, &count, error))
 			return NULL;
 		*total_runs += count;
-		g_string_append_printf(out, "%.0f %.10g %.10g %.10g %.10g %.10g %u\n", p[C_GROUPS], p[C_SIM], p[C_MEAN],
-				       p[C_SD], p[C_PREDICTED], p[C_RESIDUAL], count);
+		g_string_append_printf(out, "%.0f %.10g %.10g %.10g %.10g %.10g %u\n", p[C_GROUPS],
+				       p[C_SIM], p[C_MEAN], p[C_SD], p[C_PREDICTED], p[C_RESIDUAL],
+				       count);
 	}
 	g_string_append(out, runs->str);
 	return g_string_free(g_steal_pointer(&out), FALSE);
@@ -84,33 +96,39 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	if (!isnan(f->r2_groups))
 		report_row(s, "R² against the group count alone", "%.6f", f->r2_groups);
 	if (isfinite(f->lof_f)) {
-		report_row(s, "lack of fit", "F %.4g on %u and %.0f df, p = %.3g", f->lof_f, points - 2, f->pe_df,
-			   f->lof_p);
+		report_row(s, "lack of fit", "F %.4g on %u and %.0f df, p = %.3g", f->lof_f,
+			   points - 2, f->pe_df, f->lof_p);
 		report_row(s, "one run's spread (pure error)", "sd %.4g ms%s", f->pe_sd,
-			   cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds (blocks)" : "");
+			   cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds (blocks)"
+								   : "");
 		report_row(s, "R² a line of the right shape should expect", "%.4f", f->r2_ceiling);
 		if (isfinite(f->repeats_for_r2_99))
-			report_row(s, "repeats for it to expect 0.99", "%.0f", f->repeats_for_r2_99);
+			report_row(s, "repeats for it to expect 0.99", "%.0f",
+				   f->repeats_for_r2_99);
 		else if (isinf(f->repeats_for_r2_99))
-			report_row(s, "repeats for it to expect 0.99", "none: the means show no line above their noise");
+			report_row(s, "repeats for it to expect 0.99",
+				   "none: the means show no line above their noise");
 	}
-	report_row(s, "run order", "%s (seed %u), after %.1f s of warm-up", run_order_name(cal->protocol.order),
-		   cal->protocol.seed, cal->protocol.warmup_s);
+	report_row(s, "run order", "%s (seed %u), after %.1f s of warm-up",
+		   run_order_name(cal->protocol.order), cal->protocol.seed, cal->protocol.warmup_s);
 }
 
-static gboolean draw(Report *r, ReportSection *s, const char *prefix, const Calibration *cal, const char *data,
-		     guint points, guint runs, GError **error)
+static gboolean draw(Report *r, ReportSection *s, const char *prefix, const Calibration *cal,
+		     const char *data, guint points, guint runs, GError **error)
 {
 	const CalibrationFit *f = &cal->fit;
 	g_autofree char *stem = g_strconcat(prefix, "calibration", NULL);
-	g_autofree char *title = g_strdup_printf("Calibration: real vs simulated turnaround (R² = %.4f)", f->r2);
-	g_autofree char *about = g_strdup_printf("%s model; %s", calibration_model_name(cal->model), cal->workload);
+	g_autofree char *title =
+		g_strdup_printf("Calibration: real vs simulated turnaround (R² = %.4f)", f->r2);
+	g_autofree char *about =
+		g_strdup_printf("%s model; %s", calibration_model_name(cal->model), cal->workload);
 	g_autofree char *subtitle = report_wrap(about, 95);
 	g_autofree char *caption = g_strdup_printf(
 		"Each real run (grey), the mean of the runs at each group count with its standard deviation (blue, "
 		"labelled with the group count) and the least-squares line real_ms = %.4g + %.4g × sim_jiffies "
 		"(red): R² %.4f, residual standard error %.4g ms, leave-one-out MAPE %.2f%%, %u group counts, %u "
-		"runs.", f->a, f->b, f->r2, f->rse, f->loo_mape, points, runs);
+		"runs.",
+		f->a, f->b, f->r2, f->rse, f->loo_mape, points, runs);
 	g_autoptr(GString) vars = g_string_new(NULL);
 
 	report_var_number(vars, "a", f->a);
@@ -120,8 +138,8 @@ static gboolean draw(Report *r, ReportSection *s, const char *prefix, const Cali
 	return report_plot(r, s, "calibration.gp", data, stem, title, caption, vars, error);
 }
 
-static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const Calibration *cal, const double *v,
-			  guint n, GError **error)
+static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const Calibration *cal,
+			  const double *v, guint n, GError **error)
 {
 	g_autofree double *order = g_new(double, n);
 	g_autofree double *fitted = g_new(double, n);
@@ -154,15 +172,22 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 
 /* The columns of calibration_runs.csv. */
 static const char *const run_columns[] = { "seq", "round", "groups", "ms", "start_s" };
-enum { R_SEQ, R_ROUND, R_GROUPS, R_MS, R_START, N_RUN_COLUMNS };
+enum {
+	R_SEQ,
+	R_ROUND,
+	R_GROUPS,
+	R_MS,
+	R_START,
+	N_RUN_COLUMNS
+};
 
 /*
  * The drift figure from DIR/calibration_runs.csv, when the calibration wrote one: each run's time
  * over its group count's mean, against when it ran. The ratio removes the workload's own cost, so
  * what is left is the machine's speed (and the benchmark's own noise).
  */
-static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *prefix, const Calibration *cal,
-		      GError **error)
+static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *prefix,
+		      const Calibration *cal, GError **error)
 {
 	g_autofree char *path = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
 	g_autoptr(ReportCsv) csv = NULL;
@@ -175,10 +200,12 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 		return FALSE;
 
 	guint n = csv->rows->len;
-	g_autoptr(GHashTable) sums = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	g_autoptr(GHashTable) sums =
+		g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
 
 	if (n < 2) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: %u runs; a drift needs at least 2", path, n);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			    "%s: %u runs; a drift needs at least 2", path, n);
 		return FALSE;
 	}
 	for (guint i = 0; i < n; i++) {
@@ -193,15 +220,17 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 	}
 
 	g_autofree double *ratio = g_new(double, n);
-	g_autoptr(GString) data = g_string_new("# each real run in run order: start_s groups ratio round\n");
+	g_autoptr(GString) data =
+		g_string_new("# each real run in run order: start_s groups ratio round\n");
 
 	for (guint i = 0; i < n; i++) {
 		const double *run = v + (gsize)i * N_RUN_COLUMNS;
-		const double *sum = g_hash_table_lookup(sums, GUINT_TO_POINTER((guint)run[R_GROUPS]));
+		const double *sum =
+			g_hash_table_lookup(sums, GUINT_TO_POINTER((guint)run[R_GROUPS]));
 
 		ratio[i] = run[R_MS] / (sum[0] / sum[1]);
-		g_string_append_printf(data, "%.6g %.0f %.10g %.0f\n", run[R_START], run[R_GROUPS], ratio[i],
-				       run[R_ROUND]);
+		g_string_append_printf(data, "%.6g %.0f %.10g %.0f\n", run[R_START], run[R_GROUPS],
+				       ratio[i], run[R_ROUND]);
 	}
 
 	g_autofree char *stem = g_strconcat(prefix, "calibration-drift", NULL);
@@ -218,8 +247,8 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 	report_row(s, "drift", "sd of run / group mean %.3f, lag-1 autocorrelation %.2f", sd, lag1);
 	report_var_number(vars, "warmup", cal->protocol.warmup_s);
 	return report_write_data(r, data_name, data->str, error) &&
-	       report_plot(r, s, "calibration-drift.gp", data_name, stem, "Calibration: the machine's drift", caption,
-			   vars, error);
+	       report_plot(r, s, "calibration-drift.gp", data_name, stem,
+			   "Calibration: the machine's drift", caption, vars, error);
 }
 
 gboolean report_calibration(Report *r, const char *dir, const char *prefix, GError **error)
@@ -249,14 +278,16 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 	if (!data || !report_write_data(r, data_name, data, error))
 		return FALSE;
 	if (n < 3) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: %u group counts; a fit has at least 3", csv_path, n);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			    "%s: %u group counts; a fit has at least 3", csv_path, n);
 		return FALSE;
 	}
 
-	g_autofree char *heading = g_strdup_printf("Calibration (%s model)", calibration_model_name(cal->model));
+	g_autofree char *heading =
+		g_strdup_printf("Calibration (%s model)", calibration_model_name(cal->model));
 	ReportSection *s = report_section(r, heading, dir);
 
 	section_rows(s, cal, n, runs);
-	return draw(r, s, prefix, cal, data_name, n, runs, error) && residuals(r, s, prefix, cal, v, n, error) &&
-	       drift(r, s, dir, prefix, cal, error);
+	return draw(r, s, prefix, cal, data_name, n, runs, error) &&
+	       residuals(r, s, prefix, cal, v, n, error) && drift(r, s, dir, prefix, cal, error);
 }

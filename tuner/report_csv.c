@@ -53,8 +53,8 @@ static gboolean add_line(ReportCsv *csv, char *line, guint number, GError **erro
 	}
 	if (n != csv->n_columns) {
 		g_strfreev(fields);
-		return input_error(error, "%s:%u: %u field%s, the header has %u", csv->path, number, n, n == 1 ? "" : "s",
-				   csv->n_columns);
+		return input_error(error, "%s:%u: %u field%s, the header has %u", csv->path, number,
+				   n, n == 1 ? "" : "s", csv->n_columns);
 	}
 	g_ptr_array_add(csv->rows, fields);
 	g_array_append_val(csv->lines, number);
@@ -107,8 +107,8 @@ const char *report_csv_field(const ReportCsv *csv, guint row, guint column)
 	return ((char **)g_ptr_array_index(csv->rows, row))[column];
 }
 
-gboolean report_csv_number(const ReportCsv *csv, guint row, guint column, gboolean allow_empty, double *out,
-			   GError **error)
+gboolean report_csv_number(const ReportCsv *csv, guint row, guint column, gboolean allow_empty,
+			   double *out, GError **error)
 {
 	const char *text = report_csv_field(csv, row, column);
 	guint line = g_array_index(csv->lines, guint, row);
@@ -119,28 +119,30 @@ gboolean report_csv_number(const ReportCsv *csv, guint row, guint column, gboole
 			*out = NAN;
 			return TRUE;
 		}
-		return input_error(error, "%s:%u: column '%s' is empty", csv->path, line, csv->header[column]);
+		return input_error(error, "%s:%u: column '%s' is empty", csv->path, line,
+				   csv->header[column]);
 	}
 	errno = 0;
 	*out = g_ascii_strtod(text, &end);
 	if (errno || *end || !isfinite(*out))
-		return input_error(error, "%s:%u: column '%s': '%s' is not a number", csv->path, line, csv->header[column],
-				   text);
+		return input_error(error, "%s:%u: column '%s': '%s' is not a number", csv->path,
+				   line, csv->header[column], text);
 	return TRUE;
 }
 
-double *report_csv_numbers(const ReportCsv *csv, const char *const *names, guint n, gboolean allow_empty,
-			   GError **error)
+double *report_csv_numbers(const ReportCsv *csv, const char *const *names, guint n,
+			   gboolean allow_empty, GError **error)
 {
 	g_autofree int *columns = g_new(int, n);
-	g_autofree double *values = g_new(double, (gsize)csv->rows->len * n);
+	g_autofree double *values = g_new(double, (gsize)csv->rows->len *n);
 
 	for (guint j = 0; j < n; j++)
 		if ((columns[j] = report_csv_column(csv, names[j], error)) < 0)
 			return NULL;
 	for (guint i = 0; i < csv->rows->len; i++)
 		for (guint j = 0; j < n; j++)
-			if (!report_csv_number(csv, i, (guint)columns[j], allow_empty, &values[(gsize)i * n + j], error))
+			if (!report_csv_number(csv, i, (guint)columns[j], allow_empty,
+					       &values[(gsize)i * n + j], error))
 				return NULL;
 	return g_steal_pointer(&values);
 }

@@ -23,10 +23,10 @@ G_BEGIN_DECLS
 
 typedef struct {
 	char *path;
-	char **header;    /* n_columns names */
+	char **header; /* n_columns names */
 	guint n_columns;
-	GPtrArray *rows;  /* char ** of n_columns fields each (owned) */
-	GArray *lines;    /* guint: the line number of each row, for errors */
+	GPtrArray *rows; /* char ** of n_columns fields each (owned) */
+	GArray *lines;	 /* guint: the line number of each row, for errors */
 } ReportCsv;
 
 /* Read a whole file. A missing file, no header line, a row with another number of fields than the
@@ -42,13 +42,13 @@ const char *report_csv_field(const ReportCsv *csv, guint row, guint column);
 
 /* The number in a field; an empty field reads as NaN when allow_empty, else is an error, as is any
  * text that is not a finite number. */
-gboolean report_csv_number(const ReportCsv *csv, guint row, guint column, gboolean allow_empty, double *out,
-			   GError **error);
+gboolean report_csv_number(const ReportCsv *csv, guint row, guint column, gboolean allow_empty,
+			   double *out, GError **error);
 
 /* Every row's numbers in the named columns, row-major into a new array of rows * n values
  * (g_free); NULL with an error at the first missing column or bad field. */
-double *report_csv_numbers(const ReportCsv *csv, const char *const *names, guint n, gboolean allow_empty,
-			   GError **error);
+double *report_csv_numbers(const ReportCsv *csv, const char *const *names, guint n,
+			   gboolean allow_empty, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(ReportCsv, report_csv_free)
 

@@ -23,7 +23,7 @@
 
 #include "tuner/report_sources.h"
 
-#define MAX_CPUS 4096
+#define MAX_CPUS    4096
 /* More colours than this make the key unreadable: the rest share the last one. */
 #define MAX_CLASSES 16
 
@@ -42,16 +42,16 @@ struct cls {
 
 struct gantt {
 	const char *path;
-	double window;     /* ms */
-	double t0;         /* first timestamp, s; NaN before the first switch */
-	double last;       /* ms, the last timestamp read */
-	double covered;    /* ms of the window the trace covers: the window, or less if it ends sooner */
-	GArray *since;     /* double per CPU: when its current task started, ms */
-	GPtrArray *running;/* char * per CPU: the comm running there, NULL when idle or unknown */
-	GArray *spans;     /* struct span */
-	GArray *classes;   /* struct cls */
-	gboolean hackbench;/* every class is a hackbench group */
-	guint switches;    /* inside the window */
+	double window; /* ms */
+	double t0;     /* first timestamp, s; NaN before the first switch */
+	double last;   /* ms, the last timestamp read */
+	double covered; /* ms of the window the trace covers: the window, or less if it ends sooner */
+	GArray *since;	    /* double per CPU: when its current task started, ms */
+	GPtrArray *running; /* char * per CPU: the comm running there, NULL when idle or unknown */
+	GArray *spans;	    /* struct span */
+	GArray *classes;    /* struct cls */
+	gboolean hackbench; /* every class is a hackbench group */
+	guint switches;	    /* inside the window */
 	guint n_cpus;
 };
 
@@ -67,7 +67,8 @@ static void gantt_clear(struct gantt *g)
 
 static gboolean bad_line(GError **error, const struct gantt *g, guint line, const char *what)
 {
-	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s:%u: not a sched_switch line: %s", g->path, line, what);
+	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s:%u: not a sched_switch line: %s",
+		    g->path, line, what);
 	return FALSE;
 }
 
@@ -189,7 +190,8 @@ static void add_span(struct gantt *g, const char *comm, guint cpu, double from, 
 	g_array_append_val(g->spans, s);
 }
 
-static gboolean parse_line(struct gantt *g, const char *line, guint number, gboolean *done, GError **error)
+static gboolean parse_line(struct gantt *g, const char *line, guint number, gboolean *done,
+			   GError **error)
 {
 	guint cpu;
 	double seconds, t;
@@ -218,7 +220,8 @@ static gboolean parse_line(struct gantt *g, const char *line, guint number, gboo
 	g->last = t;
 	grow_cpus(g, cpu);
 	g->switches++;
-	add_span(g, strcmp(prev_pid, "0") ? prev : NULL, cpu, g_array_index(g->since, double, cpu), t);
+	add_span(g, strcmp(prev_pid, "0") ? prev : NULL, cpu, g_array_index(g->since, double, cpu),
+		 t);
 	g_array_index(g->since, double, cpu) = t;
 	g_free(g->running->pdata[cpu]);
 	g->running->pdata[cpu] = strcmp(next_pid, "0") ? g_strdup(next) : NULL;
@@ -245,13 +248,15 @@ static gboolean read_trace(struct gantt *g, GError **error)
 	free(line);
 	fclose(f);
 	if (ok && isnan(g->t0)) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no sched_switch events", g->path);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no sched_switch events",
+			    g->path);
 		return FALSE;
 	}
 	/* Tasks still running: to the end of the window, or of the trace if it ended sooner. */
 	g->covered = done ? g->window : g->last;
 	for (guint c = 0; ok && c < g->n_cpus; c++)
-		add_span(g, g->running->pdata[c], c, g_array_index(g->since, double, c), g->covered);
+		add_span(g, g->running->pdata[c], c, g_array_index(g->since, double, c),
+			 g->covered);
 	return ok;
 }
 
@@ -262,7 +267,9 @@ static gint compare_classes(gconstpointer a, gconstpointer b)
 	const struct cls *x = a, *y = b;
 
 	if (x->group != y->group)
-		return x->group < 0 ? 1 : y->group < 0 ? -1 : (x->group > y->group) - (x->group < y->group);
+		return x->group < 0   ? 1
+		       : y->group < 0 ? -1
+				      : (x->group > y->group) - (x->group < y->group);
 	return strcmp(x->name, y->name);
 }
 
@@ -285,15 +292,17 @@ static char *data_text(const struct gantt *g, const guint *colour, guint n_colou
 {
 	GString *out = g_string_new(NULL);
 
-	g_string_append_printf(out, "# %s: the first %g ms; per class: start_ms end_ms cpu half_height\n", g->path,
-			       g->window);
+	g_string_append_printf(
+		out, "# %s: the first %g ms; per class: start_ms end_ms cpu half_height\n", g->path,
+		g->window);
 	for (guint c = 0; c < n_colours; c++) {
 		g_string_append_printf(out, "# class %u\n", c);
 		for (guint i = 0; i < g->spans->len; i++) {
 			const struct span *s = &g_array_index(g->spans, struct span, i);
 
 			if (colour[s->cls] == c)
-				g_string_append_printf(out, "%.6f %.6f %u %.2f\n", s->start, s->end, s->cpu, s->tall ? 0.42 : 0.25);
+				g_string_append_printf(out, "%.6f %.6f %u %.2f\n", s->start, s->end,
+						       s->cpu, s->tall ? 0.42 : 0.25);
 		}
 		g_string_append(out, "\n\n");
 	}
@@ -311,7 +320,8 @@ static char *busy_text(const struct gantt *g, double shown)
 		busy[s->cpu] += s->end - s->start;
 	}
 	for (guint c = 0; c < g->n_cpus; c++)
-		g_string_append_printf(out, "%sCPU %u %.1f%%", c ? ", " : "", c, shown > 0 ? 100 * busy[c] / shown : 0);
+		g_string_append_printf(out, "%sCPU %u %.1f%%", c ? ", " : "", c,
+				       shown > 0 ? 100 * busy[c] / shown : 0);
 	return g_string_free(out, FALSE);
 }
 
@@ -328,10 +338,14 @@ static gboolean draw(Report *r, const struct gantt *g, const char *prefix, GErro
 	g_autofree char *title = g_strdup_printf("Per-CPU timeline: the first %g ms", g->window);
 	g_autofree char *caption = g_strdup_printf(
 		"Which task ran on each of the %u CPUs during the first %g ms of %s (blank: idle); %u context switches; "
-		"busy: %s. Colours: %s%s.", g->n_cpus, shown, g->path, g->switches, busy,
-		g->hackbench ? "hackbench groups; tall solid bars are senders, short pale bars receivers"
-			     : "task names without their numbers",
-		g->classes->len > MAX_CLASSES ? "; the last colour also covers the classes beyond it" : "");
+		"busy: %s. Colours: %s%s.",
+		g->n_cpus, shown, g->path, g->switches, busy,
+		g->hackbench
+			? "hackbench groups; tall solid bars are senders, short pale bars receivers"
+			: "task names without their numbers",
+		g->classes->len > MAX_CLASSES
+			? "; the last colour also covers the classes beyond it"
+			: "");
 	g_autoptr(GString) vars = g_string_new(NULL);
 
 	for (guint i = 0; i < n_colours; i++)
@@ -343,7 +357,8 @@ static gboolean draw(Report *r, const struct gantt *g, const char *prefix, GErro
 
 	ReportSection *s = report_section(r, "Per-CPU timeline", g->path);
 
-	report_row(s, "window", "the first %g ms (the trace covers %.4g ms of it)", g->window, shown);
+	report_row(s, "window", "the first %g ms (the trace covers %.4g ms of it)", g->window,
+		   shown);
 	report_row(s, "CPUs", "%u", g->n_cpus);
 	report_row(s, "context switches in the window", "%u", g->switches);
 	report_row(s, "busy", "%s", busy);
@@ -351,12 +366,16 @@ static gboolean draw(Report *r, const struct gantt *g, const char *prefix, GErro
 	report_var_words(vars, "classes", names, n_colours);
 	report_var_number(vars, "cpus", g->n_cpus);
 	report_var_number(vars, "window", g->window);
-	report_var_string(vars, "note", g->hackbench ? "colour: hackbench group; tall solid bars: senders, short pale bars: receivers"
-						     : "colour: task name");
+	report_var_string(
+		vars, "note",
+		g->hackbench
+			? "colour: hackbench group; tall solid bars: senders, short pale bars: receivers"
+			: "colour: task name");
 	return report_plot(r, s, "gantt.gp", name, stem, title, caption, vars, error);
 }
 
-gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char *prefix, GError **error)
+gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char *prefix,
+		      GError **error)
 {
 	struct gantt g = {
 		.path = trace,
@@ -371,7 +390,8 @@ gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char 
 	gboolean ok = read_trace(&g, error);
 
 	if (ok && !g.spans->len) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no task ran in the first %u ms", trace, window_ms);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			    "%s: no task ran in the first %u ms", trace, window_ms);
 		ok = FALSE;
 	}
 	ok = ok && draw(r, &g, prefix, error);

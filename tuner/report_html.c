@@ -27,7 +27,8 @@ static void contents(GString *out, const Report *r)
 		for (guint j = 0; j < s->figures->len; j++) {
 			const ReportFigure *f = g_ptr_array_index(s->figures, j);
 
-			g_string_append_printf(out, "<li value=\"%u\"><a href=\"#figure-%u\">", f->number, f->number);
+			g_string_append_printf(out, "<li value=\"%u\"><a href=\"#figure-%u\">",
+					       f->number, f->number);
 			escaped(out, f->title);
 			g_string_append(out, "</a></li>\n");
 		}
@@ -54,8 +55,11 @@ static void figure(GString *out, const ReportFigure *f)
 {
 	g_autofree char *stem = g_markup_escape_text(f->stem, -1);
 
-	g_string_append_printf(out, "<figure id=\"figure-%u\">\n<a href=\"%s.svg\"><img src=\"%s.png\" width=\"800\" "
-			       "height=\"600\" alt=\"", f->number, stem, stem);
+	g_string_append_printf(
+		out,
+		"<figure id=\"figure-%u\">\n<a href=\"%s.svg\"><img src=\"%s.png\" width=\"800\" "
+		"height=\"600\" alt=\"",
+		f->number, stem, stem);
 	escaped(out, f->title);
 	g_string_append_printf(out, "\"></a>\n<figcaption><b>Figure %u.</b> ", f->number);
 	escaped(out, f->title);
@@ -63,20 +67,28 @@ static void figure(GString *out, const ReportFigure *f)
 	escaped(out, f->caption);
 	g_autofree char *data = g_markup_escape_text(f->data, -1);
 
-	g_string_append_printf(out, " <a href=\"%s.svg\">SVG</a>, <a href=\"%s\">data</a>.</figcaption>\n"
-			       "</figure>\n", stem, data);
+	g_string_append_printf(
+		out,
+		" <a href=\"%s.svg\">SVG</a>, <a href=\"%s\">data</a>.</figcaption>\n"
+		"</figure>\n",
+		stem, data);
 }
 
 char *report_html(const Report *r)
 {
 	GString *out = g_string_new(NULL);
 
-	g_string_append_printf(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			       "<title>LinSched-Tuner report</title>\n<style>%s</style>\n</head>\n<body>\n"
-			       "<h1>LinSched-Tuner report</h1>\n", style);
-	g_string_append_printf(out, "<p>%u figure%s, each as PNG (shown) and SVG. <code>sh plot.sh</code> in this "
-			       "directory redraws them from the <code>.dat</code> files with the gnuplot scripts.</p>\n",
-			       r->n_figures, r->n_figures == 1 ? "" : "s");
+	g_string_append_printf(
+		out,
+		"<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		"<title>LinSched-Tuner report</title>\n<style>%s</style>\n</head>\n<body>\n"
+		"<h1>LinSched-Tuner report</h1>\n",
+		style);
+	g_string_append_printf(
+		out,
+		"<p>%u figure%s, each as PNG (shown) and SVG. <code>sh plot.sh</code> in this "
+		"directory redraws them from the <code>.dat</code> files with the gnuplot scripts.</p>\n",
+		r->n_figures, r->n_figures == 1 ? "" : "s");
 	contents(out, r);
 	for (guint i = 0; i < r->sections->len; i++) {
 		const ReportSection *s = g_ptr_array_index(r->sections, i);

@@ -19,18 +19,18 @@
 G_BEGIN_DECLS
 
 typedef struct {
-	const char *what;         /* the model, for titles: "Calibration", "Response surface" */
-	const char *fitted_name;  /* x axis of the first plot, with its unit */
-	const char *order_name;   /* x axis of the second plot, with its unit */
-	const char *against;      /* what the second plot's x is, for its title and caption;
+	const char *what;	   /* the model, for titles: "Calibration", "Response surface" */
+	const char *fitted_name;   /* x axis of the first plot, with its unit */
+	const char *order_name;	   /* x axis of the second plot, with its unit */
+	const char *against;	   /* what the second plot's x is, for its title and caption;
 				   * NULL: "run order", the residuals in the order the runs were made */
-	const char *residual_name;/* y axis of every plot, with its unit */
-	const double *order;      /* n run-order positions (x of the second plot) */
-	const double *fitted;     /* n fitted values */
-	const double *residual;   /* n residuals, in run order */
-	guint n;                  /* >= 2 */
-	double band;              /* dashed lines at +-band on the first two plots; NaN: none */
-	const char *band_name;    /* their key entry, e.g. "±2 RSE" */
+	const char *residual_name; /* y axis of every plot, with its unit */
+	const double *order;	   /* n run-order positions (x of the second plot) */
+	const double *fitted;	   /* n fitted values */
+	const double *residual;	   /* n residuals, in run order */
+	guint n;		   /* >= 2 */
+	double band;		   /* dashed lines at +-band on the first two plots; NaN: none */
+	const char *band_name;	   /* their key entry, e.g. "±2 RSE" */
 } ReportResiduals;
 
 /* Blom's normal score of the i-th (1-based) smallest of n values. */
@@ -42,8 +42,8 @@ void report_quartile_line(const double *sorted, const double *z, guint n, double
 
 /* Write the data and draw the three figures into section s; stems PREFIX-residuals-fitted,
  * PREFIX-residuals-order, PREFIX-residuals-normal. */
-gboolean report_residuals(Report *r, ReportSection *s, const char *prefix, const ReportResiduals *res,
-			  GError **error);
+gboolean report_residuals(Report *r, ReportSection *s, const char *prefix,
+			  const ReportResiduals *res, GError **error);
 
 G_END_DECLS
 

@@ -16,10 +16,10 @@
 /* A factor as the figures show it. */
 struct factor {
 	const char *name, *column;
-	double scale;     /* natural value * scale = plotted value */
+	double scale;	  /* natural value * scale = plotted value */
 	const char *unit; /* of the plotted value */
-	gboolean log;     /* searched on a log scale from above 0: drawn on a log axis */
-	double opt;       /* natural value at the optimum */
+	gboolean log;	  /* searched on a log scale from above 0: drawn on a log axis */
+	double opt;	  /* natural value at the optimum */
 };
 
 struct study {
@@ -30,14 +30,15 @@ struct study {
 	struct factor f[RSM_MODEL_MAX_FACTORS];
 	const char *response; /* what the response is: "turnaround", "PSO score", "response" */
 	const char *unit;     /* its unit, for labels */
-	double lambda;     /* the power applied */
-	double opt_y;      /* the predicted response at the optimum */
+	double lambda;	      /* the power applied */
+	double opt_y;	      /* the predicted response at the optimum */
 	double opt_coded[RSM_MODEL_MAX_FACTORS];
 };
 
 static gboolean missing(GError **error, const char *path, const char *key)
 {
-	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no \"%s\" (not the result of tuner rsm?)", path, key);
+	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+		    "%s: no \"%s\" (not the result of tuner rsm?)", path, key);
 	return FALSE;
 }
 
@@ -81,7 +82,8 @@ static gboolean read_factor(struct study *st, guint j, GError **error)
 
 	g_autofree char *natural = g_strdup_printf("optimum.natural.%s", f->column);
 
-	return json_number(st, natural, &f->opt, error) && json_number(st, coded, &st->opt_coded[j], error);
+	return json_number(st, natural, &f->opt, error) &&
+	       json_number(st, coded, &st->opt_coded[j], error);
 }
 
 /*
@@ -130,7 +132,8 @@ static gboolean read_study(struct study *st, GError **error)
 			return FALSE;
 	if (!response_name(st))
 		return missing(error, st->json_path, "unit");
-	return json_number(st, "lambda", &st->lambda, error) && json_number(st, "optimum.predicted", &st->opt_y, error);
+	return json_number(st, "lambda", &st->lambda, error) &&
+	       json_number(st, "optimum.predicted", &st->opt_y, error);
 }
 
 static void study_clear(struct study *st)
@@ -142,7 +145,8 @@ static void study_clear(struct study *st)
 /* "latency (ms)", or the bare name of a dimensionless factor. */
 static char *axis_name(const struct factor *f)
 {
-	return *f->unit ? g_strdup_printf("%s (%s)", f->name, f->unit) : g_strdup_printf("%s (dimensionless)", f->name);
+	return *f->unit ? g_strdup_printf("%s (%s)", f->name, f->unit)
+			: g_strdup_printf("%s (dimensionless)", f->name);
 }
 
 static char *value_text(const struct factor *f, double natural)
@@ -154,13 +158,14 @@ static char *value_text(const struct factor *f, double natural)
 
 /* The columns of one pair's grid in surface.csv. */
 struct grid {
-	guint a, b;        /* the factors that vary */
-	guint first, m;    /* first row, points per side */
+	guint a, b;	/* the factors that vary */
+	guint first, m; /* first row, points per side */
 	int xa, xb, na, nb, z;
 };
 
 /* Row `row` must lie on scan line jb of pair (a, b): x_b the same along the line, x_a rising. */
-static gboolean check_grid(const ReportCsv *csv, const struct grid *g, guint i, guint j, GError **error)
+static gboolean check_grid(const ReportCsv *csv, const struct grid *g, guint i, guint j,
+			   GError **error)
 {
 	guint row = g->first + j * g->m + i;
 	double xa, xb, xa0, xb0;
@@ -173,17 +178,19 @@ static gboolean check_grid(const ReportCsv *csv, const struct grid *g, guint i, 
 	if (xb == xb0 && (i == 0 || xa > xa0))
 		return TRUE;
 	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
-		    "%s:%u: not on the grid of x%u and x%u (%u x %u points, x%u varying fastest)", csv->path,
-		    g_array_index(csv->lines, guint, row), g->a + 1, g->b + 1, g->m, g->m, g->a + 1);
+		    "%s:%u: not on the grid of x%u and x%u (%u x %u points, x%u varying fastest)",
+		    csv->path, g_array_index(csv->lines, guint, row), g->a + 1, g->b + 1, g->m,
+		    g->m, g->a + 1);
 	return FALSE;
 }
 
-static char *grid_data(const ReportCsv *csv, const struct study *st, const struct grid *g, GError **error)
+static char *grid_data(const ReportCsv *csv, const struct study *st, const struct grid *g,
+		       GError **error)
 {
 	g_autoptr(GString) out = g_string_new(NULL);
 
-	g_string_append_printf(out, "# %s, %s, predicted %s (%s); the grid of %s/surface.csv\n", st->f[g->a].name,
-			       st->f[g->b].name, st->response, st->unit, st->dir);
+	g_string_append_printf(out, "# %s, %s, predicted %s (%s); the grid of %s/surface.csv\n",
+			       st->f[g->a].name, st->f[g->b].name, st->response, st->unit, st->dir);
 	for (guint j = 0; j < g->m; j++) {
 		for (guint i = 0; i < g->m; i++) {
 			guint row = g->first + j * g->m + i;
@@ -194,7 +201,8 @@ static char *grid_data(const ReportCsv *csv, const struct study *st, const struc
 			    !report_csv_number(csv, row, (guint)g->nb, FALSE, &nb, error) ||
 			    !report_csv_number(csv, row, (guint)g->z, TRUE, &z, error))
 				return NULL;
-			g_string_append_printf(out, "%.10g %.10g", na * st->f[g->a].scale, nb * st->f[g->b].scale);
+			g_string_append_printf(out, "%.10g %.10g", na * st->f[g->a].scale,
+					       nb * st->f[g->b].scale);
 			report_data_number(out, z);
 			g_string_append_c(out, '\n');
 		}
@@ -238,12 +246,14 @@ static gboolean draw_pair(Report *r, ReportSection *s, const char *prefix, const
 	g_autofree char *oa = value_text(fa, fa->opt);
 	g_autofree char *ob = value_text(fb, fb->opt);
 	g_autofree char *otitle = g_strdup_printf("optimum: %s, %s → %.5g", oa, ob, st->opt_y);
-	g_autofree char *title3 = g_strdup_printf("Response surface over %s and %s", fa->name, fb->name);
+	g_autofree char *title3 =
+		g_strdup_printf("Response surface over %s and %s", fa->name, fb->name);
 	g_autofree char *titlec = g_strdup_printf("Contours over %s and %s", fa->name, fb->name);
 	g_autofree char *caption = g_strdup_printf(
 		"The fitted quadratic model's predicted %s over the coded region [-1, 1]² of %s and %s, %s; "
-		"%u × %u grid. The constrained optimum (%s = %s, %s = %s) predicts %.6g (%s).", st->response, fa->name,
-		fb->name, fixed, g->m, g->m, fa->name, oa, fb->name, ob, st->opt_y, st->unit);
+		"%u × %u grid. The constrained optimum (%s = %s, %s = %s) predicts %.6g (%s).",
+		st->response, fa->name, fb->name, fixed, g->m, g->m, fa->name, oa, fb->name, ob,
+		st->opt_y, st->unit);
 	g_autoptr(GString) vars = g_string_new(NULL);
 
 	report_var_string(vars, "xname", xname);
@@ -262,7 +272,8 @@ static gboolean draw_pair(Report *r, ReportSection *s, const char *prefix, const
 	       report_plot(r, s, "contour.gp", data, stemc, titlec, caption, vars, error);
 }
 
-static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const struct study *st, GError **error)
+static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const struct study *st,
+			 GError **error)
 {
 	g_autofree char *path = g_build_filename(st->dir, "surface.csv", NULL);
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
@@ -275,8 +286,10 @@ static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const 
 	guint m = (guint)lround(sqrt(per_pair));
 
 	if (csv->rows->len % pairs || m < 2 || m * m != per_pair) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: %u rows do not make %u square grids, one per pair "
-			    "of the %u factors", path, csv->rows->len, pairs, st->k);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			    "%s: %u rows do not make %u square grids, one per pair "
+			    "of the %u factors",
+			    path, csv->rows->len, pairs, st->k);
 		return FALSE;
 	}
 
@@ -288,14 +301,16 @@ static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const 
 		for (g.b = g.a + 1; g.b < st->k; g.b++, g.first += per_pair) {
 			g_autofree char *xa = g_strdup_printf("x%u", g.a + 1);
 			g_autofree char *xb = g_strdup_printf("x%u", g.b + 1);
-			g_autofree char *name = g_strdup_printf("%srsm-surface-%s-%s.dat", prefix, st->f[g.a].name,
-								st->f[g.b].name);
+			g_autofree char *name = g_strdup_printf("%srsm-surface-%s-%s.dat", prefix,
+								st->f[g.a].name, st->f[g.b].name);
 			g_autofree char *data = NULL;
 
-			if ((g.xa = report_csv_column(csv, xa, error)) < 0 || (g.xb = report_csv_column(csv, xb, error)) < 0 ||
+			if ((g.xa = report_csv_column(csv, xa, error)) < 0 ||
+			    (g.xb = report_csv_column(csv, xb, error)) < 0 ||
 			    (g.na = report_csv_column(csv, st->f[g.a].column, error)) < 0 ||
 			    (g.nb = report_csv_column(csv, st->f[g.b].column, error)) < 0 ||
-			    !(data = grid_data(csv, st, &g, error)) || !report_write_data(r, name, data, error) ||
+			    !(data = grid_data(csv, st, &g, error)) ||
+			    !report_write_data(r, name, data, error) ||
 			    !draw_pair(r, s, prefix, st, &g, name, error))
 				return FALSE;
 		}
@@ -316,12 +331,13 @@ static double untransform(double lambda, double z)
 
 static gboolean model_error(GError **error, const char *path, const GError *local)
 {
-	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: the quadratic model cannot be refitted: %s", path,
-		    local->message);
+	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+		    "%s: the quadratic model cannot be refitted: %s", path, local->message);
 	return FALSE;
 }
 
-static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const struct study *st, GError **error)
+static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const struct study *st,
+			  GError **error)
 {
 	g_autofree char *path = g_build_filename(st->dir, "design.csv", NULL);
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
@@ -336,7 +352,8 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 	g_ptr_array_add(names, g_strdup("response_t"));
 
 	guint n = csv->rows->len, w = st->k + 2;
-	g_autofree double *v = report_csv_numbers(csv, (const char *const *)names->pdata, w, FALSE, error);
+	g_autofree double *v =
+		report_csv_numbers(csv, (const char *const *)names->pdata, w, FALSE, error);
 
 	if (!v)
 		return FALSE;
@@ -369,17 +386,20 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 		studentized = studentized && fit->leverage[i] < 1 - 1e-10;
 	for (guint i = 0; i < n; i++) {
 		fitted[i] = untransform(st->lambda, fit->fitted[i]);
-		resid[i] = studentized ? fit->residuals[i] / sqrt(fit->ms_residual * (1 - fit->leverage[i]))
+		resid[i] = studentized ? fit->residuals[i] /
+						 sqrt(fit->ms_residual * (1 - fit->leverage[i]))
 				       : fit->residuals[i];
 	}
 
-	g_autofree char *fitted_name = st->lambda == 1
-		? g_strdup_printf("fitted %s (%s)", st->response, st->unit)
-		: g_strdup_printf("fitted %s, transformed back from y^%g (%s)", st->response, st->lambda, st->unit);
-	g_autofree char *residual_name = studentized
-		? g_strdup("internally studentized residual (standard deviations)")
+	g_autofree char *fitted_name =
+		st->lambda == 1 ? g_strdup_printf("fitted %s (%s)", st->response, st->unit)
+				: g_strdup_printf("fitted %s, transformed back from y^%g (%s)",
+						  st->response, st->lambda, st->unit);
+	g_autofree char *residual_name =
+		studentized ? g_strdup("internally studentized residual (standard deviations)")
 		: st->lambda == 1 ? g_strdup_printf("residual (%s)", st->unit)
-				  : g_strdup_printf("residual of y^%g ((%s)^%g)", st->lambda, st->unit, st->lambda);
+				  : g_strdup_printf("residual of y^%g ((%s)^%g)", st->lambda,
+						    st->unit, st->lambda);
 	g_autofree char *stem_prefix = g_strconcat(prefix, "rsm", NULL);
 	ReportResiduals res = {
 		.what = "Response surface",
@@ -406,10 +426,12 @@ static char *interval_text(const struct study *st, double lo, double hi)
 	gboolean lo_end = lo_open && lo_open->type == JSON_READ_BOOL && lo_open->boolean;
 	gboolean hi_end = hi_open && hi_open->type == JSON_READ_BOOL && hi_open->boolean;
 
-	return g_strdup_printf("[%.4g%s, %.4g%s]", lo, lo_end ? " (grid end)" : "", hi, hi_end ? " (grid end)" : "");
+	return g_strdup_printf("[%.4g%s, %.4g%s]", lo, lo_end ? " (grid end)" : "", hi,
+			       hi_end ? " (grid end)" : "");
 }
 
-static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const struct study *st, GError **error)
+static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const struct study *st,
+		       GError **error)
 {
 	static const char *const columns[] = { "lambda", "loglik", "inside" };
 	g_autofree char *path = g_build_filename(st->dir, "boxcox.csv", NULL);
@@ -417,7 +439,8 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 	g_autofree double *v = csv ? report_csv_numbers(csv, columns, 3, TRUE, error) : NULL;
 	double lhat, lo, hi, lmax = -INFINITY;
 
-	if (!v || !json_number(st, "boxcox.lambda_hat", &lhat, error) || !json_number(st, "boxcox.ci_lo", &lo, error) ||
+	if (!v || !json_number(st, "boxcox.lambda_hat", &lhat, error) ||
+	    !json_number(st, "boxcox.ci_lo", &lo, error) ||
 	    !json_number(st, "boxcox.ci_hi", &hi, error))
 		return FALSE;
 
@@ -427,7 +450,8 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 		const double *p = v + (gsize)i * 3;
 
 		if (isnan(p[0])) {
-			g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s:%u: column 'lambda' is empty", path,
+			g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+				    "%s:%u: column 'lambda' is empty", path,
 				    g_array_index(csv->lines, guint, i));
 			return FALSE;
 		}
@@ -438,7 +462,8 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 		g_string_append_printf(data, " %.0f\n", isnan(p[2]) ? 0 : p[2]);
 	}
 	if (!isfinite(lmax)) {
-		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no log-likelihood values", path);
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s: no log-likelihood values",
+			    path);
 		return FALSE;
 	}
 
@@ -449,8 +474,9 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 	const char *decision = json_read_string(st->json, "boxcox.decision");
 	g_autofree char *caption = g_strdup_printf(
 		"Profile log-likelihood of the quadratic model over the power λ; λ̂ = %.4g, 95%% interval %s "
-		"(log-likelihood within %.4g of its maximum). Transform %s; the model used y^%g.", lhat, interval,
-		gsl_cdf_chisq_Pinv(0.95, 1) / 2, decision ? decision : "decision unknown", st->lambda);
+		"(log-likelihood within %.4g of its maximum). Transform %s; the model used y^%g.",
+		lhat, interval, gsl_cdf_chisq_Pinv(0.95, 1) / 2,
+		decision ? decision : "decision unknown", st->lambda);
 	g_autoptr(GString) vars = g_string_new(NULL);
 
 	if (!report_write_data(r, name, data->str, error))
@@ -461,7 +487,8 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 	report_var_number(vars, "cut", cut);
 	report_var_number(vars, "used", st->lambda);
 	report_var_string(vars, "interval", interval);
-	return report_plot(r, s, "boxcox.gp", name, stem, "Box-Cox profile log-likelihood", caption, vars, error);
+	return report_plot(r, s, "boxcox.gp", name, stem, "Box-Cox profile log-likelihood", caption,
+			   vars, error);
 }
 
 /* ---- the section ----------------------------------------------------------------------------- */
@@ -476,11 +503,14 @@ static void optimum_row(ReportSection *s, const struct study *st)
 
 		g_string_append_printf(at, "%s%s = %s", j ? ", " : "", st->f[j].name, v);
 	}
-	if (json_read_number(st->json, "optimum.ci_lo", &lo) && json_read_number(st->json, "optimum.ci_hi", &hi))
-		report_row(s, "constrained optimum", "%s: predicted %.6g (95%% confidence interval %.6g to %.6g; %s)", at->str,
-			   st->opt_y, lo, hi, st->unit);
+	if (json_read_number(st->json, "optimum.ci_lo", &lo) &&
+	    json_read_number(st->json, "optimum.ci_hi", &hi))
+		report_row(s, "constrained optimum",
+			   "%s: predicted %.6g (95%% confidence interval %.6g to %.6g; %s)",
+			   at->str, st->opt_y, lo, hi, st->unit);
 	else
-		report_row(s, "constrained optimum", "%s: predicted %.6g (%s)", at->str, st->opt_y, st->unit);
+		report_row(s, "constrained optimum", "%s: predicted %.6g (%s)", at->str, st->opt_y,
+			   st->unit);
 }
 
 static void section_rows(ReportSection *s, const struct study *st)
@@ -493,8 +523,8 @@ static void section_rows(ReportSection *s, const struct study *st)
 
 	if (design && json_read_number(st->json, "design.runs", &runs))
 		report_row(s, "design", "%s, %.0f runs, %u factors", design, runs, st->k);
-	report_row(s, "response", "y^%g%s%s%s", st->lambda, decision ? " (Box-Cox: " : "", decision ? decision : "",
-		   decision ? ")" : "");
+	report_row(s, "response", "y^%g%s%s%s", st->lambda, decision ? " (Box-Cox: " : "",
+		   decision ? decision : "", decision ? ")" : "");
 	if (json_read_number(st->json, "r2", &r2) && json_read_number(st->json, "adj_r2", &adj) &&
 	    json_read_number(st->json, "pred_r2", &pred))
 		report_row(s, "R², adjusted, predicted", "%.4f, %.4f, %.4f", r2, adj, pred);
@@ -503,10 +533,12 @@ static void section_rows(ReportSection *s, const struct study *st)
 	if (kind)
 		report_row(s, "stationary point", "%s", kind);
 	optimum_row(s, st);
-	if (json_read_number(st->json, "best.value", &best) && json_read_number(st->json, "default.value", &def) &&
+	if (json_read_number(st->json, "best.value", &best) &&
+	    json_read_number(st->json, "default.value", &def) &&
 	    json_read_number(st->json, "improvement_pct", &imp))
-		report_row(s, "confirmation", "optimum simulated %.6g, default knobs %.6g (%s): %.2f%% improvement", best, def,
-			   st->unit, imp);
+		report_row(s, "confirmation",
+			   "optimum simulated %.6g, default knobs %.6g (%s): %.2f%% improvement",
+			   best, def, st->unit, imp);
 }
 
 gboolean report_rsm(Report *r, const char *dir, const char *prefix, GError **error)
@@ -517,12 +549,14 @@ gboolean report_rsm(Report *r, const char *dir, const char *prefix, GError **err
 
 	if (ok) {
 		const char *command = json_read_string(st.json, "command");
-		g_autofree char *heading = g_strdup_printf("Response surface (tuner %s)", command ? command : "rsm");
+		g_autofree char *heading =
+			g_strdup_printf("Response surface (tuner %s)", command ? command : "rsm");
 		ReportSection *s = report_section(r, heading, dir);
 
 		section_rows(s, &st);
 		ok = surfaces(r, s, prefix, &st, error) && residuals(r, s, prefix, &st, error) &&
-		     (!g_file_test(boxcox_path, G_FILE_TEST_EXISTS) || boxcox(r, s, prefix, &st, error));
+		     (!g_file_test(boxcox_path, G_FILE_TEST_EXISTS) ||
+		      boxcox(r, s, prefix, &st, error));
 	}
 	study_clear(&st);
 	return ok;

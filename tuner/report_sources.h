@@ -40,10 +40,12 @@
 G_BEGIN_DECLS
 
 gboolean report_calibration(Report *r, const char *dir, const char *prefix, GError **error);
-gboolean report_convergence(Report *r, const char *const *dirs, guint n_dirs, const char *prefix, GError **error);
+gboolean report_convergence(Report *r, const char *const *dirs, guint n_dirs, const char *prefix,
+			    GError **error);
 gboolean report_rsm(Report *r, const char *dir, const char *prefix, GError **error);
 gboolean report_scale(Report *r, const char *dir, const char *prefix, GError **error);
-gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char *prefix, GError **error);
+gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char *prefix,
+		      GError **error);
 
 G_END_DECLS
 

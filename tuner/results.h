@@ -46,22 +46,22 @@ struct json_writer;
 typedef double (*ResultsColumnFn)(const double *unit, void *ctx);
 
 typedef struct {
-	const char *optimizer;          /* "pso", "golden", "grid", "random" */
-	const char *objective;          /* "simulation" or "command" */
-	const char *unit;               /* "jiffies" or "ms" */
-	const char *space;              /* the search space, e.g. knob_space_describe() */
-	const char *settings;           /* everything that changes a value (the journal's settings) */
-	const char *journal;            /* path, NULL without a journal */
+	const char *optimizer; /* "pso", "golden", "grid", "random" */
+	const char *objective; /* "simulation" or "command" */
+	const char *unit;      /* "jiffies" or "ms" */
+	const char *space;     /* the search space, e.g. knob_space_describe() */
+	const char *settings;  /* everything that changes a value (the journal's settings) */
+	const char *journal;   /* path, NULL without a journal */
 	guint replicates;
 	guint jobs;
-	const TuneRun *run;             /* at least one evaluation */
+	const TuneRun *run; /* at least one evaluation */
 	CfsKnobs default_knobs;
 	EvaluatorResult default_result;
 	const Calibration *calibration; /* NULL: no predicted milliseconds */
-	int best_clamped;               /* TUNER_DISCOVERY_CLAMPED_* of the best point; -1: not a
+	int best_clamped;		/* TUNER_DISCOVERY_CLAMPED_* of the best point; -1: not a
 					 * discovery-rule search */
-	guint clamped_evaluations;      /* evaluations a rule clamped (when best_clamped >= 0) */
-	const char *extra_column;       /* NULL: no extra history column */
+	guint clamped_evaluations;	/* evaluations a rule clamped (when best_clamped >= 0) */
+	const char *extra_column;	/* NULL: no extra history column */
 	ResultsColumnFn extra;
 	void *extra_ctx;
 } Results;

@@ -42,10 +42,10 @@ G_BEGIN_DECLS
 #define RSM_DESIGN_ERROR (rsm_design_error_quark())
 
 typedef enum {
-    RSM_DESIGN_ERROR_FACTORS,  /* k outside the range the design supports */
-    RSM_DESIGN_ERROR_ALPHA,    /* axial distance not finite or not > 0 */
-    RSM_DESIGN_ERROR_RANGE,    /* a factor range is unusable (lo >= hi, lo <= 0 on a log scale) */
-    RSM_DESIGN_ERROR_LIMITS,   /* a run's natural value falls outside the caller's hard limits */
+	RSM_DESIGN_ERROR_FACTORS, /* k outside the range the design supports */
+	RSM_DESIGN_ERROR_ALPHA,	  /* axial distance not finite or not > 0 */
+	RSM_DESIGN_ERROR_RANGE,	 /* a factor range is unusable (lo >= hi, lo <= 0 on a log scale) */
+	RSM_DESIGN_ERROR_LIMITS, /* a run's natural value falls outside the caller's hard limits */
 } RsmDesignError;
 
 /* Smallest and largest number of factors of a CCD. */
@@ -57,39 +57,39 @@ typedef enum {
 
 /* How the axial distance alpha of a CCD is chosen (F = 2^k cube points, N = total runs). */
 typedef enum {
-    RSM_ALPHA_ROTATABLE,  /* alpha = F^(1/4): prediction variance depends only on distance from 0 */
-    RSM_ALPHA_ORTHOGONAL, /* alpha² = (sqrt(F N) - F) / 2: centred x_i² columns orthogonal */
-    RSM_ALPHA_FACE,       /* alpha = 1: face-centred, three levels, never leaves [lo, hi] */
+	RSM_ALPHA_ROTATABLE, /* alpha = F^(1/4): prediction variance depends only on distance from 0 */
+	RSM_ALPHA_ORTHOGONAL, /* alpha² = (sqrt(F N) - F) / 2: centred x_i² columns orthogonal */
+	RSM_ALPHA_FACE,	      /* alpha = 1: face-centred, three levels, never leaves [lo, hi] */
 } RsmAlphaKind;
 
 /* Where a run sits in the design. */
 typedef enum {
-    RSM_POINT_CUBE,   /* CCD corner, every factor at -1 or +1 */
-    RSM_POINT_AXIAL,  /* CCD star point, one factor at -alpha or +alpha */
-    RSM_POINT_EDGE,   /* BBD edge midpoint, two factors at -1 or +1 */
-    RSM_POINT_CENTRE, /* every factor at 0 */
+	RSM_POINT_CUBE,	  /* CCD corner, every factor at -1 or +1 */
+	RSM_POINT_AXIAL,  /* CCD star point, one factor at -alpha or +alpha */
+	RSM_POINT_EDGE,	  /* BBD edge midpoint, two factors at -1 or +1 */
+	RSM_POINT_CENTRE, /* every factor at 0 */
 } RsmPointType;
 
 /* A design: n_runs points in k coded factors, in run order. */
 typedef struct {
-    guint k;             /* number of factors */
-    guint n_runs;        /* number of runs */
-    double alpha;        /* axial distance (CCD); 1 for a BBD (its largest coded level) */
-    double *coded;       /* n_runs * k coded levels, row-major: run i is coded[i*k .. i*k + k-1] */
-    guint *std_order;    /* std_order[i]: 0-based standard-order index of run i */
-    RsmPointType *type;  /* type[i]: kind of point of run i */
+	guint k;	  /* number of factors */
+	guint n_runs;	  /* number of runs */
+	double alpha;	  /* axial distance (CCD); 1 for a BBD (its largest coded level) */
+	double *coded;	  /* n_runs * k coded levels, row-major: run i is coded[i*k .. i*k + k-1] */
+	guint *std_order; /* std_order[i]: 0-based standard-order index of run i */
+	RsmPointType *type; /* type[i]: kind of point of run i */
 } RsmDesign;
 
 /* A factor's natural range: coded -1 is lo, +1 is hi. */
 typedef enum {
-    RSM_SCALE_LINEAR, /* natural = mid + x * (hi - lo) / 2 */
-    RSM_SCALE_LOG,    /* ln natural = ln-mid + x * (ln hi - ln lo) / 2; needs 0 < lo */
+	RSM_SCALE_LINEAR, /* natural = mid + x * (hi - lo) / 2 */
+	RSM_SCALE_LOG,	  /* ln natural = ln-mid + x * (ln hi - ln lo) / 2; needs 0 < lo */
 } RsmScale;
 
 typedef struct {
-    const char *name; /* for messages, e.g. "latency"; NULL means "x<j+1>"; not owned */
-    double lo, hi;    /* natural values at coded -1 and +1; lo < hi */
-    RsmScale scale;
+	const char *name; /* for messages, e.g. "latency"; NULL means "x<j+1>"; not owned */
+	double lo, hi;	  /* natural values at coded -1 and +1; lo < hi */
+	RsmScale scale;
 } RsmFactorRange;
 
 /* The error domain of this module. */
@@ -142,7 +142,7 @@ double rsm_factor_to_coded(const RsmFactorRange *range, double natural);
  * allocated); ranges holds k ranges. Errors: a range fails rsm_factor_range_check().
  */
 gboolean rsm_design_to_natural(const RsmDesign *design, const RsmFactorRange *ranges, double *out,
-                               GError **error);
+			       GError **error);
 
 /*
  * TRUE when every run's natural value of factor j lies in [min[j], max[j]] (hard limits such as a
@@ -151,7 +151,7 @@ gboolean rsm_design_to_natural(const RsmDesign *design, const RsmFactorRange *ra
  * switch to a face-centred design. Errors also: a range fails rsm_factor_range_check().
  */
 gboolean rsm_design_check_limits(const RsmDesign *design, const RsmFactorRange *ranges,
-                                 const double *min, const double *max, GError **error);
+				 const double *min, const double *max, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RsmDesign, rsm_design_free)
 

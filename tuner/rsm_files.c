@@ -11,7 +11,10 @@
 
 #include <glib/gstdio.h>
 
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
 G_DEFINE_QUARK(rsm-files-error-quark, rsm_files_error)
+/* clang-format on */
 
 /* ---- fields --------------------------------------------------------------------------------- */
 
@@ -149,13 +152,17 @@ char *rsm_files_surface_csv(const RsmStudyFiles *f)
 					double z;
 
 					/* Exact grid levels: i/10 - 1 rather than a sum of 0.1 steps. */
-					x[a] = (2.0 * ja - (RSM_STUDY_SURFACE_POINTS - 1)) / (RSM_STUDY_SURFACE_POINTS - 1);
-					x[b] = (2.0 * jb - (RSM_STUDY_SURFACE_POINTS - 1)) / (RSM_STUDY_SURFACE_POINTS - 1);
+					x[a] = (2.0 * ja - (RSM_STUDY_SURFACE_POINTS - 1)) /
+					       (RSM_STUDY_SURFACE_POINTS - 1);
+					x[b] = (2.0 * jb - (RSM_STUDY_SURFACE_POINTS - 1)) /
+					       (RSM_STUDY_SURFACE_POINTS - 1);
 					g_string_append(out, fixed);
 					for (guint j = 0; j < k; j++)
 						field(out, no_negative_zero(x[j]));
 					for (guint j = 0; j < k; j++)
-						field_natural(out, &f->factors[j], rsm_study_to_natural(&f->factors[j], x[j]));
+						field_natural(
+							out, &f->factors[j],
+							rsm_study_to_natural(&f->factors[j], x[j]));
 					z = rsm_fit_value(s->fit, x);
 					field(out, rsm_study_untransform(s, z));
 					field(out, z);
@@ -177,7 +184,8 @@ char *rsm_files_boxcox_csv(const RsmStudyFiles *f)
 	for (guint i = 0; i < b->n_grid; i++) {
 		g_string_append_printf(out, "%.17g", b->lambda[i]);
 		field(out, b->loglik[i]);
-		g_string_append_printf(out, ",%d\n", b->lambda[i] >= b->ci_lo && b->lambda[i] <= b->ci_hi);
+		g_string_append_printf(out, ",%d\n",
+				       b->lambda[i] >= b->ci_lo && b->lambda[i] <= b->ci_hi);
 	}
 	return g_string_free(out, FALSE);
 }
@@ -187,11 +195,16 @@ char *rsm_files_boxcox_csv(const RsmStudyFiles *f)
 static const char *decision_name(RsmTransformDecision d)
 {
 	switch (d) {
-	case RSM_TRANSFORM_NOT_NEEDED: return "not needed: 1 is inside the interval";
-	case RSM_TRANSFORM_NEEDED: return "applied: 1 is outside the interval";
-	case RSM_TRANSFORM_UNAVAILABLE: return "not available: no profile";
-	case RSM_TRANSFORM_REFUSED: return "refused: --lambda none";
-	case RSM_TRANSFORM_FORCED: return "forced: --lambda VALUE";
+	case RSM_TRANSFORM_NOT_NEEDED:
+		return "not needed: 1 is inside the interval";
+	case RSM_TRANSFORM_NEEDED:
+		return "applied: 1 is outside the interval";
+	case RSM_TRANSFORM_UNAVAILABLE:
+		return "not available: no profile";
+	case RSM_TRANSFORM_REFUSED:
+		return "refused: --lambda none";
+	case RSM_TRANSFORM_FORCED:
+		return "forced: --lambda VALUE";
 	}
 	return "unknown";
 }
@@ -364,9 +377,14 @@ static void json_model(struct json_writer *w, const RsmStudyFiles *f)
 		const char *key;
 		double v;
 	} stats[] = {
-		{ "r2", fit->stats.r2 }, { "adj_r2", fit->stats.adj_r2 }, { "pred_r2", fit->stats.pred_r2 },
-		{ "adeq_precision", fit->stats.adeq_precision }, { "std_dev", fit->stats.std_dev },
-		{ "mean", fit->stats.mean }, { "cv_percent", fit->stats.cv_percent }, { "press", fit->stats.press },
+		{ "r2", fit->stats.r2 },
+		{ "adj_r2", fit->stats.adj_r2 },
+		{ "pred_r2", fit->stats.pred_r2 },
+		{ "adeq_precision", fit->stats.adeq_precision },
+		{ "std_dev", fit->stats.std_dev },
+		{ "mean", fit->stats.mean },
+		{ "cv_percent", fit->stats.cv_percent },
+		{ "press", fit->stats.press },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(stats); i++) {
@@ -489,7 +507,8 @@ gboolean rsm_files_write(const char *dir, const char *const *names, char *const 
 	if (g_mkdir_with_parents(dir, 0755) != 0) {
 		int e = errno;
 
-		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO, "--out: cannot create %s: %s", dir, g_strerror(e));
+		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO,
+			    "--out: cannot create %s: %s", dir, g_strerror(e));
 		return FALSE;
 	}
 	for (guint i = 0; i < n; i++) {
@@ -500,7 +519,8 @@ gboolean rsm_files_write(const char *dir, const char *const *names, char *const 
 		GError *local = NULL;
 
 		if (!g_file_set_contents(path, contents[i], -1, &local)) {
-			g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO, "--out: %s", local->message);
+			g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO, "--out: %s",
+				    local->message);
 			g_error_free(local);
 			return FALSE;
 		}
@@ -510,7 +530,8 @@ gboolean rsm_files_write(const char *dir, const char *const *names, char *const 
 
 /* ---- reading design.csv --------------------------------------------------------------------- */
 
-static gboolean parse_error(GError **error, const char *path, guint line, const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+static gboolean parse_error(GError **error, const char *path, guint line, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
 
 static gboolean parse_error(GError **error, const char *path, guint line, const char *fmt, ...)
 {
@@ -540,8 +561,9 @@ struct columns {
 	guint n;
 };
 
-static gboolean read_header(const char *path, guint line, char **cells, const RsmStudyFactor *factors, guint k,
-			    struct columns *c, GError **error)
+static gboolean read_header(const char *path, guint line, char **cells,
+			    const RsmStudyFactor *factors, guint k, struct columns *c,
+			    GError **error)
 {
 	c->n = g_strv_length(cells);
 	c->response = -1;
@@ -563,45 +585,51 @@ static gboolean read_header(const char *path, guint line, char **cells, const Rs
 	}
 	for (guint j = 0; j < k; j++)
 		if (c->coded[j] < 0)
-			return parse_error(error, path, line, "the header has no column x%u", j + 1);
+			return parse_error(error, path, line, "the header has no column x%u",
+					   j + 1);
 	if (c->response < 0)
 		return parse_error(error, path, line, "the header has no column response");
 	return TRUE;
 }
 
 /* The natural value must be what the coded level maps to: the ranges are the ones of the run. */
-static gboolean check_natural(const char *path, guint line, const RsmStudyFactor *f, guint j, double coded,
-			      double natural, GError **error)
+static gboolean check_natural(const char *path, guint line, const RsmStudyFactor *f, guint j,
+			      double coded, double natural, GError **error)
 {
 	double expected = rsm_study_to_natural(f, coded);
 	double tol = f->integer ? 0.5 + 1e-9 * fabs(expected) : 1e-9 * fmax(1, fabs(expected));
 
 	if (fabs(natural - expected) <= tol)
 		return TRUE;
-	return parse_error(error, path, line,
-			   "%s is %.17g, but x%u = %g maps to %.17g under the ranges given; pass the --range and --log "
-			   "flags of the run that wrote the file", f->column, natural, j + 1, coded, expected);
+	return parse_error(
+		error, path, line,
+		"%s is %.17g, but x%u = %g maps to %.17g under the ranges given; pass the --range and --log "
+		"flags of the run that wrote the file",
+		f->column, natural, j + 1, coded, expected);
 }
 
-static gboolean read_row(const char *path, guint line, char **cells, const RsmStudyFactor *factors, guint k,
-			 const struct columns *c, GArray *coded, GArray *y, GError **error)
+static gboolean read_row(const char *path, guint line, char **cells, const RsmStudyFactor *factors,
+			 guint k, const struct columns *c, GArray *coded, GArray *y, GError **error)
 {
 	double v;
 
 	if (g_strv_length(cells) != c->n)
-		return parse_error(error, path, line, "%u fields, the header has %u", g_strv_length(cells), c->n);
+		return parse_error(error, path, line, "%u fields, the header has %u",
+				   g_strv_length(cells), c->n);
 	for (guint j = 0; j < k; j++) {
 		const char *text = g_strstrip(cells[c->coded[j]]);
 
 		if (!parse_number(text, &v))
-			return parse_error(error, path, line, "x%u: '%s' is not a number", j + 1, text);
+			return parse_error(error, path, line, "x%u: '%s' is not a number", j + 1,
+					   text);
 		g_array_append_val(coded, v);
 		if (c->natural[j] >= 0) {
 			double nat;
 			const char *nt = g_strstrip(cells[c->natural[j]]);
 
 			if (!parse_number(nt, &nat))
-				return parse_error(error, path, line, "%s: '%s' is not a number", factors[j].column, nt);
+				return parse_error(error, path, line, "%s: '%s' is not a number",
+						   factors[j].column, nt);
 			if (!check_natural(path, line, &factors[j], j, v, nat, error))
 				return FALSE;
 		}
@@ -652,8 +680,8 @@ static RsmDesign *design_from(GArray *coded, guint k)
 	return d;
 }
 
-RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors, guint k, double **y,
-				 GError **error)
+RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors, guint k,
+				 double **y, GError **error)
 {
 	g_autofree char *text = NULL;
 	GError *local = NULL;
@@ -686,7 +714,8 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 		}
 	}
 	if (!header) {
-		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE, "%s: no header line", path);
+		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE, "%s: no header line",
+			    path);
 		return NULL;
 	}
 	*y = g_memdup2(ys->data, sizeof(double) * ys->len);

@@ -59,11 +59,11 @@ typedef void (*RsmExtraColumns)(GString *row, guint run, void *ctx);
 /* What the files describe (all borrowed). */
 typedef struct {
 	const RsmDesign *design;
-	const char *design_name;       /* result.json's design.name: "ccd-rotatable", "ccd-orthogonal",
+	const char *design_name; /* result.json's design.name: "ccd-rotatable", "ccd-orthogonal",
 					  "ccd-faced", "bbd" or "file" (--analyse) */
 	const RsmStudyFactor *factors; /* design->k of them */
-	const double *natural;         /* n_runs * k natural levels as evaluated, run order */
-	const RsmStudy *study;         /* analysed in the design's run order */
+	const double *natural;	       /* n_runs * k natural levels as evaluated, run order */
+	const RsmStudy *study;	       /* analysed in the design's run order */
 	const char *extra_header;      /* NULL, or ",name,name" appended to design.csv's header */
 	RsmExtraColumns extra;
 	void *extra_ctx;
@@ -105,8 +105,8 @@ gboolean rsm_files_write(const char *dir, const char *const *names, char *const 
  * order = run order, point types classified from the levels, alpha the largest |level|) and the
  * responses in *y (g_free), or NULL with an error naming file and line.
  */
-RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors, guint k, double **y,
-				 GError **error);
+RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors, guint k,
+				 double **y, GError **error);
 
 G_END_DECLS
 

@@ -78,16 +78,16 @@ G_BEGIN_DECLS
 #define RSM_MODEL_ERROR (rsm_model_error_quark())
 
 typedef enum {
-    RSM_MODEL_ERROR_FACTORS,           /* k outside 1..RSM_MODEL_MAX_FACTORS */
-    RSM_MODEL_ERROR_TOO_FEW_RUNS,      /* n < p: the model cannot be estimated */
-    RSM_MODEL_ERROR_NOT_FINITE,        /* a coded level or response is NaN or infinite */
-    RSM_MODEL_ERROR_CONSTANT_RESPONSE, /* SST is zero: nothing to explain */
-    RSM_MODEL_ERROR_SINGULAR,          /* the design cannot separate the model terms */
+	RSM_MODEL_ERROR_FACTORS,	   /* k outside 1..RSM_MODEL_MAX_FACTORS */
+	RSM_MODEL_ERROR_TOO_FEW_RUNS,	   /* n < p: the model cannot be estimated */
+	RSM_MODEL_ERROR_NOT_FINITE,	   /* a coded level or response is NaN or infinite */
+	RSM_MODEL_ERROR_CONSTANT_RESPONSE, /* SST is zero: nothing to explain */
+	RSM_MODEL_ERROR_SINGULAR,	   /* the design cannot separate the model terms */
 } RsmModelError;
 
 #define RSM_MODEL_MAX_FACTORS 10
 /* Terms of the model on RSM_MODEL_MAX_FACTORS factors: a bound for stack arrays. */
-#define RSM_MODEL_MAX_TERMS ((RSM_MODEL_MAX_FACTORS + 1) * (RSM_MODEL_MAX_FACTORS + 2) / 2)
+#define RSM_MODEL_MAX_TERMS   ((RSM_MODEL_MAX_FACTORS + 1) * (RSM_MODEL_MAX_FACTORS + 2) / 2)
 
 /* Below this multiple of max |y|, a root-mean-square (residual, pure-error or total) deviation is
  * rounding, i.e. zero. */
@@ -95,89 +95,89 @@ typedef enum {
 
 /* Groups of terms. */
 typedef enum {
-    RSM_TERM_INTERCEPT,
-    RSM_TERM_LINEAR,      /* xi */
-    RSM_TERM_INTERACTION, /* xi*xj, i < j (two-factor interaction, "2FI") */
-    RSM_TERM_QUADRATIC,   /* xi^2 */
+	RSM_TERM_INTERCEPT,
+	RSM_TERM_LINEAR,      /* xi */
+	RSM_TERM_INTERACTION, /* xi*xj, i < j (two-factor interaction, "2FI") */
+	RSM_TERM_QUADRATIC,   /* xi^2 */
 } RsmTermKind;
 
 typedef struct {
-    char *name;       /* e.g. "x1*x2" (owned) */
-    RsmTermKind kind;
-    double estimate;  /* coefficient in coded units */
-    double std_error;
-    double t, p;      /* NaN unless error_estimated */
+	char *name; /* e.g. "x1*x2" (owned) */
+	RsmTermKind kind;
+	double estimate; /* coefficient in coded units */
+	double std_error;
+	double t, p; /* NaN unless error_estimated */
 } RsmCoefficient;
 
 /* Sources of ANOVA rows (the main ANOVA and the sequential table share the row type). */
 typedef enum {
-    RSM_SOURCE_MODEL,
-    RSM_SOURCE_LINEAR,      /* group row; in the sequential table "Linear vs Mean" */
-    RSM_SOURCE_2FI,         /* group row; in the sequential table "2FI vs Linear" */
-    RSM_SOURCE_QUADRATIC,   /* group row; in the sequential table "Quadratic vs 2FI" */
-    RSM_SOURCE_TERM,        /* one model term, partial SS */
-    RSM_SOURCE_RESIDUAL,
-    RSM_SOURCE_LACK_OF_FIT,
-    RSM_SOURCE_PURE_ERROR,
-    RSM_SOURCE_COR_TOTAL,
-    RSM_SOURCE_MEAN,        /* sequential table only */
-    RSM_SOURCE_TOTAL,       /* sequential table only: uncorrected total Σ y² */
+	RSM_SOURCE_MODEL,
+	RSM_SOURCE_LINEAR,    /* group row; in the sequential table "Linear vs Mean" */
+	RSM_SOURCE_2FI,	      /* group row; in the sequential table "2FI vs Linear" */
+	RSM_SOURCE_QUADRATIC, /* group row; in the sequential table "Quadratic vs 2FI" */
+	RSM_SOURCE_TERM,      /* one model term, partial SS */
+	RSM_SOURCE_RESIDUAL,
+	RSM_SOURCE_LACK_OF_FIT,
+	RSM_SOURCE_PURE_ERROR,
+	RSM_SOURCE_COR_TOTAL,
+	RSM_SOURCE_MEAN,  /* sequential table only */
+	RSM_SOURCE_TOTAL, /* sequential table only: uncorrected total Σ y² */
 } RsmSource;
 
 typedef struct {
-    RsmSource source;
-    const char *name;  /* "Model", "Linear", the term's name, ... (points into the fit) */
-    guint term;        /* RSM_SOURCE_TERM: index of the term in coef[]; else 0 */
-    guint df;
-    double ss, ms;     /* ms = ss / df; NaN when df = 0 */
-    double f, p;       /* NaN unless tested */
-    gboolean tested;   /* FALSE: the row has no F test, or it is not testable (see above) */
+	RsmSource source;
+	const char *name; /* "Model", "Linear", the term's name, ... (points into the fit) */
+	guint term;	  /* RSM_SOURCE_TERM: index of the term in coef[]; else 0 */
+	guint df;
+	double ss, ms;	 /* ms = ss / df; NaN when df = 0 */
+	double f, p;	 /* NaN unless tested */
+	gboolean tested; /* FALSE: the row has no F test, or it is not testable (see above) */
 } RsmAnovaRow;
 
 /* Why lack of fit was or was not tested. */
 typedef enum {
-    RSM_LOF_TESTED,
-    RSM_LOF_NO_REPLICATES,   /* no design point was run twice: df_PE = 0 */
-    RSM_LOF_ZERO_PURE_ERROR, /* replicates agree exactly: SS_PE = 0 */
-    RSM_LOF_NO_DF,           /* df_LoF = 0: as many distinct points as terms */
+	RSM_LOF_TESTED,
+	RSM_LOF_NO_REPLICATES,	 /* no design point was run twice: df_PE = 0 */
+	RSM_LOF_ZERO_PURE_ERROR, /* replicates agree exactly: SS_PE = 0 */
+	RSM_LOF_NO_DF,		 /* df_LoF = 0: as many distinct points as terms */
 } RsmLackOfFitStatus;
 
 /* Number of rows of the sequential table: Mean, Linear, 2FI, Quadratic, Residual, Total. */
 #define RSM_SEQUENTIAL_ROWS 6
 
 typedef struct {
-    double std_dev, mean, cv_percent;
-    double r2, adj_r2, pred_r2;
-    double press;
-    double adeq_precision;
+	double std_dev, mean, cv_percent;
+	double r2, adj_r2, pred_r2;
+	double press;
+	double adeq_precision;
 } RsmFitStats;
 
 typedef struct {
-    guint k, n_runs, n_terms;
-    char **factor_names;    /* k names (owned, NULL-terminated) */
-    double *coded;          /* n_runs * k coded levels, row-major (copy) */
-    double *y;              /* n_runs responses (copy) */
-    RsmCoefficient *coef;   /* n_terms, in term order */
-    double *beta;           /* n_terms estimates (the same as coef[j].estimate), for rsm_optimum */
-    double *xtx_inv;        /* n_terms * n_terms, (X'X)^-1, row-major */
-    double *fitted;         /* n_runs ŷ_i */
-    double *residuals;      /* n_runs e_i */
-    double *leverage;       /* n_runs h_ii */
-    RsmAnovaRow *anova;     /* n_anova rows: Model, Linear, 2FI, Quadratic, each term (term order),
+	guint k, n_runs, n_terms;
+	char **factor_names;  /* k names (owned, NULL-terminated) */
+	double *coded;	      /* n_runs * k coded levels, row-major (copy) */
+	double *y;	      /* n_runs responses (copy) */
+	RsmCoefficient *coef; /* n_terms, in term order */
+	double *beta;	    /* n_terms estimates (the same as coef[j].estimate), for rsm_optimum */
+	double *xtx_inv;    /* n_terms * n_terms, (X'X)^-1, row-major */
+	double *fitted;	    /* n_runs ŷ_i */
+	double *residuals;  /* n_runs e_i */
+	double *leverage;   /* n_runs h_ii */
+	RsmAnovaRow *anova; /* n_anova rows: Model, Linear, 2FI, Quadratic, each term (term order),
                                Residual, Lack of Fit, Pure Error, Cor Total */
-    guint n_anova;
-    RsmAnovaRow sequential[RSM_SEQUENTIAL_ROWS]; /* Mean .. Total, in that order */
-    RsmFitStats stats;
-    guint df_residual;
-    double ss_residual, ms_residual;
-    gboolean error_estimated;
-    RsmLackOfFitStatus lack_of_fit;
+	guint n_anova;
+	RsmAnovaRow sequential[RSM_SEQUENTIAL_ROWS]; /* Mean .. Total, in that order */
+	RsmFitStats stats;
+	guint df_residual;
+	double ss_residual, ms_residual;
+	gboolean error_estimated;
+	RsmLackOfFitStatus lack_of_fit;
 } RsmFit;
 
 typedef struct {
-    double value;      /* ŷ */
-    double std_error;  /* standard error of the mean prediction; NaN when df_E = 0 */
-    double lo, hi;     /* confidence interval for the mean response */
+	double value;	  /* ŷ */
+	double std_error; /* standard error of the mean prediction; NaN when df_E = 0 */
+	double lo, hi;	  /* confidence interval for the mean response */
 } RsmPrediction;
 
 /* The error domain of this module. */
@@ -213,7 +213,7 @@ double rsm_quadratic_eval(guint k, const double *beta, const double *x);
  * NULL for x1..xk) names the terms. Returns a new RsmFit or NULL with error set (see above).
  */
 RsmFit *rsm_model_fit(guint k, guint n_runs, const double *coded, const double *y,
-                      const char *const *factor_names, GError **error);
+		      const char *const *factor_names, GError **error);
 
 void rsm_fit_free(RsmFit *fit);
 

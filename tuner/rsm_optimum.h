@@ -50,57 +50,57 @@ G_BEGIN_DECLS
 #define RSM_OPTIMUM_ERROR (rsm_optimum_error_quark())
 
 typedef enum {
-    RSM_OPTIMUM_ERROR_FACTORS, /* k outside 1..RSM_MODEL_MAX_FACTORS */
-    RSM_OPTIMUM_ERROR_REGION,  /* a box with lo >= hi or non-finite ends, a region size <= 0 */
-    RSM_OPTIMUM_ERROR_NOT_FINITE, /* a coefficient is NaN or infinite */
+	RSM_OPTIMUM_ERROR_FACTORS, /* k outside 1..RSM_MODEL_MAX_FACTORS */
+	RSM_OPTIMUM_ERROR_REGION,  /* a box with lo >= hi or non-finite ends, a region size <= 0 */
+	RSM_OPTIMUM_ERROR_NOT_FINITE, /* a coefficient is NaN or infinite */
 } RsmOptimumError;
 
 #define RSM_RIDGE_TOL_DEFAULT 0.05
 
 typedef enum {
-    RSM_STATIONARY_MINIMUM,
-    RSM_STATIONARY_MAXIMUM,
-    RSM_STATIONARY_SADDLE,
-    RSM_STATIONARY_RIDGE,
+	RSM_STATIONARY_MINIMUM,
+	RSM_STATIONARY_MAXIMUM,
+	RSM_STATIONARY_SADDLE,
+	RSM_STATIONARY_RIDGE,
 } RsmStationaryKind;
 
 typedef enum {
-    RSM_REGION_CUBE,   /* |x_j| <= radius for every j */
-    RSM_REGION_SPHERE, /* ||x|| <= radius */
+	RSM_REGION_CUBE,   /* |x_j| <= radius for every j */
+	RSM_REGION_SPHERE, /* ||x|| <= radius */
 } RsmRegionShape;
 
 typedef struct {
-    RsmRegionShape shape;
-    double radius;     /* > 0; 1 for the cube of the factorial points */
+	RsmRegionShape shape;
+	double radius; /* > 0; 1 for the cube of the factorial points */
 } RsmRegion;
 
 typedef struct {
-    guint k;
-    double b0;
-    double *b;             /* k linear coefficients (owned) */
-    double *B;             /* k * k, row-major, symmetric (owned) */
-    double *eigenvalues;   /* k, ascending (owned) */
-    double *eigenvectors;  /* k * k, row-major; column i belongs to eigenvalues[i] (owned) */
-    RsmStationaryKind kind;
-    gboolean has_stationary_point;
-    double *x_s;           /* k coded coordinates; NaN without a stationary point (owned) */
-    double y_s;            /* ŷ(x_s) */
-    double distance;       /* ||x_s|| */
-    gboolean inside;       /* x_s lies in the region (FALSE without a stationary point) */
+	guint k;
+	double b0;
+	double *b;	      /* k linear coefficients (owned) */
+	double *B;	      /* k * k, row-major, symmetric (owned) */
+	double *eigenvalues;  /* k, ascending (owned) */
+	double *eigenvectors; /* k * k, row-major; column i belongs to eigenvalues[i] (owned) */
+	RsmStationaryKind kind;
+	gboolean has_stationary_point;
+	double *x_s;	 /* k coded coordinates; NaN without a stationary point (owned) */
+	double y_s;	 /* ŷ(x_s) */
+	double distance; /* ||x_s|| */
+	gboolean inside; /* x_s lies in the region (FALSE without a stationary point) */
 } RsmCanonical;
 
 typedef enum {
-    RSM_GOAL_MINIMISE,
-    RSM_GOAL_MAXIMISE,
+	RSM_GOAL_MINIMISE,
+	RSM_GOAL_MAXIMISE,
 } RsmGoal;
 
 typedef struct {
-    guint k;
-    double *x;             /* k coded coordinates of the best point (owned) */
-    double value;          /* ŷ(x) */
-    gboolean on_boundary;  /* some x_j within 1e-6 (relative to the box width) of a face */
-    guint n_starts;        /* Nelder-Mead runs made */
-    RsmPrediction prediction; /* rsm_fit_optimum only: ŷ, se, CI; else value with NaN se, CI */
+	guint k;
+	double *x;		  /* k coded coordinates of the best point (owned) */
+	double value;		  /* ŷ(x) */
+	gboolean on_boundary;	  /* some x_j within 1e-6 (relative to the box width) of a face */
+	guint n_starts;		  /* Nelder-Mead runs made */
+	RsmPrediction prediction; /* rsm_fit_optimum only: ŷ, se, CI; else value with NaN se, CI */
 } RsmOptimum;
 
 GQuark rsm_optimum_error_quark(void);
@@ -114,11 +114,11 @@ void rsm_quadratic_form(guint k, const double *beta, double *b0, double *b, doub
  * Errors: k out of range, a coefficient not finite, a region radius not > 0 or ridge_tol < 0.
  */
 RsmCanonical *rsm_canonical_analysis(guint k, const double *beta, double ridge_tol,
-                                     const RsmRegion *region, GError **error);
+				     const RsmRegion *region, GError **error);
 
 /* The same for a fitted model. */
 RsmCanonical *rsm_fit_canonical(const RsmFit *fit, double ridge_tol, const RsmRegion *region,
-                                GError **error);
+				GError **error);
 
 void rsm_canonical_free(RsmCanonical *canonical);
 
@@ -129,11 +129,11 @@ const char *rsm_stationary_kind_string(RsmStationaryKind kind);
  * k out of range, a coefficient not finite, lo[j] >= hi[j] or not finite.
  */
 RsmOptimum *rsm_optimum_in_box(guint k, const double *beta, RsmGoal goal, const double *lo,
-                               const double *hi, GError **error);
+			       const double *hi, GError **error);
 
 /* The same for a fitted model, with the prediction and its `level` confidence interval. */
 RsmOptimum *rsm_fit_optimum(const RsmFit *fit, RsmGoal goal, const double *lo, const double *hi,
-                            double level, GError **error);
+			    double level, GError **error);
 
 void rsm_optimum_free(RsmOptimum *optimum);
 

@@ -7,10 +7,10 @@
 #include <string.h>
 
 /* Significance level of the verdicts printed beside the Model and Lack of Fit rows. */
-#define VERDICT_LEVEL 0.05
+#define VERDICT_LEVEL	    0.05
 /* Design-Expert's rules of thumb for the fit statistics. */
 #define ADEQ_PRECISION_GOOD 4.0
-#define PRED_ADJ_R2_GAP 0.2
+#define PRED_ADJ_R2_GAP	    0.2
 
 /* ---- cells -------------------------------------------------------------------------------- */
 
@@ -102,7 +102,8 @@ char *rsm_report_design_name(const RsmDesign *design)
 	double rot = rsm_ccd_alpha(design->k, RSM_ALPHA_ROTATABLE, 0);
 
 	return g_strdup_printf("central composite, %s (alpha = %.4f)",
-			       fabs(design->alpha - rot) < 1e-12 ? "rotatable" : "axial distance", design->alpha);
+			       fabs(design->alpha - rot) < 1e-12 ? "rotatable" : "axial distance",
+			       design->alpha);
 }
 
 void rsm_report_factors(GString *out, const RsmStudyFactor *factors, guint k)
@@ -113,10 +114,11 @@ void rsm_report_factors(GString *out, const RsmStudyFactor *factors, guint k)
 		g_autofree char *lo = natural_text(f, rsm_study_factor_lo(f));
 		g_autofree char *hi = natural_text(f, rsm_study_factor_hi(f));
 
-		g_string_append_printf(out, "  %s  %-22s %14s .. %-14s %s", f->letter, f->column, lo, hi,
-				       f->range.scale == RSM_SCALE_LOG ? "log" : "linear");
+		g_string_append_printf(out, "  %s  %-22s %14s .. %-14s %s", f->letter, f->column,
+				       lo, hi, f->range.scale == RSM_SCALE_LOG ? "log" : "linear");
 		if (f->offset)
-			g_string_append_printf(out, " (of value + %g, so that 0 is reachable)", f->offset);
+			g_string_append_printf(out, " (of value + %g, so that 0 is reachable)",
+					       f->offset);
 		g_string_append_c(out, '\n');
 	}
 	g_string_append_c(out, '\n');
@@ -133,7 +135,8 @@ void rsm_report_design(GString *out, const RsmDesign *design, const RsmStudyFact
 	guint k = design->k;
 	g_autofree char *m = modelled(study);
 
-	g_string_append_printf(out, "Design in run order (%u runs; response in %s)\n", design->n_runs, response_unit);
+	g_string_append_printf(out, "Design in run order (%u runs; response in %s)\n",
+			       design->n_runs, response_unit);
 	g_string_append_printf(out, "  %4s %4s %-6s", "Run", "Std", "Type");
 	for (guint j = 0; j < k; j++)
 		g_string_append_printf(out, " %7s", factors[j].letter);
@@ -146,11 +149,13 @@ void rsm_report_design(GString *out, const RsmDesign *design, const RsmStudyFact
 	for (guint i = 0; i < design->n_runs; i++) {
 		const double *x = rsm_design_run(design, i);
 
-		g_string_append_printf(out, "  %4u %4u %-6s", i + 1, design->std_order[i] + 1, rsm_study_point_name(design->type[i]));
+		g_string_append_printf(out, "  %4u %4u %-6s", i + 1, design->std_order[i] + 1,
+				       rsm_study_point_name(design->type[i]));
 		for (guint j = 0; j < k; j++)
 			g_string_append_printf(out, " %7.4f", tidy4(x[j]));
 		for (guint j = 0; j < k; j++) {
-			g_autofree char *v = natural_text(&factors[j], rsm_study_to_natural(&factors[j], x[j]));
+			g_autofree char *v =
+				natural_text(&factors[j], rsm_study_to_natural(&factors[j], x[j]));
 
 			g_string_append_printf(out, " %*s", natural_width(&factors[j]), v);
 		}
@@ -169,12 +174,16 @@ static void boxcox_profile_table(GString *out, const BoxcoxProfile *b)
 	g_string_append_printf(out, "  %8s %12s\n", "lambda", "log L");
 	for (double l = -3; l <= 3 + 1e-9; l += 0.5) {
 		/* The grid is -3..3 in steps of 0.01: the nearest grid point is l itself. */
-		guint i = (guint)lround((l - b->lambda[0]) / ((b->lambda[b->n_grid - 1] - b->lambda[0]) / (b->n_grid - 1)));
+		guint i = (guint)lround(
+			(l - b->lambda[0]) /
+			((b->lambda[b->n_grid - 1] - b->lambda[0]) / (b->n_grid - 1)));
 
 		if (i >= b->n_grid)
 			continue;
 		g_string_append_printf(out, "  %8.2f %12.4f%s\n", b->lambda[i], b->loglik[i],
-				       b->lambda[i] >= b->ci_lo && b->lambda[i] <= b->ci_hi ? "  inside the interval" : "");
+				       b->lambda[i] >= b->ci_lo && b->lambda[i] <= b->ci_hi
+					       ? "  inside the interval"
+					       : "");
 	}
 }
 
@@ -183,31 +192,43 @@ void rsm_report_boxcox(GString *out, const RsmStudy *s)
 	const BoxcoxProfile *b = s->boxcox;
 	g_autofree char *m = modelled(s);
 
-	g_string_append(out, "Box-Cox power transform (profile log-likelihood of the quadratic model, lambda in [-3, 3])\n");
+	g_string_append(
+		out,
+		"Box-Cox power transform (profile log-likelihood of the quadratic model, lambda in [-3, 3])\n");
 	if (b) {
-		g_string_append_printf(out, "  lambda-hat %.2f, %.0f%% interval [%.2f%s, %.2f%s]  (log L max %.4f, cut-off %.4f)\n",
-				       b->lambda_hat, RSM_STUDY_LEVEL * 100, b->ci_lo, b->ci_lo_open ? " (open)" : "",
-				       b->ci_hi, b->ci_hi_open ? " (open)" : "", b->loglik_max, b->cutoff);
+		g_string_append_printf(
+			out,
+			"  lambda-hat %.2f, %.0f%% interval [%.2f%s, %.2f%s]  (log L max %.4f, cut-off %.4f)\n",
+			b->lambda_hat, RSM_STUDY_LEVEL * 100, b->ci_lo,
+			b->ci_lo_open ? " (open)" : "", b->ci_hi, b->ci_hi_open ? " (open)" : "",
+			b->loglik_max, b->cutoff);
 	} else {
 		g_string_append_printf(out, "  not computed: %s\n", s->boxcox_error);
 	}
 	switch (s->decision) {
 	case RSM_TRANSFORM_NOT_NEEDED:
-		g_string_append(out, "  1 lies inside the interval: the response is not transformed\n");
+		g_string_append(out,
+				"  1 lies inside the interval: the response is not transformed\n");
 		break;
 	case RSM_TRANSFORM_NEEDED:
-		g_string_append_printf(out, "  1 lies outside the interval: the model describes %s (lambda %g, the "
-				       "round value in the interval nearest lambda-hat)\n", m, s->lambda);
+		g_string_append_printf(
+			out,
+			"  1 lies outside the interval: the model describes %s (lambda %g, the "
+			"round value in the interval nearest lambda-hat)\n",
+			m, s->lambda);
 		break;
 	case RSM_TRANSFORM_UNAVAILABLE:
 		g_string_append(out, "  the response is not transformed\n");
 		break;
 	case RSM_TRANSFORM_REFUSED:
 		g_string_append_printf(out, "  --lambda none: the response is not transformed%s\n",
-				       b && !(b->ci_lo <= 1 && 1 <= b->ci_hi) ? " (although 1 lies outside the interval)" : "");
+				       b && !(b->ci_lo <= 1 && 1 <= b->ci_hi)
+					       ? " (although 1 lies outside the interval)"
+					       : "");
 		break;
 	case RSM_TRANSFORM_FORCED:
-		g_string_append_printf(out, "  --lambda %g: the model describes %s\n", s->lambda, m);
+		g_string_append_printf(out, "  --lambda %g: the model describes %s\n", s->lambda,
+				       m);
 		break;
 	}
 	if (b)
@@ -219,8 +240,8 @@ void rsm_report_boxcox(GString *out, const RsmStudy *s)
 
 static void table_header(GString *out, int name_width)
 {
-	g_string_append_printf(out, "  %-*s %14s %4s %14s %10s %9s\n", name_width, "Source", "Sum of Squares", "df",
-			       "Mean Square", "F Value", "p-value");
+	g_string_append_printf(out, "  %-*s %14s %4s %14s %10s %9s\n", name_width, "Source",
+			       "Sum of Squares", "df", "Mean Square", "F Value", "p-value");
 }
 
 static void table_row(GString *out, int name_width, const char *name, const RsmAnovaRow *r)
@@ -245,7 +266,9 @@ void rsm_report_sequential(GString *out, const RsmStudy *s)
 		table_row(out, 18, r->source == RSM_SOURCE_MEAN ? "Mean vs Total" : r->name, r);
 		g_string_append_c(out, '\n');
 	}
-	g_string_append(out, "  (each F tests the added group against the residual of the model that includes it)\n\n");
+	g_string_append(
+		out,
+		"  (each F tests the added group against the residual of the model that includes it)\n\n");
 }
 
 /* "A-latency" for a linear term, else the fit's own name ("A*B", "A^2"). */
@@ -270,7 +293,8 @@ void rsm_report_anova(GString *out, const RsmStudy *s, const RsmStudyFactor *fac
 		g_autofree char *name = NULL;
 		bool indent = r->source == RSM_SOURCE_LINEAR || r->source == RSM_SOURCE_2FI ||
 			      r->source == RSM_SOURCE_QUADRATIC || r->source == RSM_SOURCE_TERM ||
-			      r->source == RSM_SOURCE_LACK_OF_FIT || r->source == RSM_SOURCE_PURE_ERROR;
+			      r->source == RSM_SOURCE_LACK_OF_FIT ||
+			      r->source == RSM_SOURCE_PURE_ERROR;
 
 		if (r->source == RSM_SOURCE_TERM) {
 			g_autofree char *label = term_label(s, factors, r->term);
@@ -279,7 +303,8 @@ void rsm_report_anova(GString *out, const RsmStudy *s, const RsmStudyFactor *fac
 		} else {
 			name = g_strdup_printf("%s%s", indent ? "  " : "", r->name);
 		}
-		if (r->source == RSM_SOURCE_PURE_ERROR && fit->lack_of_fit == RSM_LOF_ZERO_PURE_ERROR) {
+		if (r->source == RSM_SOURCE_PURE_ERROR &&
+		    fit->lack_of_fit == RSM_LOF_ZERO_PURE_ERROR) {
 			/* The model judged it zero (1e-39 of rounding left by the group means): print it so. */
 			RsmAnovaRow zero = *r;
 
@@ -289,19 +314,26 @@ void rsm_report_anova(GString *out, const RsmStudy *s, const RsmStudyFactor *fac
 			table_row(out, w, name, r);
 		}
 		if (r->source == RSM_SOURCE_MODEL && r->tested)
-			g_string_append(out, r->p < VERDICT_LEVEL ? "  significant" : "  not significant");
+			g_string_append(out, r->p < VERDICT_LEVEL ? "  significant"
+								  : "  not significant");
 		if (r->source == RSM_SOURCE_LACK_OF_FIT) {
 			if (fit->lack_of_fit == RSM_LOF_TESTED)
-				g_string_append(out, r->p < VERDICT_LEVEL ? "  significant" : "  not significant");
+				g_string_append(out, r->p < VERDICT_LEVEL ? "  significant"
+									  : "  not significant");
 			else
-				g_string_append_printf(out, "  %s", rsm_lack_of_fit_status_string(fit->lack_of_fit));
+				g_string_append_printf(
+					out, "  %s",
+					rsm_lack_of_fit_status_string(fit->lack_of_fit));
 		}
 		g_string_append_c(out, '\n');
 	}
-	g_string_append(out, "  (Linear, 2FI, Quadratic: sequential sums of squares, adding up to Model; terms: partial\n"
-			     "   sums of squares; F against the residual mean square, Lack of Fit against Pure Error)\n");
+	g_string_append(
+		out,
+		"  (Linear, 2FI, Quadratic: sequential sums of squares, adding up to Model; terms: partial\n"
+		"   sums of squares; F against the residual mean square, Lack of Fit against Pure Error)\n");
 	if (!fit->error_estimated)
-		g_string_append(out, "  no F test: the residual is zero or has no degrees of freedom\n");
+		g_string_append(out,
+				"  no F test: the residual is zero or has no degrees of freedom\n");
 	g_string_append_c(out, '\n');
 }
 
@@ -329,13 +361,17 @@ void rsm_report_fit_stats(GString *out, const RsmStudy *s)
 	g_string_append_c(out, '\n');
 	if (isfinite(st->adeq_precision))
 		g_string_append_printf(out, "  Adeq Precision (signal to noise) %s %g: %s\n",
-				       st->adeq_precision > ADEQ_PRECISION_GOOD ? "above" : "not above", ADEQ_PRECISION_GOOD,
-				       st->adeq_precision > ADEQ_PRECISION_GOOD ? "the model can navigate the design space"
-										: "the signal is weak");
+				       st->adeq_precision > ADEQ_PRECISION_GOOD ? "above"
+										: "not above",
+				       ADEQ_PRECISION_GOOD,
+				       st->adeq_precision > ADEQ_PRECISION_GOOD
+					       ? "the model can navigate the design space"
+					       : "the signal is weak");
 	if (isfinite(st->pred_r2) && isfinite(st->adj_r2))
-		g_string_append_printf(out, "  Predicted R^2 is %s %g of Adjusted R^2\n",
-				       fabs(st->pred_r2 - st->adj_r2) < PRED_ADJ_R2_GAP ? "within" : "NOT within",
-				       PRED_ADJ_R2_GAP);
+		g_string_append_printf(
+			out, "  Predicted R^2 is %s %g of Adjusted R^2\n",
+			fabs(st->pred_r2 - st->adj_r2) < PRED_ADJ_R2_GAP ? "within" : "NOT within",
+			PRED_ADJ_R2_GAP);
 	else if (isnan(st->pred_r2))
 		g_string_append(out, "  Predicted R^2 not available: a run has leverage 1\n");
 	g_string_append_c(out, '\n');
@@ -347,7 +383,8 @@ void rsm_report_coefficients(GString *out, const RsmStudy *s)
 	g_autofree char *m = modelled(s);
 
 	g_string_append_printf(out, "Coefficients in coded units (model of %s)\n", m);
-	g_string_append_printf(out, "  %-10s %14s %14s %10s %9s\n", "Term", "Estimate", "Std. Error", "t Value", "p-value");
+	g_string_append_printf(out, "  %-10s %14s %14s %10s %9s\n", "Term", "Estimate",
+			       "Std. Error", "t Value", "p-value");
 	for (guint t = 0; t < fit->n_terms; t++) {
 		const RsmCoefficient *c = &fit->coef[t];
 
@@ -365,7 +402,8 @@ void rsm_report_coefficients(GString *out, const RsmStudy *s)
 		if (t == 0)
 			g_string_append_printf(out, " %.6g", b);
 		else
-			g_string_append_printf(out, " %s %.6g %s", b < 0 ? "-" : "+", fabs(b), fit->coef[t].name);
+			g_string_append_printf(out, " %s %.6g %s", b < 0 ? "-" : "+", fabs(b),
+					       fit->coef[t].name);
 	}
 	g_string_append(out, "\n\n");
 }
@@ -375,7 +413,8 @@ void rsm_report_coefficients(GString *out, const RsmStudy *s)
 static void coded_point(GString *out, const RsmStudyFactor *factors, guint k, const double *x)
 {
 	for (guint j = 0; j < k; j++)
-		g_string_append_printf(out, "%s%s = %.4f", j ? ", " : "", factors[j].letter, tidy4(x[j]));
+		g_string_append_printf(out, "%s%s = %.4f", j ? ", " : "", factors[j].letter,
+				       tidy4(x[j]));
 }
 
 static void natural_point(GString *out, const RsmStudyFactor *factors, guint k, const double *x)
@@ -395,7 +434,8 @@ static void value_or_na(GString *out, double v, const char *unit)
 		g_string_append_printf(out, "%.6g %s", v, unit);
 }
 
-static void stationary(GString *out, const RsmStudy *s, const RsmStudyFactor *factors, const char *unit)
+static void stationary(GString *out, const RsmStudy *s, const RsmStudyFactor *factors,
+		       const char *unit)
 {
 	const RsmCanonical *c = s->canonical;
 	guint k = s->k;
@@ -412,7 +452,9 @@ static void stationary(GString *out, const RsmStudy *s, const RsmStudyFactor *fa
 		g_string_append_c(out, '\n');
 	}
 	if (!c->has_stationary_point) {
-		g_string_append(out, "  no unique stationary point: the surface is flat along an eigenvector (ridge)\n\n");
+		g_string_append(
+			out,
+			"  no unique stationary point: the surface is flat along an eigenvector (ridge)\n\n");
 		return;
 	}
 	g_string_append(out, "  stationary point: ");
@@ -421,24 +463,33 @@ static void stationary(GString *out, const RsmStudy *s, const RsmStudyFactor *fa
 	natural_point(out, factors, k, c->x_s);
 	g_string_append_printf(out, "\n  kind: %s of the response", rsm_study_kind(s));
 	if (c->kind == RSM_STATIONARY_RIDGE)
-		g_string_append(out, " (an eigenvalue is near zero: the surface is nearly flat along its eigenvector, "
-				     "so the point is poorly determined)");
+		g_string_append(
+			out,
+			" (an eigenvalue is near zero: the surface is nearly flat along its eigenvector, "
+			"so the point is poorly determined)");
 	g_string_append(out, "\n  predicted response there: ");
 	value_or_na(out, s->stationary_y, unit);
 	g_string_append_c(out, '\n');
 	if (!c->inside)
-		g_string_append_printf(out, "  WARNING: the stationary point lies outside the design region (the cube [-1, 1]^%u; "
-				       "distance %.3g from the centre): it is an extrapolation\n", k, c->distance);
+		g_string_append_printf(
+			out,
+			"  WARNING: the stationary point lies outside the design region (the cube [-1, 1]^%u; "
+			"distance %.3g from the centre): it is an extrapolation\n",
+			k, c->distance);
 	g_string_append_c(out, '\n');
 }
 
-void rsm_report_optimum(GString *out, const RsmStudy *s, const RsmStudyFactor *factors, const char *unit)
+void rsm_report_optimum(GString *out, const RsmStudy *s, const RsmStudyFactor *factors,
+			const char *unit)
 {
 	const RsmOptimum *o = s->optimum;
 
 	stationary(out, s, factors, unit);
-	g_string_append_printf(out, "Constrained optimum: the smallest predicted response in the cube [-1, 1]^%u "
-			       "(Nelder-Mead, %u starts)\n  coded:   ", s->k, o->n_starts);
+	g_string_append_printf(
+		out,
+		"Constrained optimum: the smallest predicted response in the cube [-1, 1]^%u "
+		"(Nelder-Mead, %u starts)\n  coded:   ",
+		s->k, o->n_starts);
 	coded_point(out, factors, s->k, o->x);
 	if (o->on_boundary)
 		g_string_append(out, "  (on the boundary of the region)");
@@ -447,10 +498,11 @@ void rsm_report_optimum(GString *out, const RsmStudy *s, const RsmStudyFactor *f
 	g_string_append(out, "\n  predicted: ");
 	value_or_na(out, s->optimum_y.value, unit);
 	if (isfinite(s->optimum_y.lo))
-		g_string_append_printf(out, ", %.0f%% confidence interval [%.6g, %.6g]", RSM_STUDY_LEVEL * 100,
-				       s->optimum_y.lo, s->optimum_y.hi);
+		g_string_append_printf(out, ", %.0f%% confidence interval [%.6g, %.6g]",
+				       RSM_STUDY_LEVEL * 100, s->optimum_y.lo, s->optimum_y.hi);
 	if (isfinite(s->optimum_pi_lo))
-		g_string_append_printf(out, "\n             %.0f%% prediction interval of one run [%.6g, %.6g]",
-				       RSM_STUDY_LEVEL * 100, s->optimum_pi_lo, s->optimum_pi_hi);
+		g_string_append_printf(
+			out, "\n             %.0f%% prediction interval of one run [%.6g, %.6g]",
+			RSM_STUDY_LEVEL * 100, s->optimum_pi_lo, s->optimum_pi_hi);
 	g_string_append(out, "\n\n");
 }

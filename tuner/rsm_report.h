@@ -64,7 +64,8 @@ void rsm_report_optimum(GString *out, const RsmStudy *study, const RsmStudyFacto
 			const char *response_unit);
 
 /* "A=... B=... " one line of natural values (name=value), for confirmation lines. */
-void rsm_report_setting(GString *out, const RsmStudyFactor *factors, guint k, const double *natural);
+void rsm_report_setting(GString *out, const RsmStudyFactor *factors, guint k,
+			const double *natural);
 
 G_END_DECLS
 

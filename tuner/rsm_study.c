@@ -10,22 +10,26 @@
 
 #include <gsl/gsl_cdf.h>
 
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
 G_DEFINE_QUARK(rsm-study-error-quark, rsm_study_error)
+/* clang-format on */
 
 /* The profile's grid ends: a forced lambda outside them could not be compared with lambda-hat. */
 #define LAMBDA_MIN (-3.0)
 #define LAMBDA_MAX 3.0
 /* A coordinate of the optimum this close to a face of the cube is on it. */
-#define FACE_SNAP 1e-9
+#define FACE_SNAP  1e-9
 
 /* ---- factors -------------------------------------------------------------------------------- */
 
-gboolean rsm_study_factor_init(RsmStudyFactor *f, const char *letter, const char *name, const char *column,
-			       double lo, double hi, bool log, bool integer, GError **error)
+gboolean rsm_study_factor_init(RsmStudyFactor *f, const char *letter, const char *name,
+			       const char *column, double lo, double hi, bool log, bool integer,
+			       GError **error)
 {
 	if (!isfinite(lo) || !isfinite(hi) || lo >= hi) {
-		g_set_error(error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_RANGE, "%s: the range needs lo < hi, got %g:%g",
-			    name, lo, hi);
+		g_set_error(error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_RANGE,
+			    "%s: the range needs lo < hi, got %g:%g", name, lo, hi);
 		return FALSE;
 	}
 	if (log && lo < 0) {
@@ -40,7 +44,8 @@ gboolean rsm_study_factor_init(RsmStudyFactor *f, const char *letter, const char
 		.offset = log && lo == 0 ? RSM_STUDY_LOG_OFFSET : 0,
 		.integer = integer,
 	};
-	f->range = (RsmFactorRange){ name, lo + f->offset, hi + f->offset, log ? RSM_SCALE_LOG : RSM_SCALE_LINEAR };
+	f->range = (RsmFactorRange){ name, lo + f->offset, hi + f->offset,
+				     log ? RSM_SCALE_LOG : RSM_SCALE_LINEAR };
 	return TRUE;
 }
 
@@ -64,8 +69,8 @@ double rsm_study_to_coded(const RsmStudyFactor *f, double natural)
 	return rsm_factor_to_coded(&f->range, natural + f->offset);
 }
 
-gboolean rsm_study_check_limits(const RsmDesign *design, const RsmStudyFactor *factors, const double *min,
-				const double *max, GError **error)
+gboolean rsm_study_check_limits(const RsmDesign *design, const RsmStudyFactor *factors,
+				const double *min, const double *max, GError **error)
 {
 	for (guint i = 0; i < design->n_runs; i++) {
 		const double *x = rsm_design_run(design, i);
@@ -77,9 +82,11 @@ gboolean rsm_study_check_limits(const RsmDesign *design, const RsmStudyFactor *f
 
 			if (v >= min[j] - slack && v <= max[j] + slack)
 				continue;
-			g_set_error(error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_RANGE,
-				    "run %u (standard order %u) puts %s at %.6g (coded %.4g), outside its limits %.6g..%.6g",
-				    i + 1, design->std_order[i] + 1, factors[j].name, v, x[j], min[j], max[j]);
+			g_set_error(
+				error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_RANGE,
+				"run %u (standard order %u) puts %s at %.6g (coded %.4g), outside its limits %.6g..%.6g",
+				i + 1, design->std_order[i] + 1, factors[j].name, v, x[j], min[j],
+				max[j]);
 			return FALSE;
 		}
 	}
@@ -142,10 +149,14 @@ double rsm_study_predict(const RsmStudy *s, const double *x)
 const char *rsm_study_point_name(RsmPointType type)
 {
 	switch (type) {
-	case RSM_POINT_CUBE: return "cube";
-	case RSM_POINT_AXIAL: return "axial";
-	case RSM_POINT_EDGE: return "edge";
-	case RSM_POINT_CENTRE: return "centre";
+	case RSM_POINT_CUBE:
+		return "cube";
+	case RSM_POINT_AXIAL:
+		return "axial";
+	case RSM_POINT_EDGE:
+		return "edge";
+	case RSM_POINT_CENTRE:
+		return "centre";
 	}
 	return "unknown";
 }
@@ -190,9 +201,10 @@ static gboolean decide(RsmStudy *s, const RsmLambdaChoice *choice, GError **erro
 	case RSM_LAMBDA_FIXED:
 		for (guint i = 0; i < s->n_runs; i++)
 			if (!(s->y[i] > 0)) {
-				g_set_error(error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_NOT_POSITIVE,
-					    "--lambda: run %u has response %g; a power transform needs every response > 0",
-					    i + 1, s->y[i]);
+				g_set_error(
+					error, RSM_STUDY_ERROR, RSM_STUDY_ERROR_NOT_POSITIVE,
+					"--lambda: run %u has response %g; a power transform needs every response > 0",
+					i + 1, s->y[i]);
 				return FALSE;
 			}
 		s->decision = RSM_TRANSFORM_FORCED;
@@ -215,7 +227,8 @@ static gboolean decide(RsmStudy *s, const RsmLambdaChoice *choice, GError **erro
 }
 
 /* Back-transformed interval: the transform is monotone, decreasing when lambda < 0. */
-static void untransform_interval(const RsmStudy *s, double lo, double hi, double *out_lo, double *out_hi)
+static void untransform_interval(const RsmStudy *s, double lo, double hi, double *out_lo,
+				 double *out_hi)
 {
 	double a = rsm_study_untransform(s, lo), b = rsm_study_untransform(s, hi);
 
@@ -239,11 +252,14 @@ static void predictions(RsmStudy *s)
 		double t = gsl_cdf_tdist_Pinv(0.5 + RSM_STUDY_LEVEL / 2, fit->df_residual);
 		double se = sqrt(fit->ms_residual + p->std_error * p->std_error);
 
-		untransform_interval(s, p->value - t * se, p->value + t * se, &s->optimum_pi_lo, &s->optimum_pi_hi);
+		untransform_interval(s, p->value - t * se, p->value + t * se, &s->optimum_pi_lo,
+				     &s->optimum_pi_hi);
 	} else {
 		s->optimum_pi_lo = s->optimum_pi_hi = NAN;
 	}
-	s->stationary_y = s->canonical->has_stationary_point ? rsm_study_untransform(s, s->canonical->y_s) : NAN;
+	s->stationary_y = s->canonical->has_stationary_point
+				  ? rsm_study_untransform(s, s->canonical->y_s)
+				  : NAN;
 }
 
 /*

@@ -53,8 +53,8 @@ G_BEGIN_DECLS
 #define RSM_STUDY_ERROR (rsm_study_error_quark())
 
 typedef enum {
-	RSM_STUDY_ERROR_LAMBDA,   /* --lambda is not auto, none or a number in [-3, 3] */
-	RSM_STUDY_ERROR_RANGE,    /* a factor range is unusable */
+	RSM_STUDY_ERROR_LAMBDA,	      /* --lambda is not auto, none or a number in [-3, 3] */
+	RSM_STUDY_ERROR_RANGE,	      /* a factor range is unusable */
 	RSM_STUDY_ERROR_NOT_POSITIVE, /* a forced transform of a response <= 0 */
 } RsmStudyError;
 
@@ -71,20 +71,21 @@ GQuark rsm_study_error_quark(void);
 
 /* One factor: its names and the map between coded and natural units. */
 typedef struct {
-	const char *letter;  /* "A": the name in the text tables (Design-Expert's style) */
-	const char *name;    /* "latency": the name in files and JSON terms */
-	const char *column;  /* "latency_ns": the natural-unit column of design.csv */
+	const char *letter;   /* "A": the name in the text tables (Design-Expert's style) */
+	const char *name;     /* "latency": the name in files and JSON terms */
+	const char *column;   /* "latency_ns": the natural-unit column of design.csv */
 	RsmFactorRange range; /* of natural + offset; range.name is `name` */
-	double offset;       /* RSM_STUDY_LOG_OFFSET for a log range starting at 0, else 0 */
-	bool integer;        /* natural values are whole numbers (ns): print them so */
+	double offset;	      /* RSM_STUDY_LOG_OFFSET for a log range starting at 0, else 0 */
+	bool integer;	      /* natural values are whole numbers (ns): print them so */
 } RsmStudyFactor;
 
 /*
  * Fill f for the natural range [lo, hi] on a linear or log scale (names are borrowed). Errors:
  * lo >= hi, a bound not finite, lo < 0 on a log scale.
  */
-gboolean rsm_study_factor_init(RsmStudyFactor *f, const char *letter, const char *name, const char *column,
-			       double lo, double hi, bool log, bool integer, GError **error);
+gboolean rsm_study_factor_init(RsmStudyFactor *f, const char *letter, const char *name,
+			       const char *column, double lo, double hi, bool log, bool integer,
+			       GError **error);
 /* The natural lo and hi of the factor (offset removed). */
 double rsm_study_factor_lo(const RsmStudyFactor *f);
 double rsm_study_factor_hi(const RsmStudyFactor *f);
@@ -96,8 +97,8 @@ double rsm_study_to_coded(const RsmStudyFactor *f, double natural);
  * TRUE when every run of design keeps every factor inside [min[j], max[j]] (natural units).
  * Otherwise FALSE with an error naming the first run and factor outside.
  */
-gboolean rsm_study_check_limits(const RsmDesign *design, const RsmStudyFactor *factors, const double *min,
-				const double *max, GError **error);
+gboolean rsm_study_check_limits(const RsmDesign *design, const RsmStudyFactor *factors,
+				const double *min, const double *max, GError **error);
 
 typedef enum {
 	RSM_LAMBDA_AUTO,  /* transform only when 1 is outside the interval */
@@ -116,30 +117,32 @@ gboolean rsm_lambda_parse(const char *text, RsmLambdaChoice *out, GError **error
 /* How the transform was decided (for the report). */
 typedef enum {
 	RSM_TRANSFORM_NOT_NEEDED,  /* auto: 1 lies inside the interval */
-	RSM_TRANSFORM_NEEDED,      /* auto: 1 lies outside, lambda = boxcox_suggest() */
+	RSM_TRANSFORM_NEEDED,	   /* auto: 1 lies outside, lambda = boxcox_suggest() */
 	RSM_TRANSFORM_UNAVAILABLE, /* auto: no profile (see boxcox_error), so no transform */
-	RSM_TRANSFORM_REFUSED,     /* none */
-	RSM_TRANSFORM_FORCED,      /* a fixed lambda */
+	RSM_TRANSFORM_REFUSED,	   /* none */
+	RSM_TRANSFORM_FORCED,	   /* a fixed lambda */
 } RsmTransformDecision;
 
 typedef struct {
 	guint k, n_runs;
-	double *coded;           /* n_runs * k, run order (copy) */
-	double *y;               /* n_runs responses (copy) */
-	double *y_t;             /* the modelled response: y^lambda, or y when not transformed */
-	BoxcoxProfile *boxcox;   /* NULL when the profile could not be computed */
-	char *boxcox_error;      /* why not (NULL when it was) */
+	double *coded;	       /* n_runs * k, run order (copy) */
+	double *y;	       /* n_runs responses (copy) */
+	double *y_t;	       /* the modelled response: y^lambda, or y when not transformed */
+	BoxcoxProfile *boxcox; /* NULL when the profile could not be computed */
+	char *boxcox_error;    /* why not (NULL when it was) */
 	RsmTransformDecision decision;
 	bool transformed;
-	double lambda;           /* the power applied; 1 when not transformed */
-	RsmFit *fit;             /* of y_t */
+	double lambda;		 /* the power applied; 1 when not transformed */
+	RsmFit *fit;		 /* of y_t */
 	RsmCanonical *canonical; /* of fit, region the cube [-1, 1]^k */
-	RsmGoal goal;            /* of the transformed surface: minimise, or maximise when lambda < 0 */
-	RsmOptimum *optimum;     /* in the cube [-1, 1]^k */
-	RsmPrediction optimum_y; /* at the optimum, in the response's units: value and CI (lo <= hi);
+	RsmGoal goal;	     /* of the transformed surface: minimise, or maximise when lambda < 0 */
+	RsmOptimum *optimum; /* in the cube [-1, 1]^k */
+	RsmPrediction
+		optimum_y; /* at the optimum, in the response's units: value and CI (lo <= hi);
 				    std_error NaN (the model's is optimum->prediction.std_error) */
-	double optimum_pi_lo, optimum_pi_hi; /* prediction interval of one new run there (response units) */
-	double stationary_y;     /* ŷ at the stationary point, response units (NaN without one) */
+	double optimum_pi_lo,
+		optimum_pi_hi; /* prediction interval of one new run there (response units) */
+	double stationary_y;   /* ŷ at the stationary point, response units (NaN without one) */
 } RsmStudy;
 
 /*
@@ -149,7 +152,8 @@ typedef struct {
  * forced lambda with a response <= 0.
  */
 RsmStudy *rsm_study_analyse(guint k, guint n_runs, const double *coded, const double *y,
-			    const char *const *names, const RsmLambdaChoice *lambda, GError **error);
+			    const char *const *names, const RsmLambdaChoice *lambda,
+			    GError **error);
 void rsm_study_free(RsmStudy *study);
 
 /* A modelled value (y^lambda) back in the response's units; NaN when it has no preimage. */

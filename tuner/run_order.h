@@ -24,14 +24,14 @@
 G_BEGIN_DECLS
 
 typedef enum {
-    RUN_ORDER_ROUNDS,
-    RUN_ORDER_BLOCKS,
+	RUN_ORDER_ROUNDS,
+	RUN_ORDER_BLOCKS,
 } RunOrder;
 
 /* One real run of the plan. */
 typedef struct {
-    guint round;  /* 0-based repeat number: the run is the round-th of its group count */
-    guint index;  /* which of the caller's group counts it runs (an index into its array) */
+	guint round; /* 0-based repeat number: the run is the round-th of its group count */
+	guint index; /* which of the caller's group counts it runs (an index into its array) */
 } RunSlot;
 
 /* The plan: n * repeat RunSlots (GArray of RunSlot, free with g_array_unref). n and repeat >= 1. */

@@ -8,15 +8,18 @@
 #include "tuner/knob_space.h"
 #include "tuner/progress.h"
 
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
 G_DEFINE_QUARK(tune-loop-error-quark, tune_loop_error)
+/* clang-format on */
 
 /* What the evaluator's progress callback needs to draw the whole run's line. */
 struct loop_progress {
 	struct progress line;
 	const char *label;
-	gint64 drawn_us;          /* when the line was last drawn */
+	gint64 drawn_us; /* when the line was last drawn */
 	guint replicates;
-	guint done_before;        /* replicate evaluations of the batches already told */
+	guint done_before; /* replicate evaluations of the batches already told */
 	const tuner_optimizer *opt;
 };
 
@@ -31,8 +34,9 @@ static void draw(struct loop_progress *lp, guint done)
 	lp->drawn_us = now;
 
 	double best = tuner_optimizer_minimum(lp->opt);
-	g_autofree char *what = isfinite(best) ? g_strdup_printf("%s, best so far %.6g", lp->label, best)
-					       : g_strdup(lp->label);
+	g_autofree char *what = isfinite(best)
+					? g_strdup_printf("%s, best so far %.6g", lp->label, best)
+					: g_strdup(lp->label);
 
 	progress_update(&lp->line, done, what);
 }
@@ -46,8 +50,8 @@ static void on_batch_progress(guint done, guint total, void *ctx)
 }
 
 /* Append the n evaluations just told (the optimizer's history from `first` on). */
-static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first, const CfsKnobs *knobs,
-			 const EvaluatorResult *res, size_t n)
+static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
+			 const CfsKnobs *knobs, const EvaluatorResult *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		tuner_optimizer_record h = tuner_optimizer_history(opt, first + i);
@@ -61,7 +65,8 @@ static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
 		};
 
 		/* Strictly better only, as the optimizer decides: ties keep the earlier point. */
-		if (run->evaluations->len == 0 || e.value < g_array_index(run->evaluations, TuneEvaluation, run->best).value)
+		if (run->evaluations->len == 0 ||
+		    e.value < g_array_index(run->evaluations, TuneEvaluation, run->best).value)
 			run->best = e.index;
 		g_array_append_val(run->evaluations, e);
 		g_array_append_vals(run->unit, h.x, run->dim);
@@ -76,8 +81,9 @@ static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
 }
 
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
-static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt, TuneRun *run,
-		     const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res, double *y, GError **error)
+static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt,
+		     TuneRun *run, const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res,
+		     double *y, GError **error)
 {
 	EvaluatorStats stats = { 0 };
 
@@ -92,8 +98,10 @@ static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_opt
 		if (isnan(res[i].mean)) {
 			g_set_error(error, TUNE_LOOP_ERROR, TUNE_LOOP_ERROR_NAN,
 				    "the objective returned NaN at latency_ns=%" G_GUINT64_FORMAT
-				    " min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT,
-				    knobs[i].latency_ns, knobs[i].min_granularity_ns, knobs[i].wakeup_granularity_ns);
+				    " min_granularity_ns=%" G_GUINT64_FORMAT
+				    " wakeup_granularity_ns=%" G_GUINT64_FORMAT,
+				    knobs[i].latency_ns, knobs[i].min_granularity_ns,
+				    knobs[i].wakeup_granularity_ns);
 			return FALSE;
 		}
 		y[i] = res[i].mean;
@@ -137,7 +145,8 @@ TuneRun *tune_run(const TuneConfig *c, GError **error)
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, cap);
 	TuneRun *run = run_new(c->dim);
 	EvaluatorConfig ecfg = c->evaluator;
-	guint expected = c->expected_evaluations ? c->expected_evaluations : (guint)c->params.budget;
+	guint expected =
+		c->expected_evaluations ? c->expected_evaluations : (guint)c->params.budget;
 	struct loop_progress lp = {
 		.label = c->label ? c->label : c->type->name,
 		.replicates = MAX(c->evaluator.replicates, 1u),

@@ -43,38 +43,39 @@ G_BEGIN_DECLS
 typedef void (*TuneMapFn)(const double *unit, CfsKnobs *knobs, void *ctx);
 
 typedef struct {
-    const tuner_optimizer_type *type;  /* tuner_optimizer_pso, _golden, _grid, _random */
-    tuner_optimizer_params params;     /* seed, budget and the type's own parameters */
-    size_t dim;                        /* >= 1: the dimension the map reads */
-    TuneMapFn map;                     /* required */
-    void *map_ctx;
-    /* objective, replicates, base_seed, jobs, journal.  Its progress fields are ignored: the loop
-     * reports progress itself when show_progress is set. */
-    EvaluatorConfig evaluator;
-    bool show_progress;                /* draw tuner/progress.h's line (only on a terminal) */
-    const char *label;                 /* progress line prefix, e.g. "pso"; NULL: the type's name */
-    guint expected_evaluations;        /* progress total; 0: params.budget (or unknown) */
+	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _grid, _random */
+	tuner_optimizer_params params;	  /* seed, budget and the type's own parameters */
+	size_t dim;			  /* >= 1: the dimension the map reads */
+	TuneMapFn map;			  /* required */
+	void *map_ctx;
+	/* objective, replicates, base_seed, jobs, journal.  Its progress fields are ignored: the loop
+	 * reports progress itself when show_progress is set. */
+	EvaluatorConfig evaluator;
+	bool show_progress;	    /* draw tuner/progress.h's line (only on a terminal) */
+	const char *label;	    /* progress line prefix, e.g. "pso"; NULL: the type's name */
+	guint expected_evaluations; /* progress total; 0: params.budget (or unknown) */
 } TuneConfig;
 
 /* One evaluation (one point of the search, the mean of its replicates). */
 typedef struct {
-    guint index;       /* 0-based, in the order the values were told */
-    guint iteration;   /* the optimizer batch it belonged to (PSO generation, Golden step) */
-    CfsKnobs knobs;
-    double value;      /* mean over the replicates */
-    double std_error;  /* sample sd / sqrt(R); 0 when R = 1 */
-    double best;       /* best value over evaluations 0..index (ties keep the earlier one) */
+	guint index;	 /* 0-based, in the order the values were told */
+	guint iteration; /* the optimizer batch it belonged to (PSO generation, Golden step) */
+	CfsKnobs knobs;
+	double value;	  /* mean over the replicates */
+	double std_error; /* sample sd / sqrt(R); 0 when R = 1 */
+	double best;	  /* best value over evaluations 0..index (ties keep the earlier one) */
 } TuneEvaluation;
 
 typedef struct {
-    GArray *evaluations;   /* TuneEvaluation, in order */
-    GArray *unit;          /* double: dim unit coordinates per evaluation, row-major */
-    size_t dim;
-    guint best;            /* index of the best evaluation (meaningful when evaluations->len > 0) */
-    guint iterations;      /* completed optimizer batches */
-    EvaluatorStats totals; /* summed over batches: distinct (knobs, seed, replicate) evaluations,
+	GArray *evaluations; /* TuneEvaluation, in order */
+	GArray *unit;	     /* double: dim unit coordinates per evaluation, row-major */
+	size_t dim;
+	guint best;	  /* index of the best evaluation (meaningful when evaluations->len > 0) */
+	guint iterations; /* completed optimizer batches */
+	EvaluatorStats
+		totals; /* summed over batches: distinct (knobs, seed, replicate) evaluations,
                             * of which read from the journal, of which run now */
-    double wall_s;         /* wall-clock time of the whole loop */
+	double wall_s;	/* wall-clock time of the whole loop */
 } TuneRun;
 
 /*
@@ -107,7 +108,7 @@ void tune_map_knob_space(const double *unit, CfsKnobs *knobs, void *ctx);
 GQuark tune_loop_error_quark(void);
 
 typedef enum {
-    TUNE_LOOP_ERROR_NAN, /* the objective returned NaN */
+	TUNE_LOOP_ERROR_NAN, /* the objective returned NaN */
 } TuneLoopError;
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TuneRun, tune_run_free)

@@ -30,14 +30,18 @@ void workload_add_options(struct workload_cli *wc, GOptionContext *ctx)
 {
 	const GOptionEntry entries[] = {
 		{ "task", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wc->tasks,
-		  "Instead of hackbench: a task kind as in linsched run (repeatable); every task must exit", "SPEC" },
+		  "Instead of hackbench: a task kind as in linsched run (repeatable); every task must exit",
+		  "SPEC" },
 		{ "duration-ms", 0, 0, G_OPTION_ARG_INT64, &wc->duration_ms,
-		  "--task workloads: virtual time after which an unfinished run is an error (default 600000)", "MS" },
+		  "--task workloads: virtual time after which an unfinished run is an error (default 600000)",
+		  "MS" },
 		{ "calibration", 0, 0, G_OPTION_ARG_FILENAME, &wc->calibration,
-		  "calibration.ini from tuner calibrate: also report predicted real milliseconds", "FILE" },
+		  "calibration.ini from tuner calibrate: also report predicted real milliseconds",
+		  "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new("objective", "Objective options:", "Show objective options", NULL, NULL);
+	GOptionGroup *group = g_option_group_new(
+		"objective", "Objective options:", "Show objective options", NULL, NULL);
 
 	g_option_group_add_entries(group, entries);
 	g_option_context_add_group(ctx, group);
@@ -50,29 +54,38 @@ static char *describe_settings(const struct workload *w)
 	const struct linsched_config *c = &w->cfg;
 	GString *s = g_string_new(NULL);
 
-	g_string_append_printf(s, "profile=%s cpus=%u domains=%u hz=%u migration_cost=%" G_GUINT64_FORMAT
-			       " switch=%" G_GUINT64_FORMAT " wakeup=%" G_GUINT64_FORMAT " migrate=%" G_GUINT64_FORMAT
-			       " cache_lines=%" G_GUINT64_FORMAT " miss_ps=%" G_GUINT64_FORMAT,
-			       c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
-			       c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
-			       c->costs.miss_ps);
+	g_string_append_printf(
+		s,
+		"profile=%s cpus=%u domains=%u hz=%u migration_cost=%" G_GUINT64_FORMAT
+		" switch=%" G_GUINT64_FORMAT " wakeup=%" G_GUINT64_FORMAT
+		" migrate=%" G_GUINT64_FORMAT " cache_lines=%" G_GUINT64_FORMAT
+		" miss_ps=%" G_GUINT64_FORMAT,
+		c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
+		c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
+		c->costs.miss_ps);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 
-		g_string_append_printf(s, " workload=hackbench model=%s groups=%u loops=%u fds=%u datasize=%u"
-				       " channel=%s mode=%s capacity=%" G_GUINT64_FORMAT " write=%" G_GUINT64_FORMAT
-				       " read=%" G_GUINT64_FORMAT " footprint=%" G_GUINT64_FORMAT " solo_ms=%.17g degradation=%.17g",
-				       p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->groups, p->loops, p->fds,
-				       p->datasize, p->pipe ? "pipe" : "socket", p->threads ? "threads" : "processes",
-				       p->capacity_bytes, p->write_ns, p->read_ns, p->footprint_lines, p->solo_ms,
-				       p->degradation);
+		g_string_append_printf(
+			s,
+			" workload=hackbench model=%s groups=%u loops=%u fds=%u datasize=%u"
+			" channel=%s mode=%s capacity=%" G_GUINT64_FORMAT
+			" write=%" G_GUINT64_FORMAT " read=%" G_GUINT64_FORMAT
+			" footprint=%" G_GUINT64_FORMAT " solo_ms=%.17g degradation=%.17g",
+			p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->groups, p->loops,
+			p->fds, p->datasize, p->pipe ? "pipe" : "socket",
+			p->threads ? "threads" : "processes", p->capacity_bytes, p->write_ns,
+			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
 	} else {
 		g_string_append(s, " workload=tasks");
 		for (guint i = 0; i < w->tasks->len; i++) {
 			const struct task_spec *t = &g_array_index(w->tasks, struct task_spec, i);
 
-			g_string_append_printf(s, " task=%s:nice=%d:count=%u:busy_ms=%.17g:sleep_ms=%.17g:cv=%.17g:dist=%d:loops=%lu",
-					       t->kind, t->nice, t->count, t->busy_ms, t->sleep_ms, t->cv, (int)t->dist, t->loops);
+			g_string_append_printf(
+				s,
+				" task=%s:nice=%d:count=%u:busy_ms=%.17g:sleep_ms=%.17g:cv=%.17g:dist=%d:loops=%lu",
+				t->kind, t->nice, t->count, t->busy_ms, t->sleep_ms, t->cv,
+				(int)t->dist, t->loops);
 		}
 		g_string_append_printf(s, " duration_ns=%" G_GUINT64_FORMAT, c->duration_ns);
 	}
@@ -96,9 +109,10 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 			if (!task_spec_parse(wc->tasks[i], &spec, error))
 				return false;
 			if (strcmp(spec.kind, "cpu") == 0 || spec.loops == 0) {
-				g_set_error(error, WORKLOAD_ERROR, 1,
-					    "--task: '%s' never exits, so it has no turnaround; give sleeprun tasks loops=N",
-					    wc->tasks[i]);
+				g_set_error(
+					error, WORKLOAD_ERROR, 1,
+					"--task: '%s' never exits, so it has no turnaround; give sleeprun tasks loops=N",
+					wc->tasks[i]);
 				return false;
 			}
 			g_array_append_val(w->tasks, spec);
@@ -176,9 +190,10 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 		runtime_ns = linsched_sim_result(sim)->runtime_ns;
 		linsched_sim_free(sim);
 		if (alive) {
-			g_set_error(error, WORKLOAD_ERROR, 1,
-				    "%u tasks had not exited after --duration-ms %" G_GUINT64_FORMAT, alive,
-				    (uint64_t)(cfg.duration_ns / NSEC_PER_MSEC));
+			g_set_error(
+				error, WORKLOAD_ERROR, 1,
+				"%u tasks had not exited after --duration-ms %" G_GUINT64_FORMAT,
+				alive, (uint64_t)(cfg.duration_ns / NSEC_PER_MSEC));
 			return false;
 		}
 	}
@@ -186,7 +201,8 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 	return true;
 }
 
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx, GError **error)
+gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+			    GError **error)
 {
 	return workload_simulate(ctx, k, seed, value, error);
 }

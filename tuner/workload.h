@@ -27,18 +27,18 @@
 struct workload_cli {
 	struct linsched_cli sim;
 	struct hackbench_cli hb;
-	char **tasks;                /* --task, as in linsched run */
-	gint64 duration_ms;          /* --task workloads: give up after this much virtual time */
-	char *calibration;           /* --calibration FILE */
+	char **tasks;	    /* --task, as in linsched run */
+	gint64 duration_ms; /* --task workloads: give up after this much virtual time */
+	char *calibration;  /* --calibration FILE */
 };
 
 struct workload {
-	bool hackbench;              /* else the --task specifications */
+	bool hackbench; /* else the --task specifications */
 	struct hackbench_params hb;
-	GArray *tasks;               /* struct task_spec */
-	struct linsched_config cfg;  /* knobs at the profile's defaults for the CPUs */
-	Calibration *calibration;    /* NULL: no real-time prediction */
-	char *settings;              /* canonical description, for journals */
+	GArray *tasks;		    /* struct task_spec */
+	struct linsched_config cfg; /* knobs at the profile's defaults for the CPUs */
+	Calibration *calibration;   /* NULL: no real-time prediction */
+	char *settings;		    /* canonical description, for journals */
 	unsigned int nr_tasks;
 };
 
@@ -58,7 +58,8 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 		       GError **error);
 
 /* The evaluator's objective; ctx is a const struct workload *. */
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx, GError **error);
+gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+			    GError **error);
 
 /* Predicted real milliseconds for a turnaround, or NaN without a calibration. */
 double workload_predict_ms(const struct workload *w, double jiffies);

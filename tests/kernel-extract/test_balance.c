@@ -19,16 +19,18 @@
 #include "kernel-extract/sched_fair.h"
 #include "tests/support/sched_tasks.h"
 
-#define US 1000ULL
-#define MS 1000000ULL
+#define US  1000ULL
+#define MS  1000000ULL
 #define SEC 1000000000ULL
 
-#define V0 (1 * SEC)
-#define T0 (5 * SEC)
+#define V0	       (1 * SEC)
+#define T0	       (5 * SEC)
 #define MIGRATION_COST (500 * US)
 
 static const struct sched_tunables tunables = {
-	.latency = 40 * MS, .min_granularity = 8 * MS, .wakeup_granularity = 10 * MS,
+	.latency = 40 * MS,
+	.min_granularity = 8 * MS,
+	.wakeup_granularity = 10 * MS,
 	.migration_cost = MIGRATION_COST,
 };
 
@@ -206,10 +208,8 @@ struct affine_case {
 static void test_wake_affine(void **state)
 {
 	static const struct affine_case cases[] = {
-		{ "A", { 0 }, 1, { 0 }, 1, 0 },
-		{ "B", { 0, 0 }, 2, { 0, 0 }, 2, 0 },
-		{ "C", { 0, 0 }, 2, { 0, 5 }, 2, 1 },
-		{ "E", { 0, 0 }, 2, { 0, 1 }, 2, 1 },
+		{ "A", { 0 }, 1, { 0 }, 1, 0 },	      { "B", { 0, 0 }, 2, { 0, 0 }, 2, 0 },
+		{ "C", { 0, 0 }, 2, { 0, 5 }, 2, 1 }, { "E", { 0, 0 }, 2, { 0, 1 }, 2, 1 },
 		{ "D", { 0, 0, 0 }, 3, { 0 }, 1, 1 },
 	};
 
@@ -230,7 +230,8 @@ static void test_wake_affine(void **state)
 		int got = select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC);
 
 		if (got != c->expected)
-			fail_msg("case %s: WF_SYNC wakeup went to CPU %d, expected %d", c->name, got, c->expected);
+			fail_msg("case %s: WF_SYNC wakeup went to CPU %d, expected %d", c->name,
+				 got, c->expected);
 		assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, 0), 1);
 		/* Waker and wakee on the same CPU: nothing to pull. */
 		assert_int_equal(select_task_rq_fair(sys, &p, 1, 1, SD_BALANCE_WAKE, WF_SYNC), 1);
@@ -488,8 +489,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_load_balance_pulls_to_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_newidle_balance, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_busy_tick_balances_idle_cpu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cache_hot_tasks_stay_until_balancing_keeps_failing,
-						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_cache_hot_tasks_stay_until_balancing_keeps_failing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_cache_hot_wears_off, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_running_task_never_moves, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_task_hot, setup, teardown),

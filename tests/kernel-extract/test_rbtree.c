@@ -21,8 +21,8 @@
 
 struct item {
 	uint64_t key;
-	uint64_t seq;     /* insertion stamp: breaks ties, proves FIFO among equal keys */
-	size_t slot;      /* index in the pool's queued[] or idle[] list, for O(1) random picks */
+	uint64_t seq; /* insertion stamp: breaks ties, proves FIFO among equal keys */
+	size_t slot;  /* index in the pool's queued[] or idle[] list, for O(1) random picks */
 	bool queued;
 	struct rb_node node;
 };
@@ -107,7 +107,8 @@ static void check_tree(const struct rb_root_cached *tree, struct item **expected
 	check_subtree(root, NULL, inorder, count + 1, &n);
 	assert_int_equal(n, count);
 	for (size_t i = 0; i < count; i++) {
-		assert_ptr_equal(inorder[i], expected[i]); /* same items, BST order, FIFO among equals */
+		assert_ptr_equal(inorder[i],
+				 expected[i]); /* same items, BST order, FIFO among equals */
 		assert_true(inorder[i]->queued);
 	}
 
@@ -368,7 +369,11 @@ static void test_known_shapes(void **state)
 static void test_random_operations(void **state)
 {
 	(void)state;
-	enum { POOL = 4096, OPS_PER_PHASE = 40000, CHECK_EVERY = 500 };
+	enum {
+		POOL = 4096,
+		OPS_PER_PHASE = 40000,
+		CHECK_EVERY = 500
+	};
 	/* Probability of an insert, in percent, per phase. */
 	const unsigned int insert_percent[] = { 70, 50, 30 };
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -392,7 +397,8 @@ static void test_random_operations(void **state)
 
 				pool_insert(&p, it, random_key(rng), gsl_rng_uniform_int(rng, 2));
 			} else if (gsl_rng_uniform_int(rng, 10) == 0) {
-				pool_erase(&p, item_of(rb_first_cached(&p.tree))); /* the CFS pick */
+				pool_erase(&p,
+					   item_of(rb_first_cached(&p.tree))); /* the CFS pick */
 			} else {
 				pool_erase(&p, p.queued[gsl_rng_uniform_int(rng, p.nr_queued)]);
 			}
@@ -444,7 +450,9 @@ static void test_small_trees_every_operation(void **state)
 static void test_next_prev_walks(void **state)
 {
 	(void)state;
-	enum { N = 2000 };
+	enum {
+		N = 2000
+	};
 	struct item *items = calloc(N, sizeof(*items));
 	size_t order[N];
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -499,7 +507,9 @@ static void test_next_prev_walks(void **state)
 static void test_fifo_equal_keys(void **state)
 {
 	(void)state;
-	enum { N = 60 };
+	enum {
+		N = 60
+	};
 	struct item items[N] = { 0 };
 	struct rb_root_cached tree = RB_ROOT_CACHED;
 
@@ -545,7 +555,11 @@ static void test_fifo_equal_keys(void **state)
 static void test_erase_leftmost_repeatedly(void **state)
 {
 	(void)state;
-	enum { ENTITIES = 1000, PICKS = 30000, CHECK_EVERY = 1000 };
+	enum {
+		ENTITIES = 1000,
+		PICKS = 30000,
+		CHECK_EVERY = 1000
+	};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	struct pool p;
 
@@ -568,8 +582,8 @@ static void test_erase_leftmost_repeatedly(void **state)
 		if (next)
 			assert_true(cmp_key_seq(&curr, &next) < 0);
 		/* Monotone picks: every queued key is >= the last picked key. */
-		assert_true(curr->key > last_key || (curr->key == last_key && curr->seq > last_seq) ||
-			    i == 1);
+		assert_true(curr->key > last_key ||
+			    (curr->key == last_key && curr->seq > last_seq) || i == 1);
 		last_key = curr->key;
 		last_seq = curr->seq;
 
@@ -586,7 +600,8 @@ static void test_erase_leftmost_repeatedly(void **state)
 	while (p.nr_queued > 0) {
 		struct item *curr = item_of(rb_first_cached(&p.tree));
 
-		assert_true(curr->key > last_key || (curr->key == last_key && curr->seq > last_seq));
+		assert_true(curr->key > last_key ||
+			    (curr->key == last_key && curr->seq > last_seq));
 		last_key = curr->key;
 		last_seq = curr->seq;
 		pool_erase(&p, curr);
@@ -603,7 +618,9 @@ static void test_erase_leftmost_repeatedly(void **state)
 static void test_plain_root(void **state)
 {
 	(void)state;
-	enum { N = 500 };
+	enum {
+		N = 500
+	};
 	struct item *items = calloc(N, sizeof(*items));
 	struct item *expected[N];
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);

@@ -33,8 +33,8 @@
 #include "kernel-extract/sched_fair.h"
 #include "tests/support/sched_tasks.h"
 
-#define US 1000ULL
-#define MS 1000000ULL
+#define US  1000ULL
+#define MS  1000000ULL
 #define SEC 1000000000ULL
 
 /* A vruntime far from the u64 wrap, so that hand arithmetic on it needs no care. */
@@ -44,26 +44,38 @@
 
 #define SLICE_TOL_NS 1
 
-enum prof { P2628, P61, NR_PROFS };
+enum prof {
+	P2628,
+	P61,
+	NR_PROFS
+};
 
 struct profile_setup {
 	const char *name;
 	struct sched_tunables tun;
 	unsigned int nr_latency;
-	u64 slice2;     /* sched_slice of each of two nice-0 tasks: latency * 1024 / 2048 */
+	u64 slice2;		/* sched_slice of each of two nice-0 tasks: latency * 1024 / 2048 */
 	u64 sleep_credit_nice0; /* place_entity's thresh for a nice-0 sleeper */
 };
 
 static const struct profile_setup setups[NR_PROFS] = {
 	[P2628] = { "2.6.28",
-		    { .latency = 40 * MS, .min_granularity = 8 * MS, .wakeup_granularity = 10 * MS,
+		    { .latency = 40 * MS,
+		      .min_granularity = 8 * MS,
+		      .wakeup_granularity = 10 * MS,
 		      .migration_cost = 500 * US },
-		    5, 20 * MS, 40 * MS },
+		    5,
+		    20 * MS,
+		    40 * MS },
 	/* GENTLE_FAIR_SLEEPERS: half a latency, 6 ms. */
 	[P61] = { "6.1",
-		  { .latency = 12 * MS, .min_granularity = 1500 * US, .wakeup_granularity = 2 * MS,
+		  { .latency = 12 * MS,
+		    .min_granularity = 1500 * US,
+		    .wakeup_granularity = 2 * MS,
 		    .migration_cost = 500 * US },
-		  8, 6 * MS, 6 * MS },
+		  8,
+		  6 * MS,
+		  6 * MS },
 };
 
 /*
@@ -130,8 +142,9 @@ static void check_ratio(const char *what, u64 got, unsigned __int128 num, u64 de
 	if (diff < 0)
 		diff = -diff;
 	if (diff > (__int128)tol * den)
-		fail_msg("%s: got %llu, expected %.3f (within %llu ns)", what, (unsigned long long)got,
-			 (double)num / (double)den, (unsigned long long)tol);
+		fail_msg("%s: got %llu, expected %.3f (within %llu ns)", what,
+			 (unsigned long long)got, (double)num / (double)den,
+			 (unsigned long long)tol);
 }
 
 static u64 fair_tol(u64 delta, unsigned long weight)
@@ -247,7 +260,8 @@ struct equal_case {
 	u64 new_num, new_den; /* of one more, not yet queued: period(queued + 1) / (queued + 1) */
 };
 
-static void check_equal_slices(void **state, enum prof which, const struct equal_case *cases, size_t n)
+static void check_equal_slices(void **state, enum prof which, const struct equal_case *cases,
+			       size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct equal_case *c = &cases[i];
@@ -259,8 +273,8 @@ static void check_equal_slices(void **state, enum prof which, const struct equal
 		new_task(sys, &extra, 99, 0, 0);
 		for (unsigned int k = 0; k < c->queued; k++)
 			check_ratio("slice of a queued nice-0 task",
-				    sched_slice(&cpu_rq(sys, 0)->cfs, &t[k].se), c->on_num, c->on_den,
-				    SLICE_TOL_NS);
+				    sched_slice(&cpu_rq(sys, 0)->cfs, &t[k].se), c->on_num,
+				    c->on_den, SLICE_TOL_NS);
 		check_ratio("slice of a nice-0 task not yet queued",
 			    sched_slice(&cpu_rq(sys, 0)->cfs, &extra.se), c->new_num, c->new_den,
 			    SLICE_TOL_NS);
@@ -271,16 +285,16 @@ static void check_equal_slices(void **state, enum prof which, const struct equal
 static void test_sched_slice_equal_weights(void **state)
 {
 	static const struct equal_case old[] = {
-		{ 0, 0, 1, 40 * MS, 1 },          /* alone: the whole 40 ms */
-		{ 1, 40 * MS, 1, 40 * MS, 2 },    /* 40; the newcomer makes two: 20 */
-		{ 2, 40 * MS, 2, 40 * MS, 3 },    /* 20; 13 333 333.3 */
-		{ 5, 40 * MS, 5, 48 * MS, 6 },    /* at nr_latency: 8; past it 48 / 6 = 8 */
-		{ 6, 48 * MS, 6, 56 * MS, 7 },    /* 8; 56 / 7 = 8 */
+		{ 0, 0, 1, 40 * MS, 1 },       /* alone: the whole 40 ms */
+		{ 1, 40 * MS, 1, 40 * MS, 2 }, /* 40; the newcomer makes two: 20 */
+		{ 2, 40 * MS, 2, 40 * MS, 3 }, /* 20; 13 333 333.3 */
+		{ 5, 40 * MS, 5, 48 * MS, 6 }, /* at nr_latency: 8; past it 48 / 6 = 8 */
+		{ 6, 48 * MS, 6, 56 * MS, 7 }, /* 8; 56 / 7 = 8 */
 	};
 	static const struct equal_case new[] = {
 		{ 0, 0, 1, 12 * MS, 1 },
-		{ 1, 12 * MS, 1, 12 * MS, 2 },    /* 12; 6 */
-		{ 3, 12 * MS, 3, 12 * MS, 4 },    /* 4; 3 */
+		{ 1, 12 * MS, 1, 12 * MS, 2 },	  /* 12; 6 */
+		{ 3, 12 * MS, 3, 12 * MS, 4 },	  /* 4; 3 */
 		{ 8, 12 * MS, 8, 13500 * US, 9 }, /* 1.5; 13.5 / 9 = 1.5 */
 	};
 
@@ -418,14 +432,14 @@ static void test_place_entity_fork(void **state)
 		cfs->min_vruntime = V0;
 		new_task(sys, &n, 1, 0, 0);
 		place_entity(cfs, &n.se, 1);
-		check_ratio("new nice 0 alone", n.se.vruntime, (unsigned __int128)V0 + alone[which], 1,
-			    SLICE_TOL_NS);
+		check_ratio("new nice 0 alone", n.se.vruntime, (unsigned __int128)V0 + alone[which],
+			    1, SLICE_TOL_NS);
 
 		new_task(sys, &l, 2, 5, 0);
 		place_entity(cfs, &l.se, 1);
 		check_ratio("new nice 5 alone", l.se.vruntime,
-			    (unsigned __int128)V0 * 335 + (unsigned __int128)alone[which] * 1024, 335,
-			    vslice_tol(alone[which], 335));
+			    (unsigned __int128)V0 * 335 + (unsigned __int128)alone[which] * 1024,
+			    335, vslice_tol(alone[which], 335));
 
 		queue_at(sys, &a, 3, 0, 0, V0);
 		new_task(sys, &n, 4, 0, 0);
@@ -461,8 +475,9 @@ static void test_fork_placement_from_boot(void **state)
 			u64 w = p.se.load.weight;
 			u64 offset = p.se.vruntime - min_v; /* wraps correctly */
 
-			check_ratio(nices[i] == -20 ? "new nice -20 from boot: vruntime - min_vruntime"
-						    : "new task from boot: vruntime - min_vruntime",
+			check_ratio(nices[i] == -20
+					    ? "new nice -20 from boot: vruntime - min_vruntime"
+					    : "new task from boot: vruntime - min_vruntime",
 				    offset, (unsigned __int128)latency[which] * 1024, w,
 				    vslice_tol(latency[which], w));
 		}
@@ -517,10 +532,8 @@ static void test_place_entity_keeps_old_vruntime(void **state)
 		{ P2628, V0 + 5 * MS, V0 + 5 * MS },   /* ahead of min_vruntime: kept */
 		{ P2628, V0 - 40 * MS, V0 - 40 * MS }, /* exactly the placement */
 		{ P2628, V0 - 41 * MS, V0 - 40 * MS }, /* below: raised */
-		{ P61, V0 - 1 * MS, V0 - 1 * MS },
-		{ P61, V0 + 5 * MS, V0 + 5 * MS },
-		{ P61, V0 - 6 * MS, V0 - 6 * MS },
-		{ P61, V0 - 7 * MS, V0 - 6 * MS },
+		{ P61, V0 - 1 * MS, V0 - 1 * MS },     { P61, V0 + 5 * MS, V0 + 5 * MS },
+		{ P61, V0 - 6 * MS, V0 - 6 * MS },     { P61, V0 - 7 * MS, V0 - 6 * MS },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -588,7 +601,8 @@ static void test_update_curr(void **state)
 		assert_int_equal(a.se.sum_exec_runtime, 3 * MS);
 		assert_int_equal(a.se.exec_start, sys->clock);
 		check_ratio("vruntime after 3 ms at nice 5", a.se.vruntime,
-			    (unsigned __int128)V0 * 335 + 3ULL * MS * 1024, 335, fair_tol(3 * MS, 335));
+			    (unsigned __int128)V0 * 335 + 3ULL * MS * 1024, 335,
+			    fair_tol(3 * MS, 335));
 		assert_int_equal(cfs->min_vruntime, a.se.vruntime);
 
 		queue_at(sys, &b, 2, 0, 0, V0 + 10 * MS);
@@ -596,7 +610,8 @@ static void test_update_curr(void **state)
 		update_curr(cfs);
 		assert_int_equal(a.se.sum_exec_runtime, 4 * MS);
 		check_ratio("vruntime after 4 ms at nice 5", a.se.vruntime,
-			    (unsigned __int128)V0 * 335 + 4ULL * MS * 1024, 335, fair_tol(4 * MS, 335));
+			    (unsigned __int128)V0 * 335 + 4ULL * MS * 1024, 335,
+			    fair_tol(4 * MS, 335));
 		assert_int_equal(cfs->min_vruntime, V0 + 10 * MS);
 		assert_int_equal(b.se.sum_exec_runtime, 0);
 
@@ -612,8 +627,8 @@ static void test_update_curr(void **state)
 struct wakeup_case {
 	enum prof which;
 	int curr_nice, woken_nice;
-	s64 vdiff;        /* curr.vruntime - woken.vruntime */
-	int expected;     /* wakeup_preempt_entity(curr, woken) */
+	s64 vdiff;    /* curr.vruntime - woken.vruntime */
+	int expected; /* wakeup_preempt_entity(curr, woken) */
 };
 
 /*
@@ -630,13 +645,13 @@ static const struct wakeup_case wakeup_cases[] = {
 	{ P2628, 0, 0, 10 * MS, 0 },
 	{ P2628, 0, 0, 10 * MS + 1, 1 },
 	{ P2628, 0, 0, 30 * MS, 1 },
-	{ P2628, 5, 0, 10 * MS, 0 },       /* light curr: gran not scaled */
+	{ P2628, 5, 0, 10 * MS, 0 }, /* light curr: gran not scaled */
 	{ P2628, 5, 0, 10 * MS + 1, 1 },
 	{ P2628, -5, 0, 0, -1 },
-	{ P2628, -5, 0, 3280999, 0 },      /* heavy curr: gran 3 280 999.68 */
+	{ P2628, -5, 0, 3280999, 0 }, /* heavy curr: gran 3 280 999.68 */
 	{ P2628, -5, 0, 3281001, 1 },
 	{ P2628, -5, 0, 10 * MS, 1 },
-	{ P2628, 0, 5, 10 * MS, 0 },       /* the woken task's weight plays no part */
+	{ P2628, 0, 5, 10 * MS, 0 }, /* the woken task's weight plays no part */
 	{ P2628, 0, 5, 10 * MS + 1, 1 },
 	{ P2628, 0, -5, 10 * MS, 0 },
 	{ P2628, 0, -5, 10 * MS + 1, 1 },
@@ -647,14 +662,14 @@ static const struct wakeup_case wakeup_cases[] = {
 	{ P61, 0, 0, 1, 0 },
 	{ P61, 0, 0, 2 * MS, 0 },
 	{ P61, 0, 0, 2 * MS + 1, 1 },
-	{ P61, -5, 0, 2 * MS, 0 },         /* heavy curr: not scaled in 6.1 */
+	{ P61, -5, 0, 2 * MS, 0 }, /* heavy curr: not scaled in 6.1 */
 	{ P61, -5, 0, 2 * MS + 1, 1 },
 	{ P61, 5, 0, 2 * MS, 0 },
 	{ P61, 5, 0, 2 * MS + 1, 1 },
-	{ P61, 0, 5, 2 * MS + 1, 0 },      /* light woken: gran 6 113 432.84 */
+	{ P61, 0, 5, 2 * MS + 1, 0 }, /* light woken: gran 6 113 432.84 */
 	{ P61, 0, 5, 6113432, 0 },
 	{ P61, 0, 5, 6113434, 1 },
-	{ P61, 0, -5, 656199, 0 },         /* heavy woken: gran 656 199.94 */
+	{ P61, 0, -5, 656199, 0 }, /* heavy woken: gran 656 199.94 */
 	{ P61, 0, -5, 656201, 1 },
 	{ P61, 0, -5, 2 * MS, 1 },
 	{ P61, -5, 5, 6113432, 0 },
@@ -678,7 +693,8 @@ static void test_wakeup_preempt_entity(void **state)
 
 		if (got != c->expected)
 			fail_msg("case %zu (%s, curr nice %d, woken nice %d, vdiff %lld): got %d, "
-				 "expected %d", i, setups[c->which].name, c->curr_nice, c->woken_nice,
+				 "expected %d",
+				 i, setups[c->which].name, c->curr_nice, c->woken_nice,
 				 (long long)c->vdiff, got, c->expected);
 	}
 }
@@ -705,8 +721,9 @@ static void test_check_preempt_wakeup(void **state)
 
 		if (resched_set(sys, rq) != expected)
 			fail_msg("case %zu (%s, curr nice %d, woken nice %d, vdiff %lld): "
-				 "need_resched %d", i, setups[c->which].name, c->curr_nice,
-				 c->woken_nice, (long long)c->vdiff, rq->need_resched);
+				 "need_resched %d",
+				 i, setups[c->which].name, c->curr_nice, c->woken_nice,
+				 (long long)c->vdiff, rq->need_resched);
 		assert_ptr_equal(rq->cfs.next, &woken.se);
 		assert_ptr_equal(rq->cfs.last, expected ? &curr.se : NULL);
 		/* Nothing was charged: the clock did not move. */
@@ -759,7 +776,8 @@ static void test_wakeup_path(void **state)
 				assert_int_equal(s.se.vruntime, V0 - short_sleep[which]);
 				assert_false(resched_set(sys, rq));
 			} else {
-				assert_int_equal(s.se.vruntime, V0 - setups[which].sleep_credit_nice0);
+				assert_int_equal(s.se.vruntime,
+						 V0 - setups[which].sleep_credit_nice0);
 				assert_true(resched_set(sys, rq));
 				assert_ptr_equal(schedule(rq), &s);
 				assert_false(resched_set(sys, rq));
@@ -834,8 +852,10 @@ static void test_tick_preempts_light_task(void **state)
 			sys->clock = T0 + keep[which] + extra;
 			scheduler_tick(rq);
 			if (resched_set(sys, rq) != (extra == 1))
-				fail_msg("%s: nice 5 after %llu ns: need_resched %d", setups[which].name,
-					 (unsigned long long)(keep[which] + extra), rq->need_resched);
+				fail_msg("%s: nice 5 after %llu ns: need_resched %d",
+					 setups[which].name,
+					 (unsigned long long)(keep[which] + extra),
+					 rq->need_resched);
 		}
 	}
 }
@@ -873,8 +893,7 @@ static void test_tick_vruntime_rule(void **state)
 	tick_after(state, P61, V0 + 4500 * US + 1, 1500 * US, true,
 		   "6 ms + 1 ns ahead after min_granularity");
 	/* Far ahead but short of min_granularity: keeps running. */
-	tick_after(state, P61, V0 + 20 * MS, 1500 * US - 1, false,
-		   "ran less than min_granularity");
+	tick_after(state, P61, V0 + 20 * MS, 1500 * US - 1, false, "ran less than min_granularity");
 	tick_after(state, P61, V0 + 20 * MS, 1500 * US, true, "ran min_granularity, 21.5 ms ahead");
 	/* 2.6.28: 100 ms ahead, but only the slice counts. */
 	tick_after(state, P2628, V0 + 100 * MS, 8 * MS, false,
@@ -915,9 +934,10 @@ static void test_buddy_pick(void **state)
 			struct task_struct *expected = offsets[i] <= gran[which] ? &w : &l;
 
 			if (next != expected)
-				fail_msg("%s: woken %llu ns after the leftmost: ran pid %d, expected %d",
-					 setups[which].name, (unsigned long long)offsets[i],
-					 next ? next->pid : -1, expected->pid);
+				fail_msg(
+					"%s: woken %llu ns after the leftmost: ran pid %d, expected %d",
+					setups[which].name, (unsigned long long)offsets[i],
+					next ? next->pid : -1, expected->pid);
 			/* A buddy is spent once it has been run. */
 			assert_ptr_not_equal(rq->cfs.next, &next->se);
 		}
@@ -1001,7 +1021,8 @@ static void walk_step(struct walk *w)
 			activate_task(w->rq, p, 0);
 		} else {
 			p->state = TASK_RUNNING;
-			activate_task(w->rq, p, gsl_rng_uniform_int(w->rng, 2) ? ENQUEUE_WAKEUP : 0);
+			activate_task(w->rq, p,
+				      gsl_rng_uniform_int(w->rng, 2) ? ENQUEUE_WAKEUP : 0);
 		}
 		if (w->rq->curr && gsl_rng_uniform_int(w->rng, 2))
 			check_preempt_wakeup(w->rq, p, 0);
@@ -1103,22 +1124,26 @@ static void test_min_vruntime_never_decreases(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_calc_delta_fair_nice0_is_identity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_calc_delta_fair_nice0_is_identity, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_calc_delta_fair_all_weights, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_period, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_slice_equal_weights, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sched_slice_mixed_weights, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sched_slice_min_granularity_floor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sched_slice_min_granularity_floor, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_sched_vslice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_place_entity_fork, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_placement_from_boot, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_place_entity_wakeup, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_place_entity_keeps_old_vruntime, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_place_entity_keeps_old_vruntime, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_enqueue_wakeup_places, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_update_curr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_preempt_entity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup_idle_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup_idle_cpu, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tick_preempts_after_slice, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tick_preempts_light_task, setup, teardown),

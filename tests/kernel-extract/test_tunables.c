@@ -80,9 +80,8 @@ struct factor_case {
 
 /* ilog2 is the index of the highest set bit: ilog2(3) = 1, ilog2(64) = 6, ilog2(1024) = 10. */
 static const struct factor_case factor_cases[] = {
-	{ 1, 1, 1 },   { 2, 2, 2 },   { 3, 2, 2 },   { 4, 3, 3 },   { 5, 3, 3 },
-	{ 7, 3, 3 },   { 8, 4, 4 },   { 9, 4, 4 },   { 16, 5, 4 },  { 64, 7, 4 },
-	{ 1024, 11, 4 },
+	{ 1, 1, 1 }, { 2, 2, 2 }, { 3, 2, 2 },	{ 4, 3, 3 },  { 5, 3, 3 },     { 7, 3, 3 },
+	{ 8, 4, 4 }, { 9, 4, 4 }, { 16, 5, 4 }, { 64, 7, 4 }, { 1024, 11, 4 },
 };
 
 static void test_tunable_factor(void **state)
@@ -91,7 +90,8 @@ static void test_tunable_factor(void **state)
 	for (size_t i = 0; i < sizeof(factor_cases) / sizeof(factor_cases[0]); i++) {
 		const struct factor_case *c = &factor_cases[i];
 
-		assert_int_equal(sched_tunable_factor(profile("2.6.28"), c->ncpus), c->factor_2_6_28);
+		assert_int_equal(sched_tunable_factor(profile("2.6.28"), c->ncpus),
+				 c->factor_2_6_28);
 		assert_int_equal(sched_tunable_factor(profile("6.1"), c->ncpus), c->factor_6_1);
 	}
 }
@@ -111,10 +111,12 @@ static void check_defaults(const char *name, const struct default_case *cases, s
 		if (t.latency != c->latency || t.min_granularity != c->min_granularity ||
 		    t.wakeup_granularity != c->wakeup_granularity || t.nr_latency != c->nr_latency)
 			fail_msg("%s on %u CPUs: got latency %llu min_gran %llu wakeup_gran %llu "
-				 "nr_latency %u, expected %llu %llu %llu %u", name, c->ncpus,
-				 (unsigned long long)t.latency, (unsigned long long)t.min_granularity,
+				 "nr_latency %u, expected %llu %llu %llu %u",
+				 name, c->ncpus, (unsigned long long)t.latency,
+				 (unsigned long long)t.min_granularity,
 				 (unsigned long long)t.wakeup_granularity, t.nr_latency,
-				 (unsigned long long)c->latency, (unsigned long long)c->min_granularity,
+				 (unsigned long long)c->latency,
+				 (unsigned long long)c->min_granularity,
 				 (unsigned long long)c->wakeup_granularity, c->nr_latency);
 		/* migration_cost is not scaled. */
 		assert_int_equal(t.migration_cost, 500000);
@@ -134,14 +136,10 @@ static void test_defaults_2_6_28(void **state)
 {
 	(void)state;
 	static const struct default_case cases[] = {
-		{ 1, 20 * MS, 4 * MS, 5 * MS, 5 },
-		{ 2, 40 * MS, 8 * MS, 10 * MS, 5 },
-		{ 3, 40 * MS, 8 * MS, 10 * MS, 5 },
-		{ 4, 60 * MS, 12 * MS, 15 * MS, 5 },
-		{ 8, 80 * MS, 16 * MS, 20 * MS, 5 },
-		{ 16, 100 * MS, 20 * MS, 25 * MS, 5 },
-		{ 64, 140 * MS, 28 * MS, 35 * MS, 5 },
-		{ 1024, 200 * MS, 44 * MS, 55 * MS, 5 },
+		{ 1, 20 * MS, 4 * MS, 5 * MS, 5 },	 { 2, 40 * MS, 8 * MS, 10 * MS, 5 },
+		{ 3, 40 * MS, 8 * MS, 10 * MS, 5 },	 { 4, 60 * MS, 12 * MS, 15 * MS, 5 },
+		{ 8, 80 * MS, 16 * MS, 20 * MS, 5 },	 { 16, 100 * MS, 20 * MS, 25 * MS, 5 },
+		{ 64, 140 * MS, 28 * MS, 35 * MS, 5 },	 { 1024, 200 * MS, 44 * MS, 55 * MS, 5 },
 		{ 4096, 200 * MS, 52 * MS, 65 * MS, 4 },
 	};
 
@@ -156,14 +154,10 @@ static void test_defaults_6_1(void **state)
 {
 	(void)state;
 	static const struct default_case cases[] = {
-		{ 1, 6 * MS, 750000, 1 * MS, 8 },
-		{ 2, 12 * MS, 1500000, 2 * MS, 8 },
-		{ 3, 12 * MS, 1500000, 2 * MS, 8 },
-		{ 4, 18 * MS, 2250000, 3 * MS, 8 },
-		{ 8, 24 * MS, 3 * MS, 4 * MS, 8 },
-		{ 16, 24 * MS, 3 * MS, 4 * MS, 8 },
-		{ 64, 24 * MS, 3 * MS, 4 * MS, 8 },
-		{ 1024, 24 * MS, 3 * MS, 4 * MS, 8 },
+		{ 1, 6 * MS, 750000, 1 * MS, 8 },   { 2, 12 * MS, 1500000, 2 * MS, 8 },
+		{ 3, 12 * MS, 1500000, 2 * MS, 8 }, { 4, 18 * MS, 2250000, 3 * MS, 8 },
+		{ 8, 24 * MS, 3 * MS, 4 * MS, 8 },  { 16, 24 * MS, 3 * MS, 4 * MS, 8 },
+		{ 64, 24 * MS, 3 * MS, 4 * MS, 8 }, { 1024, 24 * MS, 3 * MS, 4 * MS, 8 },
 	};
 
 	check_defaults("6.1", cases, sizeof(cases) / sizeof(cases[0]));
@@ -179,12 +173,13 @@ static void test_nr_latency_is_ceiling(void **state)
 		unsigned int nr_latency;
 	} cases[] = {
 		{ 20000000, 4000000, 5 },      /* exactly 5: no rounding up */
-		{ 6000000, 750000, 8 },        /* exactly 8 */
+		{ 6000000, 750000, 8 },	       /* exactly 8 */
 		{ 20000001, 4000000, 6 },      /* 5.00000025 -> 6 */
 		{ 19999999, 4000000, 5 },      /* 4.99999975 -> 5 */
 		{ 100000, 1000000000, 1 },     /* 0.0001 -> 1 */
 		{ 1000000000, 100000, 10000 }, /* sysctl extremes */
-		{ 19900000, 100000, 199 },     /* SPEC 5 rule 1: (N - 1) * 100 us, nr_latency < N = 200 */
+		{ 19900000, 100000,
+		  199 }, /* SPEC 5 rule 1: (N - 1) * 100 us, nr_latency < N = 200 */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -222,11 +217,15 @@ static void test_user_values_kept(void **state)
 	(void)state;
 	static const char *const names[] = { "2.6.28", "6.1" };
 	static const unsigned int ncpus[] = { 1, 2, 4 };
-	const struct sched_tunables odd = { .latency = 7777777, .min_granularity = 333333,
-					    .wakeup_granularity = 0, .migration_cost = 0,
+	const struct sched_tunables odd = { .latency = 7777777,
+					    .min_granularity = 333333,
+					    .wakeup_granularity = 0,
+					    .migration_cost = 0,
 					    .nr_latency = 0 };
-	const struct sched_tunables big = { .latency = 1000000000, .min_granularity = 1000000000,
-					    .wakeup_granularity = 1000000000, .migration_cost = 123,
+	const struct sched_tunables big = { .latency = 1000000000,
+					    .min_granularity = 1000000000,
+					    .wakeup_granularity = 1000000000,
+					    .migration_cost = 123,
 					    .nr_latency = 99 };
 
 	for (size_t i = 0; i < 2; i++) {
@@ -256,14 +255,10 @@ static void test_user_values_kept(void **state)
  * independently of kernel-extract/sched_prio.c, nice -20 first.
  */
 static const int kernel_weights[40] = {
-	88761, 71755, 56483, 46273, 36291,
-	29154, 23254, 18705, 14949, 11916,
-	9548, 7620, 6100, 4904, 3906,
-	3121, 2501, 1991, 1586, 1277,
-	1024, 820, 655, 526, 423,
-	335, 272, 215, 172, 137,
-	110, 87, 70, 56, 45,
-	36, 29, 23, 18, 15,
+	88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	9548,  7620,  6100,  4904,  3906,  3121,  2501,	 1991,	1586,  1277,
+	1024,  820,   655,   526,   423,   335,	  272,	 215,	172,   137,
+	110,   87,    70,    56,    45,	   36,	  29,	 23,	18,    15,
 };
 
 static void test_weights_are_the_kernels(void **state)
@@ -271,8 +266,8 @@ static void test_weights_are_the_kernels(void **state)
 	(void)state;
 	for (int i = 0; i < NICE_WIDTH; i++)
 		if (prio_to_weight[i] != kernel_weights[i])
-			fail_msg("nice %d: weight %d, the kernel's is %d", i - 20, prio_to_weight[i],
-				 kernel_weights[i]);
+			fail_msg("nice %d: weight %d, the kernel's is %d", i - 20,
+				 prio_to_weight[i], kernel_weights[i]);
 
 	/* SPEC.md section 3's spot values, indexed by nice + 20. */
 	assert_int_equal(prio_to_weight[-20 + 20], 88761);
@@ -291,7 +286,8 @@ static void test_weights_step_about_1_25(void **state)
 		double ratio = (double)prio_to_weight[i] / (double)prio_to_weight[i + 1];
 
 		if (ratio < 1.25 - 0.06 || ratio > 1.25 + 0.06)
-			fail_msg("nice %d -> %d: ratio %.4f is not about 1.25", i - 20, i - 19, ratio);
+			fail_msg("nice %d -> %d: ratio %.4f is not about 1.25", i - 20, i - 19,
+				 ratio);
 	}
 }
 
@@ -320,7 +316,9 @@ static void test_sched_fork_sets_weight(void **state)
 	static const struct {
 		int nice;
 		unsigned long weight;
-	} cases[] = { { -20, 88761 }, { -5, 3121 }, { 0, 1024 }, { 1, 820 }, { 5, 335 }, { 19, 15 } };
+	} cases[] = {
+		{ -20, 88761 }, { -5, 3121 }, { 0, 1024 }, { 1, 820 }, { 5, 335 }, { 19, 15 }
+	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct task_struct p;

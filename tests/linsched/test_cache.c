@@ -31,7 +31,7 @@ static void test_alone_stays_warm(void **state)
 
 	domains_init(d, 1, CACHE);
 	cache_entry_init(&a, 60);
-	assert_int_equal(cache_switch_in(d, 0, &a), 60);   /* cold */
+	assert_int_equal(cache_switch_in(d, 0, &a), 60); /* cold */
 	for (int i = 0; i < 5; i++)
 		assert_int_equal(cache_switch_in(d, 0, &a), 0);
 	assert_int_equal(a.domain, 0);
@@ -119,10 +119,10 @@ static void test_partial_overlap(void **state)
 	cache_entry_init(&b, 30);
 	assert_int_equal(cache_switch_in(d, 0, &a), 60);
 	assert_int_equal(cache_switch_in(d, 0, &b), 30);
-	assert_int_equal(cache_switch_in(d, 0, &a), 0);    /* 30 + 60 = 90 fits */
+	assert_int_equal(cache_switch_in(d, 0, &a), 0); /* 30 + 60 = 90 fits */
 	assert_int_equal(cache_switch_in(d, 0, &b), 0);
 
-	b.footprint = 55;                                   /* now 55 + 60 = 115: 15 too many */
+	b.footprint = 55; /* now 55 + 60 = 115: 15 too many */
 	assert_int_equal(cache_switch_in(d, 0, &a), 15);
 	assert_int_equal(cache_switch_in(d, 0, &b), 15);
 	assert_int_equal(cache_switch_in(d, 0, &a), 15);
@@ -148,10 +148,10 @@ static void test_distinct_tasks_counted_once(void **state)
 
 	/* b, c, b, c, b ran since a: distinct b + c = 55, 55 + 50 = 105: 5 evicted (counting every
 	 * run, 140 lines, would have evicted all 50) */
-	assert_int_equal(cache_switch_in(d, 0, &b), 0);     /* since b: a = 50, 80 fits */
-	assert_int_equal(cache_switch_in(d, 0, &c), 25);    /* first time: cold */
-	assert_int_equal(cache_switch_in(d, 0, &b), 0);     /* since b: c = 25 */
-	assert_int_equal(cache_switch_in(d, 0, &c), 0);     /* since c: b = 30 */
+	assert_int_equal(cache_switch_in(d, 0, &b), 0);	 /* since b: a = 50, 80 fits */
+	assert_int_equal(cache_switch_in(d, 0, &c), 25); /* first time: cold */
+	assert_int_equal(cache_switch_in(d, 0, &b), 0);	 /* since b: c = 25 */
+	assert_int_equal(cache_switch_in(d, 0, &c), 0);	 /* since c: b = 30 */
 	assert_int_equal(cache_switch_in(d, 0, &b), 0);
 	assert_int_equal(cache_switch_in(d, 0, &a), 5);
 }
@@ -205,15 +205,15 @@ static void test_other_domain_starts_cold(void **state)
 	cache_entry_init(&b, 30);
 	assert_int_equal(cache_switch_in(d, 0, &a), 60);
 	assert_int_equal(cache_switch_in(d, 0, &a), 0);
-	assert_int_equal(cache_switch_in(d, 1, &a), 60);   /* moved: cold */
+	assert_int_equal(cache_switch_in(d, 1, &a), 60); /* moved: cold */
 	assert_int_equal(a.domain, 1);
 	assert_int_equal(cache_switch_in(d, 1, &a), 0);
-	assert_int_equal(cache_switch_in(d, 0, &a), 60);   /* back: its old lines were invalidated */
+	assert_int_equal(cache_switch_in(d, 0, &a), 60); /* back: its old lines were invalidated */
 
 	/* What ran in another domain is not "in between" here. */
 	assert_int_equal(cache_switch_in(d, 0, &b), 30);
 	assert_int_equal(cache_switch_in(d, 1, &a), 60);
-	assert_int_equal(cache_switch_in(d, 0, &b), 0);    /* a left domain 0: nothing between */
+	assert_int_equal(cache_switch_in(d, 0, &b), 0); /* a left domain 0: nothing between */
 }
 
 /* An exited task leaves every cache and no longer counts against the others. */
@@ -244,7 +244,9 @@ static void test_forget(void **state)
 static void test_many_small_tasks(void **state)
 {
 	(void)state;
-	enum { N = 500 };
+	enum {
+		N = 500
+	};
 	struct cache_domain d[1];
 	struct cache_entry a, small[N];
 
@@ -255,7 +257,7 @@ static void test_many_small_tasks(void **state)
 		cache_entry_init(&small[i], 1);
 		assert_int_equal(cache_switch_in(d, 0, &small[i]), 1);
 	}
-	assert_int_equal(cache_switch_in(d, 0, &a), 10);   /* 500 lines since >= 100 */
+	assert_int_equal(cache_switch_in(d, 0, &a), 10); /* 500 lines since >= 100 */
 	/* 89 of them then a again: 89 + 10 = 99 fits */
 	for (int i = 0; i < 89; i++)
 		cache_switch_in(d, 0, &small[i]);

@@ -35,16 +35,23 @@ static void expect_success(const struct run *r, const char *what)
 /* Not tests/support/json_strict.h: this one also keeps negative integers exact (member_int), which
  * the report's signed fields need, and names the offset where a document goes wrong. */
 
-enum jtype { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
+enum jtype {
+	J_NULL,
+	J_BOOL,
+	J_NUMBER,
+	J_STRING,
+	J_ARRAY,
+	J_OBJECT
+};
 
 struct jv {
 	enum jtype type;
 	bool b;
-	bool integer;     /* a number written without fraction or exponent */
+	bool integer; /* a number written without fraction or exponent */
 	bool negative;
-	uint64_t u;       /* an integer's magnitude, exact */
+	uint64_t u; /* an integer's magnitude, exact */
 	double d;
-	char *s;          /* a string's raw text between the quotes */
+	char *s;	  /* a string's raw text between the quotes */
 	GPtrArray *items; /* array: struct jv *; object: struct jmember * */
 };
 
@@ -115,7 +122,8 @@ static char *parse_string_raw(struct jparser *jp)
 		if (c == '"')
 			break;
 		if (c < 0x20) {
-			jp->error = jp->error ? jp->error : "control character or end of input in a string";
+			jp->error = jp->error ? jp->error
+					      : "control character or end of input in a string";
 			return NULL;
 		}
 		if (c == '\\') {
@@ -123,7 +131,8 @@ static char *parse_string_raw(struct jparser *jp)
 			if (*jp->p == 'u') {
 				for (int i = 1; i <= 4; i++)
 					if (!g_ascii_isxdigit(jp->p[i])) {
-						jp->error = jp->error ? jp->error : "bad \\u escape";
+						jp->error =
+							jp->error ? jp->error : "bad \\u escape";
 						return NULL;
 					}
 				jp->p += 4;
@@ -185,7 +194,8 @@ static struct jv *parse_number(struct jparser *jp)
 
 	v->d = g_ascii_strtod(text, NULL);
 	if (v->integer) {
-		g_autofree char *digits = g_strndup(start + v->negative, (gsize)(int_end - start - v->negative));
+		g_autofree char *digits =
+			g_strndup(start + v->negative, (gsize)(int_end - start - v->negative));
 		guint64 u;
 
 		if (!g_ascii_string_to_unsigned(digits, 10, 0, G_MAXUINT64, &u, NULL))
@@ -350,7 +360,8 @@ static struct jv *json_parse(const char *text)
 		}
 	}
 	if (!v)
-		fail_msg("invalid JSON at offset %ld: %s", (long)(jp.p - text), jp.error ? jp.error : "?");
+		fail_msg("invalid JSON at offset %ld: %s", (long)(jp.p - text),
+			 jp.error ? jp.error : "?");
 	return v;
 }
 
@@ -401,7 +412,8 @@ static int64_t member_int(const struct jv *obj, const char *key)
 static void test_parser_self_check(void **state)
 {
 	(void)state;
-	const char *good = " {\"a\": [1, -0.5e+3, true, false, null, \"x\\\"\\u00e9\", {}, []], \"b\": {\"c\": 0}} ";
+	const char *good =
+		" {\"a\": [1, -0.5e+3, true, false, null, \"x\\\"\\u00e9\", {}, []], \"b\": {\"c\": 0}} ";
 	struct jv *v = json_parse(good);
 
 	assert_int_equal(member(v, "a", J_ARRAY)->items->len, 8);
@@ -411,8 +423,11 @@ static void test_parser_self_check(void **state)
 	assert_true(((struct jv *)g_ptr_array_index(a->items, 1))->d == -500.0);
 	jv_free(v);
 
-	const char *bad[] = { "", "{", "{\"a\":1,}", "[1,]", "[01]", "{\"a\" 1}", "{\"a\":1,\"a\":2}",
-			      "[1] x", "\"a", "[nul]", "[.5]", "[1.]", "{a:1}", "[\"\\x\"]", "[-]" };
+	const char *bad[] = {
+		"",	 "{",	"{\"a\":1,}", "[1,]", "[01]", "{\"a\" 1}", "{\"a\":1,\"a\":2}",
+		"[1] x", "\"a", "[nul]",      "[.5]", "[1.]", "{a:1}",	   "[\"\\x\"]",
+		"[-]"
+	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
 		struct jparser jp = { bad[i], NULL, 0 };
@@ -429,8 +444,14 @@ static void test_parser_self_check(void **state)
 /* ---- JSON output ------------------------------------------------------------------------------ */
 
 static const char *const task_keys[] = {
-	"id", "cpu", "sum_exec_ns", "run_delay_ns", "pcount", "nr_voluntary_switches",
-	"nr_involuntary_switches", "nr_migrations",
+	"id",
+	"cpu",
+	"sum_exec_ns",
+	"run_delay_ns",
+	"pcount",
+	"nr_voluntary_switches",
+	"nr_involuntary_switches",
+	"nr_migrations",
 };
 
 /* Every key of report.h with its type; values fixed by the command checked by the caller. */
@@ -471,7 +492,8 @@ static void check_report_shape(const struct jv *doc, uint64_t cpus)
 	member_uint(knobs, "migration_cost_ns");
 
 	const struct jv *costs = member(doc, "costs", J_OBJECT);
-	const char *const cost_keys[] = { "switch_ns", "wakeup_ns", "migrate_ns", "cache_lines", "miss_ps" };
+	const char *const cost_keys[] = { "switch_ns", "wakeup_ns", "migrate_ns", "cache_lines",
+					  "miss_ps" };
 
 	for (size_t k = 0; k < G_N_ELEMENTS(cost_keys); k++)
 		member_uint(costs, cost_keys[k]);
@@ -491,7 +513,8 @@ static void check_report_shape(const struct jv *doc, uint64_t cpus)
 
 		assert_true(nice >= -20 && nice <= 19);
 		assert_true(member_uint(t, "cpu") < cpus);
-		assert_true(member_uint(t, "sum_exec_ns") + member_uint(t, "run_delay_ns") <= runtime);
+		assert_true(member_uint(t, "sum_exec_ns") + member_uint(t, "run_delay_ns") <=
+			    runtime);
 		total_exec += member_uint(t, "sum_exec_ns");
 
 		const struct jv *exit_ns = jobj_get(t, "exit_ns");
@@ -499,10 +522,12 @@ static void check_report_shape(const struct jv *doc, uint64_t cpus)
 		if (!exit_ns)
 			fail_msg("task %u has no exit_ns", i);
 		if (exit_ns->type == J_NUMBER) {
-			assert_true(exit_ns->integer && !exit_ns->negative && exit_ns->u <= runtime);
+			assert_true(exit_ns->integer && !exit_ns->negative &&
+				    exit_ns->u <= runtime);
 			/* a task that exited was switched out as often as in */
 			assert_int_equal(member_uint(t, "pcount"),
-					 member_uint(t, "nr_voluntary_switches") + member_uint(t, "nr_involuntary_switches"));
+					 member_uint(t, "nr_voluntary_switches") +
+						 member_uint(t, "nr_involuntary_switches"));
 		} else {
 			assert_int_equal(exit_ns->type, J_NULL);
 		}
@@ -514,9 +539,9 @@ static void check_report_shape(const struct jv *doc, uint64_t cpus)
 static void test_json_output(void **state)
 {
 	(void)state;
-	struct run r = RUN("run", "--cpus", "2", "--hz", "250", "--seed", "7", "--duration-ms", "200",
-			   "--latency-ns", "30000000", "--task", "cpu:nice=0",
-			   "--task", "sleeprun:busy_ms=1:sleep_ms=3:loops=5", "--task", "cpu:nice=5:count=2",
+	struct run r = RUN("run", "--cpus", "2", "--hz", "250", "--seed", "7", "--duration-ms",
+			   "200", "--latency-ns", "30000000", "--task", "cpu:nice=0", "--task",
+			   "sleeprun:busy_ms=1:sleep_ms=3:loops=5", "--task", "cpu:nice=5:count=2",
 			   "--format", "json");
 
 	expect_success(&r, "run --format json");
@@ -527,7 +552,7 @@ static void test_json_output(void **state)
 	assert_int_equal(member_uint(doc, "hz"), 250);
 	assert_int_equal(member_uint(doc, "seed"), 7);
 	assert_int_equal(member_uint(doc, "runtime_ns"), 200000000);
-	assert_int_equal(member_uint(doc, "jiffies"), 50);             /* 200 ms at 4 ms a jiffy */
+	assert_int_equal(member_uint(doc, "jiffies"), 50); /* 200 ms at 4 ms a jiffy */
 	assert_true(member_uint(doc, "context_switches") > 0);
 
 	/* the latency given, the others 2.6.28's defaults on 2 CPUs (SPEC.md section 3) */
@@ -562,8 +587,10 @@ static void test_json_output(void **state)
 static void test_json_profile_61(void **state)
 {
 	(void)state;
-	struct run r = RUN("run", "--profile", "6.1", "--cpus", "4", "--domains", "2", "--duration-ms", "50",
-			   "--task", "randsleeprun:busy_ms=1:sleep_ms=1:count=6:dist=normal", "--format", "json");
+	struct run r =
+		RUN("run", "--profile", "6.1", "--cpus", "4", "--domains", "2", "--duration-ms",
+		    "50", "--task", "randsleeprun:busy_ms=1:sleep_ms=1:count=6:dist=normal",
+		    "--format", "json");
 
 	expect_success(&r, "run --profile 6.1");
 	struct jv *doc = json_parse(r.out);
@@ -623,7 +650,7 @@ static void expect_bad_input(const char *const *args, const char *const *names)
 }
 
 #define BAD(names, ...) expect_bad_input((const char *const[]){ "run", __VA_ARGS__, NULL }, names)
-#define NAMES(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define NAMES(...)	((const char *const[]){ __VA_ARGS__, NULL })
 
 static void test_bad_input(void **state)
 {
@@ -692,21 +719,27 @@ static void test_same_command_same_output(void **state)
 	const char *formats[] = { "json", "text" };
 
 	for (size_t f = 0; f < G_N_ELEMENTS(formats); f++) {
-		struct run a = RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500", "--seed", "3",
-				   "--task", "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
-				   "--task", "cpu:count=3", "--format", formats[f]);
-		struct run b = RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500", "--seed", "3",
-				   "--task", "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
-				   "--task", "cpu:count=3", "--format", formats[f]);
-		struct run c = RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500", "--seed", "4",
-				   "--task", "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
-				   "--task", "cpu:count=3", "--format", formats[f]);
+		struct run a =
+			RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500",
+			    "--seed", "3", "--task",
+			    "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
+			    "--task", "cpu:count=3", "--format", formats[f]);
+		struct run b =
+			RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500",
+			    "--seed", "3", "--task",
+			    "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
+			    "--task", "cpu:count=3", "--format", formats[f]);
+		struct run c =
+			RUN("run", "--cpus", "4", "--domains", "2", "--duration-ms", "500",
+			    "--seed", "4", "--task",
+			    "randsleeprun:busy_ms=1:sleep_ms=2:count=12:dist=lognormal:cv=0.7",
+			    "--task", "cpu:count=3", "--format", formats[f]);
 
 		expect_success(&a, formats[f]);
 		expect_success(&b, formats[f]);
 		expect_success(&c, formats[f]);
 		assert_string_equal(a.out, b.out);
-		assert_true(strcmp(a.out, c.out) != 0);  /* another seed, other draws */
+		assert_true(strcmp(a.out, c.out) != 0); /* another seed, other draws */
 		run_clear(&a);
 		run_clear(&b);
 		run_clear(&c);

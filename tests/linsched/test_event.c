@@ -22,8 +22,8 @@
 
 struct owner {
 	struct event ev;
-	uint64_t time;               /* the reference's copy of what the test asked for */
-	uint64_t stamp;              /* the test's own scheduling order */
+	uint64_t time;	/* the reference's copy of what the test asked for */
+	uint64_t stamp; /* the test's own scheduling order */
 	bool queued;
 };
 
@@ -199,14 +199,14 @@ static void test_move_and_cancel(void **state)
 	event_schedule(&h, &a, 10);
 	event_schedule(&h, &b, 20);
 	event_schedule(&h, &c, 30);
-	event_schedule(&h, &c, 5);   /* earlier */
+	event_schedule(&h, &c, 5); /* earlier */
 	assert_ptr_equal(event_peek(&h), &c);
-	event_schedule(&h, &c, 25);  /* later again */
+	event_schedule(&h, &c, 25); /* later again */
 	assert_ptr_equal(event_peek(&h), &a);
-	event_cancel(&h, &a);        /* the top */
+	event_cancel(&h, &a); /* the top */
 	assert_false(event_queued(&a));
 	assert_int_equal(h.len, 2);
-	event_cancel(&h, &a);        /* twice: no-op */
+	event_cancel(&h, &a); /* twice: no-op */
 	assert_int_equal(h.len, 2);
 	assert_ptr_equal(event_pop(&h), &b);
 	assert_ptr_equal(event_pop(&h), &c);
@@ -296,7 +296,9 @@ static void test_random_large(void **state)
 static void test_bulk_sort(void **state)
 {
 	(void)state;
-	enum { N = 2000 };
+	enum {
+		N = 2000
+	};
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	struct event_heap h;
 	struct ref r = { .owners = owners_new(N), .n = N };
@@ -317,14 +319,10 @@ static void test_bulk_sort(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_empty),
-		cmocka_unit_test(test_order_by_time),
-		cmocka_unit_test(test_ties_fifo),
-		cmocka_unit_test(test_move_and_cancel),
-		cmocka_unit_test(test_extreme_times),
-		cmocka_unit_test(test_random_small),
-		cmocka_unit_test(test_random_large),
-		cmocka_unit_test(test_bulk_sort),
+		cmocka_unit_test(test_empty),	      cmocka_unit_test(test_order_by_time),
+		cmocka_unit_test(test_ties_fifo),     cmocka_unit_test(test_move_and_cancel),
+		cmocka_unit_test(test_extreme_times), cmocka_unit_test(test_random_small),
+		cmocka_unit_test(test_random_large),  cmocka_unit_test(test_bulk_sort),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,8 @@
 
 /* ---- running the program ---------------------------------------------------------------------- */
 
-#define HACKBENCH(...) run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
+#define HACKBENCH(...) \
+	run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
 
 static void expect_success(const struct run *r, const char *what)
 {
@@ -41,11 +42,17 @@ static void test_json_parser(void **state)
 	(void)state;
 	/* The parser the other tests rely on accepts JSON and nothing else. */
 	static const char *const good[] = {
-		"{}", "[]", "0", "-0.5e+3", "\"a\\u00e9\\n\"", " {\"a\": [1, 2.5, true, false, null, {\"b\": \"c\"}]} ",
+		"{}",
+		"[]",
+		"0",
+		"-0.5e+3",
+		"\"a\\u00e9\\n\"",
+		" {\"a\": [1, 2.5, true, false, null, {\"b\": \"c\"}]} ",
 	};
 	static const char *const bad[] = {
-		"", "{", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":1,\"a\":2}", "01", "1.", ".5", "-", "1e",
-		"\"\\x\"", "\"tab\there\"", "tru", "[1] 2", "{a:1}", "'a'", "[1 2]",
+		"",	 "{",	  "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{\"a\":1,\"a\":2}", "01",
+		"1.",	 ".5",	  "-",	  "1e",		"\"\\x\"",   "\"tab\there\"",	  "tru",
+		"[1] 2", "{a:1}", "'a'",  "[1 2]",
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(good); i++) {
@@ -91,8 +98,9 @@ static void expect_line(const struct run *r, const char *line)
 /* The "Total time" line: jiffies and simulated seconds. */
 static void total_time(const char *out, guint64 *jiffies, double *seconds)
 {
-	g_autoptr(GRegex) re = g_regex_new("^Total time: (\\d+) jiffies \\((\\d+\\.\\d{3}) simulated sec\\)$",
-					   G_REGEX_MULTILINE, 0, NULL);
+	g_autoptr(GRegex) re =
+		g_regex_new("^Total time: (\\d+) jiffies \\((\\d+\\.\\d{3}) simulated sec\\)$",
+			    G_REGEX_MULTILINE, 0, NULL);
 	g_autoptr(GMatchInfo) m = NULL;
 
 	if (!g_regex_match(re, out, 0, &m))
@@ -276,8 +284,9 @@ static void test_json_deterministic(void **state)
 	struct json *doc = json_parse(a.out);
 	const struct json *w = member(doc, "workload", J_OBJECT);
 	static const char *const params[] = {
-		"benchmark", "model", "groups", "loops", "fds", "datasize", "channel", "mode", "tasks",
-		"capacity_bytes", "capacity_msgs", "write_ns", "read_ns", "footprint_lines",
+		"benchmark",	 "model",    "groups",	"loops",	   "fds",
+		"datasize",	 "channel",  "mode",	"tasks",	   "capacity_bytes",
+		"capacity_msgs", "write_ns", "read_ns", "footprint_lines",
 	};
 
 	check_run_keys(doc, 2);
@@ -321,8 +330,8 @@ static void test_pipe_and_bootstrap_json(void **state)
 	json_free(doc);
 	run_clear(&r);
 
-	r = HACKBENCH("--model", "bootstrap", "-g", "2", "--solo-ms", "50", "--degradation", "0.8", "--format",
-		      "json");
+	r = HACKBENCH("--model", "bootstrap", "-g", "2", "--solo-ms", "50", "--degradation", "0.8",
+		      "--format", "json");
 	expect_success(&r, "--model bootstrap");
 	doc = json_parse(r.out);
 	w = member(doc, "workload", J_OBJECT);
@@ -347,7 +356,8 @@ static void expect_usage_error(const char *const *args, const char *flag)
 	run_clear(&r);
 }
 
-#define USAGE_ERROR(flag, ...) expect_usage_error((const char *const[]){ "hackbench", __VA_ARGS__, NULL }, flag)
+#define USAGE_ERROR(flag, ...) \
+	expect_usage_error((const char *const[]){ "hackbench", __VA_ARGS__, NULL }, flag)
 
 static void test_bad_input(void **state)
 {
@@ -366,7 +376,8 @@ static void test_bad_input(void **state)
 	USAGE_ERROR("--threads", "--threads", "--processes");
 	USAGE_ERROR("--processes", "-T", "-P");
 	USAGE_ERROR("--degradation", "--model", "bootstrap", "--degradation", "1.5");
-	USAGE_ERROR("--bootstrap-file", "--model", "bootstrap", "--bootstrap-file", "/nonexistent-dir/b.ini");
+	USAGE_ERROR("--bootstrap-file", "--model", "bootstrap", "--bootstrap-file",
+		    "/nonexistent-dir/b.ini");
 	USAGE_ERROR("--profile", "--profile", "2.4");
 	USAGE_ERROR("--groups", "--groups", "many");
 }
@@ -375,7 +386,8 @@ static void test_good_edges_accepted(void **state)
 {
 	(void)state;
 	/* The smallest channels that hold one message. */
-	struct run r = HACKBENCH("-g", "1", "-l", "3", "--capacity-bytes", "766", "--format", "json");
+	struct run r =
+		HACKBENCH("-g", "1", "-l", "3", "--capacity-bytes", "766", "--format", "json");
 
 	expect_success(&r, "--capacity-bytes 766");
 	struct json *doc = json_parse(r.out);

@@ -78,7 +78,9 @@ static void test_compact_nesting_and_commas(void **state)
 	json_key(&w, "f");
 	json_string(&w, "x");
 	json_end_object(&w);
-	assert_string_equal(s->str, "{\"a\":1,\"b\":[1,-2,[],{\"c\":null,\"d\":true},false],\"e\":{},\"f\":\"x\"}");
+	assert_string_equal(
+		s->str,
+		"{\"a\":1,\"b\":[1,-2,[],{\"c\":null,\"d\":true},false],\"e\":{},\"f\":\"x\"}");
 	g_string_free(s, TRUE);
 }
 
@@ -142,18 +144,17 @@ static void test_pretty(void **state)
 	json_end_object(&w);
 	json_end_array(&w);
 	json_end_object(&w);
-	assert_string_equal(s->str,
-			    "{\n"
-			    "  \"a\": 1,\n"
-			    "  \"e\": [],\n"
-			    "  \"o\": {},\n"
-			    "  \"l\": [\n"
-			    "    2,\n"
-			    "    {\n"
-			    "      \"x\": null\n"
-			    "    }\n"
-			    "  ]\n"
-			    "}\n");
+	assert_string_equal(s->str, "{\n"
+				    "  \"a\": 1,\n"
+				    "  \"e\": [],\n"
+				    "  \"o\": {},\n"
+				    "  \"l\": [\n"
+				    "    2,\n"
+				    "    {\n"
+				    "      \"x\": null\n"
+				    "    }\n"
+				    "  ]\n"
+				    "}\n");
 	g_string_free(s, TRUE);
 }
 
@@ -173,11 +174,12 @@ static void test_string_escapes(void **state)
 	json_key(&w, "after");
 	json_int(&w, 5);
 	json_end_object(&w);
-	assert_string_equal(s->str,
-			    "{\"k\\\"e\\\\y\\n\":\"q\\\" b\\\\ n\\n r\\r t\\t \\u0001 \\u001f \x7f / \xc3\xa9 \xe2\x82\xac\","
-			    "\"\":\"\","
-			    "\"colon:\":\"ends with colon:\","
-			    "\"after\":5}");
+	assert_string_equal(
+		s->str,
+		"{\"k\\\"e\\\\y\\n\":\"q\\\" b\\\\ n\\n r\\r t\\t \\u0001 \\u001f \x7f / \xc3\xa9 \xe2\x82\xac\","
+		"\"\":\"\","
+		"\"colon:\":\"ends with colon:\","
+		"\"after\":5}");
 	g_string_free(s, TRUE);
 }
 
@@ -194,7 +196,8 @@ static void test_integers(void **state)
 	json_uint(&w, UINT64_MAX);
 	json_uint(&w, 0);
 	json_end_array(&w);
-	assert_string_equal(s->str, "[0,-9223372036854775808,9223372036854775807,18446744073709551615,0]");
+	assert_string_equal(s->str,
+			    "[0,-9223372036854775808,9223372036854775807,18446744073709551615,0]");
 	g_string_free(s, TRUE);
 }
 
@@ -217,7 +220,8 @@ static void test_non_finite_is_null(void **state)
 	json_double(&w, 1.5);
 	json_end_array(&w);
 	json_end_object(&w);
-	assert_string_equal(s->str, "{\"nan\":null,\"inf\":null,\"-inf\":null,\"list\":[null,1.5]}");
+	assert_string_equal(s->str,
+			    "{\"nan\":null,\"inf\":null,\"-inf\":null,\"list\":[null,1.5]}");
 	g_string_free(s, TRUE);
 }
 
@@ -244,8 +248,25 @@ static void test_double_round_trip(void **state)
 	(void)state;
 	GRegex *re = g_regex_new(JSON_NUMBER_RE, 0, 0, NULL);
 	const double fixed[] = {
-		0.0, -0.0, 1.0, -1.5, 0.1, 1.0 / 3.0, 2.0 / 3.0, 1e21, 1e22, 1e-7, 123456789012345678.0,
-		DBL_MAX, -DBL_MAX, DBL_MIN, DBL_TRUE_MIN, DBL_EPSILON, 1.0 + DBL_EPSILON, M_PI, 9007199254740993.0,
+		0.0,
+		-0.0,
+		1.0,
+		-1.5,
+		0.1,
+		1.0 / 3.0,
+		2.0 / 3.0,
+		1e21,
+		1e22,
+		1e-7,
+		123456789012345678.0,
+		DBL_MAX,
+		-DBL_MAX,
+		DBL_MIN,
+		DBL_TRUE_MIN,
+		DBL_EPSILON,
+		1.0 + DBL_EPSILON,
+		M_PI,
+		9007199254740993.0,
 	};
 
 	assert_non_null(re);
@@ -266,7 +287,9 @@ static void test_double_round_trip(void **state)
 	}
 	/* and ordinary magnitudes */
 	for (int i = 0; i < 20000; i++)
-		check_round_trip(re, (gsl_rng_uniform(rng) - 0.5) * pow(10.0, (double)gsl_rng_uniform_int(rng, 40) - 20.0));
+		check_round_trip(re,
+				 (gsl_rng_uniform(rng) - 0.5) *
+					 pow(10.0, (double)gsl_rng_uniform_int(rng, 40) - 20.0));
 	gsl_rng_free(rng);
 	g_regex_unref(re);
 }

@@ -24,20 +24,20 @@
 #include "linsched/sim.h"
 #include "tasks/tasks.h"
 
-#define MS NSEC_PER_MSEC
+#define MS  NSEC_PER_MSEC
 #define SEC NSEC_PER_SEC
 
 /* ---- the script model ----------------------------------------------------------------------- */
 
 enum act_kind {
-	A_RUN,      /* step: use ns of CPU */
-	A_SLEEP,    /* step: sleep ns */
-	A_BLOCK,    /* step: block on the world's wait queue (logged) */
-	A_EXIT,     /* step: exit */
-	A_CHARGE,   /* linsched_task_charge(ns), then go on */
-	A_WAKE,     /* linsched_wake_up(world's wq, nr) (logged with what it did), then go on */
-	A_MARK,     /* log the time, then go on */
-	A_EPOCH,    /* linsched_sim_set_epoch, then go on */
+	A_RUN,	  /* step: use ns of CPU */
+	A_SLEEP,  /* step: sleep ns */
+	A_BLOCK,  /* step: block on the world's wait queue (logged) */
+	A_EXIT,	  /* step: exit */
+	A_CHARGE, /* linsched_task_charge(ns), then go on */
+	A_WAKE,	  /* linsched_wake_up(world's wq, nr) (logged with what it did), then go on */
+	A_MARK,	  /* log the time, then go on */
+	A_EPOCH,  /* linsched_sim_set_epoch, then go on */
 };
 
 struct act {
@@ -51,7 +51,7 @@ struct act {
 /* What the scripts of one simulation share; owned by the test, outlives the simulation's run. */
 struct world {
 	struct linsched_waitqueue wq;
-	GArray *log;                        /* struct log_entry */
+	GArray *log;				/* struct log_entry */
 	struct linsched_task *watch[MAX_WATCH]; /* tasks whose state a wake logs */
 	unsigned int nr_watch;
 };
@@ -60,9 +60,9 @@ struct log_entry {
 	enum act_kind kind;
 	int id;
 	uint64_t now;
-	unsigned int woken;                 /* A_WAKE: what linsched_wake_up returned */
-	uint32_t asleep;                    /* A_WAKE: watched tasks still blocked after it */
-	bool waitqueue_active;              /* A_WAKE: after it */
+	unsigned int woken;    /* A_WAKE: what linsched_wake_up returned */
+	uint32_t asleep;       /* A_WAKE: watched tasks still blocked after it */
+	bool waitqueue_active; /* A_WAKE: after it */
 };
 
 struct script {
@@ -130,7 +130,8 @@ static void script_next(struct linsched_task *t, struct linsched_step *step)
 			unsigned int woken = linsched_wake_up(t, &w->wq, a->nr, false);
 
 			world_log(w, A_WAKE, t);
-			struct log_entry *e = &g_array_index(w->log, struct log_entry, w->log->len - 1);
+			struct log_entry *e =
+				&g_array_index(w->log, struct log_entry, w->log->len - 1);
 
 			e->woken = woken;
 			e->waitqueue_active = linsched_waitqueue_active(&w->wq);
@@ -155,8 +156,9 @@ static const struct linsched_task_ops script_ops = {
 	.free = g_free,
 };
 
-static struct linsched_task *script_create(struct linsched_sim *sim, struct world *w, const struct act *acts,
-					   size_t n, const char *name, int nice)
+static struct linsched_task *script_create(struct linsched_sim *sim, struct world *w,
+					   const struct act *acts, size_t n, const char *name,
+					   int nice)
 {
 	struct script *s = g_new0(struct script, 1);
 
@@ -173,13 +175,13 @@ static struct linsched_task *script_create(struct linsched_sim *sim, struct worl
 struct switch_rec {
 	int cpu;
 	uint64_t now;
-	int prev, next;   /* task ids, -1: idle */
+	int prev, next; /* task ids, -1: idle */
 };
 
 struct switch_log {
 	GArray *recs;
-	int curr[SCHED_MAX_CPUS];          /* what the log says each CPU runs, -1 idle */
-	unsigned int inconsistent;         /* switches whose prev was not what the CPU ran */
+	int curr[SCHED_MAX_CPUS];  /* what the log says each CPU runs, -1 idle */
+	unsigned int inconsistent; /* switches whose prev was not what the CPU ran */
 };
 
 static void switch_log_init(struct switch_log *l)
@@ -401,7 +403,8 @@ static void test_fairness_nice(void **state)
 		assert_int_equal(a.sum_exec_ns + b.sum_exec_ns, 10 * SEC);
 		assert_true(rel_err((double)a.sum_exec_ns / total, 1024.0 / 1359.0) < 0.01);
 		assert_true(rel_err((double)b.sum_exec_ns / total, 335.0 / 1359.0) < 0.01);
-		assert_true(rel_err((double)a.sum_exec_ns / (double)b.sum_exec_ns, 1024.0 / 335.0) < 0.01);
+		assert_true(rel_err((double)a.sum_exec_ns / (double)b.sum_exec_ns, 1024.0 / 335.0) <
+			    0.01);
 		printf("      %s nice 0 : nice 5 = %.4f (1024/335 = %.4f)\n", profiles[p],
 		       (double)a.sum_exec_ns / (double)b.sum_exec_ns, 1024.0 / 335.0);
 		linsched_sim_free(sim);
@@ -455,8 +458,8 @@ static void test_balance_3_on_2(void **state)
 		struct linsched_task_stats st = stats_of(sim, i);
 
 		printf(" task %u %.3f s (%.2f%% of a CPU, %" G_GUINT64_FORMAT " migrations)", i,
-		       (double)st.sum_exec_ns / 1e9, 100.0 * (double)st.sum_exec_ns / (double)cfg.duration_ns,
-		       st.nr_migrations);
+		       (double)st.sum_exec_ns / 1e9,
+		       100.0 * (double)st.sum_exec_ns / (double)cfg.duration_ns, st.nr_migrations);
 		lo = MIN(lo, st.sum_exec_ns);
 		hi = MAX(hi, st.sum_exec_ns);
 		total += st.sum_exec_ns;
@@ -501,8 +504,8 @@ static void test_preempted_burst_keeps_work(void **state)
 
 	assert_true(x.exited);
 	assert_int_equal(x.sum_exec_ns, 50 * MS);
-	assert_true(x.nivcsw >= 2);                       /* preempted mid-burst, more than once */
-	assert_int_equal(x.nvcsw, 1);                     /* the exit */
+	assert_true(x.nivcsw >= 2);   /* preempted mid-burst, more than once */
+	assert_int_equal(x.nvcsw, 1); /* the exit */
 	assert_true(x.exit_ns > 50 * MS);
 	assert_false(hog.exited);
 	assert_int_equal(hog.sum_exec_ns, 1 * SEC - 50 * MS);
@@ -645,11 +648,14 @@ static void test_wakeup_cost(void **state)
 {
 	(void)state;
 	static const struct act sleeper[] = {
-		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 },
-		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 },
+		{ A_RUN, 1 * MS, 0 },	{ A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 },
+		{ A_SLEEP, 5 * MS, 0 }, { A_RUN, 1 * MS, 0 },	{ A_SLEEP, 5 * MS, 0 },
+		{ A_RUN, 1 * MS, 0 },
 	};
 	static const struct act waiter[] = { { A_BLOCK, 0, 0 }, { A_RUN, 1 * MS, 0 } };
-	static const struct act waker[] = { { A_RUN, 20 * MS, 0 }, { A_WAKE, 0, 0 }, { A_RUN, 1 * MS, 0 } };
+	static const struct act waker[] = { { A_RUN, 20 * MS, 0 },
+					    { A_WAKE, 0, 0 },
+					    { A_RUN, 1 * MS, 0 } };
 	const uint64_t S = 2000, W = 13000;
 	struct linsched_config cfg;
 	struct world w;
@@ -667,8 +673,8 @@ static void test_wakeup_cost(void **state)
 	SCRIPT(sim, &w, waker, "waker");
 	linsched_sim_run(sim);
 
-	struct linsched_task_stats s = stats_of(sim, 0), w1 = stats_of(sim, 1), w2 = stats_of(sim, 2),
-				   k = stats_of(sim, 3);
+	struct linsched_task_stats s = stats_of(sim, 0), w1 = stats_of(sim, 1),
+				   w2 = stats_of(sim, 2), k = stats_of(sim, 3);
 
 	assert_true(s.exited && w1.exited && w2.exited && k.exited);
 	assert_int_equal(s.sum_exec_ns, 4 * MS + s.pcount * S + 3 * W);
@@ -709,9 +715,11 @@ static void check_two_cached(uint64_t fx, uint64_t fy, uint64_t warm_reload)
 	assert_true(y.exit_ns < x.exit_ns);
 	/* x's last switch-in comes after y's exit: y's run evicted x's lines all the same */
 	if (x.sum_exec_ns != 50 * MS + fx * 5 + (x.pcount - 1) * warm_reload * 5)
-		fail_msg("footprints %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT ": x (pcount %lu) sum_exec %"
-			 G_GUINT64_FORMAT ", expected 50 ms + %" G_GUINT64_FORMAT " cold + %lu x %" G_GUINT64_FORMAT
-			 " reloaded lines x 5 ns", fx, fy, x.pcount, x.sum_exec_ns, fx * 5, x.pcount - 1, warm_reload);
+		fail_msg("footprints %" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT
+			 ": x (pcount %lu) sum_exec %" G_GUINT64_FORMAT
+			 ", expected 50 ms + %" G_GUINT64_FORMAT " cold + %lu x %" G_GUINT64_FORMAT
+			 " reloaded lines x 5 ns",
+			 fx, fy, x.pcount, x.sum_exec_ns, fx * 5, x.pcount - 1, warm_reload);
 	assert_int_equal(y.sum_exec_ns, 30 * MS + fy * 5 + (y.pcount - 1) * warm_reload * 5);
 	linsched_sim_free(sim);
 	world_clear(&w);
@@ -721,8 +729,8 @@ static void test_cache_cost(void **state)
 {
 	(void)state;
 	static const struct act alone[] = {
-		{ A_RUN, 1 * MS, 0 }, { A_SLEEP, 2 * MS, 0 }, { A_RUN, 1 * MS, 0 }, { A_SLEEP, 2 * MS, 0 },
-		{ A_RUN, 1 * MS, 0 },
+		{ A_RUN, 1 * MS, 0 },	{ A_SLEEP, 2 * MS, 0 }, { A_RUN, 1 * MS, 0 },
+		{ A_SLEEP, 2 * MS, 0 }, { A_RUN, 1 * MS, 0 },
 	};
 	struct linsched_config cfg;
 	struct world w;
@@ -756,11 +764,12 @@ static void test_cache_cost(void **state)
 static void test_waitqueue_wake_one_then_all(void **state)
 {
 	(void)state;
-	static const struct act waiter[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 },
-					     { A_RUN, 1 * MS, 0 } };
+	static const struct act waiter[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
+	};
 	static const struct act waker[] = {
-		{ A_SLEEP, 20 * MS, 0 }, { A_WAKE, 0, 1 }, { A_SLEEP, 2 * MS, 0 }, { A_WAKE, 0, 0 },
-		{ A_WAKE, 0, 0 }, { A_RUN, 1 * MS, 0 },
+		{ A_SLEEP, 20 * MS, 0 }, { A_WAKE, 0, 1 }, { A_SLEEP, 2 * MS, 0 },
+		{ A_WAKE, 0, 0 },	 { A_WAKE, 0, 0 }, { A_RUN, 1 * MS, 0 },
 	};
 	struct linsched_config cfg;
 	struct world w;
@@ -820,7 +829,7 @@ static void test_waitqueue_wake_one_then_all(void **state)
 		struct linsched_task_stats st = stats_of(sim, i);
 
 		assert_true(st.exited);
-		assert_int_equal(st.nvcsw, 2);               /* the block and the exit */
+		assert_int_equal(st.nvcsw, 2); /* the block and the exit */
 	}
 	assert_true(stats_of(sim, 4).exited);
 	assert_false(linsched_sim_result(sim)->deadlock);
@@ -837,7 +846,9 @@ static void test_waitqueue_wake_one_then_all(void **state)
  */
 static void check_early_wakeup(uint64_t wake_at, uint64_t expect_exit, unsigned long expect_nvcsw)
 {
-	static const struct act waiter[] = { { A_CHARGE, 5 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 } };
+	static const struct act waiter[] = { { A_CHARGE, 5 * MS, 0 },
+					     { A_BLOCK, 0, 0 },
+					     { A_MARK, 0, 0 } };
 	const struct act waker[] = { { A_RUN, wake_at, 0 }, { A_WAKE, 0, 1 } };
 	struct linsched_config cfg;
 	struct world w;
@@ -884,7 +895,9 @@ static void test_wakeup_before_block_not_lost(void **state)
 static void test_sleep_step(void **state)
 {
 	(void)state;
-	static const struct act acts[] = { { A_RUN, 1 * MS, 0 }, { A_SLEEP, 10 * MS, 0 }, { A_RUN, 2 * MS, 0 } };
+	static const struct act acts[] = { { A_RUN, 1 * MS, 0 },
+					   { A_SLEEP, 10 * MS, 0 },
+					   { A_RUN, 2 * MS, 0 } };
 	struct linsched_config cfg;
 	struct world w;
 	struct switch_log sl;
@@ -902,7 +915,10 @@ static void test_sleep_step(void **state)
 	struct linsched_task_stats st = stats_of(sim, 0);
 	const struct linsched_result *res = linsched_sim_result(sim);
 	const struct switch_rec want[] = {
-		{ 0, 0, -1, 0 }, { 0, 1 * MS, 0, -1 }, { 0, 11 * MS, -1, 0 }, { 0, 13 * MS, 0, -1 },
+		{ 0, 0, -1, 0 },
+		{ 0, 1 * MS, 0, -1 },
+		{ 0, 11 * MS, -1, 0 },
+		{ 0, 13 * MS, 0, -1 },
 	};
 
 	assert_true(st.exited);
@@ -930,7 +946,9 @@ static void test_sleep_step(void **state)
 static void test_epoch(void **state)
 {
 	(void)state;
-	static const struct act acts[] = { { A_RUN, 5 * MS, 0 }, { A_EPOCH, 0, 0 }, { A_RUN, 10 * MS, 0 } };
+	static const struct act acts[] = { { A_RUN, 5 * MS, 0 },
+					   { A_EPOCH, 0, 0 },
+					   { A_RUN, 10 * MS, 0 } };
 	struct linsched_config cfg;
 	struct world w;
 
@@ -947,7 +965,7 @@ static void test_epoch(void **state)
 	assert_int_equal(res->runtime_ns, 10 * MS);
 	assert_int_equal(res->jiffies, 10);
 	assert_int_equal(st.exit_ns, 10 * MS);
-	assert_int_equal(st.sum_exec_ns, 15 * MS);        /* the task's own total is not reset */
+	assert_int_equal(st.sum_exec_ns, 15 * MS); /* the task's own total is not reset */
 	assert_int_equal(res->cpu_busy_ns[0], 10 * MS);
 	assert_int_equal(linsched_sim_now(sim), 15 * MS);
 	linsched_sim_free(sim);
@@ -1010,7 +1028,7 @@ static void test_task_identity(void **state)
 
 	struct linsched_task_stats st = stats_of(sim, 0);
 
-	assert_string_equal(st.name, "a-name-longer-t");  /* 15 characters, as comm */
+	assert_string_equal(st.name, "a-name-longer-t"); /* 15 characters, as comm */
 	assert_int_equal(st.nice, -3);
 	assert_int_equal(stats_of(sim, 1).nice, 19);
 	/* weights from the kernel table: nice -3 = 1991, nice 19 = 15 */
@@ -1021,7 +1039,8 @@ static void test_task_identity(void **state)
 	struct linsched_sim *twin = sim_new(&cfg);
 	struct linsched_task *a2 = cpu_task_create(twin, "a", 0);
 	struct linsched_task *b2 = cpu_task_create(twin, "b", 0);
-	unsigned long va = gsl_rng_get(linsched_task_rng(a)), vb = gsl_rng_get(linsched_task_rng(b));
+	unsigned long va = gsl_rng_get(linsched_task_rng(a)),
+		      vb = gsl_rng_get(linsched_task_rng(b));
 
 	assert_int_equal(gsl_rng_get(linsched_task_rng(a2)), va);
 	assert_int_equal(gsl_rng_get(linsched_task_rng(b2)), vb);
@@ -1100,8 +1119,8 @@ static void check_invariants(struct linsched_sim *sim, const struct switch_log *
 	assert_int_equal(res->runtime_ns, D);
 }
 
-static void run_invariants(const char *profile, unsigned int cpus, unsigned int domains, const char *const *specs,
-			   uint64_t footprint)
+static void run_invariants(const char *profile, unsigned int cpus, unsigned int domains,
+			   const char *const *specs, uint64_t footprint)
 {
 	struct linsched_config cfg;
 	struct switch_log sl;
@@ -1128,7 +1147,8 @@ static void test_statistics_invariants(void **state)
 {
 	(void)state;
 	/* `linsched run`'s default mix: overloaded, both CPUs always busy */
-	const char *const mix[] = { "cpu:nice=0", "cpu:nice=5:count=2", "sleeprun:busy_ms=1:sleep_ms=3:count=40", NULL };
+	const char *const mix[] = { "cpu:nice=0", "cpu:nice=5:count=2",
+				    "sleeprun:busy_ms=1:sleep_ms=3:count=40", NULL };
 	/* a light load: CPUs idle often, tasks exit before the end */
 	const char *const light[] = { "sleeprun:busy_ms=2:sleep_ms=7:count=3",
 				      "randsleeprun:busy_ms=1:sleep_ms=5:count=3:dist=exponential",
@@ -1183,9 +1203,12 @@ static void test_run_delay_exact(void **state)
 			if (on_cpu)
 				pending = 0;
 			if (st.sum_exec_ns + st.run_delay_ns + pending != cfg.duration_ns)
-				fail_msg("%u CPU(s), task %u (nice %d): sum_exec %" G_GUINT64_FORMAT " + run_delay %"
-					 G_GUINT64_FORMAT " + pending wait %" G_GUINT64_FORMAT " != %" G_GUINT64_FORMAT,
-					 cpus[c], i, st.nice, st.sum_exec_ns, st.run_delay_ns, pending, cfg.duration_ns);
+				fail_msg("%u CPU(s), task %u (nice %d): sum_exec %" G_GUINT64_FORMAT
+					 " + run_delay %" G_GUINT64_FORMAT
+					 " + pending wait %" G_GUINT64_FORMAT
+					 " != %" G_GUINT64_FORMAT,
+					 cpus[c], i, st.nice, st.sum_exec_ns, st.run_delay_ns,
+					 pending, cfg.duration_ns);
 		}
 		linsched_sim_free(sim);
 		switch_log_clear(&sl);
@@ -1219,8 +1242,9 @@ static void test_hz_jiffies(void **state)
 		linsched_sim_run(sim);
 		assert_int_equal(linsched_sim_result(sim)->runtime_ns, 1 * SEC);
 		if (linsched_sim_result(sim)->jiffies != hz[i])
-			fail_msg("HZ %u: a 1 s run reports %" G_GUINT64_FORMAT " jiffies, expected %u", hz[i],
-				 linsched_sim_result(sim)->jiffies, hz[i]);
+			fail_msg("HZ %u: a 1 s run reports %" G_GUINT64_FORMAT
+				 " jiffies, expected %u",
+				 hz[i], linsched_sim_result(sim)->jiffies, hz[i]);
 		linsched_sim_free(sim);
 
 		/* 10 ms is exactly 1, 2.5, 10 and 3 jiffies: rounded up, 1, 3, 10, 3 */
@@ -1233,7 +1257,8 @@ static void test_hz_jiffies(void **state)
 		linsched_sim_run(sim);
 		assert_int_equal(linsched_sim_result(sim)->runtime_ns, 10 * MS);
 		if (linsched_sim_result(sim)->jiffies != want10[i])
-			fail_msg("HZ %u: a 10 ms run reports %" G_GUINT64_FORMAT " jiffies, expected %" G_GUINT64_FORMAT,
+			fail_msg("HZ %u: a 10 ms run reports %" G_GUINT64_FORMAT
+				 " jiffies, expected %" G_GUINT64_FORMAT,
 				 hz[i], linsched_sim_result(sim)->jiffies, want10[i]);
 		linsched_sim_free(sim);
 
@@ -1284,9 +1309,11 @@ static void test_hz_tick_preemption(void **state)
 			const struct switch_rec *r = rec_at(&sl, k);
 
 			if (r->now - rec_at(&sl, k - 1)->now != gap[i])
-				fail_msg("HZ %u: switch %u at %" G_GUINT64_FORMAT " ns, %" G_GUINT64_FORMAT
-					 " ns after the previous, expected %" G_GUINT64_FORMAT, hz[i], k, r->now,
-					 r->now - rec_at(&sl, k - 1)->now, gap[i]);
+				fail_msg("HZ %u: switch %u at %" G_GUINT64_FORMAT
+					 " ns, %" G_GUINT64_FORMAT
+					 " ns after the previous, expected %" G_GUINT64_FORMAT,
+					 hz[i], k, r->now, r->now - rec_at(&sl, k - 1)->now,
+					 gap[i]);
 			assert_int_equal(r->now % linsched_sim_tick_ns(sim), 0);
 		}
 		linsched_sim_free(sim);
@@ -1302,7 +1329,9 @@ static void test_hz_tick_preemption(void **state)
 static void test_idle_cpu_no_ticks(void **state)
 {
 	(void)state;
-	static const struct act acts[] = { { A_RUN, 1 * MS, 0 }, { A_SLEEP, 100000 * SEC, 0 }, { A_RUN, 1 * MS, 0 } };
+	static const struct act acts[] = { { A_RUN, 1 * MS, 0 },
+					   { A_SLEEP, 100000 * SEC, 0 },
+					   { A_RUN, 1 * MS, 0 } };
 	struct linsched_config cfg;
 	struct world w;
 	struct switch_log sl;
@@ -1326,7 +1355,9 @@ static void test_idle_cpu_no_ticks(void **state)
 	assert_int_equal(sl.recs->len, 4);
 	assert_int_equal(linsched_sim_result(sim)->context_switches, 4);
 	assert_int_equal(stats_of(sim, 0).exit_ns, 100000 * SEC + 2 * MS);
-	assert_int_equal(linsched_sim_result(sim)->cpu_busy_ns[0] + linsched_sim_result(sim)->cpu_busy_ns[1], 2 * MS);
+	assert_int_equal(linsched_sim_result(sim)->cpu_busy_ns[0] +
+				 linsched_sim_result(sim)->cpu_busy_ns[1],
+			 2 * MS);
 	linsched_sim_free(sim);
 	switch_log_clear(&sl);
 	world_clear(&w);
@@ -1339,7 +1370,7 @@ struct scenario {
 	unsigned int cpus, domains;
 	uint64_t seed;
 	const char *const *specs;
-	gchar *json;                 /* the result */
+	gchar *json; /* the result */
 };
 
 static gchar *run_scenario_json(const struct scenario *sc)
@@ -1378,11 +1409,16 @@ static gpointer scenario_thread(gpointer data)
 }
 
 static const char *const mix_a[] = {
-	"cpu:nice=0", "cpu:nice=5:count=2", "randsleeprun:busy_ms=1:sleep_ms=3:count=12:dist=lognormal:cv=0.8", NULL,
+	"cpu:nice=0",
+	"cpu:nice=5:count=2",
+	"randsleeprun:busy_ms=1:sleep_ms=3:count=12:dist=lognormal:cv=0.8",
+	NULL,
 };
 static const char *const mix_b[] = {
-	"randsleeprun:busy_ms=2:sleep_ms=2:count=16:dist=exponential", "cpu:count=3:nice=-2",
-	"randsleeprun:busy_ms=0.5:sleep_ms=4:count=8:dist=normal:loops=100", NULL,
+	"randsleeprun:busy_ms=2:sleep_ms=2:count=16:dist=exponential",
+	"cpu:count=3:nice=-2",
+	"randsleeprun:busy_ms=0.5:sleep_ms=4:count=8:dist=normal:loops=100",
+	NULL,
 };
 
 static void test_determinism(void **state)

@@ -33,7 +33,8 @@
 
 /* ---- running the program ---------------------------------------------------------------------- */
 
-#define HACKBENCH(...) run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
+#define HACKBENCH(...) \
+	run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
 
 /* The strict JSON parser (tests/support) is used over tuner/json_read.h: it refuses duplicate keys
  * and reads integers exactly, which these tests check. */
@@ -90,15 +91,15 @@ static int unmake_dir(void **state)
 /* ---- the ftrace format ----------------------------------------------------------------------- */
 
 /* The format the issue states, with every field captured. */
-#define SCHED_SWITCH_RE                                                                                  \
-	"^\\s*(\\S+)-(\\d+)\\s+\\[(\\d{3})\\]\\s+\\S+\\s+(\\d+)\\.(\\d{6}): sched_switch: "             \
-	"prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=(\\d+) prev_state=([RSX]) ==> "                      \
+#define SCHED_SWITCH_RE                                                                     \
+	"^\\s*(\\S+)-(\\d+)\\s+\\[(\\d{3})\\]\\s+\\S+\\s+(\\d+)\\.(\\d{6}): sched_switch: " \
+	"prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=(\\d+) prev_state=([RSX]) ==> "         \
 	"next_comm=(\\S+) next_pid=(\\d+) next_prio=(\\d+)$"
 
 struct cpu_track {
 	bool seen;
 	guint64 last_us;
-	char *next;                       /* "comm/pid" the CPU's last line switched to */
+	char *next; /* "comm/pid" the CPU's last line switched to */
 };
 
 struct ftrace_summary {
@@ -149,11 +150,14 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 		g_autofree char *state = g_match_info_fetch(m, 9);
 		guint64 cpu = field_uint(m, 3), us = field_uint(m, 4) * 1000000 + field_uint(m, 5);
 		guint64 prev_pid = field_uint(m, 7), next_pid = field_uint(m, 11);
-		g_autofree char *prev = g_strdup_printf("%s/%" G_GUINT64_FORMAT, prev_comm, prev_pid);
-		g_autofree char *next = g_strdup_printf("%s/%" G_GUINT64_FORMAT, next_comm, next_pid);
+		g_autofree char *prev =
+			g_strdup_printf("%s/%" G_GUINT64_FORMAT, prev_comm, prev_pid);
+		g_autofree char *next =
+			g_strdup_printf("%s/%" G_GUINT64_FORMAT, next_comm, next_pid);
 
 		if (cpu >= cpus)
-			fail_msg("CPU %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ": '%s'", cpu, cpus, *l);
+			fail_msg("CPU %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT ": '%s'", cpu,
+				 cpus, *l);
 		/* The line is told from the point of view of the task leaving the CPU. */
 		assert_string_equal(task, prev_comm);
 		assert_int_equal(field_uint(m, 2), prev_pid);
@@ -162,7 +166,8 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 		for (int side = 0; side < 2; side++) {
 			const char *comm = side ? next_comm : prev_comm;
 			guint64 pid = side ? next_pid : prev_pid;
-			g_autofree char *swapper = g_strdup_printf("swapper/%" G_GUINT64_FORMAT, cpu);
+			g_autofree char *swapper =
+				g_strdup_printf("swapper/%" G_GUINT64_FORMAT, cpu);
 
 			assert_true((pid == 0) == (strcmp(comm, swapper) == 0));
 		}
@@ -170,18 +175,21 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 			assert_string_equal(state, "R");
 		sum.exits += strcmp(state, "X") == 0;
 		if (us > runtime_us)
-			fail_msg("at %" G_GUINT64_FORMAT " us, after the run's end at %" G_GUINT64_FORMAT " us: '%s'", us,
-				 runtime_us, *l);
+			fail_msg("at %" G_GUINT64_FORMAT
+				 " us, after the run's end at %" G_GUINT64_FORMAT " us: '%s'",
+				 us, runtime_us, *l);
 
 		struct cpu_track *t = &track[cpu];
 
 		if (t->seen) {
 			if (us < t->last_us)
-				fail_msg("CPU %" G_GUINT64_FORMAT " goes back in time from %" G_GUINT64_FORMAT
-					 " us: '%s'", cpu, t->last_us, *l);
+				fail_msg("CPU %" G_GUINT64_FORMAT
+					 " goes back in time from %" G_GUINT64_FORMAT " us: '%s'",
+					 cpu, t->last_us, *l);
 			if (strcmp(prev, t->next) != 0)
-				fail_msg("CPU %" G_GUINT64_FORMAT " switched to %s, but now switches from: '%s'", cpu,
-					 t->next, *l);
+				fail_msg("CPU %" G_GUINT64_FORMAT
+					 " switched to %s, but now switches from: '%s'",
+					 cpu, t->next, *l);
 		}
 		t->seen = true;
 		t->last_us = us;
@@ -204,13 +212,13 @@ static void check_ftrace_run(const char *dir, const char *const *workload)
 	g_autofree char *path = g_build_filename(dir, "run.trace", NULL);
 	GPtrArray *args = g_ptr_array_new();
 
-	g_ptr_array_add(args, (gpointer)"hackbench");
+	g_ptr_array_add(args, (gpointer) "hackbench");
 	for (size_t i = 0; workload[i]; i++)
 		g_ptr_array_add(args, (gpointer)workload[i]);
-	g_ptr_array_add(args, (gpointer)"--trace");
+	g_ptr_array_add(args, (gpointer) "--trace");
 	g_ptr_array_add(args, path);
-	g_ptr_array_add(args, (gpointer)"--format");
-	g_ptr_array_add(args, (gpointer)"json");
+	g_ptr_array_add(args, (gpointer) "--format");
+	g_ptr_array_add(args, (gpointer) "json");
 	g_ptr_array_add(args, NULL);
 	struct run r = run_program(LINSCHED, (const char *const *)args->pdata, NULL);
 	g_autofree char *cmd = g_strjoinv(" ", (char **)args->pdata);
@@ -280,7 +288,8 @@ static void test_json_trace(void **state)
 {
 	const char *dir = *state;
 	g_autofree char *path = g_build_filename(dir, "run.json", NULL);
-	struct run r = HACKBENCH("-g", "2", "-l", "10", "--trace", path, "--trace-format", "json", "--format", "json");
+	struct run r = HACKBENCH("-g", "2", "-l", "10", "--trace", path, "--trace-format", "json",
+				 "--format", "json");
 
 	expect_clean_exit(&r, "--trace-format json");
 	expect_listing(dir, "run.json");
@@ -305,13 +314,16 @@ static void test_json_trace(void **state)
 
 		assert_int_equal(member_uint(e, "pid"), 0);
 		if (tid >= cpus)
-			fail_msg("event %u on track %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " CPUs", i, tid, cpus);
+			fail_msg("event %u on track %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+				 " CPUs",
+				 i, tid, cpus);
 		if (strcmp(ph, "M") == 0) {
 			/* One track per CPU, named after it. */
 			g_autofree char *name = g_strdup_printf("CPU %" G_GUINT64_FORMAT, tid);
 
 			assert_string_equal(member_string(e, "name"), "thread_name");
-			assert_string_equal(member_string(member(e, "args", J_OBJECT), "name"), name);
+			assert_string_equal(member_string(member(e, "args", J_OBJECT), "name"),
+					    name);
 			named[tid]++;
 			continue;
 		}
@@ -322,7 +334,8 @@ static void test_json_trace(void **state)
 
 		/* A span of a task inside the run. */
 		if (ts < 0 || dur < 0 || ts + dur > runtime_us + 1e-3)
-			fail_msg("%s runs from %g us for %g us, outside the run of %g us", task, ts, dur, runtime_us);
+			fail_msg("%s runs from %g us for %g us, outside the run of %g us", task, ts,
+				 dur, runtime_us);
 		assert_true(member_uint(args, "pid") > 0);
 		if (strcmp(member_string(args, "end_state"), "X") == 0) {
 			if (!g_hash_table_add(exited, (gpointer)task))
@@ -345,8 +358,9 @@ static void test_json_trace(void **state)
 			double ts = member_number(e, "ts"), dur = member_number(e, "dur");
 
 			if (ts < end - 1e-3)
-				fail_msg("CPU %" G_GUINT64_FORMAT ": %s starts at %g us, before %g us", c,
-					 member_string(e, "name"), ts, end);
+				fail_msg("CPU %" G_GUINT64_FORMAT
+					 ": %s starts at %g us, before %g us",
+					 c, member_string(e, "name"), ts, end);
 			end = ts + dur;
 			total += dur;
 		}
@@ -357,7 +371,8 @@ static void test_json_trace(void **state)
 		assert_true(busy_ns->is_uint);
 
 		if (fabs(total - busy_us) > 1e-3 * spans->len + 1e-3)
-			fail_msg("CPU %" G_GUINT64_FORMAT ": spans add up to %g us, busy %g us", c, total, busy_us);
+			fail_msg("CPU %" G_GUINT64_FORMAT ": spans add up to %g us, busy %g us", c,
+				 total, busy_us);
 		g_ptr_array_free(spans, TRUE);
 	}
 	g_hash_table_destroy(exited);
@@ -401,15 +416,17 @@ static void test_failed_run_leaves_no_trace(void **state)
 	run_clear(&r);
 
 	/* A trace that cannot be written: the run fails, naming the flag, and leaves nothing. */
-	r = run_program(LINSCHED, (const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path, NULL },
-			limit_file_size);
+	r = run_program(
+		LINSCHED,
+		(const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path, NULL },
+		limit_file_size);
 	if (r.status != 1 || !strstr(r.err, "--trace"))
 		fail_msg("unwritable trace: exit status %d, stderr '%s'", r.status, r.err);
 	expect_listing(dir, "");
 	run_clear(&r);
 	r = run_program(LINSCHED,
-			(const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path, "--trace-format", "json",
-					       NULL },
+			(const char *const[]){ "hackbench", "-g", "2", "-l", "10", "--trace", path,
+					       "--trace-format", "json", NULL },
 			limit_file_size);
 	assert_int_equal(r.status, 1);
 	expect_listing(dir, "");
@@ -428,7 +445,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ftrace_lines, make_dir, unmake_dir),
 		cmocka_unit_test_setup_teardown(test_ftrace_deterministic, make_dir, unmake_dir),
 		cmocka_unit_test_setup_teardown(test_json_trace, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, make_dir, unmake_dir),
+		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, make_dir,
+						unmake_dir),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

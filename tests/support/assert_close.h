@@ -10,6 +10,7 @@
 #define assert_close(actual, expected, tol) \
 	assert_close_at((actual), (expected), (tol), #actual, __FILE__, __LINE__)
 
-void assert_close_at(double actual, double expected, double tol, const char *what, const char *file, int line);
+void assert_close_at(double actual, double expected, double tol, const char *what, const char *file,
+		     int line);
 
 #endif /* TESTS_SUPPORT_ASSERT_CLOSE_H */

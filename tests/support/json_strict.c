@@ -47,7 +47,7 @@ static char *scan_string(struct cursor *c)
 
 	while (*c->p != '"') {
 		if ((unsigned char)*c->p < 0x20)
-			return NULL;  /* control character or end of input */
+			return NULL; /* control character or end of input */
 		if (*c->p == '\\') {
 			c->p++;
 			if (*c->p == 'u') {
@@ -201,8 +201,12 @@ static struct json *scan_value(struct cursor *c)
 	if (++c->depth > JSON_MAX_NESTING)
 		return NULL;
 	switch (*c->p) {
-	case '{': v = scan_object(c); break;
-	case '[': v = scan_array(c); break;
+	case '{':
+		v = scan_object(c);
+		break;
+	case '[':
+		v = scan_array(c);
+		break;
 	case '"': {
 		char *s = scan_string(c);
 
@@ -213,10 +217,18 @@ static struct json *scan_value(struct cursor *c)
 		}
 		break;
 	}
-	case 't': v = scan_literal(c, "true", J_BOOL, true); break;
-	case 'f': v = scan_literal(c, "false", J_BOOL, false); break;
-	case 'n': v = scan_literal(c, "null", J_NULL, false); break;
-	default: v = scan_number(c); break;
+	case 't':
+		v = scan_literal(c, "true", J_BOOL, true);
+		break;
+	case 'f':
+		v = scan_literal(c, "false", J_BOOL, false);
+		break;
+	case 'n':
+		v = scan_literal(c, "null", J_NULL, false);
+		break;
+	default:
+		v = scan_number(c);
+		break;
 	}
 	c->depth--;
 	return v;

@@ -17,15 +17,22 @@
 
 #include <glib.h>
 
-enum jkind { J_NULL, J_BOOL, J_NUMBER, J_STRING, J_ARRAY, J_OBJECT };
+enum jkind {
+	J_NULL,
+	J_BOOL,
+	J_NUMBER,
+	J_STRING,
+	J_ARRAY,
+	J_OBJECT
+};
 
 struct json {
 	enum jkind kind;
 	bool boolean;
 	double number;
-	bool is_uint;       /* a number written as a non-negative integer ... */
-	guint64 uint;       /* ... whose exact value is this */
-	char *string;       /* the raw text between the quotes */
+	bool is_uint;	    /* a number written as a non-negative integer ... */
+	guint64 uint;	    /* ... whose exact value is this */
+	char *string;	    /* the raw text between the quotes */
 	GPtrArray *array;   /* of struct json * */
 	GHashTable *object; /* key -> struct json * */
 };

@@ -12,7 +12,8 @@
 
 #include "tests/support/support.h"
 
-struct run run_program(const char *program, const char *const *args, GSpawnChildSetupFunc child_setup)
+struct run run_program(const char *program, const char *const *args,
+		       GSpawnChildSetupFunc child_setup)
 {
 	g_autoptr(GPtrArray) argv = g_ptr_array_new();
 	struct run r = { -1, 0, NULL, NULL };
@@ -23,8 +24,8 @@ struct run run_program(const char *program, const char *const *args, GSpawnChild
 	for (size_t i = 0; args[i]; i++)
 		g_ptr_array_add(argv, (gpointer)args[i]);
 	g_ptr_array_add(argv, NULL);
-	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, child_setup, NULL, &r.out, &r.err,
-			  &wait_status, &error))
+	if (!g_spawn_sync(NULL, (char **)argv->pdata, NULL, G_SPAWN_DEFAULT, child_setup, NULL,
+			  &r.out, &r.err, &wait_status, &error))
 		fail_msg("cannot run %s: %s", program, error->message);
 	if (WIFEXITED(wait_status))
 		r.status = WEXITSTATUS(wait_status);
@@ -49,8 +50,10 @@ void expect_refusal(const struct run *r, const char *what, const char *needle)
 {
 	const char *nl = strchr(r->err, '\n');
 
-	if (r->status != 2 || r->out[0] != '\0' || !nl || nl == r->err || nl[1] != '\0' || !strstr(r->err, needle))
-		fail_msg("%s: want exit status 2, empty stdout and one line on stderr naming '%s'; got %d, stdout '%.100s', "
-			 "stderr '%s'",
-			 what, needle, r->status, r->out, r->err);
+	if (r->status != 2 || r->out[0] != '\0' || !nl || nl == r->err || nl[1] != '\0' ||
+	    !strstr(r->err, needle))
+		fail_msg(
+			"%s: want exit status 2, empty stdout and one line on stderr naming '%s'; got %d, stdout '%.100s', "
+			"stderr '%s'",
+			what, needle, r->status, r->out, r->err);
 }

@@ -8,7 +8,8 @@ void new_task(struct sched_system *sys, struct task_struct *p, int pid, int nice
 	p->se.cfs_rq = &cpu_rq(sys, cpu)->cfs;
 }
 
-void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu, u64 vruntime)
+void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu,
+	      u64 vruntime)
 {
 	new_task(sys, p, pid, nice, cpu);
 	p->se.vruntime = vruntime;

@@ -16,6 +16,7 @@ void new_task(struct sched_system *sys, struct task_struct *p, int pid, int nice
 
 /* p forked onto cpu, runnable and queued at vruntime (no placement). It has never run
  * (exec_start 0). */
-void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu, u64 vruntime);
+void queue_at(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu,
+	      u64 vruntime);
 
 #endif /* TESTS_SUPPORT_SCHED_TASKS_H */

@@ -53,7 +53,8 @@ static struct hackbench_params boot_params(unsigned int groups, unsigned int fds
 }
 
 /* The simulation of p under cfg, run to completion; the caller frees it. */
-static struct linsched_sim *run_boot(const struct linsched_config *cfg, const struct hackbench_params *p)
+static struct linsched_sim *run_boot(const struct linsched_config *cfg,
+				     const struct hackbench_params *p)
 {
 	struct linsched_sim *sim = linsched_sim_new(cfg);
 	struct hackbench *hb = hackbench_create(sim, p);
@@ -78,7 +79,8 @@ static struct linsched_sim *run_boot(const struct linsched_config *cfg, const st
 static void assert_near_ns(uint64_t got, double expected, double tolerance, const char *what)
 {
 	if (fabs((double)got - expected) > tolerance)
-		fail_msg("%s: %" G_GUINT64_FORMAT " ns, expected %.0f +- %.0f ns", what, got, expected, tolerance);
+		fail_msg("%s: %" G_GUINT64_FORMAT " ns, expected %.0f +- %.0f ns", what, got,
+			 expected, tolerance);
 }
 
 /* ---- one group -------------------------------------------------------------------------------- */
@@ -90,7 +92,9 @@ static void test_one_group_takes_solo(void **state)
 	 * 40 tasks on C CPUs each need 120 x C / 40 ms, 120 x C ms in all: C CPUs kept busy finish in
 	 * 120 ms, a tick or two more at most for the tasks' unequal shares at the end.
 	 */
-	static const struct { unsigned int cpus, hz; } cases[] = {
+	static const struct {
+		unsigned int cpus, hz;
+	} cases[] = {
 		{ 1, 1000 }, { 2, 1000 }, { 4, 1000 }, { 2, 250 }, { 2, 100 },
 	};
 
@@ -104,9 +108,11 @@ static void test_one_group_takes_solo(void **state)
 		uint64_t tick = NSEC_PER_SEC / cases[i].hz;
 		char what[64];
 
-		g_snprintf(what, sizeof(what), "1 group, %u CPUs, HZ %u", cases[i].cpus, cases[i].hz);
+		g_snprintf(what, sizeof(what), "1 group, %u CPUs, HZ %u", cases[i].cpus,
+			   cases[i].hz);
 		if (res->runtime_ns < 120 * MS || res->runtime_ns > 120 * MS + 2 * tick)
-			fail_msg("%s: %" G_GUINT64_FORMAT " ns, expected 120 ms to 2 ticks more", what, res->runtime_ns);
+			fail_msg("%s: %" G_GUINT64_FORMAT " ns, expected 120 ms to 2 ticks more",
+				 what, res->runtime_ns);
 		/* Alone, nothing degrades: each task uses exactly its share at full speed. */
 		for (unsigned int t = 0; t < linsched_sim_nr_tasks(sim); t++) {
 			struct linsched_task_stats st;
@@ -154,7 +160,8 @@ static void test_two_groups_interleaved_degrade(void **state)
 	cfg.tun.latency = cfg.tun.min_granularity = 100000;
 	struct linsched_sim *sim = run_boot(&cfg, &p);
 
-	assert_near_ns(linsched_sim_result(sim)->runtime_ns, 2 * 120e6 / 0.9, 2e6, "2 groups interleaved");
+	assert_near_ns(linsched_sim_result(sim)->runtime_ns, 2 * 120e6 / 0.9, 2e6,
+		       "2 groups interleaved");
 	linsched_sim_free(sim);
 }
 
@@ -175,7 +182,8 @@ static void test_degradation_only_while_another_group_lives(void **state)
 	struct hackbench_params p = boot_params(2, 20);
 	struct linsched_sim *sim = run_boot(&cfg, &p);
 
-	assert_near_ns(linsched_sim_result(sim)->runtime_ns, 76 * 3e6 / 0.9 + 4 * 3e6, 100, "2 groups on 1 CPU");
+	assert_near_ns(linsched_sim_result(sim)->runtime_ns, 76 * 3e6 / 0.9 + 4 * 3e6, 100,
+		       "2 groups on 1 CPU");
 	/* The last four ran undegraded: exactly 3 ms of CPU each. */
 	for (unsigned int i = 0; i < 4; i++) {
 		struct linsched_task_stats st;
@@ -230,9 +238,13 @@ static void test_one_group_per_domain_no_degradation(void **state)
 static void test_validate_bootstrap_inputs(void **state)
 {
 	(void)state;
-	static const struct { const char *flag; double solo_ms, degradation; } bad[] = {
-		{ "--solo-ms", 0, 0.9 }, { "--solo-ms", -5, 0.9 }, { "--solo-ms", NAN, 0.9 },
-		{ "--degradation", 120, 0 }, { "--degradation", 120, 1.5 }, { "--degradation", 120, -0.1 },
+	static const struct {
+		const char *flag;
+		double solo_ms, degradation;
+	} bad[] = {
+		{ "--solo-ms", 0, 0.9 },       { "--solo-ms", -5, 0.9 },
+		{ "--solo-ms", NAN, 0.9 },     { "--degradation", 120, 0 },
+		{ "--degradation", 120, 1.5 }, { "--degradation", 120, -0.1 },
 		{ "--degradation", 120, NAN },
 	};
 
@@ -274,7 +286,8 @@ static void test_bootstrap_file(void **state)
 	(void)state;
 	struct hackbench_params p = boot_params(1, 20);
 	GError *error = NULL;
-	char *path = temp_file("# written by tuner calibrate\n[bootstrap]\nsolo_ms=250.5\ndegradation=0.75\n");
+	char *path = temp_file(
+		"# written by tuner calibrate\n[bootstrap]\nsolo_ms=250.5\ndegradation=0.75\n");
 
 	assert_true(hackbench_load_bootstrap_file(&p, path, &error));
 	assert_null(error);

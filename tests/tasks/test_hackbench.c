@@ -50,7 +50,8 @@ static struct linsched_config config_for(const char *profile, unsigned int cpus)
 	return cfg;
 }
 
-static struct hackbench_params small_params(unsigned int groups, unsigned int fds, unsigned int loops)
+static struct hackbench_params small_params(unsigned int groups, unsigned int fds,
+					    unsigned int loops)
 {
 	struct hackbench_params p;
 
@@ -100,7 +101,8 @@ static void check_conservation(const struct linsched_config *cfg, const struct h
 
 		linsched_task_stats(t, &st);
 		if (!st.exited || hackbench_task_done(t) != per_task)
-			fail_msg("%s: %s exited %d after %" G_GUINT64_FORMAT " messages, expected %" G_GUINT64_FORMAT,
+			fail_msg("%s: %s exited %d after %" G_GUINT64_FORMAT
+				 " messages, expected %" G_GUINT64_FORMAT,
 				 what, st.name, st.exited, hackbench_task_done(t), per_task);
 		assert_int_equal(linsched_task_sched(t)->state, TASK_DEAD);
 		last_exit = MAX(last_exit, st.exit_ns);
@@ -110,12 +112,13 @@ static void check_conservation(const struct linsched_config *cfg, const struct h
 			struct hackbench_channel_state cs;
 
 			hackbench_channel_state(hb, g, r, &cs);
-			if (cs.written != per_task || cs.read != per_task || cs.queued != 0 || cs.blocked_writers ||
-			    cs.blocked_readers)
-				fail_msg("%s: channel %u.%u written %" G_GUINT64_FORMAT " read %" G_GUINT64_FORMAT
-					 " queued %" G_GUINT64_FORMAT " waiters %u/%u, expected %" G_GUINT64_FORMAT " each",
-					 what, g, r, cs.written, cs.read, cs.queued, cs.blocked_writers,
-					 cs.blocked_readers, per_task);
+			if (cs.written != per_task || cs.read != per_task || cs.queued != 0 ||
+			    cs.blocked_writers || cs.blocked_readers)
+				fail_msg("%s: channel %u.%u written %" G_GUINT64_FORMAT
+					 " read %" G_GUINT64_FORMAT " queued %" G_GUINT64_FORMAT
+					 " waiters %u/%u, expected %" G_GUINT64_FORMAT " each",
+					 what, g, r, cs.written, cs.read, cs.queued,
+					 cs.blocked_writers, cs.blocked_readers, per_task);
 		}
 	assert_int_equal(hackbench_messages(hb), (uint64_t)p->groups * p->fds * p->fds * p->loops);
 	/* The benchmark's time runs from the barrier's release to the last exit. */
@@ -166,10 +169,19 @@ static void test_capacity_in_messages(void **state)
 	 * what fits in it: 100 -> 1, 300 -> 3. 212992 = 52 pages -> 2080; 65536 = 16 pages -> 640;
 	 * 1e12 = 244140625 pages -> 9765625000.
 	 */
-	static const struct { bool pipe; uint64_t bytes, msgs; } cases[] = {
-		{ false, SOCKET_CHARGE, 1 }, { false, 3 * SOCKET_CHARGE, 3 }, { false, 212992, 278 },
-		{ false, 65536, 85 }, { false, 1000000000000ULL, 1305483028ULL },
-		{ true, 100, 1 }, { true, 300, 3 }, { true, 212992, 2080 }, { true, 65536, 640 },
+	static const struct {
+		bool pipe;
+		uint64_t bytes, msgs;
+	} cases[] = {
+		{ false, SOCKET_CHARGE, 1 },
+		{ false, 3 * SOCKET_CHARGE, 3 },
+		{ false, 212992, 278 },
+		{ false, 65536, 85 },
+		{ false, 1000000000000ULL, 1305483028ULL },
+		{ true, 100, 1 },
+		{ true, 300, 3 },
+		{ true, 212992, 2080 },
+		{ true, 65536, 640 },
 		{ true, 1000000000000ULL, 9765625000ULL },
 	};
 
@@ -198,19 +210,26 @@ static void test_capacity_in_messages(void **state)
 static void test_validate_names_the_flag(void **state)
 {
 	(void)state;
-	static const struct { const char *flag; unsigned int groups, fds, loops; } cases[] = {
-		{ "--groups", 0, 20, 100 }, { "--fds", 10, 0, 100 }, { "--loops", 10, 20, 0 },
+	static const struct {
+		const char *flag;
+		unsigned int groups, fds, loops;
+	} cases[] = {
+		{ "--groups", 0, 20, 100 },
+		{ "--fds", 10, 0, 100 },
+		{ "--loops", 10, 20, 0 },
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
-		struct hackbench_params p = small_params(cases[i].groups, cases[i].fds, cases[i].loops);
+		struct hackbench_params p =
+			small_params(cases[i].groups, cases[i].fds, cases[i].loops);
 		GError *error = NULL;
 
 		hackbench_params_resolve(&p);
 		assert_false(hackbench_params_validate(&p, &error));
 		assert_non_null(error);
 		if (!strstr(error->message, cases[i].flag) || strchr(error->message, '\n'))
-			fail_msg("error '%s' does not name %s on one line", error->message, cases[i].flag);
+			fail_msg("error '%s' does not name %s on one line", error->message,
+				 cases[i].flag);
 		g_error_free(error);
 	}
 }
@@ -221,10 +240,20 @@ static void test_conservation_over_capacities(void **state)
 {
 	(void)state;
 	/* From one message's charge to practically unbounded, for both channel kinds. */
-	static const struct { bool pipe; uint64_t bytes; } caps[] = {
-		{ false, SOCKET_CHARGE }, { false, 3 * SOCKET_CHARGE }, { false, 212992 }, { false, 65536 },
+	static const struct {
+		bool pipe;
+		uint64_t bytes;
+	} caps[] = {
+		{ false, SOCKET_CHARGE },
+		{ false, 3 * SOCKET_CHARGE },
+		{ false, 212992 },
+		{ false, 65536 },
 		{ false, 1000000000000ULL },
-		{ true, 100 }, { true, 300 }, { true, 212992 }, { true, 65536 }, { true, 1000000000000ULL },
+		{ true, 100 },
+		{ true, 300 },
+		{ true, 212992 },
+		{ true, 65536 },
+		{ true, 1000000000000ULL },
 	};
 	static const unsigned int cpus[] = { 1, 2, 4 };
 
@@ -237,7 +266,8 @@ static void test_conservation_over_capacities(void **state)
 
 			p.pipe = caps[i].pipe;
 			p.capacity_bytes = caps[i].bytes;
-			g_snprintf(what, sizeof(what), "%s of %" G_GUINT64_FORMAT " bytes on %u CPUs",
+			g_snprintf(what, sizeof(what),
+				   "%s of %" G_GUINT64_FORMAT " bytes on %u CPUs",
 				   p.pipe ? "pipe" : "socket", p.capacity_bytes, cpus[c]);
 			check_conservation(&cfg, &p, what);
 		}
@@ -267,8 +297,8 @@ struct observation {
  * The state of group 0's first channel and its two tasks when a simulation of p stops at stop
  * (virtual time from the simulation's start).
  */
-static void observe_at(const struct linsched_config *base, const struct hackbench_params *p, uint64_t stop,
-		       struct observation *o)
+static void observe_at(const struct linsched_config *base, const struct hackbench_params *p,
+		       uint64_t stop, struct observation *o)
 {
 	struct linsched_config cfg = *base;
 
@@ -301,7 +331,7 @@ static uint64_t whole_run_ns(const struct linsched_config *cfg, const struct hac
 
 struct blocking_counts {
 	unsigned int sender_blocks, sender_wakes, receiver_blocks, receiver_wakes;
-	unsigned int receiver_sleeps;       /* times it went to sleep on the empty channel */
+	unsigned int receiver_sleeps; /* times it went to sleep on the empty channel */
 };
 
 /*
@@ -309,8 +339,9 @@ struct blocking_counts {
  * observes the run every step_ns and checks the blocking rules on every observation and every
  * transition between two. wake_queued is what the channel holds when the blocked sender is woken.
  */
-static struct blocking_counts check_blocking(const struct hackbench_params *p, uint64_t wakeup_granularity,
-					     uint64_t capacity, uint64_t wake_queued, uint64_t step_ns)
+static struct blocking_counts check_blocking(const struct hackbench_params *p,
+					     uint64_t wakeup_granularity, uint64_t capacity,
+					     uint64_t wake_queued, uint64_t step_ns)
 {
 	struct linsched_config cfg = config_for("2.6.28", 1);
 	struct blocking_counts n = { 0, 0, 0, 0, 0 };
@@ -328,9 +359,10 @@ static struct blocking_counts check_blocking(const struct hackbench_params *p, u
 
 		/* The observations are fine enough: at most one write or read between two. */
 		if ((b->written - a->written) + (b->read - a->read) > 1)
-			fail_msg("at %" G_GUINT64_FORMAT " ns: %" G_GUINT64_FORMAT " writes and %" G_GUINT64_FORMAT
-				 " reads since the last look; observe more often", stop, b->written - a->written,
-				 b->read - a->read);
+			fail_msg("at %" G_GUINT64_FORMAT " ns: %" G_GUINT64_FORMAT
+				 " writes and %" G_GUINT64_FORMAT
+				 " reads since the last look; observe more often",
+				 stop, b->written - a->written, b->read - a->read);
 		assert_int_equal(b->capacity, capacity);
 		assert_true(b->queued <= capacity);
 		assert_int_equal(b->queued, b->written - b->read);
@@ -347,27 +379,34 @@ static struct blocking_counts check_blocking(const struct hackbench_params *p, u
 
 		/* A blocked sender stays blocked until the threshold; a blocked receiver sees nothing. */
 		if (b->blocked_writers && b->queued <= wake_queued)
-			fail_msg("at %" G_GUINT64_FORMAT " ns the sender still sleeps with %" G_GUINT64_FORMAT
-				 " of %" G_GUINT64_FORMAT " queued", stop, b->queued, capacity);
+			fail_msg("at %" G_GUINT64_FORMAT
+				 " ns the sender still sleeps with %" G_GUINT64_FORMAT
+				 " of %" G_GUINT64_FORMAT " queued",
+				 stop, b->queued, capacity);
 		if (b->blocked_readers)
 			assert_int_equal(b->queued, 0);
 
 		if (!a->blocked_writers && b->blocked_writers) {
 			n.sender_blocks++;
 			if (b->queued != capacity)
-				fail_msg("at %" G_GUINT64_FORMAT " ns the sender blocked with %" G_GUINT64_FORMAT
-					 " of %" G_GUINT64_FORMAT " queued", stop, b->queued, capacity);
+				fail_msg("at %" G_GUINT64_FORMAT
+					 " ns the sender blocked with %" G_GUINT64_FORMAT
+					 " of %" G_GUINT64_FORMAT " queued",
+					 stop, b->queued, capacity);
 		}
 		if (a->blocked_writers && !b->blocked_writers) {
 			n.sender_wakes++;
 			if (b->queued != wake_queued || b->read != a->read + 1)
-				fail_msg("at %" G_GUINT64_FORMAT " ns the sender woke with %" G_GUINT64_FORMAT
-					 " queued, expected on the read that left %" G_GUINT64_FORMAT, stop, b->queued,
-					 wake_queued);
+				fail_msg(
+					"at %" G_GUINT64_FORMAT
+					" ns the sender woke with %" G_GUINT64_FORMAT
+					" queued, expected on the read that left %" G_GUINT64_FORMAT,
+					stop, b->queued, wake_queued);
 		}
 		if (!a->blocked_readers && b->blocked_readers)
 			n.receiver_blocks++;
-		if (b->written > 0 && prev.receiver != TASK_INTERRUPTIBLE && cur.receiver == TASK_INTERRUPTIBLE)
+		if (b->written > 0 && prev.receiver != TASK_INTERRUPTIBLE &&
+		    cur.receiver == TASK_INTERRUPTIBLE)
 			n.receiver_sleeps++;
 		if (a->blocked_readers && !b->blocked_readers) {
 			n.receiver_wakes++;
@@ -489,7 +528,8 @@ static void test_blocking_invariants_on_two_cpus(void **state)
 		unsigned int asleep = 0, waiting = 0;
 
 		for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++)
-			asleep += linsched_task_sched(linsched_sim_task(sim, i))->state == TASK_INTERRUPTIBLE;
+			asleep += linsched_task_sched(linsched_sim_task(sim, i))->state ==
+				  TASK_INTERRUPTIBLE;
 		for (unsigned int r = 0; r < p.fds; r++) {
 			struct hackbench_channel_state cs;
 
@@ -522,11 +562,11 @@ static void test_duration_counts_from_start(void **state)
 
 	linsched_sim_run(sim);
 	uint64_t runtime = linsched_sim_result(sim)->runtime_ns;
-	uint64_t epoch = linsched_sim_now(sim) - runtime;   /* the run ended at the last exit */
+	uint64_t epoch = linsched_sim_now(sim) - runtime; /* the run ended at the last exit */
 
 	hackbench_free(hb);
 	linsched_sim_free(sim);
-	assert_true(epoch > 0);           /* the set-up before the barrier takes time */
+	assert_true(epoch > 0); /* the set-up before the barrier takes time */
 	assert_true(runtime > 2 * epoch);
 
 	cfg.duration_ns = epoch + runtime / 2;
@@ -536,9 +576,10 @@ static void test_duration_counts_from_start(void **state)
 	const struct linsched_result *res = linsched_sim_result(sim);
 
 	if (linsched_sim_now(sim) != cfg.duration_ns || res->runtime_ns != cfg.duration_ns - epoch)
-		fail_msg("duration %" G_GUINT64_FORMAT " ns, epoch at %" G_GUINT64_FORMAT " ns: stopped at %"
-			 G_GUINT64_FORMAT " ns with runtime_ns %" G_GUINT64_FORMAT, cfg.duration_ns, epoch,
-			 linsched_sim_now(sim), res->runtime_ns);
+		fail_msg("duration %" G_GUINT64_FORMAT " ns, epoch at %" G_GUINT64_FORMAT
+			 " ns: stopped at %" G_GUINT64_FORMAT
+			 " ns with runtime_ns %" G_GUINT64_FORMAT,
+			 cfg.duration_ns, epoch, linsched_sim_now(sim), res->runtime_ns);
 	hackbench_free(hb);
 	linsched_sim_free(sim);
 }
@@ -556,8 +597,10 @@ static void test_no_deadlock_sample(void **state)
 	gsl_rng_set(rng, 20240601);
 	for (unsigned int i = 0; i < 40; i++) {
 		unsigned int groups = 1 + (unsigned int)gsl_rng_uniform_int(rng, 20);
-		unsigned int loops = loop_choices[gsl_rng_uniform_int(rng, G_N_ELEMENTS(loop_choices))];
-		unsigned int cpus = cpu_choices[gsl_rng_uniform_int(rng, G_N_ELEMENTS(cpu_choices))];
+		unsigned int loops =
+			loop_choices[gsl_rng_uniform_int(rng, G_N_ELEMENTS(loop_choices))];
+		unsigned int cpus =
+			cpu_choices[gsl_rng_uniform_int(rng, G_N_ELEMENTS(cpu_choices))];
 		const char *profile = profiles[i % 2];
 		struct hackbench_params p;
 
@@ -576,16 +619,18 @@ static void test_no_deadlock_sample(void **state)
 
 		cfg.costs.switch_ns = hackbench_switch_ns(&p);
 		cfg.seed = 1 + i;
-		g_snprintf(what, sizeof(what), "G=%u L=%u %s %s capacity %" G_GUINT64_FORMAT ", %u CPUs, %s", groups,
-			   loops, p.pipe ? "pipe" : "socket", p.threads ? "threads" : "processes", p.capacity_bytes,
-			   cpus, profile);
+		g_snprintf(what, sizeof(what),
+			   "G=%u L=%u %s %s capacity %" G_GUINT64_FORMAT ", %u CPUs, %s", groups,
+			   loops, p.pipe ? "pipe" : "socket", p.threads ? "threads" : "processes",
+			   p.capacity_bytes, cpus, profile);
 		check_conservation(&cfg, &p, what);
 	}
 	/* The corners: the smallest and the largest workload. */
 	struct hackbench_params tiny = small_params(1, 20, 1), big = small_params(20, 20, 10);
 
 	for (int prof = 0; prof < 2; prof++) {
-		struct linsched_config one = config_for(profiles[prof], 1), eight = config_for(profiles[prof], 8);
+		struct linsched_config one = config_for(profiles[prof], 1),
+				       eight = config_for(profiles[prof], 8);
 
 		check_conservation(&one, &tiny, "1 group, 1 loop, 1 CPU");
 		check_conservation(&eight, &big, "20 groups, 10 loops, 8 CPUs");
@@ -619,9 +664,10 @@ static void test_wakeup_granularity_acts(void **state)
 		cfg.tun.wakeup_granularity = 1000000000;
 		hackbench_simulate(&cfg, &p, &coarse);
 		printf("%s, 5 groups x 10 loops, threads, 2 CPUs: wakeup_granularity 0: %" G_GUINT64_FORMAT
-		       " context switches, %" G_GUINT64_FORMAT " ns; 1 s: %" G_GUINT64_FORMAT " context switches, %"
-		       G_GUINT64_FORMAT " ns\n", profiles[i], fine.context_switches, fine.runtime_ns,
-		       coarse.context_switches, coarse.runtime_ns);
+		       " context switches, %" G_GUINT64_FORMAT " ns; 1 s: %" G_GUINT64_FORMAT
+		       " context switches, %" G_GUINT64_FORMAT " ns\n",
+		       profiles[i], fine.context_switches, fine.runtime_ns, coarse.context_switches,
+		       coarse.runtime_ns);
 		assert_false(fine.deadlock);
 		assert_false(coarse.deadlock);
 		assert_int_equal(fine.messages, 5 * 20 * 20 * 10);
@@ -662,7 +708,9 @@ static void cycler_next(struct linsched_task *t, struct linsched_step *step)
 	}
 }
 
-static const struct linsched_task_ops cycler_ops = { .kind = "cycler", .next = cycler_next, .free = g_free };
+static const struct linsched_task_ops cycler_ops = { .kind = "cycler",
+						     .next = cycler_next,
+						     .free = g_free };
 
 #define RELAY_MAX 4
 
@@ -702,7 +750,9 @@ static void relay_next(struct linsched_task *t, struct linsched_step *step)
 	}
 }
 
-static const struct linsched_task_ops relay_ops = { .kind = "relay", .next = relay_next, .free = g_free };
+static const struct linsched_task_ops relay_ops = { .kind = "relay",
+						    .next = relay_next,
+						    .free = g_free };
 
 static void relay_init(struct relay *r, unsigned int n, unsigned int rounds, uint64_t run_ns)
 {
@@ -720,8 +770,8 @@ static void relay_init(struct relay *r, unsigned int n, unsigned int rounds, uin
 		linsched_waitqueue_init(&r->wq[i]);
 }
 
-static struct linsched_task *relay_task_create(struct linsched_sim *sim, struct relay *r, unsigned int me,
-					       uint64_t footprint)
+static struct linsched_task *relay_task_create(struct linsched_sim *sim, struct relay *r,
+					       unsigned int me, uint64_t footprint)
 {
 	struct relay_task *rt = g_new0(struct relay_task, 1);
 	char name[16];
@@ -886,7 +936,9 @@ static void traveller_next(struct linsched_task *t, struct linsched_step *step)
 }
 
 static const struct linsched_task_ops traveller_ops = {
-	.kind = "traveller", .next = traveller_next, .free = g_free,
+	.kind = "traveller",
+	.next = traveller_next,
+	.free = g_free,
 };
 
 /* Busy for 1.5 ms, then wakes the traveller every 2 ms, bursts - 1 times. */
@@ -915,7 +967,9 @@ static void waker_next(struct linsched_task *t, struct linsched_step *step)
 	step->ns = 2 * MS;
 }
 
-static const struct linsched_task_ops waker_ops = { .kind = "waker", .next = waker_next, .free = g_free };
+static const struct linsched_task_ops waker_ops = { .kind = "waker",
+						    .next = waker_next,
+						    .free = g_free };
 
 /* Waits for the traveller's first burst, then runs 30 ms on CPU 0. */
 struct hog {
@@ -974,7 +1028,7 @@ static struct linsched_task_stats run_traveller(unsigned int domains)
 	assert_int_equal(stats(ht).cpu, 0);
 	assert_int_equal(stats(ht).nr_migrations, 0);
 	linsched_sim_free(sim);
-	st.name = NULL;                   /* it pointed into the freed simulation */
+	st.name = NULL; /* it pointed into the freed simulation */
 	return st;
 }
 

@@ -130,10 +130,10 @@ static void test_parse_rejects(void **state)
 	BAD("cpu:nice", "nice");
 	BAD("cpu:count=0", "count");
 	BAD("cpu:count=-1", "count");
-	BAD("cpu:busy_ms=1", "busy_ms");       /* cpu tasks have no bursts */
+	BAD("cpu:busy_ms=1", "busy_ms"); /* cpu tasks have no bursts */
 	BAD("cpu:foo=1", "foo");
-	BAD("cpu:nice=5:", "");                /* an empty pair */
-	BAD("sleeprun:dist=normal", "dist");   /* only randsleeprun draws */
+	BAD("cpu:nice=5:", "");		     /* an empty pair */
+	BAD("sleeprun:dist=normal", "dist"); /* only randsleeprun draws */
 	BAD("sleeprun:cv=0.5", "cv");
 	BAD("sleeprun:busy_ms=-1", "busy_ms");
 	BAD("sleeprun:busy_ms=x", "busy_ms");
@@ -313,7 +313,9 @@ static void expected_shape(enum task_dist dist, double cv, double *below_mean, d
  */
 static void check_random_model(const char *text, double cv_tol)
 {
-	enum { N = 20000 };
+	enum {
+		N = 20000
+	};
 	struct task_spec spec = parse_ok(text);
 	struct linsched_sim *sim = sim_1cpu_no_costs(42);
 	struct intervals iv = {
@@ -332,9 +334,10 @@ static void check_random_model(const char *text, double cv_tol)
 	double mean_burst = (double)st.sum_exec_ns / N / (double)MS;
 	double mean_sleep = (double)(st.exit_ns - st.sum_exec_ns) / N / (double)MS;
 
-	if (fabs(mean_burst / spec.busy_ms - 1) > 0.03 || fabs(mean_sleep / spec.sleep_ms - 1) > 0.03)
-		fail_msg("%s: mean burst %.4f ms (want %.4f), mean sleep %.4f ms (want %.4f)", text, mean_burst,
-			 spec.busy_ms, mean_sleep, spec.sleep_ms);
+	if (fabs(mean_burst / spec.busy_ms - 1) > 0.03 ||
+	    fabs(mean_sleep / spec.sleep_ms - 1) > 0.03)
+		fail_msg("%s: mean burst %.4f ms (want %.4f), mean sleep %.4f ms (want %.4f)", text,
+			 mean_burst, spec.busy_ms, mean_sleep, spec.sleep_ms);
 
 	/* N bursts, the last one ending with the exit, and N sleeps (a draw of 0 ms is no sleep) */
 	assert_int_equal(iv.bursts->len, st.pcount);
@@ -388,7 +391,8 @@ static void test_randsleeprun_tasks_differ(void **state)
 
 	linsched_config_init(&cfg, NULL, 2);
 	struct linsched_sim *sim = linsched_sim_new(&cfg);
-	struct task_spec spec = parse_ok("randsleeprun:busy_ms=1:sleep_ms=1:count=2:loops=50:dist=exponential");
+	struct task_spec spec =
+		parse_ok("randsleeprun:busy_ms=1:sleep_ms=1:count=2:loops=50:dist=exponential");
 	struct linsched_task_stats a, b;
 
 	task_spec_spawn(sim, &spec);

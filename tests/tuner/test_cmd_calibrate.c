@@ -29,17 +29,19 @@
 /* A benchmark whose time is 12 + 47 * groups ms, and which appends its group count to log. */
 static char *linear_cmd(const char *log)
 {
-	return g_strdup_printf("sh -c 'echo {groups} >> %s; "
-			       "awk \"BEGIN { printf \\\"Time: %%.3f\\\\n\\\", (12 + 47 * {groups}) / 1000 }\"'",
-			       log);
+	return g_strdup_printf(
+		"sh -c 'echo {groups} >> %s; "
+		"awk \"BEGIN { printf \\\"Time: %%.3f\\\\n\\\", (12 + 47 * {groups}) / 1000 }\"'",
+		log);
 }
 
 /* A benchmark that knows how many times it ran before: "sh -c '<counter> BODY'", where BODY sees
  * that number in $n (0 on the first run); the count is kept in the file count. */
 static char *counting_cmd(const char *count, const char *body)
 {
-	return g_strdup_printf("sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; %s'", count, count,
-			       body);
+	return g_strdup_printf(
+		"sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; %s'", count, count,
+		body);
 }
 
 static int setup(void **state)
@@ -106,8 +108,8 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *cmd = linear_cmd(log);
-	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--threads", "--repeat", "3",
-			   "--warmup", "0", "--real-cmd", cmd, "--out", out);
+	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--threads",
+			   "--repeat", "3", "--warmup", "0", "--real-cmd", cmd, "--out", out);
 
 	expect_exit_0(&r, "calibrate");
 	assert_non_null(strstr(r.out, "fitted on the 6 per-group means"));
@@ -156,7 +158,8 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	assert_true(cal->fit.b > 0);
 	assert_true(cal->fit.r2 > 0.99);
 	assert_close(cal->fit.r2_groups, 1, 1e-12);
-	assert_non_null(strstr(r.out, "R^2 against the group count alone (the null model) 1.000000\n"));
+	assert_non_null(
+		strstr(r.out, "R^2 against the group count alone (the null model) 1.000000\n"));
 	run_clear(&r);
 }
 
@@ -168,9 +171,10 @@ static void test_lack_of_fit_is_reported(void **state)
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *count = in_dir(state, "count");
 	g_autofree char *cmd = counting_cmd(
-		count, "awk \"BEGIN { printf \\\"Time: %.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n % 3)) / 1000 }\"");
-	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--repeat", "3", "--warmup", "0",
-			   "--real-cmd", cmd, "--out", out);
+		count,
+		"awk \"BEGIN { printf \\\"Time: %.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n % 3)) / 1000 }\"");
+	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--repeat", "3",
+			   "--warmup", "0", "--real-cmd", cmd, "--out", out);
 
 	expect_exit_0(&r, "calibrate with spread");
 	assert_non_null(strstr(r.out, "  lack of fit F "));
@@ -200,8 +204,9 @@ static void test_seed_and_order_decide_the_plan(void **state)
 		g_autofree char *out = in_dir(state, name);
 		g_autofree char *log = in_dir(state, "log");
 		g_autofree char *cmd = linear_cmd(log);
-		struct run r = RUN("calibrate", "--groups", "1..5", "--loops", "1", "--repeat", "2", "--warmup", "0",
-				   "--order", orders[i], "--seed", i < 3 ? seeds[i] : "1", "--real-cmd", cmd, "--out", out);
+		struct run r = RUN("calibrate", "--groups", "1..5", "--loops", "1", "--repeat", "2",
+				   "--warmup", "0", "--order", orders[i], "--seed",
+				   i < 3 ? seeds[i] : "1", "--real-cmd", cmd, "--out", out);
 
 		expect_exit_0(&r, orders[i]);
 		plans[i] = run_order_of(out);
@@ -219,8 +224,8 @@ static void test_warm_up_runs_the_largest_workload_unrecorded(void **state)
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *cmd = linear_cmd(log);
-	struct run r = RUN("calibrate", "--groups", "2,4,3", "--loops", "1", "--repeat", "1", "--warmup", "0.3",
-			   "--real-cmd", cmd, "--out", out);
+	struct run r = RUN("calibrate", "--groups", "2,4,3", "--loops", "1", "--repeat", "1",
+			   "--warmup", "0.3", "--real-cmd", cmd, "--out", out);
 
 	expect_exit_0(&r, "calibrate --warmup 0.3");
 	assert_non_null(strstr(r.out, "unrecorded run"));
@@ -251,8 +256,9 @@ static void test_bootstrap_inputs(void **state)
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *cmd = linear_cmd(log);
-	struct run r = RUN("calibrate", "--groups", "2..8:2", "--loops", "10", "--threads", "--repeat", "2",
-			   "--warmup", "0", "--model", "bootstrap", "--real-cmd", cmd, "--out", out);
+	struct run r =
+		RUN("calibrate", "--groups", "2..8:2", "--loops", "10", "--threads", "--repeat",
+		    "2", "--warmup", "0", "--model", "bootstrap", "--real-cmd", cmd, "--out", out);
 
 	expect_exit_0(&r, "calibrate --model bootstrap");
 	g_autofree char *order = run_order_of(out);
@@ -279,8 +285,10 @@ static void test_bootstrap_inputs(void **state)
  * in out. */
 static void expect_failure_writing_nothing(const struct run *r, const char *out, const char *needle)
 {
-	if (r->status != 1 || !strstr(r->err, needle) || strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
-		fail_msg("expected exit status 1 and one line with '%s', got %d and '%s'", needle, r->status, r->err);
+	if (r->status != 1 || !strstr(r->err, needle) ||
+	    strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
+		fail_msg("expected exit status 1 and one line with '%s', got %d and '%s'", needle,
+			 r->status, r->err);
 	g_autoptr(GDir) dir = g_dir_open(out, 0, NULL);
 	assert_non_null(dir);
 	assert_null(g_dir_read_name(dir));
@@ -292,9 +300,10 @@ static void test_failing_run_writes_nothing(void **state)
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *count = in_dir(state, "count");
 	g_autofree char *cmd = counting_cmd(
-		count, "if [ $n -lt 5 ]; then echo Time: 0.05; else echo broken pipe >&2; exit 3; fi; : {groups}");
-	struct run r = RUN("calibrate", "--groups", "1..4", "--repeat", "2", "--warmup", "0", "--model", "bootstrap",
-			   "--real-cmd", cmd, "--out", out);
+		count,
+		"if [ $n -lt 5 ]; then echo Time: 0.05; else echo broken pipe >&2; exit 3; fi; : {groups}");
+	struct run r = RUN("calibrate", "--groups", "1..4", "--repeat", "2", "--warmup", "0",
+			   "--model", "bootstrap", "--real-cmd", cmd, "--out", out);
 
 	expect_failure_writing_nothing(&r, out, "exited with status 3: broken pipe");
 	assert_non_null(strstr(r.err, "'sh -c"));
@@ -305,7 +314,8 @@ static void test_garbage_output_names_the_command_and_line(void **state)
 {
 	g_autofree char *out = in_dir(state, "cal");
 	struct run r = RUN("calibrate", "--groups", "1..3", "--warmup", "0", "--real-cmd",
-			   "sh -c 'echo Running in threaded mode; echo Time: soon' {groups}", "--out", out);
+			   "sh -c 'echo Running in threaded mode; echo Time: soon' {groups}",
+			   "--out", out);
 
 	expect_failure_writing_nothing(&r, out, "no time in the output of 'sh -c");
 	assert_non_null(strstr(r.err, "Time: soon"));
@@ -331,12 +341,9 @@ static void test_bad_flags_are_refused(void **state)
 	struct {
 		const char *flag, *value, *needle;
 	} cases[] = {
-		{ "--order", "random", "--order" },
-		{ "--seed", "-1", "--seed" },
-		{ "--warmup", "-1", "--warmup" },
-		{ "--warmup", "nan", "--warmup" },
-		{ "--repeat", "0", "--repeat" },
-		{ "--groups", "1..2", "--groups" },
+		{ "--order", "random", "--order" }, { "--seed", "-1", "--seed" },
+		{ "--warmup", "-1", "--warmup" },   { "--warmup", "nan", "--warmup" },
+		{ "--repeat", "0", "--repeat" },    { "--groups", "1..2", "--groups" },
 		{ "--out", under_file, "--out" },
 	};
 
@@ -345,7 +352,8 @@ static void test_bad_flags_are_refused(void **state)
 		const char *dir = strcmp(cases[i].flag, "--out") == 0 ? cases[i].value : out;
 		struct run r = strcmp(cases[i].flag, "--out") == 0
 				       ? RUN("calibrate", "--real-cmd", cmd, "--out", dir)
-				       : RUN("calibrate", "--real-cmd", cmd, "--out", dir, cases[i].flag, cases[i].value);
+				       : RUN("calibrate", "--real-cmd", cmd, "--out", dir,
+					     cases[i].flag, cases[i].value);
 
 		expect_refusal(&r, cases[i].flag, cases[i].needle);
 		run_clear(&r);
@@ -356,13 +364,17 @@ static void test_bad_flags_are_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_garbage_output_names_the_command_and_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_output_names_the_command_and_line,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, setup, teardown),
 	};

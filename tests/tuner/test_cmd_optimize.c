@@ -76,7 +76,8 @@ static struct csv csv_read(const char *path)
 	c.header = g_strsplit(lines[0], ",", -1);
 	for (size_t i = 1; lines[i]; i++) {
 		if (lines[i][0] == '\0') {
-			assert_null(lines[i + 1]); /* only the final newline leaves an empty piece */
+			assert_null(
+				lines[i + 1]); /* only the final newline leaves an empty piece */
 			break;
 		}
 		char **row = g_strsplit(lines[i], ",", -1);
@@ -106,8 +107,16 @@ static double csv_num(const struct csv *c, guint row, const char *name)
 /* ---- fixtures --------------------------------------------------------------------------------- */
 
 /* The five simulator runs of the table, made once for the whole group. */
-enum { PSO, GOLDEN1, GOLDEN2, GRID, RANDOM, NRUNS };
-static const char *const run_names[NRUNS] = { "pso", "golden-rule1", "golden-rule2", "grid", "random" };
+enum {
+	PSO,
+	GOLDEN1,
+	GOLDEN2,
+	GRID,
+	RANDOM,
+	NRUNS
+};
+static const char *const run_names[NRUNS] = { "pso", "golden-rule1", "golden-rule2", "grid",
+					      "random" };
 
 struct fixture {
 	char *dir;
@@ -129,11 +138,24 @@ static int group_setup(void **state)
 		struct run r;
 
 		switch (i) {
-		case PSO: r = RUN("pso", WORKLOAD, "--out", out, "--format", "json"); break;
-		case GOLDEN1: r = RUN("golden", "--rule", "1", WORKLOAD, "--out", out, "--format", "json"); break;
-		case GOLDEN2: r = RUN("golden", "--rule", "2", WORKLOAD, "--out", out, "--format", "json"); break;
-		case GRID: r = RUN("grid", "--points", "10", "--scale", "log", WORKLOAD, "--out", out, "--format", "json"); break;
-		default: r = RUN("random", WORKLOAD, "--out", out, "--format", "json"); break;
+		case PSO:
+			r = RUN("pso", WORKLOAD, "--out", out, "--format", "json");
+			break;
+		case GOLDEN1:
+			r = RUN("golden", "--rule", "1", WORKLOAD, "--out", out, "--format",
+				"json");
+			break;
+		case GOLDEN2:
+			r = RUN("golden", "--rule", "2", WORKLOAD, "--out", out, "--format",
+				"json");
+			break;
+		case GRID:
+			r = RUN("grid", "--points", "10", "--scale", "log", WORKLOAD, "--out", out,
+				"--format", "json");
+			break;
+		default:
+			r = RUN("random", WORKLOAD, "--out", out, "--format", "json");
+			break;
 		}
 		expect_clean_exit(&r, run_names[i]);
 		f->result[i] = json_parse(r.out);
@@ -168,18 +190,23 @@ static void test_every_optimizer_beats_the_defaults(void **state)
 
 	for (int i = 0; i < NRUNS; i++) {
 		const struct json *r = f->result[i];
-		double best = json_number_at(r, "best.value"), def = json_number_at(r, "default.value");
+		double best = json_number_at(r, "best.value"),
+		       def = json_number_at(r, "default.value");
 
 		/* The profile's defaults on 2 CPUs: 20 ms, 4 ms, 5 ms scaled by 1 + log2(2) = 2. */
 		assert_true(json_number_at(r, "default.knobs.latency_ns") == 40000000);
 		assert_true(json_number_at(r, "default.knobs.min_granularity_ns") == 8000000);
 		assert_true(json_number_at(r, "default.knobs.wakeup_granularity_ns") == 10000000);
 		if (!(best < def))
-			fail_msg("%s: best %.6g is not below the defaults' %.6g", run_names[i], best, def);
-		assert_true(fabs(json_number_at(r, "improvement_pct") - 100 * (def - best) / def) < 1e-9);
+			fail_msg("%s: best %.6g is not below the defaults' %.6g", run_names[i],
+				 best, def);
+		assert_true(fabs(json_number_at(r, "improvement_pct") - 100 * (def - best) / def) <
+			    1e-9);
 		assert_string_equal(json_string_at(r, "unit"), "jiffies");
-		print_message("  %-13s best %.6g jiffies, %4.0f evaluations, %+.2f%% against the defaults (%.6g)\n",
-			      run_names[i], best, json_number_at(r, "evaluations"), json_number_at(r, "improvement_pct"), def);
+		print_message(
+			"  %-13s best %.6g jiffies, %4.0f evaluations, %+.2f%% against the defaults (%.6g)\n",
+			run_names[i], best, json_number_at(r, "evaluations"),
+			json_number_at(r, "improvement_pct"), def);
 	}
 }
 
@@ -249,8 +276,15 @@ static void test_history_and_result(void **state)
 	g_autofree char *dir = path_in(f, "pso");
 	g_autofree char *path = g_build_filename(dir, "history.csv", NULL);
 	struct csv c = csv_read(path);
-	const char *const header[] = { "evaluation", "iteration", "latency_ns", "min_granularity_ns",
-				       "wakeup_granularity_ns", "value", "std_error", "best", NULL };
+	const char *const header[] = { "evaluation",
+				       "iteration",
+				       "latency_ns",
+				       "min_granularity_ns",
+				       "wakeup_granularity_ns",
+				       "value",
+				       "std_error",
+				       "best",
+				       NULL };
 
 	assert_true(g_strv_equal((const char *const *)c.header, header));
 	assert_int_equal(c.rows->len, 600);
@@ -275,9 +309,12 @@ static void test_history_and_result(void **state)
 	assert_true(best == final);
 	assert_true(json_number_at(r, "evaluations_to_1pct") == to_1pct);
 	assert_true(json_number_at(r, "best.evaluation") == best_row + 1);
-	assert_true(json_number_at(r, "best.knobs.latency_ns") == csv_num(&c, best_row, "latency_ns"));
-	assert_true(json_number_at(r, "best.knobs.min_granularity_ns") == csv_num(&c, best_row, "min_granularity_ns"));
-	assert_true(json_number_at(r, "best.knobs.wakeup_granularity_ns") == csv_num(&c, best_row, "wakeup_granularity_ns"));
+	assert_true(json_number_at(r, "best.knobs.latency_ns") ==
+		    csv_num(&c, best_row, "latency_ns"));
+	assert_true(json_number_at(r, "best.knobs.min_granularity_ns") ==
+		    csv_num(&c, best_row, "min_granularity_ns"));
+	assert_true(json_number_at(r, "best.knobs.wakeup_granularity_ns") ==
+		    csv_num(&c, best_row, "wakeup_granularity_ns"));
 	assert_true(json_number_at(r, "best.stderr") == 0);
 	assert_true(json_number_at(r, "iterations") == 30);
 	csv_free(&c);
@@ -292,21 +329,24 @@ static void test_jobs_give_the_same_result(void **state)
 {
 	struct fixture *f = *state;
 	g_autofree char *d1 = path_in(f, "jobs1"), *d2 = path_in(f, "jobs2");
-	struct run r1 = RUN("pso", RANDOM_TASKS, "--particles", "8", "--iterations", "5", "--replicates", "2",
-			    "--jobs", "1", "--out", d1, "--format", "json");
-	struct run r2 = RUN("pso", RANDOM_TASKS, "--particles", "8", "--iterations", "5", "--replicates", "2",
-			    "--jobs", "2", "--out", d2, "--format", "json");
+	struct run r1 = RUN("pso", RANDOM_TASKS, "--particles", "8", "--iterations", "5",
+			    "--replicates", "2", "--jobs", "1", "--out", d1, "--format", "json");
+	struct run r2 = RUN("pso", RANDOM_TASKS, "--particles", "8", "--iterations", "5",
+			    "--replicates", "2", "--jobs", "2", "--out", d2, "--format", "json");
 
 	expect_clean_exit(&r1, "--jobs 1");
 	expect_clean_exit(&r2, "--jobs 2");
-	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL), *p2 = g_build_filename(d2, "history.csv", NULL);
+	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL),
+			*p2 = g_build_filename(d2, "history.csv", NULL);
 	g_autofree char *h1 = read_text(p1), *h2 = read_text(p2);
 
 	assert_string_equal(h1, h2);
 
 	struct json *j1 = json_parse(r1.out), *j2 = json_parse(r2.out);
-	const char *const same[] = { "best.value", "best.stderr", "best.knobs.latency_ns", "default.value",
-				     "improvement_pct", "evaluations", "evaluations_to_1pct" };
+	const char *const same[] = {
+		"best.value",	   "best.stderr", "best.knobs.latency_ns", "default.value",
+		"improvement_pct", "evaluations", "evaluations_to_1pct"
+	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(same); i++)
 		assert_true(json_number_at(j1, same[i]) == json_number_at(j2, same[i]));
@@ -323,8 +363,8 @@ static void test_replicates_from_the_journal(void **state)
 {
 	struct fixture *f = *state;
 	g_autofree char *journal = path_in(f, "replicates.journal");
-	struct run r = RUN("random", RANDOM_TASKS, "--budget", "6", "--replicates", "3", "--seed", "7", "--journal",
-			   journal, "--format", "json");
+	struct run r = RUN("random", RANDOM_TASKS, "--budget", "6", "--replicates", "3", "--seed",
+			   "7", "--journal", journal, "--format", "json");
 
 	expect_clean_exit(&r, "random --replicates 3");
 	struct json *j = json_parse(r.out);
@@ -339,12 +379,16 @@ static void test_replicates_from_the_journal(void **state)
 		double value, wall;
 
 		if (lines[i][0] == '#' ||
-		    sscanf(lines[i], "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-			   " %u %lf %lf", &lat, &min, &wake, &seed, &rep, &value, &wall) != 7)
+		    sscanf(lines[i],
+			   "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+			   " %" G_GUINT64_FORMAT " %u %lf %lf",
+			   &lat, &min, &wake, &seed, &rep, &value, &wall) != 7)
 			continue;
-		if (lat == (guint64)json_number_at(j, "best.knobs.latency_ns") && min == (guint64)json_number_at(j, "best.knobs.min_granularity_ns") &&
+		if (lat == (guint64)json_number_at(j, "best.knobs.latency_ns") &&
+		    min == (guint64)json_number_at(j, "best.knobs.min_granularity_ns") &&
 		    wake == (guint64)json_number_at(j, "best.knobs.wakeup_granularity_ns")) {
-			assert_true(rep < 3 && seed == 7 + rep); /* replicate r runs with seed S + r */
+			assert_true(rep < 3 &&
+				    seed == 7 + rep); /* replicate r runs with seed S + r */
 			v[rep] = value;
 			found++;
 		}
@@ -353,7 +397,8 @@ static void test_replicates_from_the_journal(void **state)
 	double mean = gsl_stats_mean(v, 1, 3);
 
 	assert_true(fabs(json_number_at(j, "best.value") - mean) <= 1e-12 * mean);
-	assert_true(fabs(json_number_at(j, "best.stderr") - gsl_stats_sd(v, 1, 3) / sqrt(3)) <= 1e-12 * mean);
+	assert_true(fabs(json_number_at(j, "best.stderr") - gsl_stats_sd(v, 1, 3) / sqrt(3)) <=
+		    1e-12 * mean);
 	assert_true(json_number_at(j, "replicates") == 3);
 	json_free(j);
 	run_clear(&r);
@@ -364,8 +409,10 @@ static void test_journal_resumes(void **state)
 	struct fixture *f = *state;
 	g_autofree char *journal = path_in(f, "resume.journal");
 	g_autofree char *d1 = path_in(f, "resume1"), *d2 = path_in(f, "resume2");
-	struct run r1 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d1, "--format", "json");
-	struct run r2 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d2, "--format", "json");
+	struct run r1 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d1,
+			    "--format", "json");
+	struct run r2 = RUN("random", WORKLOAD, "--budget", "40", "--journal", journal, "--out", d2,
+			    "--format", "json");
 
 	expect_clean_exit(&r1, "first run");
 	expect_clean_exit(&r2, "rerun");
@@ -373,21 +420,26 @@ static void test_journal_resumes(void **state)
 
 	/* Everything came from the journal the second time, and the result is the same. */
 	assert_true(json_number_at(j2, "evaluations_run") == 0);
-	assert_true(json_number_at(j2, "evaluations_from_journal") == json_number_at(j1, "evaluations_run") + json_number_at(j1, "evaluations_from_journal"));
+	assert_true(json_number_at(j2, "evaluations_from_journal") ==
+		    json_number_at(j1, "evaluations_run") +
+			    json_number_at(j1, "evaluations_from_journal"));
 	assert_true(json_number_at(j1, "best.value") == json_number_at(j2, "best.value"));
-	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL), *p2 = g_build_filename(d2, "history.csv", NULL);
+	g_autofree char *p1 = g_build_filename(d1, "history.csv", NULL),
+			*p2 = g_build_filename(d2, "history.csv", NULL);
 	g_autofree char *h1 = read_text(p1), *h2 = read_text(p2);
 
 	assert_string_equal(h1, h2);
 
 	/* A larger budget is the same run made longer: only the new points are evaluated. */
-	struct run r3 = RUN("random", WORKLOAD, "--budget", "50", "--journal", journal, "--format", "json");
+	struct run r3 =
+		RUN("random", WORKLOAD, "--budget", "50", "--journal", journal, "--format", "json");
 
 	expect_clean_exit(&r3, "larger budget");
 	struct json *j3 = json_parse(r3.out);
 
 	assert_true(json_number_at(j3, "evaluations") == 50);
-	assert_true(json_number_at(j3, "evaluations_run") <= 10 && json_number_at(j3, "evaluations_run") > 0);
+	assert_true(json_number_at(j3, "evaluations_run") <= 10 &&
+		    json_number_at(j3, "evaluations_run") > 0);
 	json_free(j1);
 	json_free(j2);
 	json_free(j3);
@@ -410,13 +462,15 @@ static void test_journal_refusals(void **state)
 	assert_non_null(strstr(r.err, "points=2"));
 	run_clear(&r);
 	/* Another workload. */
-	r = RUN("grid", "--groups", "4", "--loops", "1", "--threads", "--cpus", "2", "--points", "2", "--journal", journal);
+	r = RUN("grid", "--groups", "4", "--loops", "1", "--threads", "--cpus", "2", "--points",
+		"2", "--journal", journal);
 	expect_refusal(&r, "--groups 4 on a --groups 5 journal", "different setting");
 	run_clear(&r);
 
 	/* A line that cannot be parsed is named. */
 	g_autofree char *text = read_text(journal);
-	g_autofree char *broken = g_strconcat(text, "1 2 three\n", "40000000 8000000 10000000 2 0 3.1 0.001\n", NULL);
+	g_autofree char *broken =
+		g_strconcat(text, "1 2 three\n", "40000000 8000000 10000000 2 0 3.1 0.001\n", NULL);
 
 	assert_true(g_file_set_contents(journal, broken, -1, NULL));
 	r = RUN("grid", WORKLOAD, "--points", "2", "--journal", journal);
@@ -443,7 +497,8 @@ static char *make_live_tree(const struct fixture *f, const char *name)
 {
 	char *root = path_in(f, name);
 	g_autofree char *kdir = g_build_filename(root, "proc", "sys", "kernel", NULL);
-	const char *const files[] = { "sched_latency_ns", "sched_min_granularity_ns", "sched_wakeup_granularity_ns" };
+	const char *const files[] = { "sched_latency_ns", "sched_min_granularity_ns",
+				      "sched_wakeup_granularity_ns" };
 	const char *const values[] = { "24000000\n", "3000000\n", "4000000\n" };
 
 	assert_int_equal(g_mkdir_with_parents(kdir, 0755), 0);
@@ -484,12 +539,14 @@ static void test_live_objective_restores_the_knobs(void **state)
 	g_autofree char *root = make_live_tree(f, "live");
 	g_autofree char *script = g_build_filename(root, "bench.sh", NULL);
 	g_autofree char *out = g_build_filename(root, "out", NULL);
-	struct run r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", script, "--knob-root", root,
-			   WORKLOAD, "--out", out, "--format", "json");
+	struct run r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", script,
+			   "--knob-root", root, WORKLOAD, "--out", out, "--format", "json");
 
 	expect_exit_0(&r, "live golden");
 	/* One line on stderr: the knobs it will restore. */
-	assert_non_null(strstr(r.err, "latency_ns=24000000 min_granularity_ns=3000000 wakeup_granularity_ns=4000000"));
+	assert_non_null(strstr(
+		r.err,
+		"latency_ns=24000000 min_granularity_ns=3000000 wakeup_granularity_ns=4000000"));
 	assert_true(strchr(r.err, '\n') && !strchr(r.err, '\n')[1]);
 	expect_knob_file(root, "sched_latency_ns", "24000000");
 	expect_knob_file(root, "sched_min_granularity_ns", "3000000");
@@ -504,9 +561,11 @@ static void test_live_objective_restores_the_knobs(void **state)
 	struct csv c = csv_read(hist_path);
 
 	assert_string_equal(lines[0], "40000000 8000000 10000000");
-	assert_int_equal(g_strv_length(lines), c.rows->len + 2); /* + the defaults, + the final "" */
+	assert_int_equal(g_strv_length(lines),
+			 c.rows->len + 2); /* + the defaults, + the final "" */
 	for (guint i = 0; i < c.rows->len; i++) {
-		g_autofree char *want = g_strdup_printf("%.0f 8000000 10000000", csv_num(&c, i, "latency_ns"));
+		g_autofree char *want =
+			g_strdup_printf("%.0f 8000000 10000000", csv_num(&c, i, "latency_ns"));
 
 		assert_string_equal(lines[i + 1], want);
 	}
@@ -514,13 +573,15 @@ static void test_live_objective_restores_the_knobs(void **state)
 	assert_string_equal(json_string_at(j, "unit"), "ms");
 	assert_true(fabs(json_number_at(j, "best.knobs.latency_ns") / 5e6 - 1) < 0.05);
 	assert_true(json_number_at(j, "best.value") < 10.008 + 0.5);
-	assert_true(fabs(json_number_at(j, "default.value") - (log(8) / 100 + 0.01 + 8e6 / 1e12) * 1000) < 1e-5);
+	assert_true(fabs(json_number_at(j, "default.value") -
+			 (log(8) / 100 + 0.01 + 8e6 / 1e12) * 1000) < 1e-5);
 	csv_free(&c);
 	json_free(j);
 	run_clear(&r);
 
 	/* A benchmark that fails: exit 1, the failure named, the knobs back as they were. */
-	r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", "false", "--knob-root", root, WORKLOAD);
+	r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", "false",
+		"--knob-root", root, WORKLOAD);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "command 'false' failed"));
 	expect_knob_file(root, "sched_latency_ns", "24000000");
@@ -529,7 +590,8 @@ static void test_live_objective_restores_the_knobs(void **state)
 	run_clear(&r);
 
 	/* A kernel without the knobs (EEVDF, or no debugfs): a clear refusal before any evaluation. */
-	r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", script, "--knob-root", out, WORKLOAD);
+	r = RUN("golden", "--knob", "latency", "--objective", "cmd", "--cmd", script, "--knob-root",
+		out, WORKLOAD);
 	assert_int_equal(r.status, 1);
 	assert_non_null(strstr(r.err, "knobs"));
 	assert_string_equal(r.out, "");
@@ -537,7 +599,8 @@ static void test_live_objective_restores_the_knobs(void **state)
 }
 
 /* Evaluations the live run makes: the defaults and a 3 x 3 x 3 grid. */
-#define LIVE_GRID "grid", "--points", "3", "--objective", "cmd", WORKLOAD, "--format", "json", "--no-sync"
+#define LIVE_GRID \
+	"grid", "--points", "3", "--objective", "cmd", WORKLOAD, "--format", "json", "--no-sync"
 
 static int count_runs(const char *root)
 {
@@ -552,14 +615,16 @@ static int count_runs(const char *root)
 static void test_kill9_and_resume(void **state)
 {
 	struct fixture *f = *state;
-	g_autofree char *clean_root = make_live_tree(f, "clean"), *root = make_live_tree(f, "killed");
+	g_autofree char *clean_root = make_live_tree(f, "clean"),
+			*root = make_live_tree(f, "killed");
 	g_autofree char *clean_script = g_build_filename(clean_root, "bench.sh", NULL);
 	g_autofree char *script = g_build_filename(root, "bench.sh", NULL);
 	g_autofree char *clean_journal = g_build_filename(clean_root, "journal", NULL);
 	g_autofree char *journal = g_build_filename(root, "journal", NULL);
 	g_autofree char *kill_at = g_build_filename(root, "kill_at", NULL);
 
-	struct run clean = RUN(LIVE_GRID, "--cmd", clean_script, "--knob-root", clean_root, "--journal", clean_journal);
+	struct run clean = RUN(LIVE_GRID, "--cmd", clean_script, "--knob-root", clean_root,
+			       "--journal", clean_journal);
 
 	expect_exit_0(&clean, "uninterrupted live grid");
 	int total = count_runs(clean_root);
@@ -569,19 +634,22 @@ static void test_kill9_and_resume(void **state)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
 	gsl_rng_set(rng, 1789);
-	int k = 2 + (int)gsl_rng_uniform_int(rng, (unsigned long)total - 1); /* 2..28: after the defaults */
+	int k = 2 + (int)gsl_rng_uniform_int(rng, (unsigned long)total -
+							  1); /* 2..28: after the defaults */
 
 	gsl_rng_free(rng);
 	g_autofree char *k_text = g_strdup_printf("%d\n", k);
 
 	assert_true(g_file_set_contents(kill_at, k_text, -1, NULL));
-	struct run killed = RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);
+	struct run killed =
+		RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);
 
 	assert_int_equal(killed.signal, SIGKILL);
 	assert_int_equal(count_runs(root), k);
 	g_unlink(kill_at);
 
-	struct run resumed = RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);
+	struct run resumed =
+		RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);
 
 	expect_exit_0(&resumed, "resumed live grid");
 	/* Runs 1..k-1 were journaled; run k was in flight.  The rerun makes the other total - k + 1. */
@@ -591,7 +659,8 @@ static void test_kill9_and_resume(void **state)
 
 	assert_true(json_number_at(a, "best.value") == json_number_at(b, "best.value"));
 	assert_true(json_number_at(a, "default.value") == json_number_at(b, "default.value"));
-	assert_true(json_number_at(a, "best.knobs.latency_ns") == json_number_at(b, "best.knobs.latency_ns"));
+	assert_true(json_number_at(a, "best.knobs.latency_ns") ==
+		    json_number_at(b, "best.knobs.latency_ns"));
 	assert_true(json_number_at(a, "evaluations") == json_number_at(b, "evaluations"));
 	json_free(a);
 	json_free(b);
@@ -616,11 +685,13 @@ static void test_apply_prints_the_commands(void **state)
 	r = RUN("golden", "--rule", "2", WORKLOAD, "--apply", "--format", "json");
 	expect_clean_exit(&r, "golden --apply --format json");
 	struct json *j = json_parse(r.out);
-	const struct json *sysctl = json_at(j, "apply.sysctl"), *debugfs = json_at(j, "apply.debugfs");
+	const struct json *sysctl = json_at(j, "apply.sysctl"),
+			  *debugfs = json_at(j, "apply.debugfs");
 
 	assert_true(sysctl && sysctl->kind == J_ARRAY && sysctl->array->len == 3);
 	assert_true(debugfs && debugfs->kind == J_ARRAY && debugfs->array->len == 3);
-	g_autofree char *want = g_strdup_printf("sysctl -w kernel.sched_latency_ns=%.0f", json_number_at(j, "best.knobs.latency_ns"));
+	g_autofree char *want = g_strdup_printf("sysctl -w kernel.sched_latency_ns=%.0f",
+						json_number_at(j, "best.knobs.latency_ns"));
 
 	assert_string_equal(((struct json *)sysctl->array->pdata[0])->string, want);
 	json_free(j);
@@ -646,21 +717,26 @@ static void test_calibration_predicts_ms(void **state)
 	GKeyFile *kf = g_key_file_new();
 
 	assert_true(g_key_file_load_from_file(kf, ini, G_KEY_FILE_NONE, NULL));
-	double a = g_key_file_get_double(kf, "fit", "a", NULL), b = g_key_file_get_double(kf, "fit", "b", NULL);
+	double a = g_key_file_get_double(kf, "fit", "a", NULL),
+	       b = g_key_file_get_double(kf, "fit", "b", NULL);
 
 	g_key_file_free(kf);
 	g_autofree char *out = path_in(f, "calibrated");
-	struct run r = RUN("golden", WORKLOAD, "--calibration", ini, "--out", out, "--format", "json");
+	struct run r =
+		RUN("golden", WORKLOAD, "--calibration", ini, "--out", out, "--format", "json");
 
 	expect_clean_exit(&r, "golden --calibration");
 	struct json *j = json_parse(r.out);
 
-	assert_true(fabs(json_number_at(j, "best.predicted_ms") - (a + b * json_number_at(j, "best.value"))) < 1e-9);
-	assert_true(fabs(json_number_at(j, "default.predicted_ms") - (a + b * json_number_at(j, "default.value"))) < 1e-9);
+	assert_true(fabs(json_number_at(j, "best.predicted_ms") -
+			 (a + b * json_number_at(j, "best.value"))) < 1e-9);
+	assert_true(fabs(json_number_at(j, "default.predicted_ms") -
+			 (a + b * json_number_at(j, "default.value"))) < 1e-9);
 	g_autofree char *hist = g_build_filename(out, "history.csv", NULL);
 	struct csv c = csv_read(hist);
 
-	assert_true(fabs(csv_num(&c, 0, "predicted_ms") - (a + b * csv_num(&c, 0, "value"))) < 1e-9);
+	assert_true(fabs(csv_num(&c, 0, "predicted_ms") - (a + b * csv_num(&c, 0, "value"))) <
+		    1e-9);
 	csv_free(&c);
 	json_free(j);
 	run_clear(&r);
@@ -679,8 +755,8 @@ static void test_progress_on_a_terminal(void **state)
 	(void)state;
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		execl(TUNER, TUNER, "pso", "--groups", "5", "--loops", "1", "--threads", "--cpus", "2", "--jobs", "1",
-		      (char *)NULL);
+		execl(TUNER, TUNER, "pso", "--groups", "5", "--loops", "1", "--threads", "--cpus",
+		      "2", "--jobs", "1", (char *)NULL);
 		_exit(127);
 	}
 	GString *seen = g_string_new(NULL);

@@ -52,8 +52,17 @@ static void expect_usage_error(struct run r, const char *needle)
 /* Turnaround of one `linsched hackbench` run of the tiny workload at these knobs, in jiffies. */
 static double linsched_jiffies(const char *latency, const char *min_gran, const char *wakeup)
 {
-	const char *args[] = { "hackbench", TINY, "--format", "json", "--latency-ns", latency, "--min-gran-ns", min_gran,
-			       "--wakeup-gran-ns", wakeup, NULL };
+	const char *args[] = { "hackbench",
+			       TINY,
+			       "--format",
+			       "json",
+			       "--latency-ns",
+			       latency,
+			       "--min-gran-ns",
+			       min_gran,
+			       "--wakeup-gran-ns",
+			       wakeup,
+			       NULL };
 	struct run r = run_program(LINSCHED, args, NULL);
 	GError *error = NULL;
 	double ns, hz;
@@ -136,16 +145,41 @@ static void test_rsm_report_and_files(void **state)
 		"Design: central composite, face-centred (alpha = 1): 8 cube + 6 axial + 6 centre = 20 runs",
 		"Note: a rotatable design (alpha = 1.6818) does not fit",
 		"Design in run order (20 runs; response in jiffies)",
-		"Box-Cox power transform", "lambda-hat",
-		"Sequential model sum of squares [Type I]", "Linear vs Mean", "2FI vs Linear", "Quadratic vs 2FI",
-		"ANOVA for the quadratic model", "Model", "Residual", "Lack of Fit", "Pure Error", "Cor Total",
-		"A-latency", "A*B", "C^2",
-		"Std. Dev.", "R^2", "Adjusted R^2", "Predicted R^2", "Adeq Precision", "C.V. %",
-		"Coefficients in coded units", "Std. Error", "t Value", "p-value",
-		"Canonical analysis", "eigenvalues", "eigenvectors",
-		"Constrained optimum", "Confirmation", "defaults", "wrote",
+		"Box-Cox power transform",
+		"lambda-hat",
+		"Sequential model sum of squares [Type I]",
+		"Linear vs Mean",
+		"2FI vs Linear",
+		"Quadratic vs 2FI",
+		"ANOVA for the quadratic model",
+		"Model",
+		"Residual",
+		"Lack of Fit",
+		"Pure Error",
+		"Cor Total",
+		"A-latency",
+		"A*B",
+		"C^2",
+		"Std. Dev.",
+		"R^2",
+		"Adjusted R^2",
+		"Predicted R^2",
+		"Adeq Precision",
+		"C.V. %",
+		"Coefficients in coded units",
+		"Std. Error",
+		"t Value",
+		"p-value",
+		"Canonical analysis",
+		"eigenvalues",
+		"eigenvectors",
+		"Constrained optimum",
+		"Confirmation",
+		"defaults",
+		"wrote",
 		/* Deterministic replicates: the centre points agree exactly. */
-		"Lack of Fit", "not testable: replicated runs agree exactly (pure error is 0)",
+		"Lack of Fit",
+		"not testable: replicated runs agree exactly (pure error is 0)",
 	};
 	for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
 		if (!strstr(r.out, sections[i]))
@@ -157,7 +191,9 @@ static void test_rsm_report_and_files(void **state)
 	static const double lo[3] = { 1e6, 1e5, 0 }, hi[3] = { 1e8, 1e7, 2e7 };
 	int centres = 0;
 
-	assert_string_equal(design[0], "run,x1,x2,x3,latency_ns,min_granularity_ns,wakeup_granularity_ns,response,response_t");
+	assert_string_equal(
+		design[0],
+		"run,x1,x2,x3,latency_ns,min_granularity_ns,wakeup_granularity_ns,response,response_t");
 	assert_int_equal(g_strv_length(design), 21);
 	for (int i = 1; i <= 20; i++) {
 		g_auto(GStrv) f = g_strsplit(design[i], ",", -1);
@@ -170,7 +206,8 @@ static void test_rsm_report_and_files(void **state)
 
 			assert_true(x == -1 || x == 0 || x == 1);
 			centre &= x == 0;
-			assert_true(field_number(f[4 + j]) == round((lo[j] + hi[j]) / 2 + x * (hi[j] - lo[j]) / 2));
+			assert_true(field_number(f[4 + j]) ==
+				    round((lo[j] + hi[j]) / 2 + x * (hi[j] - lo[j]) / 2));
 		}
 		centres += centre;
 		/* response_t is y^lambda (or y): positive. */
@@ -187,10 +224,23 @@ static void test_rsm_report_and_files(void **state)
 	/* anova.csv: the issue's header; Model, 3 groups, 9 terms, Residual, Lack of Fit, Pure Error,
 	 * Cor Total; lack of fit is not tested (f and p empty). */
 	g_auto(GStrv) anova = read_lines(dir, "anova.csv");
-	const char *sources[] = { "Model", "Linear", "2FI", "Quadratic", "latency", "min_granularity",
-				  "wakeup_granularity", "latency*min_granularity", "latency*wakeup_granularity",
-				  "min_granularity*wakeup_granularity", "latency^2", "min_granularity^2",
-				  "wakeup_granularity^2", "Residual", "Lack of Fit", "Pure Error", "Cor Total" };
+	const char *sources[] = { "Model",
+				  "Linear",
+				  "2FI",
+				  "Quadratic",
+				  "latency",
+				  "min_granularity",
+				  "wakeup_granularity",
+				  "latency*min_granularity",
+				  "latency*wakeup_granularity",
+				  "min_granularity*wakeup_granularity",
+				  "latency^2",
+				  "min_granularity^2",
+				  "wakeup_granularity^2",
+				  "Residual",
+				  "Lack of Fit",
+				  "Pure Error",
+				  "Cor Total" };
 
 	assert_string_equal(anova[0], "source,df,ss,ms,f,p");
 	assert_int_equal(g_strv_length(anova), 1 + G_N_ELEMENTS(sources));
@@ -200,20 +250,23 @@ static void test_rsm_report_and_files(void **state)
 		assert_int_equal(g_strv_length(f), 6);
 		assert_string_equal(f[0], sources[i]);
 	}
-	assert_true(g_str_has_prefix(anova[15], "Lack of Fit,5,") && g_str_has_suffix(anova[15], ",,"));
+	assert_true(g_str_has_prefix(anova[15], "Lack of Fit,5,") &&
+		    g_str_has_suffix(anova[15], ",,"));
 	assert_true(g_str_has_prefix(anova[16], "Pure Error,5,"));
 
 	g_auto(GStrv) surface = read_lines(dir, "surface.csv");
 
-	assert_string_equal(surface[0],
-			    "fixed,x1,x2,x3,latency_ns,min_granularity_ns,wakeup_granularity_ns,predicted,predicted_t");
+	assert_string_equal(
+		surface[0],
+		"fixed,x1,x2,x3,latency_ns,min_granularity_ns,wakeup_granularity_ns,predicted,predicted_t");
 	assert_int_equal(g_strv_length(surface), 1 + 3 * 21 * 21);
 	assert_true(g_str_has_prefix(surface[1], "wakeup_granularity,-1,-1,"));
 	assert_true(g_str_has_prefix(surface[1 + 2 * 441], "latency,"));
 
 	/* result.json: the keys the issue names; best is the confirmation, default the profile's knobs. */
 	g_autoptr(JsonReadValue) v = read_json(dir);
-	const char *terms[] = { "Intercept", "latency", "latency*min_granularity", "wakeup_granularity^2" };
+	const char *terms[] = { "Intercept", "latency", "latency*min_granularity",
+				"wakeup_granularity^2" };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(terms); i++) {
 		g_autofree char *path = g_strdup_printf("coefficients.%s", terms[i]);
@@ -227,7 +280,8 @@ static void test_rsm_report_and_files(void **state)
 	number_at(v, "lambda");
 	assert_non_null(json_read_path(v, "stationary_point"));
 	assert_non_null(json_read_path(v, "optimum.coded"));
-	assert_string_equal(json_read_string(v, "lack_of_fit"), "not testable: replicated runs agree exactly (pure error is 0)");
+	assert_string_equal(json_read_string(v, "lack_of_fit"),
+			    "not testable: replicated runs agree exactly (pure error is 0)");
 
 	/* The confirmation: linsched at best.knobs, and at the defaults (no knob flags). */
 	char lat[32], mg[32], wk[32];
@@ -235,7 +289,8 @@ static void test_rsm_report_and_files(void **state)
 	g_snprintf(lat, sizeof(lat), "%.0f", number_at(v, "best.knobs.latency_ns"));
 	g_snprintf(mg, sizeof(mg), "%.0f", number_at(v, "best.knobs.min_granularity_ns"));
 	g_snprintf(wk, sizeof(wk), "%.0f", number_at(v, "best.knobs.wakeup_granularity_ns"));
-	assert_true(number_at(v, "best.knobs.latency_ns") == number_at(v, "optimum.natural.latency_ns"));
+	assert_true(number_at(v, "best.knobs.latency_ns") ==
+		    number_at(v, "optimum.natural.latency_ns"));
 	assert_true(fabs(number_at(v, "best.value") - linsched_jiffies(lat, mg, wk)) < 1e-9);
 
 	const char *def_args[] = { "hackbench", TINY, "--format", "json", NULL };
@@ -245,7 +300,8 @@ static void test_rsm_report_and_files(void **state)
 
 	assert_non_null(dv);
 	assert_true(number_at(v, "default.knobs.latency_ns") == number_at(dv, "knobs.latency_ns"));
-	assert_true(fabs(number_at(v, "default.value") - number_at(dv, "runtime_ns") * number_at(dv, "hz") / 1e9) < 1e-12);
+	assert_true(fabs(number_at(v, "default.value") -
+			 number_at(dv, "runtime_ns") * number_at(dv, "hz") / 1e9) < 1e-12);
 	run_clear(&d);
 	run_clear(&r);
 	remove_dir(dir);
@@ -280,7 +336,8 @@ static void test_rsm_deterministic_and_resumable(void **state)
 	assert_string_equal(a, b); /* everything after the header */
 
 	/* Another design is another study: the journal refuses it. */
-	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", journal, "--center", "4"), "--journal:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", journal, "--center", "4"),
+			   "--journal:");
 	run_clear(&one);
 	run_clear(&two);
 	run_clear(&first);
@@ -294,8 +351,8 @@ static void test_rsm_log_rotatable(void **state)
 	char *dir = make_dir();
 
 	(void)state;
-	struct run r = TUNER_RUN("rsm", TINY, "--log", "--range", "min_granularity=1e6:1e7", "--range",
-				 "wakeup_granularity=1e5:1e7", "--out", dir);
+	struct run r = TUNER_RUN("rsm", TINY, "--log", "--range", "min_granularity=1e6:1e7",
+				 "--range", "wakeup_granularity=1e5:1e7", "--out", dir);
 
 	expect_success(&r, "rsm --log");
 	assert_non_null(strstr(r.out, "central composite, rotatable (alpha = 1.6818)"));
@@ -313,7 +370,8 @@ static void test_rsm_log_rotatable(void **state)
 
 		for (int j = 0; j < 3; j++) {
 			double x = field_number(f[1 + j]);
-			double expected = round(pow(10, (l10lo[j] + l10hi[j]) / 2 + x * (l10hi[j] - l10lo[j]) / 2));
+			double expected = round(
+				pow(10, (l10lo[j] + l10hi[j]) / 2 + x * (l10hi[j] - l10lo[j]) / 2));
 
 			if (fabs(x) > 1) {
 				axial++;
@@ -337,7 +395,8 @@ static void test_rsm_log_rotatable(void **state)
 	assert_non_null(points);
 	for (guint i = 0; i < points->items->len; i++) {
 		g_autofree char *x3 = g_strdup_printf("design.points.%u.coded.2", i);
-		g_autofree char *w = g_strdup_printf("design.points.%u.natural.wakeup_granularity_ns", i);
+		g_autofree char *w =
+			g_strdup_printf("design.points.%u.natural.wakeup_granularity_ns", i);
 
 		if (number_at(v, x3) == 0) {
 			assert_true(number_at(v, w) == 140425);
@@ -359,8 +418,9 @@ static const double hc_e[6] = { 0.3, -0.3, 0.2, -0.2, 0.1, -0.1 };
 
 static double hc_f(const double *x)
 {
-	return hc_b[0] + hc_b[1] * x[0] + hc_b[2] * x[1] + hc_b[3] * x[2] + hc_b[4] * x[0] * x[1] + hc_b[5] * x[0] * x[2] +
-	       hc_b[6] * x[1] * x[2] + hc_b[7] * x[0] * x[0] + hc_b[8] * x[1] * x[1] + hc_b[9] * x[2] * x[2];
+	return hc_b[0] + hc_b[1] * x[0] + hc_b[2] * x[1] + hc_b[3] * x[2] + hc_b[4] * x[0] * x[1] +
+	       hc_b[5] * x[0] * x[2] + hc_b[6] * x[1] * x[2] + hc_b[7] * x[0] * x[0] +
+	       hc_b[8] * x[1] * x[1] + hc_b[9] * x[2] * x[2];
 }
 
 /* design.csv with the first n_rows of the face-centred CCD (cube, faces, centres). */
@@ -381,7 +441,8 @@ static char *write_hand_design(const char *dir, int n_rows)
 		} else if (r < 14) {
 			x[(r - 8) / 2] = (r - 8) % 2 ? 1 : -1;
 		}
-		g_string_append_printf(csv, "%g,%g,%g,%.17g\n", x[0], x[1], x[2], hc_f(x) + (r >= 14 ? hc_e[r - 14] : 0));
+		g_string_append_printf(csv, "%g,%g,%g,%.17g\n", x[0], x[1], x[2],
+				       hc_f(x) + (r >= 14 ? hc_e[r - 14] : 0));
 	}
 	assert_true(g_file_set_contents(path, csv->str, -1, &error));
 	g_string_free(csv, TRUE);
@@ -408,11 +469,18 @@ static void test_rsm_analyse_hand_computed(void **state)
 		double ss;
 		bool tested;
 	} rows[] = {
-		{ "latency", 1, 10, true }, { "min_granularity", 1, 40, true }, { "wakeup_granularity", 1, 2.5, true },
-		{ "latency*min_granularity", 1, 2, true }, { "latency*wakeup_granularity", 1, 0.5, true },
-		{ "min_granularity*wakeup_granularity", 1, 4.5, true }, { "latency^2", 1, 11, true },
-		{ "min_granularity^2", 1, 2.75, true }, { "wakeup_granularity^2", 1, 2.75, true },
-		{ "Residual", 10, 0.28, false }, { "Lack of Fit", 5, 0, true }, { "Pure Error", 5, 0.28, false },
+		{ "latency", 1, 10, true },
+		{ "min_granularity", 1, 40, true },
+		{ "wakeup_granularity", 1, 2.5, true },
+		{ "latency*min_granularity", 1, 2, true },
+		{ "latency*wakeup_granularity", 1, 0.5, true },
+		{ "min_granularity*wakeup_granularity", 1, 4.5, true },
+		{ "latency^2", 1, 11, true },
+		{ "min_granularity^2", 1, 2.75, true },
+		{ "wakeup_granularity^2", 1, 2.75, true },
+		{ "Residual", 10, 0.28, false },
+		{ "Lack of Fit", 5, 0, true },
+		{ "Pure Error", 5, 0.28, false },
 	};
 	g_auto(GStrv) anova = read_lines(out, "anova.csv");
 	size_t matched = 0;
@@ -435,9 +503,16 @@ static void test_rsm_analyse_hand_computed(void **state)
 	assert_int_equal(matched, G_N_ELEMENTS(rows));
 
 	g_autoptr(JsonReadValue) v = read_json(out);
-	const char *terms[10] = { "Intercept", "latency", "min_granularity", "wakeup_granularity", "latency*min_granularity",
-				  "latency*wakeup_granularity", "min_granularity*wakeup_granularity", "latency^2",
-				  "min_granularity^2", "wakeup_granularity^2" };
+	const char *terms[10] = { "Intercept",
+				  "latency",
+				  "min_granularity",
+				  "wakeup_granularity",
+				  "latency*min_granularity",
+				  "latency*wakeup_granularity",
+				  "min_granularity*wakeup_granularity",
+				  "latency^2",
+				  "min_granularity^2",
+				  "wakeup_granularity^2" };
 
 	for (int t = 0; t < 10; t++) {
 		g_autofree char *key = g_strdup_printf("coefficients.%s", terms[t]);
@@ -461,9 +536,11 @@ static void test_rsm_bad_input(void **state)
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--range", "latency=5e6:1e6"), "lo < hi");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--range", "latency=1e6:1e6"), "lo < hi");
 	/* One sender and one receiver: the knobs change nothing. */
-	expect_usage_error(TUNER_RUN("rsm", "--groups", "1", "--loops", "1", "--fds", "1"), "the response is constant");
+	expect_usage_error(TUNER_RUN("rsm", "--groups", "1", "--loops", "1", "--fds", "1"),
+			   "the response is constant");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--alpha", "rotatable"), "--alpha rotatable:");
-	expect_usage_error(TUNER_RUN("rsm", TINY, "--design", "bbd", "--alpha", "face"), "--alpha:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--design", "bbd", "--alpha", "face"),
+			   "--alpha:");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--design", "box"), "--design:");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--lambda", "4"), "--lambda:");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--center", "-1"), "--center:");
@@ -479,7 +556,8 @@ static void test_rsm_bad_input(void **state)
 static void test_rsm_box_behnken(void **state)
 {
 	(void)state;
-	struct run r = TUNER_RUN("rsm", TINY, "--design", "bbd", "--replicates", "2", "--lambda", "none");
+	struct run r =
+		TUNER_RUN("rsm", TINY, "--design", "bbd", "--replicates", "2", "--lambda", "none");
 
 	expect_success(&r, "rsm --design bbd");
 	assert_non_null(strstr(r.out, "Design: Box-Behnken: 12 edge + 3 centre = 15 runs"));
@@ -495,13 +573,22 @@ static void test_meta_pso(void **state)
 	char *dir = make_dir();
 
 	(void)state;
-	struct run r = TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--out", dir);
+	struct run r =
+		TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--out", dir);
 
 	expect_success(&r, "meta-pso");
-	const char *sections[] = { "Box-Behnken, 14 runs (2 centre points)", "PSO runs in run order", "Box-Cox",
-				   "Sequential model sum of squares", "ANOVA for the quadratic model", "Fit statistics",
-				   "Coefficients in coded units", "Canonical analysis", "Constrained optimum",
-				   "Confirmation: PSO at the optimum, the defaults and the classic parameters" };
+	const char *sections[] = {
+		"Box-Behnken, 14 runs (2 centre points)",
+		"PSO runs in run order",
+		"Box-Cox",
+		"Sequential model sum of squares",
+		"ANOVA for the quadratic model",
+		"Fit statistics",
+		"Coefficients in coded units",
+		"Canonical analysis",
+		"Constrained optimum",
+		"Confirmation: PSO at the optimum, the defaults and the classic parameters"
+	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
 		if (!strstr(r.out, sections[i]))
@@ -510,8 +597,10 @@ static void test_meta_pso(void **state)
 	g_auto(GStrv) design = read_lines(dir, "design.csv");
 	int centres = 0;
 
-	assert_string_equal(design[0], "run,x1,x2,x3,omega,phi_p,phi_g,response,response_t,best_value,iterations_to_best,"
-				       "latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed");
+	assert_string_equal(
+		design[0],
+		"run,x1,x2,x3,omega,phi_p,phi_g,response,response_t,best_value,iterations_to_best,"
+		"latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed");
 	assert_int_equal(g_strv_length(design), 15);
 	for (int i = 1; i <= 14; i++) {
 		g_auto(GStrv) f = g_strsplit(design[i], ",", -1);
@@ -526,7 +615,8 @@ static void test_meta_pso(void **state)
 		assert_true(mid == 1 || mid == 3);
 		centres += mid == 3;
 		/* Score = best + 1 x iterations to reach it. */
-		assert_true(fabs(field_number(f[7]) - (field_number(f[9]) + field_number(f[10]))) < 1e-12);
+		assert_true(fabs(field_number(f[7]) - (field_number(f[9]) + field_number(f[10]))) <
+			    1e-12);
 		assert_true(field_number(f[10]) >= 1 && field_number(f[10]) <= 3);
 		if (i == 1) {
 			/* The best a swarm reports is what linsched measures at its best knobs. */
@@ -549,11 +639,14 @@ static void test_meta_pso(void **state)
 
 	/* The same run with other jobs gives the same scores; a journaled one replays them. */
 	g_autofree char *journal = g_build_filename(dir, "journal", NULL);
-	struct run a = TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--format", "json", "--jobs", "1");
-	struct run b = TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--format", "json", "--jobs", "2",
-				 "--journal", journal, "--no-sync");
-	struct run c = TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--format", "json", "--jobs", "2",
-				 "--journal", journal, "--no-sync");
+	struct run a = TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3",
+				 "--format", "json", "--jobs", "1");
+	struct run b =
+		TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--format",
+			  "json", "--jobs", "2", "--journal", journal, "--no-sync");
+	struct run c =
+		TUNER_RUN("meta-pso", TINY, "--particles", "3", "--iterations", "3", "--format",
+			  "json", "--jobs", "2", "--journal", journal, "--no-sync");
 
 	expect_success(&a, "meta-pso jobs 1");
 	expect_success(&b, "meta-pso jobs 2, journal");
@@ -587,11 +680,12 @@ static void test_meta_pso_bad_input(void **state)
 {
 	(void)state;
 	/* One sender and one receiver: every swarm finds the same turnaround at once. */
-	expect_usage_error(TUNER_RUN("meta-pso", "--groups", "1", "--loops", "1", "--fds", "1", "--particles", "2",
-				     "--iterations", "2"),
+	expect_usage_error(TUNER_RUN("meta-pso", "--groups", "1", "--loops", "1", "--fds", "1",
+				     "--particles", "2", "--iterations", "2"),
 			   "every PSO run scored the same");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--particles", "0"), "--particles:");
-	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "-1"), "--iteration-weight:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "-1"),
+			   "--iteration-weight:");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--range", "latency=2e6:1e6"), "lo < hi");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--scale", "cubic"), "--scale:");
 }

@@ -37,8 +37,8 @@ static size_t narrowings(double tol)
 }
 
 /* Runs T on f to the end, asking at most cap points at a time. */
-static tuner_optimizer *run(const tuner_optimizer_type *T, fn1 f, double tol, size_t budget, size_t max_it,
-			    size_t cap)
+static tuner_optimizer *run(const tuner_optimizer_type *T, fn1 f, double tol, size_t budget,
+			    size_t max_it, size_t cap)
 {
 	tuner_optimizer *s = tuner_optimizer_alloc(T, 1);
 	tuner_optimizer_params p;
@@ -124,11 +124,15 @@ static void test_interior_minimum_is_textbook(void **state)
 	assert_int_equal(n, narrowings(0.001) + 1);
 	assert_int_equal(tuner_optimizer_evaluations(ends), n + 2);
 	/* ends: 0, c, d, 1, then the textbook's third point on; textbook: c, d, third, ... */
-	assert_true(tuner_optimizer_history(ends, 0).x[0] == 0 && tuner_optimizer_history(ends, 3).x[0] == 1);
-	assert_true(tuner_optimizer_history(ends, 1).x[0] == tuner_optimizer_history(plain, 0).x[0]);
-	assert_true(tuner_optimizer_history(ends, 2).x[0] == tuner_optimizer_history(plain, 1).x[0]);
+	assert_true(tuner_optimizer_history(ends, 0).x[0] == 0 &&
+		    tuner_optimizer_history(ends, 3).x[0] == 1);
+	assert_true(tuner_optimizer_history(ends, 1).x[0] ==
+		    tuner_optimizer_history(plain, 0).x[0]);
+	assert_true(tuner_optimizer_history(ends, 2).x[0] ==
+		    tuner_optimizer_history(plain, 1).x[0]);
 	for (size_t i = 2; i < n; i++)
-		assert_true(tuner_optimizer_history(ends, i + 2).x[0] == tuner_optimizer_history(plain, i).x[0]);
+		assert_true(tuner_optimizer_history(ends, i + 2).x[0] ==
+			    tuner_optimizer_history(plain, i).x[0]);
 	assert_true(fabs(tuner_optimizer_x(ends)[0] - 0.3) < 0.001);
 	assert_true(tuner_optimizer_x(ends)[0] == tuner_optimizer_x(plain)[0]);
 	tuner_optimizer_free(ends);
@@ -179,7 +183,8 @@ static void test_batch_split(void **state)
 
 	assert_int_equal(tuner_optimizer_evaluations(a), tuner_optimizer_evaluations(b));
 	for (size_t i = 0; i < tuner_optimizer_evaluations(a); i++)
-		assert_true(tuner_optimizer_history(a, i).x[0] == tuner_optimizer_history(b, i).x[0]);
+		assert_true(tuner_optimizer_history(a, i).x[0] ==
+			    tuner_optimizer_history(b, i).x[0]);
 	tuner_optimizer_free(a);
 	tuner_optimizer_free(b);
 }

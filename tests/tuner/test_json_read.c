@@ -83,10 +83,18 @@ static void test_numbers(void **state)
 		const char *text;
 		double value;
 	} ok[] = {
-		{ "0", 0 }, { "-0", 0 }, { "12", 12 }, { "-3.25", -3.25 }, { "1e3", 1000 }, { "1E+3", 1000 },
-		{ "2.5e-3", 0.0025 }, { "0.1", 0.1 }, { "1.8684830014672612e-18", 1.8684830014672612e-18 },
+		{ "0", 0 },
+		{ "-0", 0 },
+		{ "12", 12 },
+		{ "-3.25", -3.25 },
+		{ "1e3", 1000 },
+		{ "1E+3", 1000 },
+		{ "2.5e-3", 0.0025 },
+		{ "0.1", 0.1 },
+		{ "1.8684830014672612e-18", 1.8684830014672612e-18 },
 	};
-	static const char *const bad[] = { "01", "1.", ".5", "+1", "1e", "1e+", "-", "NaN", "Infinity", "0x10", "--1" };
+	static const char *const bad[] = { "01", "1.",	".5",	    "+1",   "1e", "1e+",
+					   "-",	 "NaN", "Infinity", "0x10", "--1" };
 
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(ok); i++) {
@@ -104,7 +112,8 @@ static void test_strings_and_escapes(void **state)
 {
 	(void)state;
 	/* \u00e9 is é (C3 A9 in UTF-8); the pair \ud83d\ude00 is U+1F600 (F0 9F 98 80). */
-	g_autoptr(JsonReadValue) v = parse_ok("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\", \"\\ud83d\\ude00\", \"λ²\"]");
+	g_autoptr(JsonReadValue) v =
+		parse_ok("[\"a\\\"b\\\\c\\/d\\n\\t\", \"\\u00e9\", \"\\ud83d\\ude00\", \"λ²\"]");
 
 	assert_string_equal(((JsonReadValue *)v->items->pdata[0])->string, "a\"b\\c/d\n\t");
 	assert_string_equal(((JsonReadValue *)v->items->pdata[1])->string, "\xc3\xa9");
@@ -112,8 +121,9 @@ static void test_strings_and_escapes(void **state)
 	assert_string_equal(((JsonReadValue *)v->items->pdata[3])->string, "λ²");
 
 	static const char *const bad[] = {
-		"\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ude00\"", "\"\\ud83d\"", "\"\\ud83d\\u0041\"", "\"\\u0000\"",
-		"\"tab\there\"", "\"\xff\"",
+		"\"abc",       "\"\\x\"",	"\"\\u12\"",
+		"\"\\ude00\"", "\"\\ud83d\"",	"\"\\ud83d\\u0041\"",
+		"\"\\u0000\"", "\"tab\there\"", "\"\xff\"",
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++)
@@ -123,8 +133,8 @@ static void test_strings_and_escapes(void **state)
 static void test_structure_errors(void **state)
 {
 	static const char *const bad[] = {
-		"", "   ", "{", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":}", "{\"a\":1,}", "{1:2}", "tru", "nul", "[1] 2",
-		"{\"a\":1}}", "'x'",
+		"",	      "   ",   "{",   "[1,]", "[1 2]", "{\"a\" 1}",  "{\"a\":}",
+		"{\"a\":1,}", "{1:2}", "tru", "nul",  "[1] 2", "{\"a\":1}}", "'x'",
 	};
 
 	(void)state;
@@ -168,7 +178,8 @@ static void test_depth_limit(void **state)
 static void test_length_and_duplicates(void **state)
 {
 	(void)state;
-	g_autoptr(JsonReadValue) v = json_read_parse("{\"a\":1,\"a\":2}garbage", 13, "t.json", NULL);
+	g_autoptr(JsonReadValue) v =
+		json_read_parse("{\"a\":1,\"a\":2}garbage", 13, "t.json", NULL);
 	double x;
 
 	assert_non_null(v);

@@ -180,8 +180,9 @@ static void test_range_and_scale(void **state)
 
 	char *text = knob_space_describe(&s);
 
-	assert_string_equal(text, "latency=1000000:4000000:linear min_granularity=100000:1000000000:log "
-				  "wakeup_granularity=0:1000000000:log");
+	assert_string_equal(text,
+			    "latency=1000000:4000000:linear min_granularity=100000:1000000000:log "
+			    "wakeup_granularity=0:1000000000:log");
 	g_free(text);
 }
 
@@ -190,7 +191,8 @@ static void expect_error(bool ok, GError **error, const char *flag, const char *
 	assert_false(ok);
 	assert_non_null(*error);
 	if (!g_str_has_prefix((*error)->message, flag) || !strstr((*error)->message, fragment))
-		fail_msg("error '%s' should start with %s and mention '%s'", (*error)->message, flag, fragment);
+		fail_msg("error '%s' should start with %s and mention '%s'", (*error)->message,
+			 flag, fragment);
 	g_clear_error(error);
 }
 
@@ -201,17 +203,24 @@ static void test_bad_ranges_and_fixes(void **state)
 
 	(void)state;
 	knob_space_init(&s, true);
-	expect_error(knob_space_parse_range(&s, "latency=1:5", &error), &error, "--range", "sysctl range");
-	expect_error(knob_space_parse_range(&s, "latency=100000:2000000000", &error), &error, "--range",
+	expect_error(knob_space_parse_range(&s, "latency=1:5", &error), &error, "--range",
 		     "sysctl range");
-	expect_error(knob_space_parse_range(&s, "latency=5000000:100000", &error), &error, "--range", "lo < hi");
-	expect_error(knob_space_parse_range(&s, "latency=5000000:5000000", &error), &error, "--range", "lo < hi");
-	expect_error(knob_space_parse_range(&s, "latency=5000000", &error), &error, "--range", "lo:hi");
-	expect_error(knob_space_parse_range(&s, "latency=a:b", &error), &error, "--range", "not a number");
-	expect_error(knob_space_parse_range(&s, "period=1:2", &error), &error, "--range", "knob one of");
-	expect_error(knob_space_parse_range(&s, "latencyx=1:2", &error), &error, "--range", "knob one of");
-	expect_error(knob_space_parse_fix(&s, "wakeup_granularity=2000000000", &error), &error, "--fix",
-		     "sysctl range");
+	expect_error(knob_space_parse_range(&s, "latency=100000:2000000000", &error), &error,
+		     "--range", "sysctl range");
+	expect_error(knob_space_parse_range(&s, "latency=5000000:100000", &error), &error,
+		     "--range", "lo < hi");
+	expect_error(knob_space_parse_range(&s, "latency=5000000:5000000", &error), &error,
+		     "--range", "lo < hi");
+	expect_error(knob_space_parse_range(&s, "latency=5000000", &error), &error, "--range",
+		     "lo:hi");
+	expect_error(knob_space_parse_range(&s, "latency=a:b", &error), &error, "--range",
+		     "not a number");
+	expect_error(knob_space_parse_range(&s, "period=1:2", &error), &error, "--range",
+		     "knob one of");
+	expect_error(knob_space_parse_range(&s, "latencyx=1:2", &error), &error, "--range",
+		     "knob one of");
+	expect_error(knob_space_parse_fix(&s, "wakeup_granularity=2000000000", &error), &error,
+		     "--fix", "sysctl range");
 	expect_error(knob_space_parse_fix(&s, "min_granularity", &error), &error, "--fix", "knob=");
 	expect_error(knob_space_parse_scale(&s, "nice", true, &error), &error, "--log", "nice");
 	/* Nothing changed. */
@@ -257,18 +266,20 @@ static void test_period_natural_brackets(void **state)
 	g_assert_no_error(error);
 }
 
-static void check_period(const struct period_space *s, double period, guint64 lat, guint64 min, guint64 wake,
-			 unsigned int clamped)
+static void check_period(const struct period_space *s, double period, guint64 lat, guint64 min,
+			 guint64 wake, unsigned int clamped)
 {
 	CfsKnobs k;
 	unsigned int mask = 0xdead;
 
 	period_space_to_knobs(s, period_space_unit(s, period), &k, &mask);
-	if (k.latency_ns != lat || k.min_granularity_ns != min || k.wakeup_granularity_ns != wake || mask != clamped)
-		fail_msg("rule %d, P %.17g: got %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-			 " clamped %#x; want %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %#x",
-			 s->rule, period, k.latency_ns, k.min_granularity_ns, k.wakeup_granularity_ns, mask, lat, min,
-			 wake, clamped);
+	if (k.latency_ns != lat || k.min_granularity_ns != min || k.wakeup_granularity_ns != wake ||
+	    mask != clamped)
+		fail_msg("rule %d, P %.17g: got %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+			 " %" G_GUINT64_FORMAT " clamped %#x; want %" G_GUINT64_FORMAT
+			 " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %#x",
+			 s->rule, period, k.latency_ns, k.min_granularity_ns,
+			 k.wakeup_granularity_ns, mask, lat, min, wake, clamped);
 }
 
 /* Through the unit coordinate and back: the SPEC's rules, rounded to whole ns. */
@@ -279,9 +290,10 @@ static void test_period_to_knobs(void **state)
 	(void)state;
 	assert_true(period_space_init(&s, 1, 200, NULL));
 	/* Rule 1: latency (N - 1) x 100 us = 19.9 ms, min_granularity P / 200, no wakeup below N x 1 s. */
-	check_period(&s, 2e7, 19900000, 100000, 0, 0);          /* the lower end: exactly 100 us */
+	check_period(&s, 2e7, 19900000, 100000, 0, 0); /* the lower end: exactly 100 us */
 	check_period(&s, 1e9, 19900000, 5000000, 0, 0);
-	check_period(&s, 2.005e11, 19900000, 1000000000, 500000000, 0); /* 2e11 + 5e8: the excess wakes */
+	check_period(&s, 2.005e11, 19900000, 1000000000, 500000000,
+		     0); /* 2e11 + 5e8: the excess wakes */
 	check_period(&s, 2.01e11, 19900000, 1000000000, 1000000000, 0);
 
 	assert_true(period_space_init(&s, 2, 200, NULL));
@@ -300,11 +312,15 @@ static void test_period_bracket_flag(void **state)
 	assert_true(period_space_init(&s, 1, 200, NULL));
 	assert_true(period_space_parse_bracket(&s, "1e6:3e9", &error));
 	assert_true(s.lo_ns == 1e6 && s.hi_ns == 3e9);
-	expect_error(period_space_parse_bracket(&s, "5:1", &error), &error, "--bracket", "0 < LO < HI");
-	expect_error(period_space_parse_bracket(&s, "0:1", &error), &error, "--bracket", "0 < LO < HI");
-	expect_error(period_space_parse_bracket(&s, "1:1e16", &error), &error, "--bracket", "0 < LO < HI");
+	expect_error(period_space_parse_bracket(&s, "5:1", &error), &error, "--bracket",
+		     "0 < LO < HI");
+	expect_error(period_space_parse_bracket(&s, "0:1", &error), &error, "--bracket",
+		     "0 < LO < HI");
+	expect_error(period_space_parse_bracket(&s, "1:1e16", &error), &error, "--bracket",
+		     "0 < LO < HI");
 	expect_error(period_space_parse_bracket(&s, "1e6", &error), &error, "--bracket", "LO:HI");
-	expect_error(period_space_parse_bracket(&s, "1:2:3", &error), &error, "--bracket", "numbers");
+	expect_error(period_space_parse_bracket(&s, "1:2:3", &error), &error, "--bracket",
+		     "numbers");
 	assert_true(s.lo_ns == 1e6 && s.hi_ns == 3e9);
 	expect_error(period_space_init(&s, 3, 200, &error), &error, "--rule", "rule 3");
 	expect_error(period_space_init(&s, 1, 0, &error), &error, "--rule", "no tasks");
@@ -320,8 +336,8 @@ static void test_period_describe_and_names(void **state)
 
 	assert_string_equal(text, "sched_period=100000:2000000000:log rule=2 ntasks=40");
 	g_free(text);
-	text = period_space_clamped_names(TUNER_DISCOVERY_CLAMPED_LATENCY | TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY,
-					  ", ");
+	text = period_space_clamped_names(
+		TUNER_DISCOVERY_CLAMPED_LATENCY | TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY, ", ");
 	assert_string_equal(text, "latency, wakeup_granularity");
 	g_free(text);
 	text = period_space_clamped_names(0, ", ");

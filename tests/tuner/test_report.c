@@ -32,7 +32,7 @@
 
 /* ---- running a program ------------------------------------------------------------------------ */
 
-#define TUNER_RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+#define TUNER_RUN(...)	  run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 #define LINSCHED_RUN(...) run_program(LINSCHED, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 
 /* Exit status 2, nothing on stdout, and exactly this one line on stderr. */
@@ -140,20 +140,31 @@ G_GNUC_NO_INLINE static gssize offset_of(const char *text, const char *needle)
 /* ---- every figure ----------------------------------------------------------------------------- */
 
 static const char *const all_stems[] = {
-	"cal-calibration", "cal-calibration-residuals-fitted", "cal-calibration-residuals-order",
-	"cal-calibration-residuals-normal", "convergence",
-	"rsm-rsm-surface-latency-min_granularity", "rsm-rsm-contour-latency-min_granularity",
-	"rsm-rsm-surface-latency-wakeup_granularity", "rsm-rsm-contour-latency-wakeup_granularity",
-	"rsm-rsm-surface-min_granularity-wakeup_granularity", "rsm-rsm-contour-min_granularity-wakeup_granularity",
-	"rsm-rsm-residuals-fitted", "rsm-rsm-residuals-order", "rsm-rsm-residuals-normal", "rsm-rsm-boxcox",
-	"scale-scale", "run-gantt",
+	"cal-calibration",
+	"cal-calibration-residuals-fitted",
+	"cal-calibration-residuals-order",
+	"cal-calibration-residuals-normal",
+	"convergence",
+	"rsm-rsm-surface-latency-min_granularity",
+	"rsm-rsm-contour-latency-min_granularity",
+	"rsm-rsm-surface-latency-wakeup_granularity",
+	"rsm-rsm-contour-latency-wakeup_granularity",
+	"rsm-rsm-surface-min_granularity-wakeup_granularity",
+	"rsm-rsm-contour-min_granularity-wakeup_granularity",
+	"rsm-rsm-residuals-fitted",
+	"rsm-rsm-residuals-order",
+	"rsm-rsm-residuals-normal",
+	"rsm-rsm-boxcox",
+	"scale-scale",
+	"run-gantt",
 };
 
 static void test_every_figure(void **state)
 {
 	g_autofree char *out = g_build_filename(*state, "report", NULL);
-	struct run r = TUNER_RUN("report", "--out", out, FIXTURES "/cal", FIXTURES "/pso", FIXTURES "/golden",
-				 FIXTURES "/rsm", FIXTURES "/scale", FIXTURES "/run");
+	struct run r =
+		TUNER_RUN("report", "--out", out, FIXTURES "/cal", FIXTURES "/pso",
+			  FIXTURES "/golden", FIXTURES "/rsm", FIXTURES "/scale", FIXTURES "/run");
 	g_autofree char *summary = g_strdup_printf("tuner report: %zu figures, see %s/index.html\n",
 						   G_N_ELEMENTS(all_stems), out);
 
@@ -204,7 +215,8 @@ static void test_single_directory(void **state)
 	g_autofree char *data = data_lines(dat);
 	g_auto(GStrv) blocks = g_strsplit(data, "\n\n\n", -1);
 
-	assert_true(g_str_has_prefix(data, "1 51.33741 98 11.78982612 79.60575341 18.39424659 3\n"));
+	assert_true(
+		g_str_has_prefix(data, "1 51.33741 98 11.78982612 79.60575341 18.39424659 3\n"));
 	assert_int_equal(g_strv_length(blocks), 2);
 	g_auto(GStrv) runs = g_strsplit(g_strstrip(blocks[1]), "\n", -1);
 	assert_int_equal(g_strv_length(runs), 60);
@@ -259,7 +271,8 @@ static void test_calibration_in_rounds(void **state)
 	assert_non_null(strstr(html, "lack of fit</td><td>F 0.8274 on 18 and 38 df, p = 0.659"));
 	assert_non_null(strstr(html, "repeats for it to expect 0.99</td><td>3<"));
 	assert_non_null(strstr(html, "R² against the group count alone</td><td>0.992854"));
-	assert_non_null(strstr(html, "run order</td><td>rounds (seed 15), after 21.1 s of warm-up"));
+	assert_non_null(
+		strstr(html, "run order</td><td>rounds (seed 15), after 21.1 s of warm-up"));
 	assert_non_null(strstr(html, "residuals vs group count"));
 	run_clear(&r);
 }
@@ -297,7 +310,8 @@ static void test_normal_scores(void **state)
 static void test_gantt_small_trace(void **state)
 {
 	g_autofree char *out = g_build_filename(*state, "gantt", NULL);
-	struct run r = TUNER_RUN("report", "--gantt-ms", "5", "--out", out, FIXTURES "/trace-small");
+	struct run r =
+		TUNER_RUN("report", "--gantt-ms", "5", "--out", out, FIXTURES "/trace-small");
 
 	expect_clean_exit(&r, "tuner report --gantt-ms 5");
 	expect_figure(out, "gantt");
@@ -329,7 +343,8 @@ static void test_convergence_blocks(void **state)
 
 	assert_int_equal(g_strv_length(blocks), 3); /* two blocks and what follows the last */
 	for (guint b = 0; b < 2; b++) {
-		g_autofree char *history = g_build_filename(FIXTURES, names[b], "history.csv", NULL);
+		g_autofree char *history =
+			g_build_filename(FIXTURES, names[b], "history.csv", NULL);
 		g_autofree char *text = read_text(history);
 		g_auto(GStrv) rows = g_strsplit(g_strstrip(text), "\n", -1);
 		g_auto(GStrv) lines = g_strsplit(g_strstrip(blocks[b]), "\n", -1);
@@ -353,7 +368,8 @@ static void test_malformed_csv(void **state)
 	replace_line(history, 4, "3,0,1619311,991201753,6595,fast,0,30.1");
 
 	struct run r = TUNER_RUN("report", "--out", out, dir);
-	g_autofree char *msg = g_strdup_printf("tuner report: %s:4: column 'value': 'fast' is not a number", history);
+	g_autofree char *msg = g_strdup_printf(
+		"tuner report: %s:4: column 'value': 'fast' is not a number", history);
 
 	expect_input_error(&r, msg);
 	run_clear(&r);
@@ -369,7 +385,9 @@ static void test_malformed_csv(void **state)
 
 	/* A header without the column the figure needs. */
 	copy_fixture("pso", dir);
-	replace_line(history, 1, "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,value,std_error,top");
+	replace_line(
+		history, 1,
+		"evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,value,std_error,top");
 	r = TUNER_RUN("report", "--out", out, dir);
 	g_free(msg);
 	msg = g_strdup_printf("tuner report: %s:1: no column 'best' in the header", history);
@@ -391,7 +409,8 @@ static void test_malformed_other_inputs(void **state)
 
 	/* A real run that is not a number, in calibration.csv's ';'-separated runs field. */
 	copy_fixture("cal", cal);
-	replace_line(cal_csv, 3, "2,95.31515,164.6666667,3.785938897,150.5630319,14.10363477,169;16x;162");
+	replace_line(cal_csv, 3,
+		     "2,95.31515,164.6666667,3.785938897,150.5630319,14.10363477,169;16x;162");
 	r = TUNER_RUN("report", "--out", out, cal);
 	msg = g_strdup_printf("tuner report: %s:3: column 'runs': '16x' is not a number", cal_csv);
 	expect_input_error(&r, msg);
@@ -407,11 +426,14 @@ static void test_malformed_other_inputs(void **state)
 
 	/* A sched_switch line without its next task. */
 	copy_fixture("trace-small", trace_dir);
-	replace_line(trace, 9, "     swapper/1-0     [001] d..2.   100.000500: sched_switch: prev_comm=swapper/1 prev_pid=0");
+	replace_line(
+		trace, 9,
+		"     swapper/1-0     [001] d..2.   100.000500: sched_switch: prev_comm=swapper/1 prev_pid=0");
 	r = TUNER_RUN("report", "--out", out, trace_dir);
 	g_free(msg);
-	msg = g_strdup_printf("tuner report: %s:9: not a sched_switch line: no prev_comm, prev_pid, next_comm or next_pid",
-			      trace);
+	msg = g_strdup_printf(
+		"tuner report: %s:9: not a sched_switch line: no prev_comm, prev_pid, next_comm or next_pid",
+		trace);
 	expect_input_error(&r, msg);
 	run_clear(&r);
 
@@ -419,14 +441,17 @@ static void test_malformed_other_inputs(void **state)
 	copy_fixture("rsm", rsm);
 	{
 		g_autofree char *text = read_text(surface);
-		g_autofree char *more = g_strconcat(text, "latency+min_granularity,0,0,0,50500000,5050000,10000000,1,1\n", NULL);
+		g_autofree char *more = g_strconcat(
+			text, "latency+min_granularity,0,0,0,50500000,5050000,10000000,1,1\n",
+			NULL);
 
 		assert_true(g_file_set_contents(surface, more, -1, NULL));
 	}
 	r = TUNER_RUN("report", "--out", out, rsm);
 	g_free(msg);
-	msg = g_strdup_printf("tuner report: %s: 1324 rows do not make 3 square grids, one per pair of the 3 factors",
-			      surface);
+	msg = g_strdup_printf(
+		"tuner report: %s: 1324 rows do not make 3 square grids, one per pair of the 3 factors",
+		surface);
 	expect_input_error(&r, msg);
 	run_clear(&r);
 }
@@ -440,8 +465,10 @@ static void test_usage_errors(void **state)
 
 	assert_int_equal(g_mkdir(empty, 0755), 0);
 	r = TUNER_RUN("report", empty);
-	msg = g_strdup_printf("tuner report: %s: no result files (calibration.csv, history.csv, design.csv, surface.csv, "
-			      "scale.csv or trace.txt)", empty);
+	msg = g_strdup_printf(
+		"tuner report: %s: no result files (calibration.csv, history.csv, design.csv, surface.csv, "
+		"scale.csv or trace.txt)",
+		empty);
 	expect_input_error(&r, msg);
 	run_clear(&r);
 
@@ -456,7 +483,8 @@ static void test_usage_errors(void **state)
 	run_clear(&r);
 
 	r = TUNER_RUN("report");
-	expect_input_error(&r, "tuner report: give at least one result directory (or --trace FILE)");
+	expect_input_error(&r,
+			   "tuner report: give at least one result directory (or --trace FILE)");
 	run_clear(&r);
 
 	r = TUNER_RUN("report", "--gantt-ms", "0", FIXTURES "/run");
@@ -469,8 +497,9 @@ static void test_usage_errors(void **state)
 /* linsched's turnaround of G groups, 20 loops, in fractional jiffies (HZ 1000: ns / 1e6). */
 static double linsched_jiffies(const char *groups, const char *const *knob_flags)
 {
-	const char *args[] = { "hackbench", "-g", groups, "-l", "20", "--format", "json", knob_flags[0], knob_flags[1],
-			       knob_flags[2], NULL };
+	const char *args[] = { "hackbench",   "-g",	     groups, "-l",
+			       "20",	      "--format",    "json", knob_flags[0],
+			       knob_flags[1], knob_flags[2], NULL };
 	struct run r = run_program(LINSCHED, args, NULL);
 	g_autoptr(JsonReadValue) v = NULL;
 	double ns = 0;
@@ -487,10 +516,10 @@ static void test_scale_matches_linsched(void **state)
 {
 	g_autofree char *out1 = g_build_filename(*state, "scale1", NULL);
 	g_autofree char *out3 = g_build_filename(*state, "scale3", NULL);
-	struct run r1 = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "2,3", "--loops", "20",
-				  "--out", out1, "-j", "1");
-	struct run r3 = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "2,3", "--loops", "20",
-				  "--out", out3, "-j", "3");
+	struct run r1 = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "2,3",
+				  "--loops", "20", "--out", out1, "-j", "1");
+	struct run r3 = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "2,3",
+				  "--loops", "20", "--out", out3, "-j", "3");
 
 	expect_clean_exit(&r1, "tuner scale -j 1");
 	expect_clean_exit(&r3, "tuner scale -j 3");
@@ -515,16 +544,21 @@ static void test_scale_matches_linsched(void **state)
 	g_autofree char *f_min = g_strdup_printf("--min-gran-ns=%.0f", min);
 	g_autofree char *f_wake = g_strdup_printf("--wakeup-gran-ns=%.0f", wake);
 	const char *tuned[] = { f_lat, f_min, f_wake };
-	const char *def[] = { "--latency-ns=40000000", "--min-gran-ns=8000000", "--wakeup-gran-ns=10000000" };
+	const char *def[] = { "--latency-ns=40000000", "--min-gran-ns=8000000",
+			      "--wakeup-gran-ns=10000000" };
 	g_auto(GStrv) rows = g_strsplit(g_strstrip(csv1), "\n", -1);
 	const char *groups[] = { "2", "3" };
 
 	assert_int_equal(g_strv_length(rows), 3);
-	assert_string_equal(rows[0], "groups,default_jiffies,default_stderr,tuned_jiffies,tuned_stderr,improvement_pct");
+	assert_string_equal(
+		rows[0],
+		"groups,default_jiffies,default_stderr,tuned_jiffies,tuned_stderr,improvement_pct");
 	for (guint i = 0; i < 2; i++) {
 		double g, d, dse, t, tse, imp;
 
-		assert_int_equal(sscanf(rows[i + 1], "%lf,%lf,%lf,%lf,%lf,%lf", &g, &d, &dse, &t, &tse, &imp), 6);
+		assert_int_equal(sscanf(rows[i + 1], "%lf,%lf,%lf,%lf,%lf,%lf", &g, &d, &dse, &t,
+					&tse, &imp),
+				 6);
 		assert_true(g == atof(groups[i]));
 		assert_true(d == linsched_jiffies(groups[i], def));
 		assert_true(t == linsched_jiffies(groups[i], tuned));
@@ -550,12 +584,16 @@ static void test_scale_errors(void **state)
 	struct run r;
 
 	r = TUNER_RUN("scale", "--groups", "1..2");
-	expect_input_error(&r, "tuner scale: --best: required (a result.json of tuner pso, golden, grid, random or rsm)");
+	expect_input_error(
+		&r,
+		"tuner scale: --best: required (a result.json of tuner pso, golden, grid, random or rsm)");
 	run_clear(&r);
 
-	assert_true(g_file_set_contents(bad, "{\"best\": {\"knobs\": {\"latency_ns\": 1e6}}}", -1, NULL));
+	assert_true(g_file_set_contents(bad, "{\"best\": {\"knobs\": {\"latency_ns\": 1e6}}}", -1,
+					NULL));
 	r = TUNER_RUN("scale", "--best", bad);
-	msg = g_strdup_printf("tuner scale: --best: %s has no number at \"best.knobs.min_granularity_ns\"", bad);
+	msg = g_strdup_printf(
+		"tuner scale: --best: %s has no number at \"best.knobs.min_granularity_ns\"", bad);
 	expect_input_error(&r, msg);
 	run_clear(&r);
 
