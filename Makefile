@@ -1,7 +1,7 @@
 # LinSched-Tuner build.
 #
 # Every .c file under kernel-extract/, linsched/, tasks/ and tuner/ goes into one static library,
-# except the programs' entry points (linsched/main.c, tuner/main.c).  Every tests/*/test_*.c is a
+# except the programs' entry points (linsched/cli/main.c, tuner/cmd/main.c).  Every tests/*/test_*.c is a
 # cmocka program linked against that library.  Adding a file needs no edit here.
 #
 # Two variants are built side by side: build/release (the programs users run) and build/asan
@@ -23,9 +23,9 @@ LDFLAGS_release :=
 LDFLAGS_asan    := -fsanitize=address,undefined
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
-MAINS     := linsched/main.c tuner/main.c
-LIB_SRCS  := $(filter-out $(MAINS),$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
-TEST_SRCS := $(wildcard tests/*/test_*.c)
+MAINS     := linsched/cli/main.c tuner/cmd/main.c
+LIB_SRCS  := $(filter-out $(MAINS),$(shell find $(SRC_DIRS) -name '*.c' | sort))
+TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 # Helpers shared by the tests (spawning the programs, reading their output), linked into each.
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 PROGRAMS  := linsched tuner
@@ -55,11 +55,11 @@ build/$(1)/liblinsched.a: $$(call objs,$(1),$$(LIB_SRCS))
 	@mkdir -p $$(@D)
 	rm -f $$@ && ar rcs $$@ $$^
 
-build/$(1)/bin/linsched: build/$(1)/linsched/main.o build/$(1)/liblinsched.a
+build/$(1)/bin/linsched: build/$(1)/linsched/cli/main.o build/$(1)/liblinsched.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) -lpthread -o $$@
 
-build/$(1)/bin/tuner: build/$(1)/tuner/main.o build/$(1)/liblinsched.a
+build/$(1)/bin/tuner: build/$(1)/tuner/cmd/main.o build/$(1)/liblinsched.a
 	@mkdir -p $$(@D)
 	$$(CC) $$(LDFLAGS_$(1)) $$^ $$(PKG_LIBS) -lpthread -o $$@
 

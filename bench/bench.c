@@ -17,9 +17,9 @@
 #include "linsched/sim.h"
 #include "tasks/hackbench.h"
 #include "tasks/tasks.h"
-#include "tuner/knob_space.h"
-#include "tuner/tune_loop.h"
-#include "tuner/workload.h"
+#include "tuner/knobs/knob_space.h"
+#include "tuner/eval/tune_loop.h"
+#include "tuner/eval/workload.h"
 
 typedef void (*bench_fn)(void);
 

@@ -36,7 +36,7 @@
 #define HACKBENCH(...) \
 	run_program(LINSCHED, (const char *const[]){ "hackbench", __VA_ARGS__, NULL }, NULL)
 
-/* The strict JSON parser (tests/support) is used over tuner/json_read.h: it refuses duplicate keys
+/* The strict JSON parser (tests/support) is used over tuner/util/json_read.h: it refuses duplicate keys
  * and reads integers exactly, which these tests check. */
 
 /* ---- files ---------------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 /*
  * A strict JSON parser for the tests (see support.h): RFC 8259 grammar, duplicate keys refused,
  * non-negative integers kept exact. Written for the tests of the programs' JSON output, which check
- * things tuner/json_read.h lets pass.
+ * things tuner/util/json_read.h lets pass.
  */
 #include <setjmp.h>
 #include <stdarg.h>

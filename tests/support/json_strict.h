@@ -2,7 +2,7 @@
  * json_strict.h - a strict JSON parser for the tests of the programs' JSON output.
  *
  * RFC 8259 grammar, refusing duplicate keys, with each non-negative integer also kept exactly as
- * a guint64: two things tuner/json_read.h does not check (it keeps duplicates and reads numbers
+ * a guint64: two things tuner/util/json_read.h does not check (it keeps duplicates and reads numbers
  * as doubles), which the tests of the programs' JSON output want. Strings are kept raw (escapes
  * checked, not decoded).
  *

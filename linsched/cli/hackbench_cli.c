@@ -1,0 +1,141 @@
+/*
+ * hackbench_cli.c - the hackbench workload flags (see hackbench_cli.h).
+ */
+#include "linsched/cli/hackbench_cli.h"
+
+#include <string.h>
+
+void hackbench_cli_init(struct hackbench_cli *hc)
+{
+	memset(hc, 0, sizeof(*hc));
+	hc->groups = 10;
+	hc->loops = 100;
+	hc->fds = 20;
+	hc->datasize = 100;
+	hc->capacity_bytes = hc->write_ns = hc->read_ns = -1;
+	hc->footprint = HACKBENCH_FOOTPRINT_LINES;
+	hc->solo_ms = hc->degradation = -1;
+}
+
+void hackbench_cli_clear(struct hackbench_cli *hc)
+{
+	g_free(hc->model);
+	g_free(hc->bootstrap_file);
+	hc->model = hc->bootstrap_file = NULL;
+}
+
+GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
+{
+	struct hackbench_cli *o = hc;
+	const GOptionEntry entries[] = {
+		{ "groups", 'g', 0, G_OPTION_ARG_INT64, &o->groups,
+		  "Groups of senders and receivers (default 10)", "G" },
+		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &o->loops,
+		  "Messages each sender sends each receiver (default 100)", "L" },
+		{ "fds", 'f', 0, G_OPTION_ARG_INT64, &o->fds,
+		  "Senders and receivers per group (default 20)", "F" },
+		{ "datasize", 's', 0, G_OPTION_ARG_INT64, &o->datasize,
+		  "Bytes per message (default 100)", "BYTES" },
+		{ "pipe", 'p', 0, G_OPTION_ARG_NONE, &o->pipe, "Pipes instead of socket pairs",
+		  NULL },
+		{ "threads", 'T', 0, G_OPTION_ARG_NONE, &o->threads,
+		  "Threads (cheaper context switches)", NULL },
+		{ "processes", 'P', 0, G_OPTION_ARG_NONE, &o->processes, "Processes (the default)",
+		  NULL },
+		{ "model", 0, 0, G_OPTION_ARG_STRING, &o->model, "fsm (default) or bootstrap",
+		  "M" },
+		{ "capacity-bytes", 0, 0, G_OPTION_ARG_INT64, &o->capacity_bytes,
+		  "Channel capacity (default: socket 212992, pipe 65536)", "N" },
+		{ "write-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->write_ns,
+		  "CPU time of one write (default: socket 1090, pipe 360)", "NS" },
+		{ "read-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->read_ns,
+		  "CPU time of one read (default: socket 1190, pipe 370)", "NS" },
+		{ "footprint-lines", 0, 0, G_OPTION_ARG_INT64, &o->footprint,
+		  "Cache footprint of each task in 64-byte lines (default 512)", "N" },
+		{ "solo-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o->solo_ms,
+		  "bootstrap: runtime of one group alone (default 120)", "MS" },
+		{ "degradation", 0, 0, G_OPTION_ARG_DOUBLE, &o->degradation,
+		  "bootstrap: RuntimeAlone / RuntimeCombined with another group in the domain (default 0.9)",
+		  "D" },
+		{ "bootstrap-file", 0, 0, G_OPTION_ARG_FILENAME, &o->bootstrap_file,
+		  "bootstrap: read solo_ms and degradation from this file (tuner calibrate writes it)",
+		  "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionGroup *group = g_option_group_new("workload", "Hackbench workload options:",
+						 "Show hackbench workload options", NULL, NULL);
+
+	/* The first two entries are --groups and --loops. */
+	g_option_group_add_entries(group, with_groups ? entries : entries + 2);
+	return group;
+}
+
+static bool in_range(const char *flag, gint64 v, gint64 lo, gint64 hi, GError **error)
+{
+	if (v < lo || v > hi) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "%s: %" G_GINT64_FORMAT " is outside %" G_GINT64_FORMAT
+			    "..%" G_GINT64_FORMAT,
+			    flag, v, lo, hi);
+		return false;
+	}
+	return true;
+}
+
+bool hackbench_cli_params(const struct hackbench_cli *o, struct hackbench_params *p, GError **error)
+{
+	hackbench_params_default(p);
+	if (o->threads && o->processes) {
+		g_set_error(error, CLI_ERROR, 1, "--threads and --processes: choose one");
+		return false;
+	}
+	if (!in_range("--groups", o->groups, 0, 100000, error) ||
+	    !in_range("--loops", o->loops, 0, 1000000000, error) ||
+	    !in_range("--fds", o->fds, 0, 100000, error) ||
+	    !in_range("--datasize", o->datasize, 0, 1 << 30, error) ||
+	    !in_range("--capacity-bytes", o->capacity_bytes, -1, G_MAXINT64, error) ||
+	    !in_range("--write-cost-ns", o->write_ns, -1, G_MAXINT32, error) ||
+	    !in_range("--read-cost-ns", o->read_ns, -1, G_MAXINT32, error) ||
+	    !in_range("--footprint-lines", o->footprint, 0, G_MAXINT32, error))
+		return false;
+	p->groups = (unsigned int)o->groups;
+	p->loops = (unsigned int)o->loops;
+	p->fds = (unsigned int)o->fds;
+	p->datasize = (unsigned int)o->datasize;
+	p->pipe = o->pipe;
+	p->threads = o->threads;
+	p->footprint_lines = (uint64_t)o->footprint;
+	if (o->capacity_bytes >= 0) {
+		if (o->capacity_bytes == 0) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--capacity-bytes: 0 bytes cannot hold a message");
+			return false;
+		}
+		p->capacity_bytes = (uint64_t)o->capacity_bytes;
+	}
+	if (o->write_ns >= 0)
+		p->write_ns = (uint64_t)o->write_ns;
+	if (o->read_ns >= 0)
+		p->read_ns = (uint64_t)o->read_ns;
+	if (o->model && strcmp(o->model, "bootstrap") == 0)
+		p->model = HACKBENCH_BOOTSTRAP;
+	else if (o->model && strcmp(o->model, "fsm") != 0) {
+		g_set_error(error, CLI_ERROR, 1, "--model: '%s' is not fsm or bootstrap", o->model);
+		return false;
+	}
+	if (o->bootstrap_file && !hackbench_load_bootstrap_file(p, o->bootstrap_file, error))
+		return false;
+	if (o->solo_ms >= 0)
+		p->solo_ms = o->solo_ms;
+	if (o->degradation >= 0)
+		p->degradation = o->degradation;
+	hackbench_params_resolve(p);
+	return hackbench_params_validate(p, error);
+}
+
+void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,
+				 struct linsched_config *cfg)
+{
+	if (cli->switch_cost_ns < 0)
+		cfg->costs.switch_ns = hackbench_switch_ns(p);
+}

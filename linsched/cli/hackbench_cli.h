@@ -1,0 +1,36 @@
+/*
+ * hackbench_cli.h - the workload flags of `linsched hackbench` (--groups, --loops, --fds,
+ * --datasize, --pipe, --threads, --model, costs, bootstrap inputs), shared with the tuner so that
+ * both programs describe a workload the same way.
+ */
+#ifndef LINSCHED_HACKBENCH_CLI_H
+#define LINSCHED_HACKBENCH_CLI_H
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "linsched/cli/cli.h"
+#include "tasks/hackbench.h"
+
+struct hackbench_cli {
+	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, footprint;
+	gboolean pipe, threads, processes;
+	char *model, *bootstrap_file;
+	double solo_ms, degradation;
+};
+
+void hackbench_cli_init(struct hackbench_cli *hc);
+void hackbench_cli_clear(struct hackbench_cli *hc);
+/* The flags as a GOptionGroup; with_groups false leaves out --groups/--loops for commands that
+ * sweep them themselves. */
+GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups);
+/* The workload the flags describe; false with a one-line error naming the flag. */
+bool hackbench_cli_params(const struct hackbench_cli *hc, struct hackbench_params *p,
+			  GError **error);
+/* The configuration for simulating p: the task kind decides the context-switch cost unless
+ * --switch-cost-ns was given. */
+void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,
+				 struct linsched_config *cfg);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * main.c - the linsched program: a user-space simulation of the Linux CFS scheduler.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "linsched/cli/commands.h"
+
+static void usage(FILE *f)
+{
+	fputs("usage: linsched COMMAND [OPTIONS]\n"
+	      "\n"
+	      "  run        simulate simple tasks (cpu, sleeprun, randsleeprun) for a given time\n"
+	      "  hackbench  simulate the hackbench messaging benchmark to completion\n"
+	      "\n"
+	      "linsched COMMAND --help lists a command's options.\n",
+	      f);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "run") == 0)
+		return linsched_cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "hackbench") == 0)
+		return linsched_cmd_hackbench(argc - 1, argv + 1);
+	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench)\n", argv[1]);
+	return 2;
+}

@@ -1,0 +1,382 @@
+/*
+ * End-to-end tests of `tuner calibrate`: the real binary of this build variant, spawned without a
+ * shell, with fake benchmarks given by --real-cmd templates ("sh -c '...'") whose times are known
+ * functions of the group count. Judged by exit status, stdout, stderr and the files written.
+ *
+ * The real tools are not run here: their output formats are tested from fixtures in
+ * test_realbench.c, and their times are the measurement, not something a test can expect.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "tuner/calib/calibration_io.h"
+
+#include "tests/support/assert_close.h"
+#include "tests/support/support.h"
+
+#define RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
+/* A benchmark whose time is 12 + 47 * groups ms, and which appends its group count to log. */
+static char *linear_cmd(const char *log)
+{
+	return g_strdup_printf(
+		"sh -c 'echo {groups} >> %s; "
+		"awk \"BEGIN { printf \\\"Time: %%.3f\\\\n\\\", (12 + 47 * {groups}) / 1000 }\"'",
+		log);
+}
+
+/* A benchmark that knows how many times it ran before: "sh -c '<counter> BODY'", where BODY sees
+ * that number in $n (0 on the first run); the count is kept in the file count. */
+static char *counting_cmd(const char *count, const char *body)
+{
+	return g_strdup_printf(
+		"sh -c 'n=$(cat %s 2>/dev/null || echo 0); echo $((n + 1)) > %s; %s'", count, count,
+		body);
+}
+
+static int setup(void **state)
+{
+	*state = temp_dir("test_cmd_calibrate_XXXXXX");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	remove_tree(*state);
+	g_free(*state);
+	return 0;
+}
+
+static char *in_dir(void **state, const char *name)
+{
+	return g_build_filename(*state, name, NULL);
+}
+
+static void expect_exit_0(const struct run *r, const char *what)
+{
+	if (r->status != 0)
+		fail_msg("%s: exit status %d, stderr '%s'", what, r->status, r->err);
+}
+
+/* The lines of a file, without the empty one after the last newline. */
+static GStrv lines_of(const char *path)
+{
+	g_autofree char *text = read_text(path);
+	GStrv lines = g_strsplit(text, "\n", -1);
+	guint n = g_strv_length(lines);
+
+	if (n > 0 && lines[n - 1][0] == '\0') {
+		g_free(lines[n - 1]);
+		lines[n - 1] = NULL;
+	}
+	return lines;
+}
+
+/* The groups column of calibration_runs.csv, in run order, as "3,1,2,...". */
+static char *run_order_of(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
+	g_auto(GStrv) lines = lines_of(path);
+	GString *order = g_string_new(NULL);
+
+	assert_string_equal(lines[0], "seq,round,groups,ms,start_s");
+	for (guint i = 1; lines[i]; i++) {
+		g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
+
+		assert_int_equal(g_strv_length(f), 5);
+		assert_int_equal(atoi(f[0]), i - 1);
+		g_string_append_printf(order, "%s%s", i > 1 ? "," : "", f[2]);
+		/* The fake's time is exact, whatever the order. */
+		assert_close(g_ascii_strtod(f[3], NULL), 12 + 47 * atoi(f[2]), 1e-9);
+		assert_true(g_ascii_strtod(f[4], NULL) >= 0);
+	}
+	return g_string_free(order, FALSE);
+}
+
+static void test_fake_benchmark_is_fitted_and_written(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--threads",
+			   "--repeat", "3", "--warmup", "0", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate");
+	assert_non_null(strstr(r.out, "fitted on the 6 per-group means"));
+	assert_null(strstr(r.out, "Warm-up"));
+
+	/* The plan was followed: 3 rounds, each a permutation of 1..6, and nothing else ran. */
+	g_autofree char *order = run_order_of(out);
+	g_auto(GStrv) log_lines = lines_of(log);
+	g_autofree char *logged = g_strjoinv(",", log_lines);
+	assert_string_equal(order, logged);
+	g_auto(GStrv) groups = g_strsplit(order, ",", -1);
+	assert_int_equal(g_strv_length(groups), 18);
+	for (guint round = 0; round < 3; round++) {
+		guint seen = 0;
+		for (guint i = 0; i < 6; i++)
+			seen |= 1u << atoi(groups[round * 6 + i]);
+		assert_int_equal(seen, 0x7e);
+	}
+
+	/* Each point holds its three runs, all 12 + 47 g ms. */
+	g_autofree char *csv_path = g_build_filename(out, CALIBRATION_CSV_NAME, NULL);
+	g_auto(GStrv) rows = lines_of(csv_path);
+	assert_int_equal(g_strv_length(rows), 7);
+	for (guint g = 1; g <= 6; g++) {
+		g_auto(GStrv) f = g_strsplit(rows[g], ",", -1);
+		double t = 12 + 47 * g;
+		g_autofree char *runs = g_strdup_printf("%g;%g;%g", t, t, t);
+
+		assert_int_equal(atoi(f[0]), g);
+		assert_close(g_ascii_strtod(f[2], NULL), t, 1e-9);
+		assert_close(g_ascii_strtod(f[3], NULL), 0, 0);
+		assert_string_equal(f[6], runs);
+	}
+
+	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(Calibration) cal = calibration_read(ini, &error);
+	assert_non_null(cal);
+	assert_int_equal(cal->fit.n, 6);
+	assert_int_equal(cal->loops, 10);
+	assert_int_equal(cal->protocol.order, RUN_ORDER_ROUNDS);
+	assert_int_equal(cal->protocol.seed, 1);
+	assert_close(cal->protocol.warmup_s, 0, 0);
+	/* The simulated runtime grows with the groups almost in proportion, as the fake does; the
+	 * fake is a line in the group count, so the null model fits it exactly. */
+	assert_true(cal->fit.b > 0);
+	assert_true(cal->fit.r2 > 0.99);
+	assert_close(cal->fit.r2_groups, 1, 1e-12);
+	assert_non_null(
+		strstr(r.out, "R^2 against the group count alone (the null model) 1.000000\n"));
+	run_clear(&r);
+}
+
+/* Runs that spread: the lack-of-fit test against them, net of the rounds. The fake adds 0, 3 or 6
+ * ms by a counter, so the runs of a group count differ. 6 group counts x 3 runs: pure error on
+ * 18 - 6 - (3 - 1) = 10 df. */
+static void test_lack_of_fit_is_reported(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *count = in_dir(state, "count");
+	g_autofree char *cmd = counting_cmd(
+		count,
+		"awk \"BEGIN { printf \\\"Time: %.3f\\\\n\\\", (12 + 47 * {groups} + 3 * ($n % 3)) / 1000 }\"");
+	struct run r = RUN("calibrate", "--groups", "1..6", "--loops", "10", "--repeat", "3",
+			   "--warmup", "0", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate with spread");
+	assert_non_null(strstr(r.out, "  lack of fit F "));
+	assert_non_null(strstr(r.out, " on 4 and 10 df, p "));
+	assert_non_null(strstr(r.out, "(pure error, net of the rounds) sd "));
+	assert_non_null(strstr(r.out, "should expect R^2 "));
+	assert_non_null(strstr(r.out, "to expect 0.99 it would need "));
+
+	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autoptr(Calibration) cal = calibration_read(ini, NULL);
+	assert_non_null(cal);
+	assert_close(cal->fit.pe_df, 10, 0);
+	assert_true(cal->fit.pe_sd > 0 && cal->fit.pe_sd < 6);
+	assert_true(cal->fit.lof_p >= 0 && cal->fit.lof_p <= 1);
+	assert_true(cal->fit.repeats_for_r2_99 >= 1);
+	run_clear(&r);
+}
+
+static void test_seed_and_order_decide_the_plan(void **state)
+{
+	const char *seeds[] = { "1", "1", "2" };
+	const char *orders[] = { "rounds", "rounds", "rounds", "blocks" };
+	char *plans[4];
+
+	for (guint i = 0; i < 4; i++) {
+		g_autofree char *name = g_strdup_printf("cal%u", i);
+		g_autofree char *out = in_dir(state, name);
+		g_autofree char *log = in_dir(state, "log");
+		g_autofree char *cmd = linear_cmd(log);
+		struct run r = RUN("calibrate", "--groups", "1..5", "--loops", "1", "--repeat", "2",
+				   "--warmup", "0", "--order", orders[i], "--seed",
+				   i < 3 ? seeds[i] : "1", "--real-cmd", cmd, "--out", out);
+
+		expect_exit_0(&r, orders[i]);
+		plans[i] = run_order_of(out);
+		run_clear(&r);
+	}
+	assert_string_equal(plans[0], plans[1]);
+	assert_string_not_equal(plans[0], plans[2]);
+	assert_string_equal(plans[3], "1,1,2,2,3,3,4,4,5,5");
+	for (guint i = 0; i < 4; i++)
+		g_free(plans[i]);
+}
+
+static void test_warm_up_runs_the_largest_workload_unrecorded(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r = RUN("calibrate", "--groups", "2,4,3", "--loops", "1", "--repeat", "1",
+			   "--warmup", "0.3", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate --warmup 0.3");
+	assert_non_null(strstr(r.out, "unrecorded run"));
+	g_auto(GStrv) logged = lines_of(log);
+	guint n = g_strv_length(logged);
+
+	/* Warm-up runs of 4 groups for at least 0.3 s, then the three measured ones. */
+	assert_true(n >= 4);
+	for (guint i = 0; i + 3 < n; i++)
+		assert_string_equal(logged[i], "4");
+	g_autofree char *order = run_order_of(out);
+	g_auto(GStrv) measured = g_strsplit(order, ",", -1);
+	assert_int_equal(g_strv_length(measured), 3);
+	for (guint i = 0; i < 3; i++)
+		assert_string_equal(measured[i], logged[n - 3 + i]);
+
+	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autoptr(Calibration) cal = calibration_read(ini, NULL);
+	assert_non_null(cal);
+	assert_true(cal->protocol.warmup_s >= 0.3);
+	run_clear(&r);
+}
+
+/* The bootstrapped model's inputs come from one and two groups, measured in the same rounds even
+ * when the fitted group counts lack them. */
+static void test_bootstrap_inputs(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r =
+		RUN("calibrate", "--groups", "2..8:2", "--loops", "10", "--threads", "--repeat",
+		    "2", "--warmup", "0", "--model", "bootstrap", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate --model bootstrap");
+	g_autofree char *order = run_order_of(out);
+	g_auto(GStrv) groups = g_strsplit(order, ",", -1);
+	assert_int_equal(g_strv_length(groups), 10); /* 2, 4, 6, 8 and 1, twice */
+
+	g_autofree char *path = g_build_filename(out, CALIBRATION_BOOTSTRAP_NAME, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(CalibrationBootstrap) boot = calibration_bootstrap_read(path, &error);
+	assert_non_null(boot);
+	assert_close(boot->solo_ms, 59, 1e-9);
+	assert_close(boot->degradation, MIN(1.0, 2.0 * 59 / 106), 1e-12);
+	assert_int_equal(boot->loops, 10);
+
+	/* Only the asked-for group counts are fitted. */
+	g_autofree char *csv_path = g_build_filename(out, CALIBRATION_CSV_NAME, NULL);
+	g_auto(GStrv) rows = lines_of(csv_path);
+	assert_int_equal(g_strv_length(rows), 5);
+	assert_true(g_str_has_prefix(rows[1], "2,"));
+	run_clear(&r);
+}
+
+/* The command failed with exit status 1 and one line on stderr holding needle, and wrote nothing
+ * in out. */
+static void expect_failure_writing_nothing(const struct run *r, const char *out, const char *needle)
+{
+	if (r->status != 1 || !strstr(r->err, needle) ||
+	    strchr(r->err, '\n') != r->err + strlen(r->err) - 1)
+		fail_msg("expected exit status 1 and one line with '%s', got %d and '%s'", needle,
+			 r->status, r->err);
+	g_autoptr(GDir) dir = g_dir_open(out, 0, NULL);
+	assert_non_null(dir);
+	assert_null(g_dir_read_name(dir));
+}
+
+/* A run that fails half-way writes nothing, not even the bootstrap inputs measured before it. */
+static void test_failing_run_writes_nothing(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *count = in_dir(state, "count");
+	g_autofree char *cmd = counting_cmd(
+		count,
+		"if [ $n -lt 5 ]; then echo Time: 0.05; else echo broken pipe >&2; exit 3; fi; : {groups}");
+	struct run r = RUN("calibrate", "--groups", "1..4", "--repeat", "2", "--warmup", "0",
+			   "--model", "bootstrap", "--real-cmd", cmd, "--out", out);
+
+	expect_failure_writing_nothing(&r, out, "exited with status 3: broken pipe");
+	assert_non_null(strstr(r.err, "'sh -c"));
+	run_clear(&r);
+}
+
+static void test_garbage_output_names_the_command_and_line(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	struct run r = RUN("calibrate", "--groups", "1..3", "--warmup", "0", "--real-cmd",
+			   "sh -c 'echo Running in threaded mode; echo Time: soon' {groups}",
+			   "--out", out);
+
+	expect_failure_writing_nothing(&r, out, "no time in the output of 'sh -c");
+	assert_non_null(strstr(r.err, "Time: soon"));
+	run_clear(&r);
+}
+
+static void test_failing_warm_up_says_so(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	struct run r = RUN("calibrate", "--groups", "1..3", "--warmup", "5", "--real-cmd",
+			   "sh -c 'exit 7' {groups}", "--out", out);
+
+	expect_failure_writing_nothing(&r, out, "warm-up: 'sh -c 'exit 7' 3' exited with status 7");
+	run_clear(&r);
+}
+
+static void test_bad_flags_are_refused(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *file = in_dir(state, "file");
+	g_autofree char *under_file = g_build_filename(file, "cal", NULL);
+	const char *cmd = "sh -c 'echo Time: 0.05' {groups}";
+	struct {
+		const char *flag, *value, *needle;
+	} cases[] = {
+		{ "--order", "random", "--order" }, { "--seed", "-1", "--seed" },
+		{ "--warmup", "-1", "--warmup" },   { "--warmup", "nan", "--warmup" },
+		{ "--repeat", "0", "--repeat" },    { "--groups", "1..2", "--groups" },
+		{ "--out", under_file, "--out" },
+	};
+
+	g_assert_true(g_file_set_contents(file, "", 0, NULL));
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *dir = strcmp(cases[i].flag, "--out") == 0 ? cases[i].value : out;
+		struct run r = strcmp(cases[i].flag, "--out") == 0
+				       ? RUN("calibrate", "--real-cmd", cmd, "--out", dir)
+				       : RUN("calibrate", "--real-cmd", cmd, "--out", dir,
+					     cases[i].flag, cases[i].value);
+
+		expect_refusal(&r, cases[i].flag, cases[i].needle);
+		run_clear(&r);
+	}
+	assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_garbage_output_names_the_command_and_line,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,100 @@
+/* Plumbing shared by the tuner's commands: see cmd_common.h. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "tuner/cmd/cmd_common.h"
+
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
+		   GError **error)
+{
+	GError *local = NULL;
+
+	if (!g_option_context_parse(ctx, argc, argv, &local))
+		return cmd_relabel(error, domain, usage_code, local, "");
+	if (*argc > 1)
+		return cmd_usage(error, domain, usage_code, "unexpected argument '%s'", (*argv)[1]);
+	return TRUE;
+}
+
+int cmd_fail_status(const char *name, const GError *error, GQuark domain, gint failed_code)
+{
+	fprintf(stderr, "tuner %s: %s\n", name, error->message);
+	return error->domain == domain ? error->code : failed_code;
+}
+
+gboolean cmd_usage(GError **error, GQuark domain, gint code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error_literal(error, domain, code, msg);
+	return FALSE;
+}
+
+gboolean cmd_relabel(GError **error, GQuark domain, gint code, GError *local, const char *prefix)
+{
+	g_set_error(error, domain, code, "%s%s", prefix, local->message);
+	g_error_free(local);
+	return FALSE;
+}
+
+const char *cmd_searched_knob_flag(const struct linsched_cli *s)
+{
+	if (s->latency_ns >= 0)
+		return "--latency-ns";
+	if (s->min_gran_ns >= 0)
+		return "--min-gran-ns";
+	if (s->wakeup_gran_ns >= 0)
+		return "--wakeup-gran-ns";
+	return NULL;
+}
+
+gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
+			  GQuark domain, gint usage_code, gint failed_code, GError **error)
+{
+	GError *local = NULL;
+
+	if (!path)
+		return TRUE;
+	*out = journal_open(path, settings, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
+	if (*out)
+		return TRUE;
+
+	gboolean bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
+			     local->code != JOURNAL_ERROR_BUSY;
+
+	return cmd_relabel(error, domain, bad_input ? usage_code : failed_code, local,
+			   "--journal: ");
+}
+
+gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
+			     GError **error)
+{
+	static const char *const names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv",
+					     "result.json" };
+	char *contents[G_N_ELEMENTS(names)] = {
+		rsm_files_design_csv(files),
+		rsm_files_anova_csv(files),
+		rsm_files_surface_csv(files),
+		rsm_files_boxcox_csv(files),
+		(char *)json,
+	};
+	gboolean ok = rsm_files_write(dir, names, contents, G_N_ELEMENTS(names), error);
+
+	for (guint i = 0; i + 1 < G_N_ELEMENTS(names); i++)
+		g_free(contents[i]);
+	return ok;
+}
+
+gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
+			      const char *text, GQuark domain, gint failed_code, GError **error)
+{
+	GError *local = NULL;
+
+	if (out && !cmd_write_rsm_files(out, files, json, &local))
+		return cmd_relabel(error, domain, failed_code, local, "");
+	fputs(text ? text : json, stdout);
+	return TRUE;
+}

@@ -1,0 +1,732 @@
+/*
+ * cmd_optimize.c - `tuner pso|golden|grid|random`: search the CFS knobs for the setting that makes
+ * a workload finish soonest (SPEC.md §5).
+ *
+ * One command, four optimizers: the subcommand names the optimizer type and adds its own flags;
+ * everything else (workload, objective, replicates, journal, jobs, output) is shared.  The search
+ * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration, evaluates
+ * the default knobs for comparison and reports (tuner/eval/results.h).
+ *
+ * Choices made here:
+ * - Knobs are searched on a log scale unless --scale linear (or --linear KNOB): the sysctl ranges
+ *   span four orders of magnitude and CFS reacts to ratios of the knobs, so a linear scale would
+ *   spend almost every evaluation above 100 ms.
+ * - golden searches SchedPeriod through discovery rule 1 (default) or 2 over the rule's natural
+ *   bracket, on a log scale, to a tolerance of 0.02 of the bracket (SchedPeriod within about +-9%
+ *   for rule 1 and 200 tasks).  It checks the bracket's ends first (tuner/optim/golden_ends.h: the
+ *   simulated turnaround is not unimodal along SchedPeriod), 12 evaluations in all;
+ *   --interior-only runs the textbook search, 10.  With --knob K it searches K alone, the other
+ *   knobs at their defaults or --fix values.
+ * - grid defaults to 10 points per dimension (1000 on three knobs); random to a budget of 600,
+ *   a default PSO's cost, so that the baselines are compared at equal cost.
+ * - The journal's settings hold everything that changes a value or the search's path: workload,
+ *   simulator, objective, replicates, seed, optimizer parameters and space.  The budget is left
+ *   out on purpose: it only cuts the same deterministic sequence of points shorter, so a rerun
+ *   with a larger budget resumes and extends the run.
+ *
+ * Exit status: 0 success, 1 a failed evaluation or I/O error, 2 bad input (one line naming the
+ * flag).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linsched/cli/cli.h"
+#include "tuner/cmd/cmd_common.h"
+#include "tuner/cmd/commands.h"
+#include "tuner/knobs/discovery.h"
+#include "tuner/eval/evaluator.h"
+#include "tuner/optim/golden_ends.h"
+#include "tuner/eval/journal.h"
+#include "tuner/knobs/knob_space.h"
+#include "tuner/eval/live_knobs.h"
+#include "tuner/optim/optimizer.h"
+#include "tuner/knobs/period_space.h"
+#include "tuner/eval/results.h"
+#include "tuner/eval/tune_loop.h"
+#include "tuner/eval/workload.h"
+
+#define OPTIMIZE_ERROR g_quark_from_static_string("tuner-optimize")
+
+/* Error codes double as exit statuses. */
+enum {
+	OPTIMIZE_ERROR_FAILED = 1,
+	OPTIMIZE_ERROR_USAGE = 2
+};
+
+#define GOLDEN_DEFAULT_TOLERANCE 0.02
+#define GRID_DEFAULT_POINTS	 10
+#define RANDOM_DEFAULT_BUDGET	 600
+
+struct optimize_cli {
+	struct workload_cli wc;
+	gint64 replicates, budget, jobs;
+	char *journal, *out, *scale, *objective, *cmd, *knob_root;
+	char **ranges, **fixes, **logs, **linears;
+	gboolean apply, no_sync;
+	gint64 particles, iterations; /* pso */
+	double omega, phi_p, phi_g;
+	gint64 rule, max_iterations; /* golden */
+	gboolean interior_only;
+	char *knob, *bracket;
+	double tolerance;
+	gint64 points; /* grid */
+};
+
+/* What the flags resolve to. */
+struct optimize_run {
+	const char *name;		  /* the subcommand */
+	const tuner_optimizer_type *type; /* the subcommand's */
+	const tuner_optimizer_type
+		*search; /* what runs: golden checks the ends unless --interior-only */
+	struct workload w;
+	bool on_period; /* golden on SchedPeriod */
+	struct knob_space space;
+	struct period_space period;
+	char *space_text;
+	tuner_optimizer_params params;
+	size_t dim;
+	guint expected; /* evaluations, for the progress line */
+	bool live;
+	LiveKnobs *live_knobs;
+	LiveObjective live_objective;
+	guint jobs;
+	char *settings;
+	Journal *journal;
+	enum output_format format;
+};
+
+static void optimize_cli_init(struct optimize_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	workload_cli_init(&c->wc);
+	c->replicates = 1;
+	c->budget = -1;
+	c->jobs = -1;
+	c->particles = 20;
+	c->iterations = 30;
+	c->omega = 0.4365;
+	c->phi_p = 3.02;
+	c->phi_g = 3.02;
+	c->rule = TUNER_DISCOVERY_RULE_MANY_TASKS;
+	c->max_iterations = 100;
+	c->tolerance = GOLDEN_DEFAULT_TOLERANCE;
+	c->points = GRID_DEFAULT_POINTS;
+}
+
+static void optimize_cli_clear(struct optimize_cli *c)
+{
+	workload_cli_clear(&c->wc);
+	g_free(c->journal);
+	g_free(c->out);
+	g_free(c->scale);
+	g_free(c->objective);
+	g_free(c->cmd);
+	g_free(c->knob_root);
+	g_strfreev(c->ranges);
+	g_strfreev(c->fixes);
+	g_strfreev(c->logs);
+	g_strfreev(c->linears);
+	g_free(c->knob);
+	g_free(c->bracket);
+}
+
+static void optimize_run_clear(struct optimize_run *r)
+{
+	journal_close(r->journal);
+	live_knobs_free(r->live_knobs);
+	g_strfreev(r->live_objective.argv);
+	workload_clear(&r->w);
+	g_free(r->space_text);
+	g_free(r->settings);
+}
+
+/* ---- flags --------------------------------------------------------------------------------- */
+
+static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
+{
+	const GOptionEntry entries[] = {
+		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
+		  "Runs per point with seeds S, S+1, ...; the objective is their mean (default 1)",
+		  "R" },
+		{ "budget", 'b', 0, G_OPTION_ARG_INT64, &c->budget,
+		  "Maximum evaluations (points) (default: the optimizer's own; random 600)", "N" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
+		  "Evaluations at once (default: the number of cores; 1 with --objective cmd)",
+		  "J" },
+		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
+		  "Append every evaluation here; rerunning with the same journal resumes", "FILE" },
+		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
+		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
+		  NULL },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
+		  "Write DIR/history.csv and DIR/result.json", "DIR" },
+		{ "apply", 0, 0, G_OPTION_ARG_NONE, &c->apply,
+		  "Print the commands that set the best knobs on a live kernel", NULL },
+		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
+		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: latency, min_granularity, wakeup_granularity",
+		  "KNOB=LO:HI" },
+		{ "fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->fixes, "Hold KNOB at NS (repeatable)",
+		  "KNOB=NS" },
+		{ "scale", 0, 0, G_OPTION_ARG_STRING, &c->scale,
+		  "Scale of every searched knob (and of SchedPeriod): log (default) or linear",
+		  "S" },
+		{ "log", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->logs,
+		  "Search KNOB on a log scale (repeatable)", "KNOB" },
+		{ "linear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->linears,
+		  "Search KNOB on a linear scale (repeatable)", "KNOB" },
+		{ "objective", 0, 0, G_OPTION_ARG_STRING, &c->objective,
+		  "sim (default: simulated turnaround, jiffies) or cmd (--cmd on the live kernel, ms)",
+		  "O" },
+		{ "cmd", 0, 0, G_OPTION_ARG_STRING, &c->cmd,
+		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S')",
+		  "COMMAND" },
+		{ "knob-root", 0, 0, G_OPTION_ARG_FILENAME, &c->knob_root,
+		  "With --objective cmd: the directory holding proc/ and sys/ (default /)", "DIR" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	workload_add_options(&c->wc, ctx);
+}
+
+static void add_group(GOptionContext *ctx, const char *name, const char *title,
+		      const GOptionEntry *entries)
+{
+	g_autofree char *help = g_strdup_printf("Show %s options", name);
+	GOptionGroup *group = g_option_group_new(name, title, help, NULL, NULL);
+
+	g_option_group_add_entries(group, entries);
+	g_option_context_add_group(ctx, group);
+}
+
+static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type *type,
+			     GOptionContext *ctx)
+{
+	const GOptionEntry pso[] = {
+		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles, "Swarm size (default 20)",
+		  "N" },
+		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
+		  "Generations, the first included (default 30)", "N" },
+		{ "omega", 0, 0, G_OPTION_ARG_DOUBLE, &c->omega, "Inertia (default 0.4365)", "W" },
+		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p,
+		  "Pull to the particle's best (default 3.02)", "P" },
+		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g,
+		  "Pull to the swarm's best (default 3.02)", "G" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const GOptionEntry golden[] = {
+		{ "rule", 0, 0, G_OPTION_ARG_INT64, &c->rule,
+		  "Discovery rule deriving the knobs from SchedPeriod: 1 many tasks (default), 2 few tasks",
+		  "1|2" },
+		{ "knob", 0, 0, G_OPTION_ARG_STRING, &c->knob,
+		  "Search this knob instead of SchedPeriod, the others at their defaults or --fix",
+		  "KNOB" },
+		{ "bracket", 0, 0, G_OPTION_ARG_STRING, &c->bracket,
+		  "SchedPeriod bracket in ns (default: the rule's natural one)", "LO:HI" },
+		{ "tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &c->tolerance,
+		  "Stop when the bracket is narrower than this fraction of its start, on its scale (default 0.02)",
+		  "T" },
+		{ "max-iterations", 0, 0, G_OPTION_ARG_INT64, &c->max_iterations,
+		  "At most this many steps (default 100)", "N" },
+		{ "interior-only", 0, 0, G_OPTION_ARG_NONE, &c->interior_only,
+		  "Textbook Golden Section: do not evaluate the bracket's ends first (2 evaluations fewer)",
+		  NULL },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const GOptionEntry grid[] = {
+		{ "points", 0, 0, G_OPTION_ARG_INT64, &c->points,
+		  "Points per searched knob (default 10)", "N" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+
+	if (type == tuner_optimizer_pso)
+		add_group(ctx, "pso", "Particle swarm options:", pso);
+	else if (type == tuner_optimizer_golden)
+		add_group(ctx, "golden", "Golden Section options:", golden);
+	else if (type == tuner_optimizer_grid)
+		add_group(ctx, "grid", "Grid options:", grid);
+}
+
+/* Bad input (exit status 2), in this command's error domain. */
+#define usage(error, ...) cmd_usage(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, __VA_ARGS__)
+/* Another module's error as bad input, keeping its message. */
+#define as_usage(error, local, prefix) \
+	cmd_relabel(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, local, prefix)
+
+static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type,
+			  GError **error)
+{
+	const struct linsched_cli *s = &c->wc.sim;
+
+	if (cmd_searched_knob_flag(s))
+		return usage(error, "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
+			     cmd_searched_knob_flag(s));
+	if (c->replicates < 1 || c->replicates > 10000)
+		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+			     c->replicates);
+	if (c->budget != -1 && (c->budget < 1 || c->budget > 100000000))
+		return usage(error, "--budget: must be in 1..100000000, got %" G_GINT64_FORMAT,
+			     c->budget);
+	if (c->jobs != -1 && (c->jobs < 1 || c->jobs > 1024))
+		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
+	if (type == tuner_optimizer_pso) {
+		if (c->particles < 1 || c->particles > 100000)
+			return usage(error,
+				     "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
+				     c->particles);
+		if (c->iterations < 1 || c->iterations > 100000)
+			return usage(error,
+				     "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				     c->iterations);
+		if (c->particles * c->iterations > 100000000)
+			return usage(error,
+				     "--particles x --iterations: %" G_GINT64_FORMAT
+				     " evaluations is too many",
+				     c->particles * c->iterations);
+		if (!isfinite(c->omega) || !isfinite(c->phi_p) || !isfinite(c->phi_g))
+			return usage(error, "%s: must be a finite number",
+				     !isfinite(c->omega)   ? "--omega"
+				     : !isfinite(c->phi_p) ? "--phi-p"
+							   : "--phi-g");
+	}
+	if (type == tuner_optimizer_golden) {
+		if (!(c->tolerance > 0 && c->tolerance < 1))
+			return usage(
+				error,
+				"--tolerance: must be in (0, 1), a fraction of the bracket, got %g",
+				c->tolerance);
+		if (c->max_iterations < 1 || c->max_iterations > 100000)
+			return usage(
+				error,
+				"--max-iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				c->max_iterations);
+	}
+	if (type == tuner_optimizer_grid && (c->points < 1 || c->points > 100000))
+		return usage(error, "--points: must be in 1..100000, got %" G_GINT64_FORMAT,
+			     c->points);
+	return true;
+}
+
+/* ---- the search space ---------------------------------------------------------------------- */
+
+static bool parse_scale(const struct optimize_cli *c, bool *log, GError **error)
+{
+	*log = true;
+	if (!c->scale || strcmp(c->scale, "log") == 0)
+		return true;
+	if (strcmp(c->scale, "linear") == 0) {
+		*log = false;
+		return true;
+	}
+	return usage(error, "--scale: '%s' is not log or linear", c->scale);
+}
+
+/* --range, --fix, --log, --linear on r->space; a knob may not be both fixed and given a range. */
+static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	bool ranged[KNOB_COUNT] = { false };
+	GError *local = NULL;
+
+	for (size_t i = 0; c->ranges && c->ranges[i]; i++) {
+		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
+			return as_usage(error, local, "");
+		for (int k = 0; k < KNOB_COUNT; k++)
+			ranged[k] |= g_str_has_prefix(c->ranges[i], knob_name((enum knob)k));
+	}
+	for (size_t i = 0; c->fixes && c->fixes[i]; i++) {
+		if (!knob_space_parse_fix(&r->space, c->fixes[i], &local))
+			return as_usage(error, local, "");
+	}
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (ranged[k] && r->space.k[k].fixed)
+			return usage(error, "--fix: %s also has a --range; give one or the other",
+				     knob_name((enum knob)k));
+	for (size_t i = 0; c->logs && c->logs[i]; i++)
+		if (!knob_space_parse_scale(&r->space, c->logs[i], true, &local))
+			return as_usage(error, local, "");
+	for (size_t i = 0; c->linears && c->linears[i]; i++)
+		if (!knob_space_parse_scale(&r->space, c->linears[i], false, &local))
+			return as_usage(error, local, "");
+	return true;
+}
+
+/* golden --knob K: K free, every other knob fixed at its default unless --fix says otherwise. */
+static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	enum knob k;
+	CfsKnobs def = workload_default_knobs(&r->w);
+
+	if (!knob_from_name(c->knob, &k))
+		return usage(error,
+			     "--knob: '%s' is not latency, min_granularity or wakeup_granularity",
+			     c->knob);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (i == (int)k)
+			continue;
+
+		g_autofree char *fix = g_strdup_printf("%s=%.0f", knob_name((enum knob)i),
+						       knob_get(&def, (enum knob)i));
+		GError *local = NULL;
+
+		if (!knob_space_parse_fix(&r->space, fix, &local))
+			return as_usage(error, local, "the profile's default: ");
+	}
+	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
+		if (!g_str_has_prefix(c->ranges[i], knob_name(k)))
+			return usage(error, "--range: golden --knob %s searches only %s, got '%s'",
+				     knob_name(k), knob_name(k), c->ranges[i]);
+	if (!apply_knob_flags(c, r, error))
+		return false;
+	if (r->space.k[k].fixed)
+		return usage(error, "--fix: %s is the knob golden searches", knob_name(k));
+	return true;
+}
+
+static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	bool log;
+	GError *local = NULL;
+
+	if (!parse_scale(c, &log, error))
+		return false;
+	knob_space_init(&r->space, log);
+	if (r->type != tuner_optimizer_golden) {
+		if (!apply_knob_flags(c, r, error))
+			return false;
+		if (r->space.dim == 0)
+			return usage(error,
+				     "--fix: every knob is fixed; nothing is left to search");
+		r->dim = r->space.dim;
+		r->space_text = knob_space_describe(&r->space);
+		return true;
+	}
+	r->dim = 1;
+	if (c->knob) {
+		if (c->bracket)
+			return usage(
+				error,
+				"--bracket: bounds SchedPeriod; with --knob use --range %s=LO:HI",
+				c->knob);
+		if (!golden_knob_space(c, r, error))
+			return false;
+		r->space_text = knob_space_describe(&r->space);
+		return true;
+	}
+	if (c->ranges || c->fixes || c->logs || c->linears)
+		return usage(error,
+			     "%s: golden on SchedPeriod derives every knob from the period; "
+			     "use --knob KNOB to search one knob with the others fixed",
+			     c->ranges	? "--range"
+			     : c->fixes ? "--fix"
+			     : c->logs	? "--log"
+					: "--linear");
+	if (c->rule > G_MAXINT || c->rule < G_MININT ||
+	    !period_space_init(&r->period, (int)c->rule, r->w.nr_tasks, &local))
+		return local ? as_usage(error, local, "") : usage(error, "--rule: must be 1 or 2");
+	r->period.log = log;
+	if (c->bracket && !period_space_parse_bracket(&r->period, c->bracket, &local))
+		return as_usage(error, local, "");
+	r->on_period = true;
+	r->space_text = period_space_describe(&r->period);
+	return true;
+}
+
+/* ---- optimizer parameters ------------------------------------------------------------------ */
+
+/* Golden's evaluations for a tolerance: ceil(log(tol) / log r) + 1 (tuner/optim/golden.c), two more
+ * when it checks the ends (tuner/optim/golden_ends.h). */
+static guint golden_evaluations(double tolerance, gint64 max_iterations, bool ends)
+{
+	double steps = ceil(log(tolerance) / log((sqrt(5.0) - 1) / 2));
+
+	return (guint)MIN(steps, (double)max_iterations) + (ends ? 3 : 1);
+}
+
+static bool build_params(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	tuner_optimizer_params *p = &r->params;
+	GError *local = NULL;
+
+	r->search = r->type == tuner_optimizer_golden && !c->interior_only
+			    ? tuner_optimizer_golden_ends
+			    : r->type;
+	tuner_optimizer_params_default(p);
+	p->seed = (unsigned long)r->w.cfg.seed;
+	p->budget = c->budget > 0 ? (size_t)c->budget : 0;
+	if (r->type == tuner_optimizer_pso) {
+		p->pso.particles = (size_t)c->particles;
+		p->pso.iterations = (size_t)c->iterations;
+		p->pso.omega = c->omega;
+		p->pso.phi_p = c->phi_p;
+		p->pso.phi_g = c->phi_g;
+		r->expected = (guint)(c->particles * c->iterations);
+	} else if (r->type == tuner_optimizer_golden) {
+		p->golden.tolerance = c->tolerance;
+		p->golden.max_iterations = (size_t)c->max_iterations;
+		r->expected =
+			golden_evaluations(c->tolerance, c->max_iterations, !c->interior_only);
+	} else if (r->type == tuner_optimizer_grid) {
+		p->grid.points = (size_t)c->points;
+		double total = pow((double)c->points, (double)r->dim);
+
+		if (total > 1e8)
+			return usage(error, "--points: %" G_GINT64_FORMAT "^%zu points is too many",
+				     c->points, r->dim);
+		r->expected = (guint)total;
+	} else {
+		if (!p->budget)
+			p->budget = RANDOM_DEFAULT_BUDGET;
+		r->expected = (guint)p->budget;
+	}
+	if (p->budget && p->budget < r->expected)
+		r->expected = (guint)p->budget;
+	if (!tuner_optimizer_params_check(r->search, r->dim, p, &local))
+		return as_usage(error, local, "");
+	return true;
+}
+
+/* ---- objective, settings, journal ---------------------------------------------------------- */
+
+static bool build_objective(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	GError *local = NULL;
+
+	if (c->objective && strcmp(c->objective, "sim") != 0 && strcmp(c->objective, "cmd") != 0)
+		return usage(error, "--objective: '%s' is not sim or cmd", c->objective);
+	r->live = c->objective && strcmp(c->objective, "cmd") == 0;
+	if (!r->live) {
+		if (c->cmd || c->knob_root)
+			return usage(error, "%s: only with --objective cmd",
+				     c->cmd ? "--cmd" : "--knob-root");
+		r->jobs = c->jobs > 0 ? (guint)c->jobs : evaluator_default_jobs();
+		return true;
+	}
+	if (!c->cmd)
+		return usage(error, "--objective cmd: needs --cmd 'COMMAND'");
+	if (c->wc.calibration)
+		return usage(
+			error,
+			"--calibration: predicts real time from simulated jiffies; --objective cmd "
+			"already measures real time");
+	if (!g_shell_parse_argv(c->cmd, NULL, &r->live_objective.argv, &local))
+		return as_usage(error, local, "--cmd: ");
+	/* The machine has one set of knobs: evaluations are serialised anyway. */
+	r->jobs = c->jobs > 0 ? (guint)c->jobs : 1;
+	return true;
+}
+
+/* Opens the live knobs and catches Ctrl-C, so that the kernel's values always come back. */
+static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	GError *local = NULL;
+
+	if (!(r->live_knobs = live_knobs_open(c->knob_root, &local))) {
+		g_propagate_error(error, local);
+		return false;
+	}
+	if (!live_knobs_catch_signals(error))
+		return false;
+	r->live_objective.live = r->live_knobs;
+
+	const CfsKnobs *saved = live_knobs_saved(r->live_knobs);
+
+	fprintf(stderr,
+		"tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%" G_GUINT64_FORMAT
+		" min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT
+		"\n",
+		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)),
+		saved->latency_ns, saved->min_granularity_ns, saved->wakeup_granularity_ns);
+	return true;
+}
+
+static char *build_settings(const struct optimize_cli *c, const struct optimize_run *r)
+{
+	GString *s = g_string_new(r->w.settings);
+	const tuner_optimizer_params *p = &r->params;
+
+	if (r->live) {
+		g_autofree char *cmd = g_uri_escape_string(c->cmd, NULL, FALSE);
+
+		g_string_append_printf(s, " objective=cmd cmd=%s", cmd);
+	} else {
+		g_string_append(s, " objective=sim");
+	}
+	g_string_append_printf(
+		s, " replicates=%" G_GINT64_FORMAT " seed=%" G_GUINT64_FORMAT " optimizer=%s",
+		c->replicates, r->w.cfg.seed, r->type->name);
+	if (r->type == tuner_optimizer_pso)
+		g_string_append_printf(
+			s, " particles=%zu iterations=%zu omega=%.17g phi_p=%.17g phi_g=%.17g",
+			p->pso.particles, p->pso.iterations, p->pso.omega, p->pso.phi_p,
+			p->pso.phi_g);
+	else if (r->type == tuner_optimizer_golden)
+		g_string_append_printf(s, " tolerance=%.17g max_iterations=%zu ends=%s",
+				       p->golden.tolerance, p->golden.max_iterations,
+				       r->search == tuner_optimizer_golden_ends ? "yes" : "no");
+	else if (r->type == tuner_optimizer_grid)
+		g_string_append_printf(s, " points=%zu", p->grid.points);
+	g_string_append_printf(s, " %s", r->space_text);
+	return g_string_free(s, FALSE);
+}
+
+static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, OPTIMIZE_ERROR,
+				OPTIMIZE_ERROR_USAGE, OPTIMIZE_ERROR_FAILED, error);
+}
+
+/* Everything the flags decide, in the order that lets each step rely on the previous ones. */
+static bool prepare(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	GError *local = NULL;
+
+	if (!check_numbers(c, r->type, error))
+		return false;
+	if (!workload_finish(&c->wc, &r->w, &local))
+		return as_usage(error, local, "");
+	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
+		return as_usage(error, local, "");
+	if (!build_space(c, r, error) || !build_params(c, r, error) ||
+	    !build_objective(c, r, error))
+		return false;
+	r->settings = build_settings(c, r);
+	if (!open_journal(c, r, error))
+		return false;
+	return !r->live || open_live(c, r, error);
+}
+
+/* ---- run and report ------------------------------------------------------------------------ */
+
+static double period_column(const double *unit, void *ctx)
+{
+	return period_space_period(ctx, unit[0]);
+}
+
+static void count_clamped(const struct optimize_run *r, const TuneRun *run, Results *res)
+{
+	const TuneEvaluation *best = tune_run_best(run);
+	unsigned int mask;
+	CfsKnobs k;
+
+	res->clamped_evaluations = 0;
+	for (guint i = 0; i < run->evaluations->len; i++) {
+		period_space_to_knobs(&r->period, tune_run_unit(run, i)[0], &k, &mask);
+		res->clamped_evaluations += mask != 0;
+	}
+	period_space_to_knobs(&r->period, tune_run_unit(run, best->index)[0], &k, &mask);
+	res->best_clamped = (int)mask;
+}
+
+static bool report(const struct optimize_cli *c, struct optimize_run *r, const TuneRun *run,
+		   const CfsKnobs *def, const EvaluatorResult *def_result, GError **error)
+{
+	Results res = {
+		.optimizer = r->name,
+		.objective = r->live ? "command" : "simulation",
+		.unit = r->live ? "ms" : "jiffies",
+		.space = r->space_text,
+		.settings = r->settings,
+		.journal = c->journal,
+		.replicates = (guint)c->replicates,
+		.jobs = r->jobs,
+		.run = run,
+		.default_knobs = *def,
+		.default_result = *def_result,
+		.calibration = r->w.calibration,
+		.best_clamped = -1,
+	};
+
+	if (r->on_period) {
+		count_clamped(r, run, &res);
+		res.extra_column = "sched_period_ns";
+		res.extra = period_column;
+		res.extra_ctx = &r->period;
+	}
+	if (c->out && !results_write(&res, c->out, c->apply, error))
+		return false;
+
+	g_autofree char *text = r->format == FORMAT_JSON ? results_json(&res, c->apply)
+							 : results_text(&res, c->apply);
+
+	fputs(text, stdout);
+	if (c->out && r->format == FORMAT_TEXT)
+		printf("\nwrote %s/history.csv and %s/result.json\n", c->out, c->out);
+	return true;
+}
+
+static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	TuneConfig tc = {
+		.type = r->search,
+		.params = r->params,
+		.dim = r->dim,
+		.map = r->on_period ? period_space_map : tune_map_knob_space,
+		.map_ctx = r->on_period ? (void *)&r->period : (void *)&r->space,
+		.evaluator = {
+			.objective = r->live ? live_knobs_objective : workload_objective,
+			.objective_ctx = r->live ? (void *)&r->live_objective : (void *)&r->w,
+			.replicates = (guint)c->replicates,
+			.base_seed = r->w.cfg.seed,
+			.jobs = r->jobs,
+			.journal = r->journal,
+		},
+		.show_progress = true,
+		.label = r->name,
+		.expected_evaluations = r->expected,
+	};
+	CfsKnobs def = workload_default_knobs(&r->w);
+	EvaluatorResult def_result;
+
+	if (!evaluator_run(&tc.evaluator, &def, 1, &def_result, NULL, NULL, error)) {
+		g_prefix_error(error, "the default knobs: ");
+		return false;
+	}
+
+	g_autoptr(TuneRun) run = tune_run(&tc, error);
+
+	return run && report(c, r, run, &def, &def_result, error);
+}
+
+static const char *optimize_description(const tuner_optimizer_type *type)
+{
+	if (type == tuner_optimizer_pso)
+		return "Particle swarm over the three knobs (log scale unless --scale linear), 20 particles x 30\n"
+		       "generations by default, omega 0.4365, phi-p = phi-g = 3.02 (SPEC.md; the classic set is\n"
+		       "--omega 0.9 --phi-p 4 --phi-g 4).  The objective is the simulated turnaround in jiffies.";
+	if (type == tuner_optimizer_golden)
+		return "Golden Section on SchedPeriod: each period is turned into the three knobs by discovery rule 1\n"
+		       "or 2 for the workload's task count, over the rule's natural bracket on a log scale.  The\n"
+		       "bracket's ends are evaluated first (the turnaround need not be unimodal along SchedPeriod):\n"
+		       "12 evaluations at the default tolerance, 10 with --interior-only.";
+	if (type == tuner_optimizer_grid)
+		return "Every combination of --points values per searched knob, on a log scale unless --scale linear:\n"
+		       "a baseline and a ground truth for the other optimizers.";
+	return "Uniformly random points in the (log-scaled) knob space until the budget (default 600) is spent:\n"
+	       "the baseline any optimizer has to beat.";
+}
+
+int tuner_cmd_optimize(int argc, char **argv)
+{
+	struct optimize_cli cli;
+	struct optimize_run run = { .name = argv[0],
+				    .type = tuner_optimizer_type_by_name(argv[0]) };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *summary = g_strdup_printf("- search the CFS knobs with %s", argv[0]);
+	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
+	int status = 0;
+
+	if (!run.type)
+		return tuner_usage_error(argv[0],
+					 "unknown optimizer: use pso, golden, grid or random");
+	g_option_context_set_description(ctx, optimize_description(run.type));
+	optimize_cli_init(&cli);
+	add_common_options(&cli, ctx);
+	add_type_options(&cli, run.type, ctx);
+	if (!cmd_parse(ctx, &argc, &argv, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, &error) ||
+	    !prepare(&cli, &run, &error) || !optimize(&cli, &run, &error))
+		status = cmd_fail_status(run.name, error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_FAILED);
+	optimize_run_clear(&run);
+	optimize_cli_clear(&cli);
+	return status;
+}

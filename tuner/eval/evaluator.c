@@ -1,0 +1,252 @@
+/*
+ * evaluator.c -- parallel, journaled evaluation of a batch of knob settings (see evaluator.h).
+ */
+#include "tuner/eval/evaluator.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+/* One distinct evaluation of the batch: the record it will be journaled as, and whether it has a
+ * value yet. */
+typedef struct {
+	JournalRecord record;
+	gboolean has_value;
+} Task;
+
+/* The state shared by the worker threads and the caller, all of it guarded by lock. */
+typedef struct {
+	const EvaluatorConfig *config;
+	GMutex lock;
+	GCond changed;	/* signalled whenever finished grows */
+	guint finished; /* tasks handed out that completed: with a value, failed, or skipped */
+	guint done;	/* tasks with a value, journaled ones included */
+	guint run;	/* tasks evaluated now with success */
+	GError *error;	/* the first failure; once set, queued tasks are skipped */
+} Batch;
+
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
+G_DEFINE_QUARK(evaluator-error-quark, evaluator_error)
+/* clang-format on */
+
+guint64 evaluator_replicate_seed(guint64 base_seed, guint replicate)
+{
+	return base_seed + replicate; /* unsigned: wraps modulo 2^64 */
+}
+
+guint evaluator_default_jobs(void)
+{
+	return g_get_num_processors();
+}
+
+/* Call the objective; on failure make sure there is an error that says which evaluation failed. */
+static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, GError **error)
+{
+	GError *local = NULL;
+	gint64 start = g_get_monotonic_time();
+	gboolean ok = config->objective(&record->knobs, record->seed, &record->value,
+					config->objective_ctx, &local);
+	record->wall_s = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC;
+	if (ok)
+		return TRUE;
+	if (local == NULL)
+		local = g_error_new_literal(EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
+					    "the objective failed without saying why");
+	g_propagate_prefixed_error(error, local,
+				   "evaluation of latency_ns=%" G_GUINT64_FORMAT
+				   " min_granularity_ns=%" G_GUINT64_FORMAT
+				   " wakeup_granularity_ns=%" G_GUINT64_FORMAT
+				   " seed=%" G_GUINT64_FORMAT ": ",
+				   record->knobs.latency_ns, record->knobs.min_granularity_ns,
+				   record->knobs.wakeup_granularity_ns, record->seed);
+	return FALSE;
+}
+
+/* Evaluate one task and record the outcome; runs on a pool thread, or inline when jobs = 1. */
+static void run_task(gpointer data, gpointer user_data)
+{
+	Task *task = data;
+	Batch *batch = user_data;
+	const EvaluatorConfig *config = batch->config;
+
+	g_mutex_lock(&batch->lock);
+	gboolean stopped = batch->error != NULL;
+	g_mutex_unlock(&batch->lock);
+
+	GError *error = NULL;
+	gboolean ok = stopped || evaluate(config, &task->record, &error);
+
+	g_mutex_lock(&batch->lock);
+	if (!stopped && ok && config->journal != NULL)
+		ok = journal_append(config->journal, &task->record, &error);
+	if (!stopped && ok) {
+		task->has_value = TRUE;
+		batch->done++;
+		batch->run++;
+	}
+	if (!ok) {
+		if (batch->error == NULL)
+			batch->error = error;
+		else
+			g_error_free(error);
+	}
+	batch->finished++;
+	g_cond_signal(&batch->changed);
+	g_mutex_unlock(&batch->lock);
+}
+
+/* Report progress if it moved since *reported; TRUE if it did.  Called with the lock held; drops
+ * it meanwhile so that a slow progress callback does not hold up the workers. */
+static gboolean report_progress(Batch *batch, guint total, guint *reported)
+{
+	const EvaluatorConfig *config = batch->config;
+	if (config->progress == NULL || batch->done == *reported)
+		return FALSE;
+	*reported = batch->done;
+	g_mutex_unlock(&batch->lock);
+	config->progress(*reported, total, config->progress_ctx);
+	g_mutex_lock(&batch->lock);
+	return TRUE;
+}
+
+/* Run the tasks pending[0, n) on a pool of jobs threads; return when all have finished. */
+static void run_parallel(Batch *batch, Task **pending, guint n, guint jobs, guint total,
+			 guint *reported)
+{
+	GError *error = NULL;
+	/* An exclusive pool owns its threads.  GLib's shared pool would reuse idle threads across
+	 * batches, but a forked child (the crash tests, a user's wrapper) inherits the bookkeeping of
+	 * those threads without the threads, and would wait for them forever. */
+	GThreadPool *pool = g_thread_pool_new(run_task, batch, (gint)jobs, TRUE, &error);
+	guint pushed = 0;
+	if (pool != NULL) {
+		while (pushed < n && g_thread_pool_push(pool, pending[pushed], &error))
+			pushed++;
+	}
+	g_mutex_lock(&batch->lock);
+	if (error != NULL && batch->error == NULL)
+		batch->error = g_steal_pointer(&error);
+	g_clear_error(&error);
+	while (batch->finished < pushed) {
+		if (!report_progress(batch, total, reported))
+			g_cond_wait(&batch->changed, &batch->lock);
+	}
+	report_progress(batch, total, reported);
+	g_mutex_unlock(&batch->lock);
+	if (pool != NULL)
+		g_thread_pool_free(pool, FALSE, TRUE);
+}
+
+/* Run the tasks inline, in order, in the caller's thread. */
+static void run_inline(Batch *batch, Task **pending, guint n, guint total, guint *reported)
+{
+	for (guint i = 0; i < n; i++) {
+		run_task(pending[i], batch);
+		g_mutex_lock(&batch->lock);
+		report_progress(batch, total, reported);
+		g_mutex_unlock(&batch->lock);
+	}
+}
+
+/*
+ * Build the distinct tasks of the batch; slot_task[i * R + r] is the task of replicate r of point
+ * i.
+ * Returns the number of distinct tasks in tasks[] (room for n_points * R of them).
+ */
+static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+			 Task *tasks, guint *slot_task)
+{
+	const guint R = config->replicates;
+	g_autoptr(GHashTable) index =
+		g_hash_table_new(journal_record_key_hash, journal_record_key_equal);
+	guint n_tasks = 0;
+	for (guint i = 0; i < n_points; i++) {
+		for (guint r = 0; r < R; r++) {
+			Task *task = &tasks[n_tasks];
+			*task = (Task){ .record = { .knobs = points[i],
+						    .seed = evaluator_replicate_seed(
+							    config->base_seed, r),
+						    .replicate = r } };
+			gpointer found;
+			if (g_hash_table_lookup_extended(index, &task->record, NULL, &found)) {
+				slot_task[i * R + r] = GPOINTER_TO_UINT(found);
+				continue;
+			}
+			g_hash_table_insert(index, &task->record, GUINT_TO_POINTER(n_tasks));
+			slot_task[i * R + r] = n_tasks++;
+		}
+	}
+	return n_tasks;
+}
+
+/* Mean and standard error of each point from the task values. */
+static void summarise(const Task *tasks, const guint *slot_task, guint n_points, guint R,
+		      EvaluatorResult *results, double *values)
+{
+	g_autofree double *v = g_new(double, R);
+	for (guint i = 0; i < n_points; i++) {
+		for (guint r = 0; r < R; r++)
+			v[r] = tasks[slot_task[i * R + r]].record.value;
+		results[i].mean = gsl_stats_mean(v, 1, R);
+		results[i].std_error =
+			R > 1 ? gsl_stats_sd_m(v, 1, R, results[i].mean) / sqrt(R) : 0.0;
+		if (values != NULL)
+			memcpy(values + (gsize)i * R, v, R * sizeof *v);
+	}
+}
+
+gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
+		       GError **error)
+{
+	g_return_val_if_fail(config != NULL && config->objective != NULL, FALSE);
+	g_return_val_if_fail(config->replicates >= 1, FALSE);
+	g_return_val_if_fail(n_points == 0 || (points != NULL && results != NULL), FALSE);
+
+	const guint R = config->replicates;
+	const gsize n_slots = (gsize)n_points * R;
+	g_autofree Task *tasks = g_new(Task, n_slots);
+	g_autofree guint *slot_task = g_new(guint, n_slots);
+	g_autofree Task **pending = g_new(Task *, n_slots);
+	const guint total = build_tasks(config, points, n_points, tasks, slot_task);
+
+	Batch batch = { .config = config };
+	g_mutex_init(&batch.lock);
+	g_cond_init(&batch.changed);
+	guint n_pending = 0;
+	for (guint t = 0; t < total; t++) {
+		JournalRecord *rec = &tasks[t].record;
+		if (config->journal != NULL &&
+		    journal_lookup(config->journal, &rec->knobs, rec->seed, rec->replicate, rec)) {
+			tasks[t].has_value = TRUE;
+			batch.done++;
+		} else {
+			pending[n_pending++] = &tasks[t];
+		}
+	}
+	const guint from_journal = batch.done;
+	if (config->progress != NULL)
+		config->progress(batch.done, total, config->progress_ctx);
+	guint reported = batch.done;
+
+	const guint jobs = config->jobs ? config->jobs : evaluator_default_jobs();
+	if (jobs <= 1)
+		run_inline(&batch, pending, n_pending, total, &reported);
+	else if (n_pending > 0)
+		run_parallel(&batch, pending, n_pending, jobs, total, &reported);
+
+	if (stats != NULL)
+		*stats = (EvaluatorStats){ .total = total,
+					   .from_journal = from_journal,
+					   .run = batch.run };
+	g_mutex_clear(&batch.lock);
+	g_cond_clear(&batch.changed);
+	if (batch.error != NULL) {
+		g_propagate_error(error, batch.error);
+		return FALSE;
+	}
+	summarise(tasks, slot_task, n_points, R, results, values);
+	return TRUE;
+}

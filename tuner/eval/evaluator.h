@@ -1,0 +1,105 @@
+/*
+ * evaluator.h -- evaluate a batch of knob settings, each with replicates, in parallel, resuming
+ * from the journal (SPEC.md §5: "every evaluation is appended to a journal as soon as it finishes
+ * ... evaluations run in parallel on the available cores").
+ *
+ * The optimizers hand over a batch of points (a PSO swarm, an RSM design, one Golden Section probe)
+ * and get back, per point in input order, the mean of the objective over R replicates, its standard
+ * error and the replicate values.
+ *
+ * Determinism.  Replicate r of every point uses the seed base_seed + r: the seed depends on the
+ * base seed and the replicate only, never on the point, its position in the batch or the order in
+ * which threads finish.  With a thread-safe, deterministic objective the results are therefore
+ * identical bit for bit whatever the number of jobs, and identical whether an evaluation was run
+ * now or read back from the journal (values are journaled exactly).  Seeds are consecutive rather
+ * than hashed so that a user can replay replicate r of a journal line with `linsched --seed S`.
+ * Common random numbers across points (the same seeds for every point) also make the comparison of
+ * two points sharper than independent seeds would.
+ *
+ * Work.  A (knobs, seed, replicate) already in the journal is not run again, and one that occurs
+ * twice in a batch (PSO particles clamped to the same corner) is run once.  The rest run on a
+ * GThreadPool of `jobs` threads (jobs = 1 runs them inline in the caller's thread).  Each finished
+ * evaluation is appended to the journal at once, under the evaluator's mutex, so kill -9 loses at
+ * most the evaluations in flight.
+ *
+ * Errors.  The first objective (or journal) error, in order of completion, stops the batch: queued
+ * evaluations are dropped, the ones in flight finish (and are journaled if they succeed), and the
+ * error is returned prefixed with the knobs and seed that failed.  Evaluations that finished before
+ * stay in the journal, so the rerun resumes from there.
+ */
+#ifndef TUNER_EVALUATOR_H
+#define TUNER_EVALUATOR_H
+
+#include <glib.h>
+
+#include "tuner/eval/journal.h"
+
+G_BEGIN_DECLS
+
+#define EVALUATOR_ERROR (evaluator_error_quark())
+
+typedef enum {
+	EVALUATOR_ERROR_OBJECTIVE, /* the objective returned FALSE without setting an error */
+} EvaluatorError;
+
+GQuark evaluator_error_quark(void);
+
+/*
+ * The objective: the value of knobs with one seed, in *value.  It is called from several threads at
+ * once, so it must be thread-safe (build its own simulation, share only read-only data through
+ * ctx).  Returns FALSE and sets error on failure.
+ */
+typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, double *value,
+				       void *ctx, GError **error);
+
+/*
+ * Progress: done of total evaluations of the batch have a value (journaled ones included).  Called
+ * only from the thread that called evaluator_run, never concurrently: once at the start, then
+ * whenever done grew (several completions may be reported at once), so a progress bar needs no
+ * locking.  On success the last call has done == total.
+ */
+typedef void (*EvaluatorProgress)(guint done, guint total, void *ctx);
+
+typedef struct {
+	EvaluatorObjective objective; /* required */
+	void *objective_ctx;
+	guint replicates;	    /* R >= 1 */
+	guint64 base_seed;	    /* replicate r uses seed base_seed + r */
+	guint jobs;		    /* threads; 0 = evaluator_default_jobs(), 1 = inline */
+	Journal *journal;	    /* NULL: no journal (nothing resumes); not owned */
+	EvaluatorProgress progress; /* NULL: no progress reports */
+	void *progress_ctx;
+} EvaluatorConfig;
+
+/* The result of one point. */
+typedef struct {
+	double mean;	  /* mean of the R replicate values */
+	double std_error; /* sample standard deviation / sqrt(R); 0 when R = 1 */
+} EvaluatorResult;
+
+/* What a batch cost. */
+typedef struct {
+	guint total;	    /* distinct (knobs, seed, replicate) of the batch */
+	guint from_journal; /* of which were read from the journal */
+	guint run;	    /* of which were evaluated now (successfully) */
+} EvaluatorStats;
+
+/*
+ * Evaluate n_points points with config->replicates replicates each.  On success fills results[i]
+ * (n_points of them) and, when values is not NULL, values[i * R + r] (n_points * R of them, the
+ * value of replicate r of point i); when stats is not NULL, fills it (also on error).  All arrays
+ * are the caller's.  Returns FALSE and sets error on the first failed evaluation (see above).
+ */
+gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
+		       GError **error);
+
+/* The seed of replicate r: base_seed + r (modulo 2^64). */
+guint64 evaluator_replicate_seed(guint64 base_seed, guint replicate);
+
+/* The default number of jobs: the number of online processors. */
+guint evaluator_default_jobs(void);
+
+G_END_DECLS
+
+#endif /* TUNER_EVALUATOR_H */

@@ -1,0 +1,125 @@
+/*
+ * live_knobs.h -- set the CFS knobs of the running kernel, run a benchmark, put the knobs back.
+ *
+ * This is the `--objective cmd --cmd 'COMMAND'` objective: instead of simulating, the tuner applies
+ * a knob setting to the live kernel, runs a real benchmark (hackbench, perf bench sched messaging),
+ * reads its time and restores the values the kernel had before, also when the command fails and
+ * when the tuner is interrupted by Ctrl-C or SIGTERM.
+ *
+ * Where the knobs are, under ROOT ("/" on a real machine; `--knob-root DIR` points elsewhere so
+ * that tests can use a temporary tree):
+ *   kernels before 5.13 (sysctl, with CONFIG_SCHED_DEBUG):
+ *       ROOT/proc/sys/kernel/sched_latency_ns, sched_min_granularity_ns,
+ *       sched_wakeup_granularity_ns
+ *   kernels 5.13 to 6.5 (moved to debugfs):
+ *       ROOT/sys/kernel/debug/sched/latency_ns, min_granularity_ns, wakeup_granularity_ns
+ * The layout is detected by which latency file exists (sysctl first).  Kernels from 6.6 on schedule
+ * with EEVDF and have none of these knobs (base_slice_ns replaced them): live_knobs_open refuses
+ * them with an error that names the kernel release.  Writing, and on 5.13+ even reading, the knobs
+ * needs root; a permission error says so.
+ *
+ * Values are integers in nanoseconds, written in decimal as `echo V > FILE` would.
+ *
+ * Threads: the machine has a single set of knobs, so live_knobs_run_cmd holds the LiveKnobs' mutex
+ * from apply to restore; parallel evaluations are serialised rather than measuring each other's
+ * knobs (running them with --jobs 1 says the same thing more honestly).
+ *
+ * What is not handled: kill -9 of the tuner between apply and restore leaves the knobs applied
+ * (no process can react to SIGKILL).  live_knobs_saved gives the previous values, for the tuner to
+ * print before it starts so that the user can restore them by hand.
+ */
+#ifndef TUNER_LIVE_KNOBS_H
+#define TUNER_LIVE_KNOBS_H
+
+#include <glib.h>
+
+#include "tuner/eval/journal.h" /* CfsKnobs */
+
+G_BEGIN_DECLS
+
+typedef enum {
+	LIVE_KNOBS_SYSCTL,  /* ROOT/proc/sys/kernel/sched_*_ns: kernels before 5.13 */
+	LIVE_KNOBS_DEBUGFS, /* ROOT/sys/kernel/debug/sched/ *_ns: kernels 5.13 to 6.5 */
+} LiveKnobsLayout;
+
+typedef struct LiveKnobs LiveKnobs;
+
+#define LIVE_KNOBS_ERROR (live_knobs_error_quark())
+
+typedef enum {
+	LIVE_KNOBS_ERROR_NO_KNOBS,    /* the kernel exposes no CFS knobs (EEVDF, no debugfs, ...) */
+	LIVE_KNOBS_ERROR_PERMISSION,  /* reading or writing a knob was refused: not root */
+	LIVE_KNOBS_ERROR_IO,	      /* another read or write error (e.g. a value out of range) */
+	LIVE_KNOBS_ERROR_PARSE,	      /* a knob file does not hold an integer */
+	LIVE_KNOBS_ERROR_COMMAND,     /* the command could not run, failed, or printed no time */
+	LIVE_KNOBS_ERROR_RESTORE,     /* the command failed and restoring the knobs failed too */
+	LIVE_KNOBS_ERROR_INTERRUPTED, /* SIGINT or SIGTERM arrived (see live_knobs_catch_signals) */
+} LiveKnobsError;
+
+GQuark live_knobs_error_quark(void);
+
+/*
+ * Detect the knob layout under root (NULL means "/"), read the current values and remember them
+ * for live_knobs_restore.  Returns NULL and sets error when there are no knobs, when one of the
+ * three files is missing or unreadable, or does not hold an integer.
+ */
+LiveKnobs *live_knobs_open(const char *root, GError **error);
+
+/* Restore the remembered values if knobs were applied and not restored (a failure is logged with
+ * g_warning), then free.  NULL is allowed. */
+void live_knobs_free(LiveKnobs *live);
+
+LiveKnobsLayout live_knobs_layout(const LiveKnobs *live);
+
+/* A human description of a layout, e.g. "sysctl /proc/sys/kernel (kernels before 5.13)". */
+const char *live_knobs_layout_name(LiveKnobsLayout layout);
+
+/* The values read by live_knobs_open, which restore writes back. */
+const CfsKnobs *live_knobs_saved(const LiveKnobs *live);
+
+/* Write the three knobs.  If a write fails (the earlier ones may have taken effect), the error says
+ * which file and value; call live_knobs_restore to undo. */
+gboolean live_knobs_apply(LiveKnobs *live, const CfsKnobs *knobs, GError **error);
+
+/* Write back the remembered value of each knob written since the last restore (none: nothing to
+ * do).  Carries on after a failure; returns the first error. */
+gboolean live_knobs_restore(LiveKnobs *live, GError **error);
+
+/*
+ * Apply knobs, run argv (searched in PATH, stdout captured), restore the remembered values whatever
+ * happened, and return the benchmark's time in *ms (milliseconds).  The time is the last line of
+ * stdout of the form "Time: X" (hackbench) or "Total time: X [sec]" (perf bench), X in seconds.
+ * Errors: apply failed, the command could not start, exited with a non-zero status or died of a
+ * signal, printed no time, or a signal caught by live_knobs_catch_signals arrived (checked before
+ * applying and after the command).  If restoring fails too, the error says so.
+ */
+gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
+			    GError **error);
+
+/*
+ * Catch SIGINT and SIGTERM: the first one only sets a flag, so that the command in flight ends (a
+ * Ctrl-C reaches it too, being sent to the whole foreground process group), the knobs are restored
+ * and live_knobs_run_cmd returns LIVE_KNOBS_ERROR_INTERRUPTED; the tuner then stops.  The handler
+ * is reset by its first delivery, so a second Ctrl-C kills at once (without restoring).  Install it
+ * only for the live objective: a tuner that simulates would otherwise ignore Ctrl-C.
+ */
+gboolean live_knobs_catch_signals(GError **error);
+
+/* TRUE once a signal caught by live_knobs_catch_signals arrived. */
+gboolean live_knobs_interrupted(void);
+
+/* The evaluator's objective (EvaluatorObjective) for a live command.  ctx is a LiveObjective.  The
+ * seed is ignored: on a real machine the replicates differ by its own noise. */
+typedef struct {
+	LiveKnobs *live;
+	char **argv; /* the command, e.g. from g_shell_parse_argv of --cmd */
+} LiveObjective;
+
+gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
+			      GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(LiveKnobs, live_knobs_free)
+
+G_END_DECLS
+
+#endif /* TUNER_LIVE_KNOBS_H */

@@ -1,0 +1,317 @@
+/*
+ * results.c - text summary, history.csv, result.json, --apply commands (see results.h).
+ */
+#include "tuner/eval/results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "linsched/json.h"
+#include "tuner/knobs/knob_space.h"
+#include "tuner/knobs/period_space.h"
+
+#define RESULTS_ERROR g_quark_from_static_string("tuner-results")
+
+/* The knob files of the two live layouts (tuner/eval/live_knobs.h), in knob order. */
+static const char *const sysctl_names[KNOB_COUNT] = {
+	"kernel.sched_latency_ns",
+	"kernel.sched_min_granularity_ns",
+	"kernel.sched_wakeup_granularity_ns",
+};
+static const char *const debugfs_paths[KNOB_COUNT] = {
+	"/sys/kernel/debug/sched/latency_ns",
+	"/sys/kernel/debug/sched/min_granularity_ns",
+	"/sys/kernel/debug/sched/wakeup_granularity_ns",
+};
+
+double results_improvement_pct(const Results *r)
+{
+	const TuneEvaluation *best = tune_run_best(r->run);
+
+	return 100.0 * (r->default_result.mean - best->value) / r->default_result.mean;
+}
+
+static double predict(const Results *r, double value)
+{
+	return r->calibration ? calibration_predict_ms(r->calibration, value) : NAN;
+}
+
+/* ---- text ---------------------------------------------------------------------------------- */
+
+static void text_row(GString *out, const char *what, const CfsKnobs *k, double value, double se,
+		     const Results *r)
+{
+	g_string_append_printf(out,
+			       "  %-8s %14" G_GUINT64_FORMAT " %20" G_GUINT64_FORMAT
+			       " %22" G_GUINT64_FORMAT " %14.6g +- %-10.3g",
+			       what, k->latency_ns, k->min_granularity_ns, k->wakeup_granularity_ns,
+			       value, se);
+	if (r->calibration)
+		g_string_append_printf(out, " %12.3f", predict(r, value));
+	g_string_append_c(out, '\n');
+}
+
+char *results_apply_commands(const CfsKnobs *k)
+{
+	GString *out = g_string_new("# kernels before 5.13 (sysctl, as root):\n");
+
+	for (int i = 0; i < KNOB_COUNT; i++)
+		g_string_append_printf(out, "sysctl -w %s=%.0f\n", sysctl_names[i],
+				       knob_get(k, (enum knob)i));
+	g_string_append(out, "# kernels 5.13 to 6.5 (debugfs, as root):\n");
+	for (int i = 0; i < KNOB_COUNT; i++)
+		g_string_append_printf(out, "echo %.0f > %s\n", knob_get(k, (enum knob)i),
+				       debugfs_paths[i]);
+	g_string_append(
+		out, "# kernels 6.6 and later schedule with EEVDF and have none of these knobs.\n");
+	return g_string_free(out, FALSE);
+}
+
+char *results_text(const Results *r, bool apply)
+{
+	const TuneEvaluation *best = tune_run_best(r->run);
+	const EvaluatorStats *t = &r->run->totals;
+	GString *out = g_string_new(NULL);
+
+	g_string_append_printf(out, "tuner %s: %s objective in %s, %u replicate(s) per point\n",
+			       r->optimizer, r->objective, r->unit, r->replicates);
+	g_string_append_printf(out, "search space: %s\n\n", r->space);
+	g_string_append_printf(out, "  %-8s %14s %20s %22s %14s    %-10s", "", "latency_ns",
+			       "min_granularity_ns", "wakeup_granularity_ns", r->unit, "std.error");
+	if (r->calibration)
+		g_string_append_printf(out, " %12s", "predicted ms");
+	g_string_append_c(out, '\n');
+	text_row(out, "best", &best->knobs, best->value, best->std_error, r);
+	text_row(out, "default", &r->default_knobs, r->default_result.mean,
+		 r->default_result.std_error, r);
+	if (r->extra_column)
+		g_string_append_printf(out, "\nbest %s: %.0f", r->extra_column,
+				       r->extra(tune_run_unit(r->run, best->index), r->extra_ctx));
+	g_string_append_printf(out, "\nimprovement over the defaults: %.2f%%\n",
+			       results_improvement_pct(r));
+	if (r->best_clamped > 0) {
+		g_autofree char *names =
+			period_space_clamped_names((unsigned int)r->best_clamped, ", ");
+
+		g_string_append_printf(
+			out, "clamped to the sysctl range by the rule at the best point: %s\n",
+			names);
+	}
+	if (r->best_clamped >= 0)
+		g_string_append_printf(out, "evaluations the rule clamped: %u of %u\n",
+				       r->clamped_evaluations, r->run->evaluations->len);
+	g_string_append_printf(
+		out,
+		"evaluations: %u in %u iteration(s); the best was evaluation %u; within 1%% of it after %u\n",
+		r->run->evaluations->len, r->run->iterations, best->index + 1,
+		tune_run_evaluations_to_within(r->run, 0.01));
+	if (r->journal)
+		g_string_append_printf(out, "runs: %u now, %u read from the journal %s", t->run,
+				       t->from_journal, r->journal);
+	else
+		g_string_append_printf(out, "runs: %u", t->run);
+	g_string_append_printf(out, "; %.3f s wall with %u job(s)\n", r->run->wall_s, r->jobs);
+	if (apply) {
+		g_autofree char *cmds = results_apply_commands(&best->knobs);
+
+		g_string_append_printf(out, "\nTo apply the best knobs:\n%s", cmds);
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* ---- JSON ---------------------------------------------------------------------------------- */
+
+void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
+{
+	json_begin_object(w);
+	json_key(w, "latency_ns");
+	json_uint(w, k->latency_ns);
+	json_key(w, "min_granularity_ns");
+	json_uint(w, k->min_granularity_ns);
+	json_key(w, "wakeup_granularity_ns");
+	json_uint(w, k->wakeup_granularity_ns);
+	json_end_object(w);
+}
+
+static void json_begin_point(struct json_writer *w, const Results *r, const char *key,
+			     const CfsKnobs *k, double value, double se)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_key(w, "value");
+	json_double(w, value);
+	json_key(w, "stderr");
+	json_double(w, se);
+	json_key(w, "knobs");
+	results_json_knobs(w, k);
+	if (r->calibration) {
+		json_key(w, "predicted_ms");
+		json_double(w, predict(r, value));
+	}
+}
+
+static void json_clamped(struct json_writer *w, unsigned int mask)
+{
+	g_autofree char *names = period_space_clamped_names(mask, " ");
+	g_auto(GStrv) list = g_strsplit(names, " ", -1);
+
+	json_key(w, "clamped");
+	json_begin_array(w);
+	for (size_t i = 0; list[i]; i++)
+		if (list[i][0])
+			json_string(w, list[i]);
+	json_end_array(w);
+}
+
+static void json_apply(struct json_writer *w, const CfsKnobs *k)
+{
+	json_key(w, "apply");
+	json_begin_object(w);
+	json_key(w, "sysctl");
+	json_begin_array(w);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		g_autofree char *cmd = g_strdup_printf("sysctl -w %s=%.0f", sysctl_names[i],
+						       knob_get(k, (enum knob)i));
+
+		json_string(w, cmd);
+	}
+	json_end_array(w);
+	json_key(w, "debugfs");
+	json_begin_array(w);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		g_autofree char *cmd = g_strdup_printf("echo %.0f > %s", knob_get(k, (enum knob)i),
+						       debugfs_paths[i]);
+
+		json_string(w, cmd);
+	}
+	json_end_array(w);
+	json_end_object(w);
+}
+
+char *results_json(const Results *r, bool apply)
+{
+	const TuneEvaluation *best = tune_run_best(r->run);
+	GString *out = g_string_new(NULL);
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "optimizer");
+	json_string(&w, r->optimizer);
+	json_key(&w, "objective");
+	json_string(&w, r->objective);
+	json_key(&w, "unit");
+	json_string(&w, r->unit);
+	json_key(&w, "space");
+	json_string(&w, r->space);
+	json_key(&w, "settings");
+	json_string(&w, r->settings);
+	json_key(&w, "journal");
+	if (r->journal)
+		json_string(&w, r->journal);
+	else
+		json_null(&w);
+	json_key(&w, "replicates");
+	json_uint(&w, r->replicates);
+	json_key(&w, "jobs");
+	json_uint(&w, r->jobs);
+
+	json_begin_point(&w, r, "best", &best->knobs, best->value, best->std_error);
+	json_key(&w, "evaluation");
+	json_uint(&w, best->index + 1);
+	if (r->extra_column) {
+		json_key(&w, r->extra_column);
+		json_double(&w, r->extra(tune_run_unit(r->run, best->index), r->extra_ctx));
+	}
+	if (r->best_clamped >= 0)
+		json_clamped(&w, (unsigned int)r->best_clamped);
+	json_end_object(&w);
+	json_begin_point(&w, r, "default", &r->default_knobs, r->default_result.mean,
+			 r->default_result.std_error);
+	json_end_object(&w);
+
+	json_key(&w, "improvement_pct");
+	json_double(&w, results_improvement_pct(r));
+	json_key(&w, "evaluations");
+	json_uint(&w, r->run->evaluations->len);
+	json_key(&w, "evaluations_to_1pct");
+	json_uint(&w, tune_run_evaluations_to_within(r->run, 0.01));
+	json_key(&w, "iterations");
+	json_uint(&w, r->run->iterations);
+	json_key(&w, "evaluations_run");
+	json_uint(&w, r->run->totals.run);
+	json_key(&w, "evaluations_from_journal");
+	json_uint(&w, r->run->totals.from_journal);
+	if (r->best_clamped >= 0) {
+		json_key(&w, "clamped_evaluations");
+		json_uint(&w, r->clamped_evaluations);
+	}
+	json_key(&w, "wall_s");
+	json_double(&w, r->run->wall_s);
+	if (apply)
+		json_apply(&w, &best->knobs);
+	json_end_object(&w);
+	return g_string_free(out, FALSE);
+}
+
+/* ---- history.csv --------------------------------------------------------------------------- */
+
+char *results_history_csv(const Results *r)
+{
+	GString *out = g_string_new(
+		"evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns");
+
+	if (r->extra_column)
+		g_string_append_printf(out, ",%s", r->extra_column);
+	g_string_append(out, ",value,std_error,best");
+	if (r->calibration)
+		g_string_append(out, ",predicted_ms,best_predicted_ms");
+	g_string_append_c(out, '\n');
+	for (guint i = 0; i < r->run->evaluations->len; i++) {
+		const TuneEvaluation *e = &g_array_index(r->run->evaluations, TuneEvaluation, i);
+
+		g_string_append_printf(
+			out, "%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
+			e->index + 1, e->iteration, e->knobs.latency_ns,
+			e->knobs.min_granularity_ns, e->knobs.wakeup_granularity_ns);
+		if (r->extra_column)
+			g_string_append_printf(out, ",%.17g",
+					       r->extra(tune_run_unit(r->run, i), r->extra_ctx));
+		g_string_append_printf(out, ",%.17g,%.17g,%.17g", e->value, e->std_error, e->best);
+		if (r->calibration)
+			g_string_append_printf(out, ",%.17g,%.17g", predict(r, e->value),
+					       predict(r, e->best));
+		g_string_append_c(out, '\n');
+	}
+	return g_string_free(out, FALSE);
+}
+
+static bool write_file(const char *dir, const char *name, const char *text, GError **error)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	GError *local = NULL;
+
+	if (g_file_set_contents(path, text, -1, &local))
+		return true;
+	g_set_error(error, RESULTS_ERROR, 1, "cannot write %s: %s", path, local->message);
+	g_error_free(local);
+	return false;
+}
+
+bool results_write(const Results *r, const char *dir, bool apply, GError **error)
+{
+	if (g_mkdir_with_parents(dir, 0755) != 0) {
+		g_set_error(error, RESULTS_ERROR, 1, "cannot create %s: %s", dir,
+			    g_strerror(errno));
+		return false;
+	}
+
+	g_autofree char *csv = results_history_csv(r);
+	g_autofree char *json = results_json(r, apply);
+
+	return write_file(dir, "history.csv", csv, error) &&
+	       write_file(dir, "result.json", json, error);
+}

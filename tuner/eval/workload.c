@@ -1,0 +1,213 @@
+/*
+ * workload.c - the tuner's workload and objective (see workload.h).
+ */
+#include "tuner/eval/workload.h"
+
+#include <math.h>
+#include <string.h>
+
+#define WORKLOAD_ERROR g_quark_from_static_string("tuner-workload")
+
+void workload_cli_init(struct workload_cli *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	linsched_cli_init(&wc->sim);
+	hackbench_cli_init(&wc->hb);
+	wc->duration_ms = 600000;
+}
+
+void workload_cli_clear(struct workload_cli *wc)
+{
+	linsched_cli_clear(&wc->sim);
+	hackbench_cli_clear(&wc->hb);
+	g_strfreev(wc->tasks);
+	g_free(wc->calibration);
+	wc->tasks = NULL;
+	wc->calibration = NULL;
+}
+
+void workload_add_options(struct workload_cli *wc, GOptionContext *ctx)
+{
+	const GOptionEntry entries[] = {
+		{ "task", 0, 0, G_OPTION_ARG_STRING_ARRAY, &wc->tasks,
+		  "Instead of hackbench: a task kind as in linsched run (repeatable); every task must exit",
+		  "SPEC" },
+		{ "duration-ms", 0, 0, G_OPTION_ARG_INT64, &wc->duration_ms,
+		  "--task workloads: virtual time after which an unfinished run is an error (default 600000)",
+		  "MS" },
+		{ "calibration", 0, 0, G_OPTION_ARG_FILENAME, &wc->calibration,
+		  "calibration.ini from tuner calibrate: also report predicted real milliseconds",
+		  "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	GOptionGroup *group = g_option_group_new(
+		"objective", "Objective options:", "Show objective options", NULL, NULL);
+
+	g_option_group_add_entries(group, entries);
+	g_option_context_add_group(ctx, group);
+	g_option_context_add_group(ctx, hackbench_cli_group(&wc->hb, true));
+	g_option_context_add_group(ctx, linsched_cli_group(&wc->sim));
+}
+
+static char *describe_settings(const struct workload *w)
+{
+	const struct linsched_config *c = &w->cfg;
+	GString *s = g_string_new(NULL);
+
+	g_string_append_printf(
+		s,
+		"profile=%s cpus=%u domains=%u hz=%u migration_cost=%" G_GUINT64_FORMAT
+		" switch=%" G_GUINT64_FORMAT " wakeup=%" G_GUINT64_FORMAT
+		" migrate=%" G_GUINT64_FORMAT " cache_lines=%" G_GUINT64_FORMAT
+		" miss_ps=%" G_GUINT64_FORMAT,
+		c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
+		c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
+		c->costs.miss_ps);
+	if (w->hackbench) {
+		const struct hackbench_params *p = &w->hb;
+
+		g_string_append_printf(
+			s,
+			" workload=hackbench model=%s groups=%u loops=%u fds=%u datasize=%u"
+			" channel=%s mode=%s capacity=%" G_GUINT64_FORMAT
+			" write=%" G_GUINT64_FORMAT " read=%" G_GUINT64_FORMAT
+			" footprint=%" G_GUINT64_FORMAT " solo_ms=%.17g degradation=%.17g",
+			p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->groups, p->loops,
+			p->fds, p->datasize, p->pipe ? "pipe" : "socket",
+			p->threads ? "threads" : "processes", p->capacity_bytes, p->write_ns,
+			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
+	} else {
+		g_string_append(s, " workload=tasks");
+		for (guint i = 0; i < w->tasks->len; i++) {
+			const struct task_spec *t = &g_array_index(w->tasks, struct task_spec, i);
+
+			g_string_append_printf(
+				s,
+				" task=%s:nice=%d:count=%u:busy_ms=%.17g:sleep_ms=%.17g:cv=%.17g:dist=%d:loops=%lu",
+				t->kind, t->nice, t->count, t->busy_ms, t->sleep_ms, t->cv,
+				(int)t->dist, t->loops);
+		}
+		g_string_append_printf(s, " duration_ns=%" G_GUINT64_FORMAT, c->duration_ns);
+	}
+	return g_string_free(s, FALSE);
+}
+
+bool workload_finish(const struct workload_cli *wc, struct workload *w, GError **error)
+{
+	memset(w, 0, sizeof(*w));
+	w->tasks = g_array_new(FALSE, FALSE, sizeof(struct task_spec));
+	if (!linsched_cli_config(&wc->sim, &w->cfg, error))
+		return false;
+	if (wc->tasks) {
+		if (wc->duration_ms <= 0) {
+			g_set_error(error, WORKLOAD_ERROR, 1, "--duration-ms: must be at least 1");
+			return false;
+		}
+		for (size_t i = 0; wc->tasks[i]; i++) {
+			struct task_spec spec;
+
+			if (!task_spec_parse(wc->tasks[i], &spec, error))
+				return false;
+			if (strcmp(spec.kind, "cpu") == 0 || spec.loops == 0) {
+				g_set_error(
+					error, WORKLOAD_ERROR, 1,
+					"--task: '%s' never exits, so it has no turnaround; give sleeprun tasks loops=N",
+					wc->tasks[i]);
+				return false;
+			}
+			g_array_append_val(w->tasks, spec);
+			w->nr_tasks += spec.count;
+		}
+		w->cfg.duration_ns = (uint64_t)wc->duration_ms * NSEC_PER_MSEC;
+	} else {
+		w->hackbench = true;
+		if (!hackbench_cli_params(&wc->hb, &w->hb, error))
+			return false;
+		hackbench_cli_adjust_config(&wc->sim, &w->hb, &w->cfg);
+		w->nr_tasks = hackbench_nr_tasks(&w->hb);
+	}
+	if (wc->calibration && !(w->calibration = calibration_read(wc->calibration, error)))
+		return false;
+	w->settings = describe_settings(w);
+	return true;
+}
+
+void workload_clear(struct workload *w)
+{
+	if (w->tasks)
+		g_array_free(w->tasks, TRUE);
+	calibration_free(w->calibration);
+	g_free(w->settings);
+	memset(w, 0, sizeof(*w));
+}
+
+CfsKnobs workload_default_knobs(const struct workload *w)
+{
+	struct sched_tunables def = sched_tunables_default(w->cfg.profile, w->cfg.nr_cpus);
+
+	return (CfsKnobs){ def.latency, def.min_granularity, def.wakeup_granularity };
+}
+
+bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,
+		       GError **error)
+{
+	struct linsched_config cfg = w->cfg;
+
+	cfg.tun.latency = k->latency_ns;
+	cfg.tun.min_granularity = k->min_granularity_ns;
+	cfg.tun.wakeup_granularity = k->wakeup_granularity_ns;
+	cfg.seed = seed;
+	if (!linsched_config_validate(&cfg, error))
+		return false;
+	sched_tunables_update(&cfg.tun);
+
+	uint64_t runtime_ns;
+
+	if (w->hackbench) {
+		struct hackbench_outcome out;
+
+		hackbench_simulate(&cfg, &w->hb, &out);
+		if (out.deadlock) {
+			g_set_error(error, WORKLOAD_ERROR, 1, "the simulated workload deadlocked");
+			return false;
+		}
+		runtime_ns = out.runtime_ns;
+	} else {
+		struct linsched_sim *sim = linsched_sim_new(&cfg);
+
+		for (guint i = 0; i < w->tasks->len; i++)
+			task_spec_spawn(sim, &g_array_index(w->tasks, struct task_spec, i));
+		linsched_sim_run(sim);
+
+		unsigned int alive = 0;
+
+		for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+			struct linsched_task_stats st;
+
+			linsched_task_stats(linsched_sim_task(sim, i), &st);
+			alive += !st.exited;
+		}
+		runtime_ns = linsched_sim_result(sim)->runtime_ns;
+		linsched_sim_free(sim);
+		if (alive) {
+			g_set_error(
+				error, WORKLOAD_ERROR, 1,
+				"%u tasks had not exited after --duration-ms %" G_GUINT64_FORMAT,
+				alive, (uint64_t)(cfg.duration_ns / NSEC_PER_MSEC));
+			return false;
+		}
+	}
+	*jiffies = (double)runtime_ns * cfg.hz / 1e9;
+	return true;
+}
+
+gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+			    GError **error)
+{
+	return workload_simulate(ctx, k, seed, value, error);
+}
+
+double workload_predict_ms(const struct workload *w, double jiffies)
+{
+	return w->calibration ? calibration_predict_ms(w->calibration, jiffies) : NAN;
+}

@@ -1,0 +1,249 @@
+/*
+ * knob_space.c - the knob search space (see knob_space.h).
+ */
+#include "tuner/knobs/knob_space.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel-extract/sched_features.h"
+
+#define KNOB_ERROR    g_quark_from_static_string("knob-space")
+#define LOG_OFFSET_NS 1000.0
+
+static const char *const names[KNOB_COUNT] = { "latency", "min_granularity", "wakeup_granularity" };
+static const double sysctl_lo[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN,
+					      SCHED_WAKEUP_GRAN_MIN };
+static const double sysctl_hi[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX,
+					      SCHED_WAKEUP_GRAN_MAX };
+
+const char *knob_name(enum knob k)
+{
+	return names[k];
+}
+
+bool knob_from_name(const char *name, enum knob *out)
+{
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		size_t len = strlen(names[k]);
+
+		if (strncmp(name, names[k], len) == 0 &&
+		    (name[len] == '\0' || strcmp(name + len, "_ns") == 0)) {
+			*out = (enum knob)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void update_free(struct knob_space *s)
+{
+	s->dim = 0;
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (!s->k[k].fixed)
+			s->free[s->dim++] = (enum knob)k;
+}
+
+void knob_space_init(struct knob_space *s, bool log)
+{
+	for (int k = 0; k < KNOB_COUNT; k++)
+		s->k[k] = (struct knob_range){ .lo = sysctl_lo[k], .hi = sysctl_hi[k], .log = log };
+	update_free(s);
+}
+
+static bool parse_ns(const char *flag, const char *text, enum knob k, double *out, GError **error)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (errno || end == text || *end || !isfinite(v)) {
+		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not a number of ns", flag, text);
+		return false;
+	}
+	if (v < sysctl_lo[k] || v > sysctl_hi[k]) {
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: %s=%s is outside the sysctl range %.0f..%.0f", flag, names[k],
+			    text, sysctl_lo[k], sysctl_hi[k]);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* "knob=rest": the knob and where rest starts. */
+static bool split_knob(const char *flag, const char *text, enum knob *k, const char **rest,
+		       GError **error)
+{
+	const char *eq = strchr(text, '=');
+	g_autofree char *name = eq ? g_strndup(text, (gsize)(eq - text)) : NULL;
+
+	if (!eq || !knob_from_name(name, k)) {
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: '%s' is not knob=... with knob one of latency, "
+			    "min_granularity, wakeup_granularity",
+			    flag, text);
+		return false;
+	}
+	*rest = eq + 1;
+	return true;
+}
+
+bool knob_space_parse_range(struct knob_space *s, const char *text, GError **error)
+{
+	enum knob k;
+	const char *rest;
+
+	if (!split_knob("--range", text, &k, &rest, error))
+		return false;
+
+	const char *colon = strchr(rest, ':');
+
+	if (!colon) {
+		g_set_error(error, KNOB_ERROR, 1, "--range: '%s' is not knob=lo:hi", text);
+		return false;
+	}
+	g_autofree char *lo_text = g_strndup(rest, (gsize)(colon - rest));
+	double lo, hi;
+
+	if (!parse_ns("--range", lo_text, k, &lo, error) ||
+	    !parse_ns("--range", colon + 1, k, &hi, error))
+		return false;
+	if (lo >= hi) {
+		g_set_error(error, KNOB_ERROR, 1, "--range: %s needs lo < hi, got %s", names[k],
+			    rest);
+		return false;
+	}
+	s->k[k].lo = lo;
+	s->k[k].hi = hi;
+	s->k[k].fixed = false;
+	update_free(s);
+	return true;
+}
+
+bool knob_space_parse_fix(struct knob_space *s, const char *text, GError **error)
+{
+	enum knob k;
+	const char *rest;
+	double v;
+
+	if (!split_knob("--fix", text, &k, &rest, error) || !parse_ns("--fix", rest, k, &v, error))
+		return false;
+	s->k[k].fixed = true;
+	s->k[k].value = v;
+	update_free(s);
+	return true;
+}
+
+bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GError **error)
+{
+	enum knob k;
+
+	if (!knob_from_name(name, &k)) {
+		g_set_error(error, KNOB_ERROR, 1,
+			    "%s: '%s' is not latency, min_granularity or wakeup_granularity",
+			    log ? "--log" : "--linear", name);
+		return false;
+	}
+	s->k[k].log = log;
+	return true;
+}
+
+static double offset(const struct knob_range *r)
+{
+	return r->lo > 0 ? 0 : LOG_OFFSET_NS;
+}
+
+static double to_natural(const struct knob_range *r, double u)
+{
+	u = fmin(1, fmax(0, u));
+	if (!r->log)
+		return r->lo + u * (r->hi - r->lo);
+
+	double c = offset(r);
+
+	return exp(log(r->lo + c) + u * (log(r->hi + c) - log(r->lo + c))) - c;
+}
+
+static double to_unit(const struct knob_range *r, double v)
+{
+	double u;
+
+	if (!r->log) {
+		u = (v - r->lo) / (r->hi - r->lo);
+	} else {
+		double c = offset(r);
+
+		u = (log(v + c) - log(r->lo + c)) / (log(r->hi + c) - log(r->lo + c));
+	}
+	return fmin(1, fmax(0, u));
+}
+
+double knob_get(const CfsKnobs *k, enum knob which)
+{
+	switch (which) {
+	case KNOB_LATENCY:
+		return (double)k->latency_ns;
+	case KNOB_MIN_GRANULARITY:
+		return (double)k->min_granularity_ns;
+	default:
+		return (double)k->wakeup_granularity_ns;
+	}
+}
+
+void knob_set(CfsKnobs *k, enum knob which, double value)
+{
+	guint64 v = (guint64)llround(value);
+
+	switch (which) {
+	case KNOB_LATENCY:
+		k->latency_ns = v;
+		break;
+	case KNOB_MIN_GRANULARITY:
+		k->min_granularity_ns = v;
+		break;
+	default:
+		k->wakeup_granularity_ns = v;
+		break;
+	}
+}
+
+void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out)
+{
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (s->k[k].fixed)
+			knob_set(out, (enum knob)k, s->k[k].value);
+	for (unsigned int i = 0; i < s->dim; i++) {
+		const struct knob_range *r = &s->k[s->free[i]];
+		double v = fmin(r->hi, fmax(r->lo, to_natural(r, unit[i])));
+
+		knob_set(out, s->free[i], v);
+	}
+}
+
+void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit)
+{
+	for (unsigned int i = 0; i < s->dim; i++)
+		unit[i] = to_unit(&s->k[s->free[i]], knob_get(k, s->free[i]));
+}
+
+char *knob_space_describe(const struct knob_space *s)
+{
+	GString *out = g_string_new(NULL);
+
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		const struct knob_range *r = &s->k[k];
+
+		if (k)
+			g_string_append(out, " ");
+		if (r->fixed)
+			g_string_append_printf(out, "%s=%.0f", names[k], r->value);
+		else
+			g_string_append_printf(out, "%s=%.0f:%.0f:%s", names[k], r->lo, r->hi,
+					       r->log ? "log" : "linear");
+	}
+	return g_string_free(out, FALSE);
+}

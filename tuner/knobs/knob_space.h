@@ -1,0 +1,62 @@
+/*
+ * knob_space.h - the search space of the three CFS knobs, and its map to the unit cube the
+ * optimizers work in.
+ *
+ * Each knob has a range (by default its sysctl range: latency and min_granularity
+ * [100 000, 1 000 000 000] ns, wakeup_granularity [0, 1 000 000 000] ns) searched on a linear or a
+ * log scale, or is fixed at a value. Only the free knobs are dimensions of the cube, in the order
+ * latency, min_granularity, wakeup_granularity. On a log scale a range that starts at 0 is mapped
+ * through ln(v + 1 us), so that 0 stays reachable.
+ */
+#ifndef TUNER_KNOB_SPACE_H
+#define TUNER_KNOB_SPACE_H
+
+#include <stdbool.h>
+
+#include <glib.h>
+
+#include "tuner/eval/journal.h"
+
+enum knob {
+	KNOB_LATENCY,
+	KNOB_MIN_GRANULARITY,
+	KNOB_WAKEUP_GRANULARITY,
+	KNOB_COUNT
+};
+
+struct knob_range {
+	double lo, hi; /* ns */
+	bool log;
+	bool fixed;
+	double value; /* when fixed */
+};
+
+struct knob_space {
+	struct knob_range k[KNOB_COUNT];
+	unsigned int dim;	    /* free knobs */
+	enum knob free[KNOB_COUNT]; /* dimension i is knob free[i] */
+};
+
+/* "latency", "min_granularity", "wakeup_granularity"; the _ns suffix is accepted on input. */
+const char *knob_name(enum knob k);
+bool knob_from_name(const char *name, enum knob *out);
+
+/* The sysctl ranges, every knob free, on a log scale when log is true. */
+void knob_space_init(struct knob_space *s, bool log);
+/* --range knob=lo:hi (inside the sysctl range, lo < hi). */
+bool knob_space_parse_range(struct knob_space *s, const char *text, GError **error);
+/* --fix knob=value (inside the sysctl range). */
+bool knob_space_parse_fix(struct knob_space *s, const char *text, GError **error);
+/* --log knob / --linear knob: the scale of one knob. */
+bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GError **error);
+
+/* Unit coordinates (dim of them, each in [0, 1]) to knobs, rounded to whole ns. */
+void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out);
+/* Knobs to unit coordinates (clamped to [0, 1]). */
+void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit);
+double knob_get(const CfsKnobs *k, enum knob which);
+void knob_set(CfsKnobs *k, enum knob which, double value);
+/* "latency=[1e5,1e9] log, min_granularity=..." for journals and reports. */
+char *knob_space_describe(const struct knob_space *s);
+
+#endif
