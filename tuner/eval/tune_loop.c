@@ -73,6 +73,21 @@ static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
 	}
 }
 
+/* After an iteration: the model's predicted optimum, if the optimizer has a model yet. */
+static void record_prediction(const TuneConfig *c, const tuner_optimizer *opt, TuneRun *run)
+{
+	g_autofree double *x = g_new(double, c->dim);
+	TunePrediction p = {
+		.iteration = (guint)tuner_optimizer_iterations(opt) - 1,
+		.evaluations = (guint)tuner_optimizer_evaluations(opt),
+	};
+
+	if (tuner_optimizer_model_optimum(opt, x, &p.value, &p.sd) != GSL_SUCCESS)
+		return;
+	c->map(x, &p.knobs, c->map_ctx);
+	g_array_append_val(run->predictions, p);
+}
+
 static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
 {
 	sum->total += s->total;
@@ -108,11 +123,14 @@ static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_opt
 	}
 
 	size_t first = tuner_optimizer_evaluations(opt);
+	size_t iterations = tuner_optimizer_iterations(opt);
 	int status = tuner_optimizer_tell(opt, y, n);
 
 	/* ask/tell are paired here and every value is a number: a failure is a bug in this file. */
 	g_assert(status == GSL_SUCCESS);
 	record_batch(run, opt, first, knobs, res, n);
+	if (tuner_optimizer_iterations(opt) > iterations)
+		record_prediction(c, opt, run);
 	return TRUE;
 }
 
@@ -121,6 +139,7 @@ static TuneRun *run_new(size_t dim)
 	TuneRun *run = g_new0(TuneRun, 1);
 
 	run->evaluations = g_array_new(FALSE, FALSE, sizeof(TuneEvaluation));
+	run->predictions = g_array_new(FALSE, FALSE, sizeof(TunePrediction));
 	run->unit = g_array_new(FALSE, FALSE, sizeof(double));
 	run->dim = dim;
 	return run;
@@ -185,6 +204,7 @@ void tune_run_free(TuneRun *run)
 	if (!run)
 		return;
 	g_array_unref(run->evaluations);
+	g_array_unref(run->predictions);
 	g_array_unref(run->unit);
 	g_free(run);
 }

@@ -5,11 +5,12 @@
  *     replicated, journaled)  ->  tell the means  ->  record history and best so far
  *
  * until the optimizer is finished (its own stopping rule or the budget).  `tuner pso|golden|grid|
- * random` call it once; `tuner meta-pso` calls it once per inner PSO run.
+ * random|bayes|ga` call it once; `tuner meta-pso` calls it once per inner PSO run.
  *
  * What the loop adds to the optimizer (tuner/optim/optimizer.h) and the evaluator (tuner/eval/evaluator.h):
  * the map from unit coordinates to knobs (TuneMapFn: a knob space, SchedPeriod through a discovery
- * rule, ...), the history of every evaluation with its knobs, standard error and best so far, and
+ * rule, ...), the history of every evaluation with its knobs, standard error and best so far, the
+ * surrogate model's predicted optimum after every iteration (for optimizers that have one), and
  * the progress line on a terminal.  It owns no policy: which objective, how many replicates, which
  * journal, how many threads are all in the EvaluatorConfig the caller passes.
  *
@@ -43,7 +44,7 @@ G_BEGIN_DECLS
 typedef void (*TuneMapFn)(const double *unit, CfsKnobs *knobs, void *ctx);
 
 typedef struct {
-	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _grid, _random */
+	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _bayes, ... */
 	tuner_optimizer_params params;	  /* seed, budget and the type's own parameters */
 	size_t dim;			  /* >= 1: the dimension the map reads */
 	TuneMapFn map;			  /* required */
@@ -66,8 +67,19 @@ typedef struct {
 	double best;	  /* best value over evaluations 0..index (ties keep the earlier one) */
 } TuneEvaluation;
 
+/* A surrogate model's predicted optimum after one iteration (optimizers with a model: bayes). */
+typedef struct {
+	guint iteration;   /* the batch after which the model was refitted, 0-based */
+	guint evaluations; /* evaluations the model was fitted to */
+	CfsKnobs knobs;	   /* where the model's mean is lowest */
+	double value;	   /* the model's mean there, in the objective's unit */
+	double sd;	   /* the standard deviation of that mean */
+} TunePrediction;
+
 typedef struct {
 	GArray *evaluations; /* TuneEvaluation, in order */
+	GArray *predictions; /* TunePrediction, one per iteration after the model exists; empty for
+			      * optimizers without a model */
 	GArray *unit;	     /* double: dim unit coordinates per evaluation, row-major */
 	size_t dim;
 	guint best;	  /* index of the best evaluation (meaningful when evaluations->len > 0) */
