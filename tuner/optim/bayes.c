@@ -10,14 +10,20 @@
  *    noise term, hyper-parameters by maximum marginal likelihood with `restarts` random restarts)
  *    is fitted to every value so far.  Values of +INFINITY (failed evaluations) are given to the
  *    model as the worst finite value: a region that fails is then merely unattractive.
- * 3. The next point maximises the expected improvement.  With noisy values "the best value so
- *    far" is itself noisy and biased low (the minimum of noisy numbers), so this is EI on the
- *    posterior mean's best, the "plug-in" criterion of Picheny, Wagner and Ginsbourger (Struct.
- *    Multidisc. Optim. 48, 2013): the incumbent is T = min over evaluated points of the model's
- *    mean there, and with the latent posterior mean mu(x) and standard deviation s(x),
+ * 3. The next point maximises the expected improvement for noisy observations.  With noisy
+ *    values "the best value so far" is itself noisy and biased low (the minimum of noisy
+ *    numbers), so the incumbent comes from the model, not from the values: this is the augmented
+ *    expected improvement of Huang, Allen, Notz and Zeng (J. Global Optim. 34, 2006).  With the
+ *    latent posterior mean mu(x), its standard deviation s(x) and the noise sd sn, the incumbent
+ *    is T = mu(x*) at the "effective best" evaluated point x*, the one with the lowest mu + s
+ *    (a point that only looks good because little is known about it does not set the bar), and
  *
- *        EI(x) = (T - mu) Phi(z) + s phi(z),   z = (T - mu) / s.
+ *        AEI(x) = [(T - mu) Phi(z) + s phi(z)] (1 - sn / sqrt(s^2 + sn^2)),   z = (T - mu) / s.
  *
+ *    The first factor is EI on the posterior mean's best; the second goes to 0 where the model
+ *    is already as sure as the noise allows, so that a model which explains jumps in the
+ *    response as noise does not spend evaluation after evaluation re-measuring its incumbent
+ *    (plain EI did that on the tuner's hackbench, on the plateaus at the faces of the cube).
  *    It is maximised in log form (EI underflows to 0 far from the data, which would leave a
  *    local search nothing to climb) by multi-start local search: `candidates` uniform random
  *    points, the `starts` best of them plus the model's predicted optimum as starting points of
@@ -64,7 +70,7 @@ typedef struct {
 	bool have_model;
 	double *opt_x; /* the model's predicted optimum */
 	double opt_mean, opt_sd;
-	double incumbent; /* T: the lowest posterior mean at an evaluated point */
+	double incumbent; /* T: the model's mean at the effective best point */
 	double *cand;	  /* candidates * dim scratch */
 	double *cand_val; /* candidates */
 } bayes_state;
@@ -323,10 +329,17 @@ static double log_expected_improvement(double incumbent, double mu, double sd)
 
 static double neg_log_ei(bayes_state *s, const double *x)
 {
-	double mu, sd;
+	double mu, sd, noise = tuner_gp_noise_sd(s->gp);
 
 	tuner_gp_predict(s->gp, x, &mu, &sd);
-	return -log_expected_improvement(s->incumbent, mu, sd);
+
+	/* Augmented EI's factor: 1 - sn / sqrt(s^2 + sn^2), near 0 where the model is already as
+	 * sure as the noise lets it be, so a noisy model does not keep re-evaluating its incumbent. */
+	double spread = sqrt(sd * sd + noise * noise);
+	double factor = spread > 0.0 ? 1.0 - noise / spread : 1.0;
+	double log_factor = factor > 0.0 ? log(factor) : LOG_EI_FLOOR;
+
+	return -fmax(log_expected_improvement(s->incumbent, mu, sd) + log_factor, LOG_EI_FLOOR);
 }
 
 static double posterior_mean(bayes_state *s, const double *x)
@@ -337,21 +350,25 @@ static double posterior_mean(bayes_state *s, const double *x)
 	return mu;
 }
 
-/* T: the lowest posterior mean over the points in the model (fantasies included). */
-static double lowest_mean(bayes_state *s, size_t n, const double *x, size_t *which)
+/*
+ * T: the model's mean at the "effective best" point, the one of the n points x that minimises
+ * mean + sd (Huang et al.): a point that looks good only because the model knows little about it
+ * does not set the bar.
+ */
+static double effective_best(bayes_state *s, size_t n, const double *x)
 {
-	double best = INFINITY;
+	double best = INFINITY, t = INFINITY;
 
 	for (size_t i = 0; i < n; i++) {
-		double mu = posterior_mean(s, x + i * s->dim);
+		double mu, sd;
 
-		if (mu < best) {
-			best = mu;
-			if (which != NULL)
-				*which = i;
+		tuner_gp_predict(s->gp, x + i * s->dim, &mu, &sd);
+		if (mu + sd < best) {
+			best = mu + sd;
+			t = mu;
 		}
 	}
-	return best;
+	return t;
 }
 
 /* The model's optimum: multi-start from the evaluated points with the lowest means and from
@@ -403,9 +420,10 @@ static size_t bayes_propose(void *vstate, double *x, gsl_rng *r)
 	for (size_t j = 0; j < s->batch; j++) {
 		double *xj = x + j * dim;
 
-		s->incumbent = lowest_mean(s, n, (const double *)s->x->data, NULL);
-		for (size_t f = 0; f < j; f++)
-			s->incumbent = fmin(s->incumbent, posterior_mean(s, x + f * dim));
+		/* The evaluated points and the batch's fantasies so far. */
+		s->incumbent = effective_best(s, n, (const double *)s->x->data);
+		if (j > 0)
+			s->incumbent = fmin(s->incumbent, effective_best(s, j, x));
 		multistart(s, neg_log_ei, r, s->opt_x, 1, xj);
 		if (j + 1 < s->batch)
 			tuner_gp_add(s->gp, xj,

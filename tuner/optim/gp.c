@@ -26,7 +26,7 @@
 
 /* Bounds of the hyper-parameters on the unit scale (see gp.h for why). */
 #define LEN_LO	     0.01
-#define LEN_HI	     10.0
+#define LEN_HI	     1.0
 #define SF2_LO	     0.01
 #define SF2_HI	     100.0
 #define SN2_LO	     1e-6

@@ -16,14 +16,20 @@
  *
  * Hyper-parameters theta = (ln l_1 .. ln l_dim, ln sf2, ln sn2), dim + 2 of them, chosen by
  * maximum marginal likelihood inside fixed bounds (tuner_gp_theta_bounds): length scales
- * 0.01 .. 10 (a hundredth of the cube to "nearly a quadratic trend"), sf2 0.01 .. 100 and sn2
- * 1e-6 .. 1 on the unit scale.  The noise floor 1e-6 keeps the covariance matrix well away from
+ * 0.01 .. 1 (a hundredth of the cube to the whole cube), sf2 0.01 .. 100 and sn2 1e-6 .. 1 on the
+ * unit scale.  Longer length scales would let the model declare a dimension irrelevant after a
+ * handful of points, and a search led by it would then stop exploring along that dimension: on
+ * the tuner's hackbench (6.1, 2 CPUs, HZ 250, 5 groups x 100 loops) the turnaround has narrow
+ * valleys along diagonals of (latency, min_granularity), where latency / min_granularity crosses a
+ * threshold, which ten points cannot resolve; with an upper bound of 10 Bayesian optimisation
+ * needed up to 53 evaluations (20 seeds) to come within 1% of the optimum, with 1 at most 28.  The noise floor 1e-6 keeps the covariance matrix well away from
  * singular when points repeat, which they do (a deterministic objective evaluated twice, a batch
  * of fantasies).  The bounds are enforced by a logistic map from an unbounded vector u, in which
  * GSL's BFGS (gsl_multimin_fdfminimizer_vector_bfgs2) runs with the analytic gradient; it starts
  * from the previous fit (or from l = 0.5, sf2 = 1, sn2 = 1e-3 the first time) and from
- * `restarts` more points drawn uniformly inside the bounds with the caller's generator, and keeps
- * the best.
+ * `restarts` more points, the best by likelihood of 10 x restarts drawn uniformly inside the
+ * bounds with the caller's generator; a restart runs 15 iterations and is taken to convergence
+ * only if it beats the previous fit's optimum.
  *
  * Linear algebra: the covariance matrix is factorised by GSL's modified Cholesky
  * (gsl_linalg_mcholesky_decomp), which never fails: a matrix that rounding has made indefinite

@@ -5,10 +5,10 @@
  *
  * Tolerances (tests/support/objectives.h): what uniform random search reaches with the same budget
  * and the same noise, over 2000 seeded runs.  Without noise the best value found must beat random
- * search's 1% quantile: an optimizer meant for expensive objectives has to do with its budget what
- * blind sampling does only once in a hundred runs.  With noise the recommendation is the model's
+ * search's 5% quantile: an optimizer meant for expensive objectives has to do with its budget what
+ * blind sampling does only once in twenty runs.  With noise the recommendation is the model's
  * predicted optimum (the best observed value is biased low by the noise), judged by its true value
- * against random search's 5% quantile: noise makes the last digits of the optimum unknowable with
+ * against random search's 10% quantile: noise makes the last digits of the optimum unknowable with
  * few evaluations, for any method.  The noise sd is a quarter of the gap between the minimum and
  * random search's median result at that budget, so that it matters at the precision the test asks
  * for.  Budgets: 30 evaluations in 2-3 dimensions (the issue's goal for the tuner's three knobs), 60
@@ -237,7 +237,7 @@ static void known_minimum(test_fn f, size_t dim, double f_min, size_t budget, bo
 	double median =
 		tf_random_search_quantile(f, dim, budget, 0, 0.5, YARDSTICK_RUNS, YARDSTICK_SEED);
 	double noise = noisy ? (median - f_min) / 4 : 0;
-	double bar = tf_random_search_quantile(f, dim, budget, noise, noisy ? 0.05 : 0.01,
+	double bar = tf_random_search_quantile(f, dim, budget, noise, noisy ? 0.10 : 0.05,
 					       YARDSTICK_RUNS, YARDSTICK_SEED);
 	tuner_optimizer_params p;
 
@@ -260,7 +260,7 @@ static void known_minimum(test_fn f, size_t dim, double f_min, size_t budget, bo
 	}
 	if (!(got <= bar))
 		fail_msg("bayes reached %.6g, random search's %s quantile is %.6g (noise sd %.4g)",
-			 got, noisy ? "5%" : "1%", bar, noise);
+			 got, noisy ? "10%" : "5%", bar, noise);
 	tuner_optimizer_free(s);
 }
 
