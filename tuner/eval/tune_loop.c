@@ -96,15 +96,15 @@ static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
 }
 
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
-static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt,
-		     TuneRun *run, const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res,
-		     double *y, GError **error)
+static gboolean step(const TuneConfig *c, Evaluator *ev, tuner_optimizer *opt, TuneRun *run,
+		     const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res, double *y,
+		     GError **error)
 {
 	EvaluatorStats stats = { 0 };
 
 	for (size_t i = 0; i < n; i++)
 		c->map(x + i * c->dim, &knobs[i], c->map_ctx);
-	gboolean ok = evaluator_run(ecfg, knobs, (guint)n, res, NULL, &stats, error);
+	gboolean ok = evaluator_batch(ev, knobs, (guint)n, res, NULL, &stats, error);
 
 	add_stats(&run->totals, &stats);
 	if (!ok)
@@ -182,11 +182,14 @@ TuneRun *tune_run(const TuneConfig *c, GError **error)
 
 	size_t n;
 	gboolean ok = TRUE;
+	/* One evaluator, so one thread pool, for the whole loop (evaluator.h). */
+	Evaluator *ev = evaluator_new(&ecfg);
 
 	while (ok && (n = tuner_optimizer_ask(opt, x, cap)) > 0) {
-		ok = step(c, &ecfg, opt, run, x, n, knobs, res, y, error);
+		ok = step(c, ev, opt, run, x, n, knobs, res, y, error);
 		lp.done_before += (guint)n * lp.replicates;
 	}
+	evaluator_free(ev);
 	if (c->show_progress)
 		progress_end(&lp.line);
 	run->iterations = (guint)tuner_optimizer_iterations(opt);

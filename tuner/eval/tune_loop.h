@@ -1,7 +1,7 @@
 /*
  * tune_loop.h - the one loop that drives every optimizer over the CFS knobs:
  *
- *     ask a batch of unit-cube points  ->  map each to knobs  ->  evaluator_run (parallel,
+ *     ask a batch of unit-cube points  ->  map each to knobs  ->  evaluator_batch (parallel,
  *     replicated, journaled)  ->  tell the means  ->  record history and best so far
  *
  * until the optimizer is finished (its own stopping rule or the budget).  `tuner pso|golden|grid|
