@@ -261,7 +261,7 @@ static gboolean boot_once(const VmBootConfig *config, const char *accel, const V
 		"stdio",       "-no-reboot", "-smp",
 		smp,	       "-m",	     mem,
 		"-kernel",     vmlinuz,	     "-initrd",
-		initrd,	       "-append",    "console=ttyS0 panic=-1 quiet loglevel=0"
+		initrd,	       "-append",    "console=ttyS0 panic=1 quiet loglevel=1"
 	};
 	g_autoptr(GPtrArray) args = g_ptr_array_new();
 	g_ptr_array_add(args, qemu_path);

@@ -6,7 +6,7 @@
  * initramfs.cpio.gz. A boot appends the plan as a second cpio archive to that initramfs, starts
  * qemu with the serial console on its stdout, reads the console line by line and feeds the
  * protocol lines to a VmGuest. qemu ends by itself when the guest powers off after "LST end", or
- * when the kernel panics (panic=-1, -no-reboot). A guest that prints nothing for silence_s seconds
+ * when the kernel panics (panic=1 with -no-reboot: the message prints, then qemu ends). A guest that prints nothing for silence_s seconds
  * is killed: a run that hangs is reported, and the runs that finished before it are kept.
  *
  * Acceleration: KVM only when /dev/kvm can be opened and a probe boot with an empty plan reaches
