@@ -1,28 +1,31 @@
 #!/bin/bash
 # Summarises a VM experiment CSV (vm/lines-to-csv.sh) as a Markdown table, one row per setting.
 #
-#   vm/summarize.sh [-r REF_SETTING] [-c COLUMN] RUNS.csv
+#   vm/summarize.sh [-r REF_SETTING] [-c COLUMN] [-S SETTINGS_FILE] RUNS.csv
 #
 # Under emulation only comparisons inside one boot hold, so every run is divided by the run of the
 # reference setting (default "defaults") in the same round; rounds without a successful reference
 # run are dropped.  COLUMN is the time column (default "seconds", or "wall_s").  For the ratios:
 # the median with a distribution-free 95 % interval (order statistics, coverage printed), the mean
 # with a Student-t 95 % interval; for context switches the median count and the median ratio.
+# Rows follow SETTINGS_FILE (vm/make-plan.sh's input) when given, else the order of first appearance.
 set -euo pipefail
 
 ref=defaults
 col=seconds
-while getopts r:c:h opt; do
+settings=/dev/null
+while getopts r:c:S:h opt; do
     case $opt in
     r) ref=$OPTARG ;;
     c) col=$OPTARG ;;
-    *) sed -n '2,11s/^# \{0,1\}//p' "$0" >&2; exit 1 ;;
+    S) settings=$OPTARG ;;
+    *) sed -n '2,12s/^# \{0,1\}//p' "$0" >&2; exit 1 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: summarize.sh [-r REF_SETTING] [-c COLUMN] RUNS.csv" >&2; exit 1; }
+[ $# -eq 1 ] || { echo "usage: summarize.sh [-r REF_SETTING] [-c COLUMN] [-S SETTINGS_FILE] RUNS.csv" >&2; exit 1; }
 
-awk -F, -v ref="$ref" -v col="$col" '
+awk -F, -v ref="$ref" -v col="$col" -v sfile="$settings" '
 function sort(a, n,    i, j, x) {              # insertion sort, a[1..n] (mawk has no asort)
     for (i = 2; i <= n; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
 }
@@ -40,7 +43,8 @@ function ms(ns) { return (ns == "") ? "-" : sprintf("%g", ns / 1e6) }
 BEGIN {
     split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228 2.201 2.179 2.160 2.145 2.131 2.120 2.110 2.101 2.093 2.086 2.080 2.074 2.069 2.064 2.060 2.056 2.052 2.048 2.045 2.042", T, " ")
 }
-NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+FILENAME == sfile { if ($0 !~ /^[[:space:]]*(#|$)/) { split($0, w, " "); pre[++npre] = w[1] } ; next }
+FNR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 $(c["rc"]) != 0 || $(c[col]) == "" { next }
 {
     s = $(c["setting"]); r = $(c["round"])
@@ -50,6 +54,11 @@ $(c["rc"]) != 0 || $(c[col]) == "" { next }
     if (!(r in rseen)) { rseen[r] = 1; rounds[++nr] = r }
 }
 END {
+    # Settings named in SETTINGS_FILE first, in its order; the rest as they appeared.
+    m = 0
+    for (k = 1; k <= npre; k++) if (pre[k] in seen) { o2[++m] = pre[k]; done[pre[k]] = 1 }
+    for (k = 1; k <= ns; k++) if (!(order[k] in done)) o2[++m] = order[k]
+    for (k = 1; k <= m; k++) order[k] = o2[k]
     printf "| setting | latency / min_gran / wakeup_gran (ms) | n | median time/ref [95%% CI] | mean time/ref ± 95%% CI | median %s (s) | median ctxt | median ctxt/ref |\n", col
     print "|---|---|---|---|---|---|---|---|"
     for (k = 1; k <= ns; k++) {
@@ -76,4 +85,4 @@ END {
         printf "| %s | %s | %d | %.3f %s | %.3f ± %.3f | %.3f | %d | %.2f |\n", s, knobs[s], n, med, ci, mean, half,
             median(ta, m), median(xa, m), median(ca, n)
     }
-}' "$1"
+}' "$settings" "$1"
