@@ -58,17 +58,27 @@ trap cleanup EXIT
 mkdir "$work/planfs"
 cp "$plan" "$work/planfs/plan"
 (cd "$work/planfs" && echo plan | cpio -o -H newc -R 0:0 --quiet) >"$work/plan.cpio"
-cat "$initramfs" "$work/plan.cpio" >"$work/initrd"
+# The kernel only recognises an uncompressed archive at an offset that is a multiple of 4: pad
+# the gzip'd initramfs with zero bytes (which the kernel skips) up to that boundary.
+pad4() {
+    local size
+    size=$(stat -c %s "$1")
+    cat "$1"
+    head -c $(((4 - size % 4) % 4)) /dev/zero
+}
+pad4 "$initramfs" >"$work/initrd"
+cat "$work/plan.cpio" >>"$work/initrd"
 
 # The whole machine, one place.  -nodefaults: no NIC, VGA or option ROMs to initialise (faster
 # boot under TCG); the serial port is the only device and carries both the kernel's console and
-# the protocol.  panic=-1 reboots at once on a panic and -no-reboot turns the reboot into an exit.
-# quiet loglevel=0 keeps printk off the console so that it cannot cut into a protocol line.
+# the protocol.  panic=1 reboots one second after a panic (time for the panic message to reach the
+# console) and -no-reboot turns the reboot into an exit.  quiet loglevel=1 keeps every printk but
+# KERN_EMERG (panics) off the console, so that none can cut into a protocol line.
 qemu_args=(
     -nodefaults -display none -monitor none -serial stdio -no-reboot
     -smp "$cpus" -m "$mem"
     -kernel "$kernel" -initrd "$work/initrd"
-    -append "console=ttyS0 panic=-1 quiet loglevel=0"
+    -append "console=ttyS0 panic=1 quiet loglevel=1"
 )
 
 # KVM only if it really boots: on a nested host without vmx, /dev/kvm opens but the guest hangs
@@ -83,11 +93,12 @@ probe_kvm() {
         mkdir "$work/probefs"
         echo "LST-PLAN 1" >"$work/probefs/plan"
         (cd "$work/probefs" && echo plan | cpio -o -H newc -R 0:0 --quiet) >"$work/probe.cpio"
-        cat "$initramfs" "$work/probe.cpio" >"$work/probe-initrd"
+        pad4 "$initramfs" >"$work/probe-initrd"
+        cat "$work/probe.cpio" >>"$work/probe-initrd"
         if timeout "${LINSCHED_VM_KVM_PROBE_S:-30}" qemu-system-x86_64 -accel kvm -cpu host \
             -nodefaults -display none -monitor none -serial stdio -no-reboot -smp "$cpus" -m "$mem" \
             -kernel "$kernel" -initrd "$work/probe-initrd" \
-            -append "console=ttyS0 panic=-1 quiet loglevel=0" </dev/null 2>/dev/null |
+            -append "console=ttyS0 panic=1 quiet loglevel=1" </dev/null 2>/dev/null |
             grep -q '^LST end'; then
             verdict=kvm
         else
@@ -164,7 +175,8 @@ while :; do
             ;;
         esac
         ;;
-    *"Kernel panic"*) panic=1 ;;
+    # With loglevel=1 a kernel message on the console means an emergency: a panic or a crash.
+    *"Kernel panic"* | \[\ *[0-9]*.[0-9]*\]\ *) panic=1 ;;
     esac
 done
 [ "$status" = incomplete ] && [ "$panic" = 1 ] && status=panic
@@ -195,7 +207,7 @@ timeout)
     exit 2
     ;;
 panic)
-    lst_note "kernel panic.  Last console lines ($out/console.log):"
+    lst_note "kernel panic or crash.  Last console lines ($out/console.log):"
     tail -n 30 "$out/console.log" >&2
     exit 3
     ;;

@@ -2,7 +2,7 @@
 # End-to-end check of the VM path, for CI: boots the real kernel once with a two-setting,
 # one-round plan of `hackbench -T -g 1 -l 10` (the second run traced) and checks that every
 # protocol line parses, the knobs read back as written and the trace looks like the kernel's.
-# About 10-20 s under TCG.  Needs `make vm` first.
+# About 15 s under TCG on a quiet host, 35 s on a busy one.  Needs `make vm` first.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
