@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shared by the vm/ scripts (sourced, not run).
 #
 # One place decides where the kernel and initramfs live, so that build.sh, run-plan.sh and the

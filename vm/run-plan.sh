@@ -126,7 +126,7 @@ if [ "$accel" = kvm ]; then
     qemu_args=(-accel kvm -cpu host "${qemu_args[@]}")
 else
     # thread=multi: one host thread per vCPU, so the two vCPUs really run in parallel.
-    qemu_args=(-accel tcg,thread=multi "${qemu_args[@]}")
+    qemu_args=(-accel "tcg,thread=multi" "${qemu_args[@]}")
 fi
 
 : >"$out/lines.txt"
