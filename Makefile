@@ -44,7 +44,7 @@ all: bin/linsched bin/tuner
 # bin/ holds the release programs, the ones the README talks about.
 bin/%: build/release/bin/%
 	@mkdir -p bin
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 define VARIANT_RULES
 build/$(1)/%.o: %.c

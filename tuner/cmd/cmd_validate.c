@@ -361,11 +361,10 @@ static char *json_report(const struct validate_run *r, const char *best)
 	json_begin_object(&w);
 	json_key(&w, "improvement_pct");
 	json_double(&w, paired_improvement_pct(s->ratio));
-	json_key(&w, "ci95_pct");
-	json_begin_array(&w);
+	json_key(&w, "ci95_low_pct");
 	json_double(&w, paired_improvement_pct(s->ratio_hi));
+	json_key(&w, "ci95_high_pct");
 	json_double(&w, paired_improvement_pct(s->ratio_lo));
-	json_end_array(&w);
 	json_key(&w, "ratio");
 	json_double(&w, s->ratio);
 	json_key(&w, "t");

@@ -109,6 +109,15 @@ static void test_validate(void **state)
 	assert_true(g_str_has_prefix(csv, "round,setting,seconds,ctxt\n0,defaults,0.100200,"));
 	run_clear(&r);
 
+	/* tuner report draws it: real against predicted. */
+	g_autofree char *figures = g_build_filename(f->dir, "figures", NULL);
+	r = RUN("report", out, "--out", figures);
+	if (r.status != 0)
+		fail_msg("report of a validation: exit status %d, '%s'", r.status, r.err);
+	g_autofree char *png = g_build_filename(figures, "validate.png", NULL);
+	assert_true(g_file_test(png, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+
 	/* Bad input is a one-line refusal with exit status 2. */
 	r = RUN("validate", "--best", best, "--against", "mars");
 	expect_refusal(&r, "--against mars", "--against");
