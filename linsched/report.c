@@ -29,6 +29,10 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.cache_lines);
 	json_key(w, "miss_ps");
 	json_uint(w, cfg->costs.miss_ps);
+	if (cfg->costs.jitter_cv > 0) {
+		json_key(w, "jitter_cv");
+		json_double(w, cfg->costs.jitter_cv);
+	}
 	json_end_object(w);
 }
 
@@ -119,6 +123,10 @@ void report_text(GString *out, const struct linsched_sim *sim)
 	g_string_append_printf(
 		out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
 		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
+	if (cfg->costs.jitter_cv > 0)
+		g_string_append_printf(out,
+				       "costs drawn per operation, coefficient of variation %g\n",
+				       cfg->costs.jitter_cv);
 	g_string_append_printf(out,
 			       "knobs: latency %" G_GUINT64_FORMAT
 			       " ns, min_granularity %" G_GUINT64_FORMAT

@@ -8,7 +8,10 @@
  */
 #include "linsched/sim.h"
 
+#include <math.h>
 #include <string.h>
+
+#include <gsl/gsl_randist.h>
 
 #include "kernel-extract/sched_class.h"
 #include "kernel-extract/sched_core.h"
@@ -73,6 +76,7 @@ struct linsched_sim {
 	void *switch_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
+	gsl_rng *cost_rng; /* costs.jitter_cv > 0 only */
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -147,6 +151,11 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
 		return false;
 	}
+	if (!(cfg->costs.jitter_cv >= 0 && cfg->costs.jitter_cv <= LINSCHED_MAX_JITTER_CV)) {
+		g_set_error(error, CONFIG_ERROR, 1, "--cost-jitter: %g is not in 0..%g",
+			    cfg->costs.jitter_cv, LINSCHED_MAX_JITTER_CV);
+		return false;
+	}
 	return true;
 }
 
@@ -207,6 +216,15 @@ static void sim_migrate_hook(struct task_struct *p, int from, int to, void *ctx)
 
 /* ---------------------------------------------------------------- lifecycle */
 
+/* splitmix64: spreads (seed, id) over the seed space so that streams of neighbours differ. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 {
 	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
@@ -233,6 +251,11 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 	sim->tasks = g_ptr_array_new();
 	sim->result.cpu_busy_ns = g_new0(uint64_t, cfg->nr_cpus);
 	sim->result.nr_cpus = cfg->nr_cpus;
+	if (cfg->costs.jitter_cv > 0) {
+		/* Its own stream, so that the tasks' streams are the same with and without jitter. */
+		sim->cost_rng = gsl_rng_alloc(gsl_rng_taus2);
+		gsl_rng_set(sim->cost_rng, (unsigned long)mix64(cfg->seed ^ 0x636f737473ULL));
+	}
 	return sim;
 }
 
@@ -250,6 +273,8 @@ void linsched_sim_free(struct linsched_sim *sim)
 		g_free(t);
 	}
 	g_ptr_array_free(sim->tasks, TRUE);
+	if (sim->cost_rng)
+		gsl_rng_free(sim->cost_rng);
 	g_free(sim->result.cpu_busy_ns);
 	g_free(sim->caches);
 	g_free(sim->cpus);
@@ -343,13 +368,16 @@ int linsched_task_id(const struct linsched_task *t)
 	return t->id;
 }
 
-/* splitmix64: spreads (seed, id) over the seed space so that streams of neighbours differ. */
-static uint64_t mix64(uint64_t x)
+uint64_t linsched_cost(struct linsched_sim *sim, uint64_t mean_ns)
 {
-	x += 0x9e3779b97f4a7c15ULL;
-	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-	return x ^ (x >> 31);
+	if (!sim->cost_rng || mean_ns == 0)
+		return mean_ns;
+
+	/* Gamma with shape 1/cv^2 and scale mean cv^2: mean and CV exact, never negative, and
+	 * lighter-tailed than a lognormal of the same CV, as the spread of a syscall's time is. */
+	double cv2 = sim->cfg.costs.jitter_cv * sim->cfg.costs.jitter_cv;
+
+	return (uint64_t)llround(gsl_ran_gamma(sim->cost_rng, 1.0 / cv2, (double)mean_ns * cv2));
 }
 
 gsl_rng *linsched_task_rng(struct linsched_task *t)
@@ -444,7 +472,7 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
-		waker->overhead += sim->cfg.costs.wakeup_ns;
+		waker->overhead += linsched_cost(sim, sim->cfg.costs.wakeup_ns);
 		wake_task(sim, t, waker->ts.cpu, sync ? WF_SYNC : 0);
 	}
 	return woken;
@@ -549,7 +577,8 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 			const struct linsched_costs *c = &sim->cfg.costs;
 			uint64_t lines = cache_switch_in(sim->caches, rq->node, &next->cache);
 
-			next->overhead += c->switch_ns + lines * c->miss_ps / 1000;
+			next->overhead +=
+				linsched_cost(sim, c->switch_ns) + lines * c->miss_ps / 1000;
 		}
 	}
 	cpu->seg_start = sim->now;
@@ -584,7 +613,7 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 /* A timer has no waker: the woken task pays the wakeup (the interrupt's work on its behalf). */
 static void timer_event(struct linsched_sim *sim, struct linsched_task *t)
 {
-	t->overhead += sim->cfg.costs.wakeup_ns;
+	t->overhead += linsched_cost(sim, sim->cfg.costs.wakeup_ns);
 	wake_task(sim, t, t->ts.cpu, 0);
 }
 

@@ -42,7 +42,17 @@ struct linsched_costs {
 	 */
 	uint64_t cache_lines; /* last-level cache size per memory domain, in lines */
 	uint64_t miss_ps;     /* cost of reloading one line, in picoseconds */
+	/*
+	 * Run-to-run variation: with jitter_cv > 0 every context switch and wakeup, and every
+	 * operation a task model draws through linsched_cost (hackbench's writes and reads), costs
+	 * a gamma-distributed time with the configured mean and this coefficient of variation,
+	 * drawn per operation from one stream seeded by the simulation's seed.  0 (the default):
+	 * every cost is its mean, and a simulation is the same for every seed.
+	 */
+	double jitter_cv;
 };
+
+#define LINSCHED_MAX_JITTER_CV 2.0
 
 #define LINSCHED_DEFAULT_SWITCH_NS  2000
 #define LINSCHED_DEFAULT_WAKEUP_NS  1000
@@ -147,6 +157,11 @@ gsl_rng *linsched_task_rng(struct linsched_task *t);
 void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines);
 /* Extra CPU time the task pays when it next runs (a model's own costs, e.g. a syscall's). */
 void linsched_task_charge(struct linsched_task *t, uint64_t ns);
+/*
+ * The cost of one operation whose mean is mean_ns: mean_ns itself when costs.jitter_cv is 0,
+ * else a draw from the simulation's cost stream (see struct linsched_costs).
+ */
+uint64_t linsched_cost(struct linsched_sim *sim, uint64_t mean_ns);
 
 void linsched_waitqueue_init(struct linsched_waitqueue *wq);
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq);

@@ -212,7 +212,7 @@ static void sender_step(struct linsched_task *t, struct hb_task *ht, struct lins
 	ht->done++;
 	ht->next_receiver = (ht->next_receiver + 1) % hb->p.fds;
 	step->kind = LINSCHED_STEP_RUN;
-	step->ns = hb->p.write_ns;
+	step->ns = linsched_cost(linsched_task_sim(t), hb->p.write_ns);
 }
 
 static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
@@ -233,7 +233,7 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 		linsched_wake_up(t, &ch->writers, 0, true);
 	ht->done++;
 	step->kind = LINSCHED_STEP_RUN;
-	step->ns = hb->p.read_ns;
+	step->ns = linsched_cost(linsched_task_sim(t), hb->p.read_ns);
 }
 
 static void hb_next(struct linsched_task *t, struct linsched_step *step)

@@ -54,6 +54,10 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "N" },
 		{ "miss-cost-ps", 0, 0, G_OPTION_ARG_INT64, &cli->miss_cost_ps,
 		  "Cost of reloading one cache line, in picoseconds (default 5000)", "PS" },
+		{ "cost-jitter", 0, 0, G_OPTION_ARG_DOUBLE, &cli->cost_jitter,
+		  "Draw every switch, wakeup, write and read cost from a gamma distribution with "
+		  "this coefficient of variation around its mean, 0..2 (default 0: fixed costs)",
+		  "CV" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &cli->seed, "Random seed (default 1)", "S" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &cli->format,
 		  "Output: text (default) or json", "F" },
@@ -137,6 +141,7 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 		cfg->costs.cache_lines = (uint64_t)cli->cache_lines;
 	if (cli->miss_cost_ps >= 0)
 		cfg->costs.miss_ps = (uint64_t)cli->miss_cost_ps;
+	cfg->costs.jitter_cv = cli->cost_jitter;
 	if (cli->seed >= 0)
 		cfg->seed = (uint64_t)cli->seed;
 	if (!linsched_config_validate(cfg, error))

@@ -26,6 +26,7 @@ struct linsched_cli {
 	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns;
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
+	double cost_jitter;
 	char *format;
 };
 

@@ -332,6 +332,12 @@ static void test_config_validate(void **state)
 
 	linsched_config_init(&base, NULL, 4);
 	cfg = base;
+	cfg.costs.jitter_cv = -0.1;
+	expect_invalid(&cfg, "--cost-jitter");
+	cfg = base;
+	cfg.costs.jitter_cv = LINSCHED_MAX_JITTER_CV + 0.5;
+	expect_invalid(&cfg, "--cost-jitter");
+	cfg = base;
 	cfg.nr_cpus = 0;
 	expect_invalid(&cfg, "--cpus");
 	cfg = base;
@@ -602,6 +608,62 @@ static void test_switch_cost(void **state)
  * balancer does, each task pays S per switch-in and M per arrival on another CPU, on top of its
  * own work.
  */
+/*
+ * Cost jitter: without it a cost is its mean and draws nothing; with CV c the draws are gamma with
+ * that mean and CV.  100 000 draws of mean 1000, c = 0.2: the sample mean has standard error
+ * 1000 c / sqrt(N) = 0.63 and the sample sd (gamma excess kurtosis 6 c^2) about
+ * 200 sqrt((2 + 6 c^2) / (4 N)) = 0.47; both within 5 standard errors.  The same seed draws the
+ * same costs, another seed other costs.
+ */
+static void test_cost_jitter_draws(void **state)
+{
+	(void)state;
+	enum {
+		N = 100000
+	};
+	struct linsched_config cfg;
+
+	linsched_config_init(&cfg, NULL, 1);
+	struct linsched_sim *fixed = linsched_sim_new(&cfg);
+
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(linsched_cost(fixed, 1234), 1234);
+	linsched_sim_free(fixed);
+
+	cfg.costs.jitter_cv = 0.2;
+	cfg.seed = 5;
+
+	struct linsched_sim *a = linsched_sim_new(&cfg), *b = linsched_sim_new(&cfg);
+	double sum = 0, sum2 = 0;
+	bool same = true;
+
+	for (int i = 0; i < N; i++) {
+		uint64_t x = linsched_cost(a, 1000);
+
+		same &= x == linsched_cost(b, 1000);
+		sum += (double)x;
+		sum2 += (double)x * (double)x;
+	}
+
+	double mean = sum / N, sd = sqrt((sum2 - N * mean * mean) / (N - 1));
+
+	assert_true(same);
+	assert_true(fabs(mean - 1000) < 5 * 0.63);
+	assert_true(fabs(sd - 200) < 5 * 0.47);
+	assert_int_equal(linsched_cost(a, 0), 0);
+	cfg.seed = 6;
+
+	struct linsched_sim *c = linsched_sim_new(&cfg);
+	int differ = 0;
+
+	for (int i = 0; i < 100; i++)
+		differ += linsched_cost(a, 1000) != linsched_cost(c, 1000);
+	assert_true(differ > 90);
+	linsched_sim_free(a);
+	linsched_sim_free(b);
+	linsched_sim_free(c);
+}
+
 static void test_migration_cost(void **state)
 {
 	(void)state;
@@ -1480,6 +1542,7 @@ int main(void)
 		cmocka_unit_test(test_preempted_burst_keeps_work),
 		cmocka_unit_test(test_two_bursts_exact),
 		cmocka_unit_test(test_switch_cost),
+		cmocka_unit_test(test_cost_jitter_draws),
 		cmocka_unit_test(test_migration_cost),
 		cmocka_unit_test(test_wakeup_cost),
 		cmocka_unit_test(test_cache_cost),

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
@@ -677,6 +678,51 @@ static void test_wakeup_granularity_acts(void **state)
 	}
 }
 
+/*
+ * Cost jitter reaches hackbench: without it every seed gives the same run (the FSM has no other
+ * randomness); with CV 0.2 the seeds give different turnarounds, each seed the same one twice,
+ * and every message still arrives.  The mean over seeds stays near the fixed-cost turnaround:
+ * per-operation costs keep their means, so the CPU work is the same in expectation; the
+ * scheduling it leads to is not, and the tolerance of 10% only says the costs were not scaled.
+ */
+static void test_cost_jitter_varies_runs(void **state)
+{
+	(void)state;
+	struct hackbench_params p;
+	struct hackbench_outcome base, again, out[4];
+
+	hackbench_params_default(&p);
+	p.groups = 2;
+	p.loops = 20;
+	p.threads = true;
+	hackbench_params_resolve(&p);
+
+	struct linsched_config cfg = config_for("6.1", 2);
+
+	cfg.costs.switch_ns = hackbench_switch_ns(&p);
+	hackbench_simulate(&cfg, &p, &base);
+	cfg.seed = 2;
+	hackbench_simulate(&cfg, &p, &again);
+	assert_int_equal(base.runtime_ns, again.runtime_ns);
+
+	cfg.costs.jitter_cv = 0.2;
+	double mean = 0;
+	int distinct = 0;
+
+	for (int s = 0; s < 4; s++) {
+		cfg.seed = (uint64_t)(s + 1);
+		hackbench_simulate(&cfg, &p, &out[s]);
+		hackbench_simulate(&cfg, &p, &again);
+		assert_int_equal(out[s].runtime_ns, again.runtime_ns);
+		assert_int_equal(out[s].messages, 2 * 20 * 20 * 20);
+		assert_false(out[s].deadlock);
+		distinct += s > 0 && out[s].runtime_ns != out[0].runtime_ns;
+		mean += (double)out[s].runtime_ns / 4;
+	}
+	assert_true(distinct >= 2);
+	assert_true(fabs(mean - (double)base.runtime_ns) < 0.1 * (double)base.runtime_ns);
+}
+
 /* ---- the cache model through the engine ------------------------------------------------------- */
 
 /*
@@ -1064,6 +1110,7 @@ int main(void)
 		cmocka_unit_test(test_duration_counts_from_start),
 		cmocka_unit_test(test_no_deadlock_sample),
 		cmocka_unit_test(test_wakeup_granularity_acts),
+		cmocka_unit_test(test_cost_jitter_varies_runs),
 		cmocka_unit_test(test_cache_alone_stays_warm),
 		cmocka_unit_test(test_cache_interleaved_reloads),
 		cmocka_unit_test(test_cache_migration_starts_cold),

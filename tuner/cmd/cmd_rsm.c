@@ -29,6 +29,9 @@
  *   agree exactly whatever the workload (the evaluator even simulates them once): the pure error is
  *   0, lack of fit is reported as not testable, and the residual is all lack of fit, the only
  *   error a deterministic computer experiment has. The centre points still weigh the fit.
+ *   With --cost-jitter CV > 0 the simulation varies from run to run as a real machine does, and
+ *   then run i of the design uses seeds S + i R .. S + i R + R - 1 instead: replicated points
+ *   are independent runs, and lack of fit is tested against their real pure error.
  * - --analyse FILE fits a design.csv again (e.g. with another --lambda) without simulating; the
  *   natural columns are checked against --range/--log, so pass the flags of the original run.
  * - The journal's settings hold the workload, the objective, the replicates, the seed, the design
@@ -438,9 +441,10 @@ static void on_progress(guint done, guint total, void *ctx)
 	progress_update(&p->pg, done, p->what);
 }
 
-/* Simulates n settings with the run's replicates; adds the cost to r->stats. */
-static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, EvaluatorResult *results,
-		     const char *what, GError **error)
+/* Simulates n settings with the run's replicates, point i from seed seeds[i] (NULL: every point
+ * from --seed); adds the cost to r->stats. */
+static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+		     EvaluatorResult *results, const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
 	EvaluatorConfig ec = {
@@ -457,7 +461,10 @@ static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, Evaluato
 	bool ok;
 
 	progress_init(&p.pg, n * r->replicates);
-	ok = evaluator_run(&ec, knobs, n, results, NULL, &st, error);
+
+	g_autoptr(Evaluator) ev = evaluator_new(&ec);
+
+	ok = evaluator_batch_seeded(ev, knobs, seeds, n, results, NULL, &st, error);
 	progress_end(&p.pg);
 	r->stats.total += st.total;
 	r->stats.from_journal += st.from_journal;
@@ -472,8 +479,17 @@ static bool run_design(struct rsm_run *r, GError **error)
 	guint n = r->design->n_runs;
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
 
+	/* With run-to-run variation, every run its own seeds, so that replicated points measure the
+	 * pure error; without, common random numbers (see the top of this file). */
+	g_autofree guint64 *seeds = NULL;
+
 	design_knobs(r);
-	if (!evaluate(r, r->knobs, n, res, "rsm design", error))
+	if (r->w.cfg.costs.jitter_cv > 0) {
+		seeds = g_new(guint64, n);
+		for (guint i = 0; i < n; i++)
+			seeds[i] = r->seed + (guint64)i * r->replicates;
+	}
+	if (!evaluate(r, r->knobs, seeds, n, res, "rsm design", error))
 		return false;
 	r->y = g_new(double, n);
 	for (guint i = 0; i < n; i++)
@@ -495,7 +511,7 @@ static bool confirm(struct rsm_run *r, GError **error)
 	r->default_knobs = workload_default_knobs(&r->w);
 	pts[0] = r->best_knobs;
 	pts[1] = r->default_knobs;
-	if (!evaluate(r, pts, 2, res, "confirmation", error))
+	if (!evaluate(r, pts, NULL, 2, res, "confirmation", error))
 		return false;
 	r->best = res[0];
 	r->def = res[1];

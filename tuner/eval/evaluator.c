@@ -216,8 +216,8 @@ static void run_batch(Batch *batch, Task **pending, guint n, guint total, guint 
  * i.
  * Returns the number of distinct tasks in tasks[] (room for n_points * R of them).
  */
-static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
-			 Task *tasks, guint *slot_task)
+static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points,
+			 const guint64 *seeds, guint n_points, Task *tasks, guint *slot_task)
 {
 	const guint R = config->replicates;
 	g_autoptr(GHashTable) index =
@@ -227,10 +227,11 @@ static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points, 
 	for (guint i = 0; i < n_points; i++) {
 		for (guint r = 0; r < R; r++) {
 			Task *task = &tasks[n_tasks];
-			*task = (Task){ .record = { .knobs = points[i],
-						    .seed = evaluator_replicate_seed(
-							    config->base_seed, r),
-						    .replicate = r } };
+			*task = (Task){ .record = {
+						.knobs = points[i],
+						.seed = evaluator_replicate_seed(
+							seeds ? seeds[i] : config->base_seed, r),
+						.replicate = r } };
 			gpointer found;
 			if (g_hash_table_lookup_extended(index, &task->record, NULL, &found)) {
 				slot_task[i * R + r] = GPOINTER_TO_UINT(found);
@@ -287,6 +288,13 @@ gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
 			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
 			 GError **error)
 {
+	return evaluator_batch_seeded(ev, points, NULL, n_points, results, values, stats, error);
+}
+
+gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
+				guint n_points, EvaluatorResult *results, double *values,
+				EvaluatorStats *stats, GError **error)
+{
 	g_return_val_if_fail(ev != NULL, FALSE);
 	g_return_val_if_fail(n_points == 0 || (points != NULL && results != NULL), FALSE);
 
@@ -296,7 +304,7 @@ gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
 	g_autofree Task *tasks = g_new(Task, n_slots);
 	g_autofree guint *slot_task = g_new(guint, n_slots);
 	g_autofree Task **pending = g_new(Task *, n_slots);
-	const guint total = build_tasks(config, points, n_points, tasks, slot_task);
+	const guint total = build_tasks(config, points, seeds, n_points, tasks, slot_task);
 
 	Batch batch = { .config = config };
 	g_mutex_init(&batch.lock);

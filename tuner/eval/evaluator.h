@@ -123,6 +123,15 @@ gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
 			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
 			 GError **error);
 
+/*
+ * evaluator_batch with a base seed per point: replicate r of point i uses seeds[i] + r.  For
+ * designs whose replicated points must be independent runs (RSM's centre points when the
+ * simulation has run-to-run variation), where common random numbers would make them agree.
+ */
+gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
+				guint n_points, EvaluatorResult *results, double *values,
+				EvaluatorStats *stats, GError **error);
+
 /* evaluator_new, one evaluator_batch, evaluator_free. */
 gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,

@@ -63,6 +63,8 @@ static char *describe_settings(const struct workload *w)
 		c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
 		c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
 		c->costs.miss_ps);
+	if (c->costs.jitter_cv > 0) /* absent when 0, so that earlier journals still match */
+		g_string_append_printf(s, " cost_jitter=%.17g", c->costs.jitter_cv);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 

@@ -308,6 +308,60 @@ static void test_rsm_report_and_files(void **state)
 }
 
 /* The output does not depend on the number of jobs; a journaled run replays exactly. */
+/*
+ * With --cost-jitter the simulation varies from run to run, and every design run gets its own
+ * seeds: the six centre points are six independent runs, so the pure error has 5 df and a sum of
+ * squares above 0, and lack of fit is tested (F and p in anova.csv, "tested" in result.json).  The
+ * centre points' pure error is their own spread: the sum of squared deviations from their mean,
+ * recomputed here from design.csv.
+ */
+static void test_rsm_cost_jitter_pure_error(void **state)
+{
+	char *dir = make_dir();
+
+	(void)state;
+	struct run r = TUNER_RUN("rsm", TINY, "--cost-jitter", "0.3", "--jobs", "2", "--lambda",
+				 "none", "--out", dir);
+
+	expect_success(&r, "tuner rsm --cost-jitter");
+	run_clear(&r);
+
+	g_auto(GStrv) design = read_lines(dir, "design.csv");
+	double centre[6], mean = 0, ss = 0;
+	int nc = 0;
+
+	for (size_t i = 1; design[i]; i++) {
+		g_auto(GStrv) f = g_strsplit(design[i], ",", -1);
+
+		if (strcmp(f[1], "0") == 0 && strcmp(f[2], "0") == 0 && strcmp(f[3], "0") == 0) {
+			assert_true(nc < 6);
+			centre[nc++] = g_ascii_strtod(f[7], NULL);
+		}
+	}
+	assert_int_equal(nc, 6);
+	for (int i = 0; i < 6; i++)
+		mean += centre[i] / 6;
+	for (int i = 0; i < 6; i++)
+		ss += (centre[i] - mean) * (centre[i] - mean);
+	assert_true(ss > 0);
+
+	g_auto(GStrv) anova = read_lines(dir, "anova.csv");
+	g_auto(GStrv) lof = g_strsplit(anova[15], ",", -1);
+	g_auto(GStrv) pure = g_strsplit(anova[16], ",", -1);
+
+	assert_string_equal(lof[0], "Lack of Fit");
+	assert_string_equal(pure[0], "Pure Error");
+	assert_string_equal(pure[1], "5");
+	assert_true(fabs(g_ascii_strtod(pure[2], NULL) - ss) <= 1e-9 * fmax(1, ss));
+	assert_true(g_ascii_strtod(lof[4], NULL) > 0); /* F */
+	assert_true(g_ascii_strtod(lof[5], NULL) >= 0 && g_ascii_strtod(lof[5], NULL) <= 1);
+
+	g_autoptr(JsonReadValue) v = read_json(dir);
+
+	assert_string_equal(json_read_string(v, "lack_of_fit"), "tested");
+	remove_dir(dir);
+}
+
 static void test_rsm_deterministic_and_resumable(void **state)
 {
 	char *dir = make_dir();
@@ -695,6 +749,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rsm_report_and_files),
+		cmocka_unit_test(test_rsm_cost_jitter_pure_error),
 		cmocka_unit_test(test_rsm_deterministic_and_resumable),
 		cmocka_unit_test(test_rsm_log_rotatable),
 		cmocka_unit_test(test_rsm_analyse_hand_computed),

@@ -528,6 +528,26 @@ static void test_one_pool_per_evaluator(void **state)
 	g_mutex_clear(&t.lock);
 }
 
+/* evaluator_batch_seeded: replicate r of point i uses seeds[i] + r, so equal points with other
+ * seeds are separate evaluations (with seed_as_value, point i's mean is seeds[i] + (R - 1) / 2). */
+static void test_seeded_batch(void **state)
+{
+	(void)state;
+	EvaluatorConfig config = { .objective = seed_as_value, .replicates = 3, .base_seed = 5 };
+	const CfsKnobs same = { 1000000, 1000000, 0 };
+	const CfsKnobs points[] = { same, same, same };
+	const guint64 seeds[] = { 10, 20, 10 };
+	EvaluatorResult res[3];
+	EvaluatorStats st;
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+
+	assert_true(evaluator_batch_seeded(ev, points, seeds, 3, res, NULL, &st, NULL));
+	assert_true(res[0].mean == 11 && res[1].mean == 21 && res[2].mean == 11);
+	assert_int_equal(st.total, 6); /* points 0 and 2 share their seeds: run once */
+	assert_true(evaluator_batch(ev, points, 1, res, NULL, NULL, NULL));
+	assert_true(res[0].mean == 6);
+}
+
 static void test_empty_batch(void **state)
 {
 	(void)state;
@@ -553,6 +573,7 @@ int main(void)
 		cmocka_unit_test(test_silent_failure_gets_a_message),
 		cmocka_unit_test_setup_teardown(test_progress, setup, teardown),
 		cmocka_unit_test(test_one_pool_per_evaluator),
+		cmocka_unit_test(test_seeded_batch),
 		cmocka_unit_test(test_empty_batch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
