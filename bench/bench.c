@@ -272,7 +272,7 @@ static char *count_text(guint n, size_t max_evals)
 	return n ? g_strdup_printf("%u", n) : g_strdup_printf("> %zu", max_evals);
 }
 
-#define SEEDS 20
+#define SEEDS 10
 
 static void optimizer_table(void)
 {
