@@ -74,6 +74,7 @@ struct optimize_cli {
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
 	char *preset, *omega, *phi_p, *phi_g;
+	char *preset_help;	     /* --preset's help, built from the preset table */
 	gint64 rule, max_iterations; /* golden */
 	gboolean interior_only;
 	char *knob, *bracket;
@@ -160,6 +161,7 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_free(c->knob);
 	g_free(c->bracket);
 	g_free(c->preset);
+	g_free(c->preset_help);
 	g_free(c->omega);
 	g_free(c->phi_p);
 	g_free(c->phi_g);
@@ -245,18 +247,35 @@ static void add_group(GOptionContext *ctx, const char *name, const char *title,
 	g_option_context_add_group(ctx, group);
 }
 
+/* "constriction (omega 0.7298, phi-p 1.49618, phi-g 1.49618), thesis (...) or classic (...)": the
+ * presets as tuner/optim/optimizer.h defines them, so that no number is written twice. */
+static char *preset_list(void)
+{
+	GString *s = g_string_new(NULL);
+
+	for (const tuner_pso_preset *p = tuner_pso_presets; p->name; p++)
+		g_string_append_printf(s, "%s%s (omega %g, phi-p %g, phi-g %g)",
+				       p == tuner_pso_presets ? ""
+				       : p[1].name	      ? ", "
+							      : " or ",
+				       p->name, p->omega, p->phi_p, p->phi_g);
+	return g_string_free(s, FALSE);
+}
+
 static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type *type,
 			     GOptionContext *ctx)
 {
+	g_autofree char *presets = preset_list();
+
+	c->preset_help =
+		g_strdup_printf("omega, phi-p and phi-g: %s; the first is the default", presets);
+
 	const GOptionEntry pso[] = {
 		{ "particles", 0, 0, G_OPTION_ARG_INT64, &c->particles, "Swarm size (default 20)",
 		  "N" },
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations, the first included (default 30)", "N" },
-		{ "preset", 0, 0, G_OPTION_ARG_STRING, &c->preset,
-		  "omega, phi-p and phi-g: constriction (default, 0.7298 / 1.49618 / 1.49618), "
-		  "thesis (0.4365 / 3.02 / 3.02) or classic (0.9 / 4 / 4)",
-		  "NAME" },
+		{ "preset", 0, 0, G_OPTION_ARG_STRING, &c->preset, c->preset_help, "NAME" },
 		{ "omega", 0, 0, G_OPTION_ARG_STRING, &c->omega, "Inertia (default: the preset's)",
 		  "W" },
 		{ "phi-p", 0, 0, G_OPTION_ARG_STRING, &c->phi_p,
@@ -949,11 +968,10 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 static const char *optimize_description(const tuner_optimizer_type *type)
 {
 	if (type == tuner_optimizer_pso)
-		return "Particle swarm over the three knobs (log scale unless --scale linear), 20 particles x 30\n"
-		       "generations by default, with Clerc and Kennedy's constriction coefficients omega 0.7298,\n"
-		       "phi-p = phi-g = 1.49618 (SPEC.md), which converge; --preset thesis is the literature's\n"
-		       "0.4365 / 3.02 / 3.02 and --preset classic 0.9 / 4 / 4, both outside PSO's stable region.\n"
-		       "The objective is the simulated turnaround in jiffies.";
+		return "Particle swarm over the knobs (log scale unless --scale linear), 20 particles x 30\n"
+		       "generations by default.  --preset chooses omega, phi-p and phi-g: constriction (the default,\n"
+		       "Clerc and Kennedy's coefficients, which converge), thesis (the literature's) or classic, both\n"
+		       "outside PSO's stable region (SPEC.md).  The objective is the simulated turnaround in jiffies.";
 	if (type == tuner_optimizer_bayes)
 		return "Bayesian optimisation for expensive, noisy objectives: a Latin hypercube of 2 x knobs + 1\n"
 		       "points, then a Gaussian-process model (Matern 5/2, a length scale per knob, a noise term)\n"
