@@ -292,9 +292,7 @@ static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double 
 	EvaluatorStats st = { 0 };
 	bool ok = evaluator_run(&ec, knobs, n, res, NULL, &st, error);
 
-	r->stats.total += st.total;
-	r->stats.from_journal += st.from_journal;
-	r->stats.run += st.run;
+	evaluator_stats_add(&r->stats, &st);
 	r->done += n * r->replicates;
 	for (guint i = 0; ok && i < n; i++)
 		values[i] = res[i].mean;

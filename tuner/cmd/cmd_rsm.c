@@ -459,9 +459,7 @@ static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, Evaluato
 	progress_init(&p.pg, n * r->replicates);
 	ok = evaluator_run(&ec, knobs, n, results, NULL, &st, error);
 	progress_end(&p.pg);
-	r->stats.total += st.total;
-	r->stats.from_journal += st.from_journal;
-	r->stats.run += st.run;
+	evaluator_stats_add(&r->stats, &st);
 	if (!ok)
 		g_prefix_error(error, "%s: ", what);
 	return ok;

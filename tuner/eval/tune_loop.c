@@ -73,13 +73,6 @@ static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
 	}
 }
 
-static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
-{
-	sum->total += s->total;
-	sum->from_journal += s->from_journal;
-	sum->run += s->run;
-}
-
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
 static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt,
 		     TuneRun *run, const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res,
@@ -91,7 +84,7 @@ static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_opt
 		c->map(x + i * c->dim, &knobs[i], c->map_ctx);
 	gboolean ok = evaluator_run(ecfg, knobs, (guint)n, res, NULL, &stats, error);
 
-	add_stats(&run->totals, &stats);
+	evaluator_stats_add(&run->totals, &stats);
 	if (!ok)
 		return FALSE;
 	for (size_t i = 0; i < n; i++) {
