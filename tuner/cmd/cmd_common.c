@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "tuner/cmd/cmd_common.h"
+#include "tuner/cmd/commands.h"
 
 gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
 		   GError **error)
@@ -14,6 +15,12 @@ gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, 
 	if (*argc > 1)
 		return cmd_usage(error, domain, usage_code, "unexpected argument '%s'", (*argv)[1]);
 	return TRUE;
+}
+
+int tuner_usage_error(const char *cmd, const char *message)
+{
+	fprintf(stderr, "tuner %s: %s\n", cmd, message);
+	return 2;
 }
 
 int cmd_fail_status(const char *name, const GError *error, GQuark domain, gint failed_code)
