@@ -25,14 +25,6 @@
 #include "tuner/stats/regression.h"
 #include "tuner/stats/run_order.h"
 
-#define CALIBRATE_ERROR g_quark_from_static_string("tuner-calibrate")
-
-/* Error codes double as exit statuses. */
-enum {
-	CALIBRATE_FAILED = 1,
-	CALIBRATE_USAGE = 2
-};
-
 /* The command line, as parsed. */
 struct calibrate_cli {
 	struct linsched_cli sim;
@@ -254,27 +246,22 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 	g_option_context_add_group(ctx, linsched_cli_group(&c->sim));
 }
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...)      cmd_usage(error, CALIBRATE_ERROR, CALIBRATE_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local) cmd_relabel(error, CALIBRATE_ERROR, CALIBRATE_USAGE, local, "")
-
 /* The flags that are numbers or names of this command, into run->protocol. */
 static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run *run,
 			    GError **error)
 {
 	if (!c->out)
-		return usage(error, "--out: a directory for the results is required");
+		return cmd_usage(error, "--out: a directory for the results is required");
 	if (c->loops < 1 || c->loops > 1000000)
-		return usage(error, "--loops: must be in 1..1000000");
+		return cmd_usage(error, "--loops: must be in 1..1000000");
 	if (c->repeat < 1 || c->repeat > 1000)
-		return usage(error, "--repeat: must be in 1..1000");
+		return cmd_usage(error, "--repeat: must be in 1..1000");
 	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
-		return usage(error, "--order: must be 'rounds' or 'blocks'");
+		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
 	if (c->seed < 0 || c->seed > G_MAXUINT32)
-		return usage(error, "--seed: must be in 0..4294967295");
+		return cmd_usage(error, "--seed: must be in 0..4294967295");
 	if (!(c->warmup >= 0 && c->warmup <= 3600))
-		return usage(error, "--warmup: must be in 0..3600 seconds");
+		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
 	run->protocol.seed = (guint)c->seed;
 	run->protocol.warmup_s = c->warmup;
 	return TRUE;
@@ -286,9 +273,9 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 	GError *local = NULL;
 
 	if (!(run->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
-		return as_usage(error, local);
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (run->groups->len < 3)
-		return usage(error, "--groups: a fit needs at least 3 group counts");
+		return cmd_usage(error, "--groups: a fit needs at least 3 group counts");
 	run->model = run->params.model == HACKBENCH_FSM ? CALIBRATION_MODEL_FSM
 							: CALIBRATION_MODEL_BOOTSTRAP;
 	run->loops = (guint)c->loops;
@@ -313,13 +300,14 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 	GError *local = NULL;
 
 	if (!c->real_cmd && (run->params.fds != 20 || run->params.datasize != 100))
-		return usage(error, "--fds and --datasize other than 20 and 100 need --real-cmd: "
-				    "the default tools cannot be told them");
+		return cmd_usage(error,
+				 "--fds and --datasize other than 20 and 100 need --real-cmd: "
+				 "the default tools cannot be told them");
 	if (g_mkdir_with_parents(c->out, 0755) != 0)
-		return usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
+		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
 	run->bench = c->real_cmd ? realbench_new_template(c->real_cmd, &local)
 				 : realbench_new_default(&local);
-	return run->bench || as_usage(error, local);
+	return run->bench || cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 }
 
 static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
@@ -328,7 +316,7 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 
 	if (!hackbench_cli_params(&c->hb, &run->params, &local) ||
 	    !linsched_cli_config(&c->sim, &run->cfg, &local))
-		return as_usage(error, local);
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	return check_flags(c, run, error) && plan(c, run, error) && open_bench(c, run, error);
 }
 
@@ -474,9 +462,9 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	add_options(&cli, ctx);
 	/* Not cmd_parse: words after the flags have always been ignored here. */
 	if (!g_option_context_parse(ctx, &argc, &argv, &local))
-		as_usage(&error, local);
+		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
 	if (error || !calibrate(&cli, &run, &error))
-		status = cmd_fail_status("calibrate", error, CALIBRATE_ERROR, CALIBRATE_FAILED);
+		status = cmd_fail_status("calibrate", error);
 	calibrate_run_clear(&run);
 	calibrate_cli_clear(&cli);
 	return status;

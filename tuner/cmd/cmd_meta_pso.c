@@ -50,13 +50,6 @@
 #include "tuner/stats/rsm_study.h"
 #include "tuner/eval/workload.h"
 
-#define META_ERROR g_quark_from_static_string("tuner-meta-pso")
-
-enum {
-	META_FAILED = 1,
-	META_USAGE = 2
-};
-
 #define N_FACTORS      3
 #define DEFAULT_CENTRE 2
 #define MAX_CENTRE     100
@@ -194,42 +187,39 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 	workload_add_options(&c->wc, ctx);
 }
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...)	       cmd_usage(error, META_ERROR, META_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) cmd_relabel(error, META_ERROR, META_USAGE, local, prefix)
-
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
 	if (cmd_searched_knob_flag(s))
-		return usage(error, "%s: PSO searches this knob; bound it with --range KNOB=LO:HI",
-			     cmd_searched_knob_flag(s));
+		return cmd_usage(error,
+				 "%s: PSO searches this knob; bound it with --range KNOB=LO:HI",
+				 cmd_searched_knob_flag(s));
 	if (c->particles < 1 || c->particles > 100000)
-		return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
-			     c->particles);
+		return cmd_usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
+				 c->particles);
 	if (c->iterations < 1 || c->iterations > 100000)
-		return usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-			     c->iterations);
+		return cmd_usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				 c->iterations);
 	if (c->particles * c->iterations > 10000000)
-		return usage(error,
-			     "--particles x --iterations: %" G_GINT64_FORMAT
-			     " simulations per run is too many",
-			     c->particles * c->iterations);
+		return cmd_usage(error,
+				 "--particles x --iterations: %" G_GINT64_FORMAT
+				 " simulations per run is too many",
+				 c->particles * c->iterations);
 	if (c->center < 0 || c->center > MAX_CENTRE)
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
-			     c->center);
+		return cmd_usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT,
+				 MAX_CENTRE, c->center);
 	if (!(c->iteration_weight >= 0 && isfinite(c->iteration_weight)))
-		return usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
-			     c->iteration_weight);
+		return cmd_usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
+				 c->iteration_weight);
 	if (c->replicates < 1 || c->replicates > 10000)
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-			     c->replicates);
+		return cmd_usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+				 c->replicates);
 	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
-		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
+		return cmd_usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT,
+				 c->jobs);
 	if (c->scale && strcmp(c->scale, "log") != 0 && strcmp(c->scale, "linear") != 0)
-		return usage(error, "--scale: '%s' is not log or linear", c->scale);
+		return cmd_usage(error, "--scale: '%s' is not log or linear", c->scale);
 	return true;
 }
 
@@ -240,7 +230,7 @@ static bool build_space(const struct meta_cli *c, struct meta_run *r, GError **e
 	knob_space_init(&r->space, !c->scale || strcmp(c->scale, "log") == 0);
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->space_text = knob_space_describe(&r->space);
 	for (int j = 0; j < N_FACTORS; j++)
 		if (!rsm_study_factor_init(&r->factors[j], letters[j], names[j], names[j],
@@ -260,8 +250,7 @@ static char *build_settings(const struct meta_run *r)
 
 static bool open_journal(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, META_ERROR,
-				META_USAGE, META_FAILED, error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
 }
 
 /* ---- swarms in lockstep --------------------------------------------------------------------- */
@@ -356,7 +345,7 @@ static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x
 	total = 0;
 	for (guint i = 0; i < n; i++) {
 		if (asked[i] && tuner_optimizer_tell(s[i], y + total, asked[i]) != GSL_SUCCESS) {
-			g_set_error(error, META_ERROR, META_FAILED,
+			g_set_error(error, CMD_ERROR, CMD_ERROR_FAILED,
 				    "PSO run %u refused its values (a NaN turnaround?)", i + 1);
 			return false;
 		}
@@ -625,7 +614,7 @@ static bool report(const struct meta_cli *c, struct meta_run *r, GError **error)
 	g_autofree char *json = json_report(c, r, &files);
 	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	return cmd_finish_rsm_study(c->out, &files, json, text, META_ERROR, META_FAILED, error);
+	return cmd_finish_rsm_study(c->out, &files, json, text, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -637,12 +626,12 @@ static bool prepare(const struct meta_cli *c, struct meta_run *r, GError **error
 	if (!check_numbers(c, error))
 		return false;
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!rsm_lambda_parse(c->lambda ? c->lambda : "auto", &r->lambda, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->have_workload = true; /* workload_clear also frees what a failed workload_finish left */
 	if (!workload_finish(&c->wc, &r->w, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!build_space(c, r, error))
 		return false;
 	r->seed = r->w.cfg.seed;
@@ -652,7 +641,7 @@ static bool prepare(const struct meta_cli *c, struct meta_run *r, GError **error
 	r->iterations = (size_t)c->iterations;
 	r->iteration_weight = c->iteration_weight;
 	if (!(r->design = rsm_design_box_behnken(N_FACTORS, (guint)c->center, &local)))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	rsm_design_randomise(r->design, (unsigned long)r->seed);
 	r->settings = build_settings(r);
 	return open_journal(c, r, error);
@@ -676,7 +665,7 @@ static bool run(const struct meta_cli *c, struct meta_run *r, GError **error)
 		if (local->domain == RSM_MODEL_ERROR &&
 		    local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE)
 			g_prefix_error(&local, "every PSO run scored the same: ");
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	}
 	bool ok = confirm(r, error);
 
@@ -696,9 +685,9 @@ int tuner_cmd_meta_pso(int argc, char **argv)
 
 	meta_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, META_ERROR, META_USAGE, &error) ||
-	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
-		status = cmd_fail_status("meta-pso", error, META_ERROR, META_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&cli, &r, &error) ||
+	    !run(&cli, &r, &error))
+		status = cmd_fail_status("meta-pso", error);
 	meta_run_clear(&r);
 	meta_cli_clear(&cli);
 	return status;

@@ -57,14 +57,6 @@
 #include "tuner/stats/rsm_study.h"
 #include "tuner/eval/workload.h"
 
-#define RSM_CMD_ERROR g_quark_from_static_string("tuner-rsm")
-
-/* Error codes double as exit statuses. */
-enum {
-	RSM_CMD_FAILED = 1,
-	RSM_CMD_USAGE = 2
-};
-
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
 #define MAX_CENTRE	   100
@@ -222,36 +214,31 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 	workload_add_options(&c->wc, ctx);
 }
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...) cmd_usage(error, RSM_CMD_ERROR, RSM_CMD_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) \
-	cmd_relabel(error, RSM_CMD_ERROR, RSM_CMD_USAGE, local, prefix)
-
 static bool check_numbers(const struct rsm_cli *c, GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
 
 	if (cmd_searched_knob_flag(s))
-		return usage(error,
-			     "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
-			     cmd_searched_knob_flag(s));
+		return cmd_usage(error,
+				 "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
+				 cmd_searched_knob_flag(s));
 	if (c->replicates != NOT_GIVEN && (c->replicates < 1 || c->replicates > 10000))
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-			     c->replicates);
+		return cmd_usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
+				 c->replicates);
 	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
-		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
+		return cmd_usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT,
+				 c->jobs);
 	if (c->center != NOT_GIVEN && (c->center < 0 || c->center > MAX_CENTRE))
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
-			     c->center);
+		return cmd_usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT,
+				 MAX_CENTRE, c->center);
 	if (c->analyse && (c->design || c->alpha || c->center != NOT_GIVEN ||
 			   c->replicates != NOT_GIVEN || c->journal))
-		return usage(error, "--analyse: fits a finished design; %s does not apply",
-			     c->design			  ? "--design"
-			     : c->alpha			  ? "--alpha"
-			     : c->center != NOT_GIVEN	  ? "--center"
-			     : c->replicates != NOT_GIVEN ? "--replicates"
-							  : "--journal");
+		return cmd_usage(error, "--analyse: fits a finished design; %s does not apply",
+				 c->design		      ? "--design"
+				 : c->alpha		      ? "--alpha"
+				 : c->center != NOT_GIVEN     ? "--center"
+				 : c->replicates != NOT_GIVEN ? "--replicates"
+							      : "--journal");
 	return true;
 }
 
@@ -267,14 +254,14 @@ static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **e
 	}
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_range *kr = &r->space.k[k];
 
 		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
 					   knob_info((enum knob)k)->column, kr->lo, kr->hi,
 					   c->log[k], true, &local))
-			return as_usage(error, local, "--range: ");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "--range: ");
 	}
 	return true;
 }
@@ -290,7 +277,7 @@ static bool parse_alpha(const char *text, RsmAlphaKind *kind, GError **error)
 	else if (strcmp(text, "face") == 0)
 		*kind = RSM_ALPHA_FACE;
 	else
-		return usage(error, "--alpha: '%s' is not rotatable, orthogonal or face", text);
+		return cmd_usage(error, "--alpha: '%s' is not rotatable, orthogonal or face", text);
 	return true;
 }
 
@@ -337,8 +324,8 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 	    rsm_study_check_limits(r->design, r->factors, sysctl_min, sysctl_max, &local))
 		return true;
 	if (c->alpha) {
-		usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log",
-		      c->alpha, local->message);
+		cmd_usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log",
+			  c->alpha, local->message);
 		g_error_free(local);
 		return false;
 	}
@@ -360,13 +347,13 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	GError *local = NULL;
 
 	if (!bbd && !faced && strcmp(name, "ccd") != 0)
-		return usage(error, "--design: '%s' is not ccd, ccd-faced or bbd", name);
+		return cmd_usage(error, "--design: '%s' is not ccd, ccd-faced or bbd", name);
 	if (c->alpha && !parse_alpha(c->alpha, &kind, error))
 		return false;
 	if (bbd && c->alpha)
-		return usage(error, "--alpha: a Box-Behnken design has no axial points");
+		return cmd_usage(error, "--alpha: a Box-Behnken design has no axial points");
 	if (faced && kind != RSM_ALPHA_FACE && c->alpha)
-		return usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
+		return cmd_usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
 
 	guint centre = c->center != NOT_GIVEN ? (guint)c->center
 		       : bbd		      ? BBD_DEFAULT_CENTRE
@@ -375,7 +362,7 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
 	if (!(r->design = rsm_design_box_behnken(KNOB_COUNT, centre, &local)))
-		return as_usage(error, local, "--design: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--design: ");
 	rsm_design_randomise(r->design, (unsigned long)r->seed);
 	r->design_key = "bbd";
 	return true;
@@ -421,8 +408,7 @@ static char *build_settings(const struct rsm_run *r)
 
 static bool open_journal(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, RSM_CMD_ERROR,
-				RSM_CMD_USAGE, RSM_CMD_FAILED, error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
 }
 
 struct progress_ctx {
@@ -516,7 +502,7 @@ static bool analyse(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 		g_prefix_error(
 			&local,
 			"the knobs do not change this workload's turnaround over the ranges: ");
-	return as_usage(error, local, "");
+	return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 }
 
 static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError **error)
@@ -525,7 +511,7 @@ static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError
 	guint n;
 
 	if (!(r->design = rsm_files_read_design(c->analyse, r->factors, KNOB_COUNT, &r->y, &local)))
-		return as_usage(error, local, "--analyse: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--analyse: ");
 	r->design_key = "file";
 	n = r->design->n_runs;
 	r->natural = g_new(double, (gsize)n *KNOB_COUNT);
@@ -771,8 +757,7 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 	g_autofree char *json = json_report(c, r, &files);
 	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	return cmd_finish_rsm_study(c->out, &files, json, text, RSM_CMD_ERROR, RSM_CMD_FAILED,
-				    error);
+	return cmd_finish_rsm_study(c->out, &files, json, text, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -784,9 +769,9 @@ static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 	if (!check_numbers(c, error))
 		return false;
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!rsm_lambda_parse(c->lambda ? c->lambda : "auto", &r->lambda, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!build_factors(c, r, error))
 		return false;
 	r->replicates = c->replicates != NOT_GIVEN ? (guint)c->replicates : 1;
@@ -794,7 +779,7 @@ static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 		return read_analyse_file(c, r, error);
 	r->have_workload = true; /* workload_clear also frees what a failed workload_finish left */
 	if (!workload_finish(&c->wc, &r->w, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->seed = r->w.cfg.seed;
 	r->jobs = c->jobs != NOT_GIVEN ? (guint)c->jobs : evaluator_default_jobs();
 	if (!build_design(c, r, error))
@@ -826,9 +811,9 @@ int tuner_cmd_rsm(int argc, char **argv)
 
 	rsm_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, RSM_CMD_ERROR, RSM_CMD_USAGE, &error) ||
-	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
-		status = cmd_fail_status("rsm", error, RSM_CMD_ERROR, RSM_CMD_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&cli, &r, &error) ||
+	    !run(&cli, &r, &error))
+		status = cmd_fail_status("rsm", error);
 	rsm_run_clear(&r);
 	rsm_cli_clear(&cli);
 	return status;
