@@ -72,33 +72,3 @@ gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sy
 	return cmd_relabel(error, bad_input ? CMD_ERROR_USAGE : CMD_ERROR_FAILED, local,
 			   "--journal: ");
 }
-
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
-			     GError **error)
-{
-	static const char *const names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv",
-					     "result.json" };
-	char *contents[G_N_ELEMENTS(names)] = {
-		rsm_files_design_csv(files),
-		rsm_files_anova_csv(files),
-		rsm_files_surface_csv(files),
-		rsm_files_boxcox_csv(files),
-		(char *)json,
-	};
-	gboolean ok = rsm_files_write(dir, names, contents, G_N_ELEMENTS(names), error);
-
-	for (guint i = 0; i + 1 < G_N_ELEMENTS(names); i++)
-		g_free(contents[i]);
-	return ok;
-}
-
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
-			      const char *text, GError **error)
-{
-	GError *local = NULL;
-
-	if (out && !cmd_write_rsm_files(out, files, json, &local))
-		return cmd_relabel(error, CMD_ERROR_FAILED, local, "");
-	fputs(text ? text : json, stdout);
-	return TRUE;
-}

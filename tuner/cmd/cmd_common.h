@@ -1,7 +1,7 @@
 /*
  * cmd_common.h - plumbing shared by the tuner's commands: parsing the command line, how an error
  * becomes a one-line message and an exit status, the refusal of the knob flags a search varies
- * itself, opening the --journal, and writing and printing the results of an RSM study.
+ * itself, and opening the --journal. The response-surface commands share more: study_cmd.h.
  *
  * Every command reports in one error domain, CMD_ERROR, whose codes are the exit statuses: bad
  * input (2) or a failed run (1). Another module's error is relabelled into it where the command
@@ -14,7 +14,6 @@
 
 #include "linsched/cli/cli.h"
 #include "tuner/eval/journal.h"
-#include "tuner/report/rsm_files.h"
 
 G_BEGIN_DECLS
 
@@ -53,16 +52,6 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s);
  * cannot be read or is in use is a failure. The message starts "--journal: ". */
 gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
 			  GError **error);
-
-/* Writes an RSM study to dir: design.csv, anova.csv, surface.csv, boxcox.csv (when the study has
- * a Box-Cox profile) and result.json holding json. FALSE with an error naming the file. */
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
-			     GError **error);
-
-/* The end of an RSM study command: writes the study's files to out (when not NULL; a failure is
- * CMD_ERROR_FAILED), then prints text, or json when text is NULL, on stdout. */
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
-			      const char *text, GError **error);
 
 G_END_DECLS
 

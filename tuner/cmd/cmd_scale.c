@@ -34,6 +34,7 @@
 #include "tuner/eval/evaluator.h"
 #include "tuner/cmd/group_range.h"
 #include "tuner/util/json_read.h"
+#include "tuner/util/out_files.h"
 #include "tuner/eval/results.h"
 #include "tuner/eval/workload.h"
 
@@ -234,17 +235,17 @@ static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 	return g_string_free(out, FALSE);
 }
 
-/* scale.csv and scale.json into --out (created), as the RSM commands write theirs. */
+/* scale.csv and scale.json into --out (created). */
 static gboolean write_out(const struct scale_cli *c, const struct scale_run *r, GError **error)
 {
 	static const char *const names[] = { "scale.csv", "scale.json" };
 	char *contents[G_N_ELEMENTS(names)] = { csv_text(r), json_text(c, r) };
 	GError *local = NULL;
-	gboolean ok = rsm_files_write(c->out, names, contents, G_N_ELEMENTS(names), &local);
+	gboolean ok = out_files_write(c->out, names, contents, G_N_ELEMENTS(names), &local);
 
 	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
 		g_free(contents[i]);
-	return ok || cmd_relabel(error, CMD_ERROR_FAILED, local, "");
+	return ok || cmd_relabel(error, CMD_ERROR_FAILED, local, "--out: ");
 }
 
 static void print_table(const struct scale_run *r)
