@@ -651,7 +651,7 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 		.type = r->search,
 		.params = r->params,
 		.dim = r->dim,
-		.map = r->on_period ? period_space_map : tune_map_knob_space,
+		.map = r->on_period ? period_space_map : knob_space_map,
 		.map_ctx = r->on_period ? (void *)&r->period : (void *)&r->space,
 		.evaluator = {
 			.objective = r->live ? live_knobs_objective : workload_objective,

@@ -5,7 +5,6 @@
 
 #include <math.h>
 
-#include "tuner/knobs/knob_space.h"
 #include "tuner/util/progress.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -208,10 +207,4 @@ guint tune_run_evaluations_to_within(const TuneRun *run, double fraction)
 		if (g_array_index(run->evaluations, TuneEvaluation, i).best <= target)
 			return i + 1;
 	return run->evaluations->len; /* unreachable: the last best is the best */
-}
-
-void tune_map_knob_space(const double *unit, CfsKnobs *knobs, void *ctx)
-{
-	*knobs = (CfsKnobs){ 0 };
-	knob_space_to_knobs(ctx, unit, knobs);
 }

@@ -76,7 +76,7 @@ static TuneConfig synth_config(const tuner_optimizer_type *T, struct knob_space 
 	TuneConfig c = {
 		.type = T,
 		.dim = space->dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = space,
 		.evaluator = {
 			.objective = synth_objective,
@@ -477,7 +477,7 @@ static TuneRun *simulator_pso(const struct workload *w, const struct knob_space 
 	TuneConfig c = {
 		.type = tuner_optimizer_pso,
 		.dim = space->dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = (void *)space,
 		.evaluator = {
 			.objective = workload_objective,
