@@ -250,16 +250,18 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run *run,
 			    GError **error)
 {
+	const CmdIntFlag ints[] = {
+		{ "--loops", c->loops, 1, 1000000, FALSE },
+		{ "--repeat", c->repeat, 1, 1000, FALSE },
+		{ "--seed", c->seed, 0, G_MAXUINT32, FALSE },
+	};
+
 	if (!c->out)
 		return cmd_usage(error, "--out: a directory for the results is required");
-	if (c->loops < 1 || c->loops > 1000000)
-		return cmd_usage(error, "--loops: must be in 1..1000000");
-	if (c->repeat < 1 || c->repeat > 1000)
-		return cmd_usage(error, "--repeat: must be in 1..1000");
+	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return FALSE;
 	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
 		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
-	if (c->seed < 0 || c->seed > G_MAXUINT32)
-		return cmd_usage(error, "--seed: must be in 0..4294967295");
 	if (!(c->warmup >= 0 && c->warmup <= 3600))
 		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
 	run->protocol.seed = (guint)c->seed;

@@ -44,6 +44,20 @@ gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *p
 	return FALSE;
 }
 
+gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error)
+{
+	for (gsize i = 0; i < n; i++) {
+		const CmdIntFlag *f = &flags[i];
+
+		if (!f->unset && (f->value < f->min || f->value > f->max))
+			return cmd_usage(error,
+					 "%s: must be in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+					 ", got %" G_GINT64_FORMAT,
+					 f->flag, f->min, f->max, f->value);
+	}
+	return TRUE;
+}
+
 const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 {
 	if (s->latency_ns >= 0)

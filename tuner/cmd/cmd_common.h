@@ -43,6 +43,17 @@ gboolean cmd_usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * local; returns FALSE. */
 gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix);
 
+/* An integer flag and the range it must be in. */
+typedef struct {
+	const char *flag;
+	gint64 value, min, max;
+	gboolean unset; /* not on the command line: nothing to check */
+} CmdIntFlag;
+
+/* Checks the n flags in order: the first outside its range is bad input, "FLAG: must be in
+ * MIN..MAX, got VALUE", and FALSE. */
+gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error);
+
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);

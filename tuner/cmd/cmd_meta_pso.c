@@ -151,15 +151,15 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
+	const CmdIntFlag ints[] = {
+		{ "--particles", c->particles, 1, 100000, FALSE },
+		{ "--iterations", c->iterations, 1, 100000, FALSE },
+	};
+
 	if (!study_cli_check(&c->s, "PSO searches this knob; bound it with --range KNOB=LO:HI",
-			     error))
+			     error) ||
+	    !cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
 		return false;
-	if (c->particles < 1 || c->particles > 100000)
-		return cmd_usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
-				 c->particles);
-	if (c->iterations < 1 || c->iterations > 100000)
-		return cmd_usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				 c->iterations);
 	if (c->particles * c->iterations > 10000000)
 		return cmd_usage(error,
 				 "--particles x --iterations: %" G_GINT64_FORMAT

@@ -244,29 +244,27 @@ static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_ty
 			  GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
+	const CmdIntFlag common[] = {
+		{ "--replicates", c->replicates, 1, 10000, FALSE },
+		{ "--budget", c->budget, 1, 100000000, c->budget == -1 },
+		{ "--jobs", c->jobs, 1, 1024, c->jobs == -1 },
+	};
+	const CmdIntFlag pso[] = {
+		{ "--particles", c->particles, 1, 100000, FALSE },
+		{ "--iterations", c->iterations, 1, 100000, FALSE },
+	};
+	const CmdIntFlag golden = { "--max-iterations", c->max_iterations, 1, 100000, FALSE };
+	const CmdIntFlag grid = { "--points", c->points, 1, 100000, FALSE };
 
 	if (cmd_searched_knob_flag(s))
 		return cmd_usage(error,
 				 "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
 				 cmd_searched_knob_flag(s));
-	if (c->replicates < 1 || c->replicates > 10000)
-		return cmd_usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-				 c->replicates);
-	if (c->budget != -1 && (c->budget < 1 || c->budget > 100000000))
-		return cmd_usage(error, "--budget: must be in 1..100000000, got %" G_GINT64_FORMAT,
-				 c->budget);
-	if (c->jobs != -1 && (c->jobs < 1 || c->jobs > 1024))
-		return cmd_usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT,
-				 c->jobs);
+	if (!cmd_check_ints(common, G_N_ELEMENTS(common), error))
+		return false;
 	if (type == tuner_optimizer_pso) {
-		if (c->particles < 1 || c->particles > 100000)
-			return cmd_usage(error,
-					 "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
-					 c->particles);
-		if (c->iterations < 1 || c->iterations > 100000)
-			return cmd_usage(
-				error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				c->iterations);
+		if (!cmd_check_ints(pso, G_N_ELEMENTS(pso), error))
+			return false;
 		if (c->particles * c->iterations > 100000000)
 			return cmd_usage(error,
 					 "--particles x --iterations: %" G_GINT64_FORMAT
@@ -284,16 +282,10 @@ static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_ty
 				error,
 				"--tolerance: must be in (0, 1), a fraction of the bracket, got %g",
 				c->tolerance);
-		if (c->max_iterations < 1 || c->max_iterations > 100000)
-			return cmd_usage(
-				error,
-				"--max-iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				c->max_iterations);
+		if (!cmd_check_ints(&golden, 1, error))
+			return false;
 	}
-	if (type == tuner_optimizer_grid && (c->points < 1 || c->points > 100000))
-		return cmd_usage(error, "--points: must be in 1..100000, got %" G_GINT64_FORMAT,
-				 c->points);
-	return true;
+	return type != tuner_optimizer_grid || cmd_check_ints(&grid, 1, error);
 }
 
 /* ---- the search space ---------------------------------------------------------------------- */

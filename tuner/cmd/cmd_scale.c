@@ -272,6 +272,10 @@ static void print_table(const struct scale_run *r)
 
 static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError **error)
 {
+	const CmdIntFlag ints[] = {
+		{ "--replicates", c->replicates, 1, 100000, FALSE },
+		{ "--jobs", c->jobs, 1, 4096, c->jobs == 0 }, /* 0: the number of cores */
+	};
 	GError *local = NULL;
 
 	if (!c->best)
@@ -281,10 +285,8 @@ static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError *
 	if (c->wc.tasks)
 		return cmd_usage(error,
 				 "--task: scale sweeps hackbench groups; it takes no --task");
-	if (c->replicates < 1 || c->replicates > 100000)
-		return cmd_usage(error, "--replicates: must be 1..100000");
-	if (c->jobs < 0 || c->jobs > 4096)
-		return cmd_usage(error, "--jobs: must be 1..4096");
+	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return FALSE;
 	r->replicates = (guint)c->replicates;
 	if (!(r->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");

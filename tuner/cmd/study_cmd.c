@@ -53,19 +53,15 @@ void study_cli_add_options(struct study_cli *c, GOptionGroup *group, GOptionCont
 gboolean study_cli_check(const struct study_cli *c, const char *searched_note, GError **error)
 {
 	const char *searched = cmd_searched_knob_flag(&c->wc.sim);
+	const CmdIntFlag ints[] = {
+		{ "--replicates", c->replicates, 1, 10000, c->replicates == STUDY_NOT_GIVEN },
+		{ "--jobs", c->jobs, 1, 1024, c->jobs == STUDY_NOT_GIVEN },
+		{ "--center", c->center, 0, MAX_CENTRE, c->center == STUDY_NOT_GIVEN },
+	};
 
 	if (searched)
 		return cmd_usage(error, "%s: %s", searched, searched_note);
-	if (c->replicates != STUDY_NOT_GIVEN && (c->replicates < 1 || c->replicates > 10000))
-		return cmd_usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-				 c->replicates);
-	if (c->jobs != STUDY_NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
-		return cmd_usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT,
-				 c->jobs);
-	if (c->center != STUDY_NOT_GIVEN && (c->center < 0 || c->center > MAX_CENTRE))
-		return cmd_usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT,
-				 MAX_CENTRE, c->center);
-	return TRUE;
+	return cmd_check_ints(ints, G_N_ELEMENTS(ints), error);
 }
 
 gboolean study_cli_ranges(const struct study_cli *c, struct knob_space *space, GError **error)
