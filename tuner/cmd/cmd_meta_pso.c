@@ -7,8 +7,8 @@
  * workload's knobs; its score is its best turnaround plus the iterations it took to find it, the
  * literature's measure of a swarm that is both good and quick. The scores get the same analysis
  * as `tuner rsm` (rsm_study.h: Box-Cox, quadratic model, ANOVA, canonical analysis, optimum in the
- * cube; the steps the two commands share are study_cmd.h's), and PSO is then run at the optimum, at the defaults (0.4365, 3.02, 3.02) and at the
- * classic (0.9, 4, 4) for comparison.
+ * cube; the steps the two commands share are study_cmd.h's), and PSO is then run at the optimum,
+ * at the defaults (0.4365, 3.02, 3.02) and at the classic (0.9, 4, 4) for comparison.
  *
  * Choices made here:
  * - The swarms run in lockstep: each round asks every unfinished swarm for its next generation and

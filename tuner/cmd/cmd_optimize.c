@@ -4,8 +4,8 @@
  *
  * One command, four optimizers: the subcommand names the optimizer type and adds its own flags;
  * everything else (workload, objective, replicates, journal, jobs, output) is shared.  The search
- * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration, evaluates
- * the default knobs for comparison and reports (tuner/eval/results.h).
+ * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration,
+ * evaluates the default knobs for comparison and reports (tuner/eval/results.h).
  *
  * Choices made here:
  * - Knobs are searched on a log scale unless --scale linear (or --linear KNOB): the sysctl ranges

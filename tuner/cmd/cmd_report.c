@@ -13,8 +13,8 @@
  * that silently leaves a result out would mislead.
  *
  * Figures go to --out DIR (default: the only DIR given; with several, --out is required) with
- * index.html and plot.sh (tuner/report/report.h). With several input directories, figure names start with
- * the directory's name so that they cannot collide. Sections come in the order of the method:
+ * index.html and plot.sh (tuner/report/report.h). With several input directories, figure names
+ * start with the directory's name so that they cannot collide. Sections come in the order of the method:
  * calibration, convergence, response surface, scale, timeline.
  *
  * Exit status: 0 success, 1 gnuplot or a write failed, 2 bad input (one line on stderr naming the

@@ -105,7 +105,8 @@ typedef struct {
 	double f, p;
 	double pe_sd;
 	double r2_ceiling;
-	double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point, for unequal counts their harmonic mean */
+	double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point (for unequal counts, their harmonic
+		       * mean) */
 } LackOfFit;
 
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
