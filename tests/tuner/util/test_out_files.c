@@ -18,19 +18,6 @@
 
 #include "tests/support/support.h"
 
-static int setup(void **state)
-{
-	*state = temp_dir("test_out_files_XXXXXX");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
-
 static void test_writes_into_new_parents(void **state)
 {
 	g_autofree char *dir = g_build_filename(*state, "a", "b", NULL);
@@ -66,9 +53,10 @@ static void test_names_the_directory_it_cannot_make(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_writes_into_new_parents, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_names_the_directory_it_cannot_make, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_writes_into_new_parents, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_names_the_directory_it_cannot_make,
+						temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
