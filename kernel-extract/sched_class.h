@@ -51,8 +51,11 @@ struct sched_class {
 	int (*idle_balance)(struct rq *rq);
 	/* Periodic balancing from the tick of a busy CPU, also on behalf of idle CPUs. */
 	void (*trigger_load_balance)(struct rq *rq);
+	/* Charges rq->curr for the time it ran since it was last charged (the kernel's, since 4.x). */
+	void (*update_curr)(struct rq *rq);
 };
 
+/* The classes a profile (sched_tunables.c) may choose; the core and the engine name none. */
 extern const struct sched_class fair_sched_class;
 
 #endif

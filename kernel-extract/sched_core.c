@@ -61,7 +61,7 @@ static void build_sched_domains(struct sched_system *sys)
 }
 
 bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned int nr_nodes,
-		       const struct sched_tunables *tun, unsigned int features)
+		       const struct sched_tunables *tun, const struct sched_profile *profile)
 {
 	if (nr_cpus == 0 || nr_cpus > SCHED_MAX_CPUS || nr_nodes == 0 || nr_cpus % nr_nodes != 0)
 		return false;
@@ -71,8 +71,8 @@ bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned 
 	sys->nr_nodes = nr_nodes;
 	sys->tun = *tun;
 	sched_tunables_update(&sys->tun);
-	sys->features = features;
-	sys->policy = &fair_sched_class;
+	sys->features = profile->features;
+	sys->policy = profile->sched_class;
 	sys->rqs = calloc(nr_cpus, sizeof(*sys->rqs));
 	if (!sys->rqs)
 		return false;
@@ -155,7 +155,7 @@ void set_task_cpu(struct sched_system *sys, struct task_struct *p, int new_cpu)
 
 /* ---------------------------------------------------------------- fork, wakeup */
 
-void sched_fork(struct task_struct *p, int pid, int nice)
+void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int nice)
 {
 	memset(&p->se, 0, sizeof(p->se));
 	memset(&p->sched_info, 0, sizeof(p->sched_info));
@@ -166,13 +166,12 @@ void sched_fork(struct task_struct *p, int pid, int nice)
 	p->cpu = 0;
 	p->on_cpu = false;
 	p->nvcsw = p->nivcsw = 0;
-	p->sched_class = &fair_sched_class;
+	p->sched_class = sys->policy;
 	set_load_weight(p);
 }
 
 void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_cpu)
 {
-	p->sched_class = sys->policy;
 	int cpu = p->sched_class->select_task_rq(sys, p, this_cpu, this_cpu, SD_BALANCE_FORK,
 						 WF_FORK);
 	struct rq *rq = cpu_rq(sys, cpu);

@@ -374,6 +374,11 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	entity_tick(&rq->cfs, &curr->se);
 }
 
+static void update_curr_fair(struct rq *rq)
+{
+	update_curr(&rq->cfs);
+}
+
 static void task_fork_fair(struct rq *rq, struct task_struct *p)
 {
 	update_curr(&rq->cfs);
@@ -405,4 +410,5 @@ const struct sched_class fair_sched_class = {
 	.task_fork = task_fork_fair,
 	.idle_balance = idle_balance,
 	.trigger_load_balance = trigger_load_balance,
+	.update_curr = update_curr_fair,
 };

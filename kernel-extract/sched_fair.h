@@ -1,6 +1,6 @@
 /*
  * sched_fair.h - the CFS functions, named after the kernel's kernel/sched_fair.c, exposed so the
- * tests can check each rule by itself. The engine uses fair_sched_class (sched_class.h) instead.
+ * tests can check each rule by itself. The engine reaches them only through the system's sched_class.
  */
 #ifndef KERNEL_EXTRACT_SCHED_FAIR_H
 #define KERNEL_EXTRACT_SCHED_FAIR_H

@@ -55,10 +55,13 @@ struct sched_tunables {
 #define SCHED_WAKEUP_GRAN_MIN 0ULL
 #define SCHED_WAKEUP_GRAN_MAX 1000000000ULL
 
+struct sched_class;
+
 struct sched_profile {
 	const char *name;
 	struct sched_tunables base; /* before the boot-time CPU scaling */
 	unsigned int features;
+	const struct sched_class *sched_class; /* the policy every task runs under */
 };
 
 /* NULL when there is no profile of that name. */

@@ -7,6 +7,7 @@
  * ncpus at 8 instead.
  */
 #include "kernel-extract/sched.h"
+#include "kernel-extract/sched_class.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -22,6 +23,7 @@ static const struct sched_profile profiles[] = {
 			  .migration_cost = 500000 },
 		.features = F(SF_START_DEBIT) | F(SF_NORMALIZED_SLEEPER) | F(SF_ASYM_GRAN) |
 			    F(SF_WAKEUP_PREEMPT) | F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY),
+		.sched_class = &fair_sched_class,
 	},
 	{
 		.name = "6.1",
@@ -32,6 +34,7 @@ static const struct sched_profile profiles[] = {
 		.features = F(SF_START_DEBIT) | F(SF_GENTLE_FAIR_SLEEPERS) | F(SF_GRAN_BY_WOKEN) |
 			    F(SF_BASE_SLICE) | F(SF_TICK_VRUNTIME_PREEMPT) | F(SF_WAKEUP_PREEMPT) |
 			    F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8),
+		.sched_class = &fair_sched_class,
 	},
 };
 

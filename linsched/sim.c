@@ -12,7 +12,6 @@
 
 #include "kernel-extract/sched_class.h"
 #include "kernel-extract/sched_core.h"
-#include "kernel-extract/sched_fair.h"
 #include "linsched/cache.h"
 #include "linsched/event.h"
 
@@ -212,8 +211,7 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
 
 	sim->cfg = *cfg;
-	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun,
-			       cfg->profile->features)) {
+	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun, cfg->profile)) {
 		g_free(sim);
 		return NULL;
 	}
@@ -320,7 +318,7 @@ struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 	sim->alive++;
 
 	/* pid 0 is the idle task's in a kernel; ours start at 1. */
-	sched_fork(&t->ts, t->id + 1, nice);
+	sched_fork(&sim->sys, &t->ts, t->id + 1, nice);
 	sim->sys.clock = sim->now;
 	int this_cpu = 0;
 
@@ -597,8 +595,8 @@ static void settle_all(struct linsched_sim *sim)
 		struct rq *rq = sim_rq(sim, (int)i);
 
 		cpu_account(sim, cpu);
-		update_curr(&rq->cfs);
 		if (rq->curr) {
+			rq->curr->sched_class->update_curr(rq);
 			sim->result.cpu_busy_ns[i] += sim->now - cpu->busy_since;
 			cpu->busy_since = sim->now;
 		}

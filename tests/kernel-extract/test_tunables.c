@@ -200,7 +200,7 @@ static struct sched_tunables booted_with(const struct sched_tunables *tun, unsig
 {
 	struct sched_system sys;
 
-	assert_true(sched_system_init(&sys, ncpus, 1, tun, profile(name)->features));
+	assert_true(sched_system_init(&sys, ncpus, 1, tun, profile(name)));
 	struct sched_tunables got = sys.tun;
 
 	sched_system_destroy(&sys);
@@ -309,10 +309,19 @@ static void test_inverse_weights(void **state)
 	assert_int_equal(prio_to_wmult[20], 4194304);
 }
 
-/* sched_fork() gives a task its nice level's weight and inverse weight. */
+/*
+ * sched_fork() gives a task its nice level's weight and inverse weight, and the class of the
+ * system it is forked in, which is the one its profile names (CFS for 2.6.28 and 6.1).
+ */
 static void test_sched_fork_sets_weight(void **state)
 {
 	(void)state;
+	const struct sched_tunables tun = sched_tunables_default(profile("6.1"), 2);
+	struct sched_system sys;
+
+	assert_true(sched_system_init(&sys, 2, 1, &tun, profile("6.1")));
+	assert_ptr_equal(sys.policy, &fair_sched_class);
+	assert_ptr_equal(profile("2.6.28")->sched_class, &fair_sched_class);
 	static const struct {
 		int nice;
 		unsigned long weight;
@@ -324,7 +333,7 @@ static void test_sched_fork_sets_weight(void **state)
 		struct task_struct p;
 
 		memset(&p, 0xa5, sizeof(p));
-		sched_fork(&p, 7, cases[i].nice);
+		sched_fork(&sys, &p, 7, cases[i].nice);
 		assert_int_equal(p.se.load.weight, cases[i].weight);
 		assert_int_equal(p.se.load.inv_weight, prio_to_wmult[cases[i].nice + 20]);
 		assert_int_equal(p.static_prio, 120 + cases[i].nice);
@@ -334,6 +343,7 @@ static void test_sched_fork_sets_weight(void **state)
 		assert_int_equal(p.state, TASK_NEW);
 		assert_ptr_equal(p.sched_class, &fair_sched_class);
 	}
+	sched_system_destroy(&sys);
 }
 
 int main(void)
