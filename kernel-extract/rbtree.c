@@ -73,7 +73,8 @@ static inline void rb_change_child(struct rb_node *old, struct rb_node *new_chil
  * Rotate `node` down towards `dir`: its child on the other side takes its place and `node` becomes
  * that child's `dir` child.  In-order sequence and colours are unchanged.
  */
-static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_root *root)
+static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_root *root,
+			     rb_augment_fn augment)
 {
 	enum rb_dir other = rb_opposite(dir);
 	struct rb_node *pivot = rb_child(node, other);
@@ -89,13 +90,19 @@ static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_ro
 
 	*rb_child_slot(pivot, dir) = node;
 	rb_set_parent(node, pivot);
+
+	/* The pivot now spans the subtree node spanned; node spans less, so it goes first. */
+	if (augment) {
+		augment(node);
+		augment(pivot);
+	}
 }
 
 /*
  * `node` is red and may have a red parent.  Either push the conflict two levels up by recolouring
  * (red uncle), or end it with one or two rotations (black uncle).
  */
-void rb_insert_color(struct rb_node *node, struct rb_root *root)
+static void rb_insert_rebalance(struct rb_node *node, struct rb_root *root, rb_augment_fn augment)
 {
 	for (;;) {
 		struct rb_node *parent = rb_parent(node);
@@ -122,14 +129,19 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 
 		/* An inner grandchild is first rotated to the outside, where the second case applies. */
 		if (rb_child(parent, rb_opposite(side)) == node) {
-			rb_rotate(parent, side, root);
+			rb_rotate(parent, side, root, augment);
 			parent = node;
 		}
 		rb_set_black(parent);
 		rb_set_red(gparent);
-		rb_rotate(gparent, rb_opposite(side), root);
+		rb_rotate(gparent, rb_opposite(side), root, augment);
 		return;
 	}
+}
+
+void rb_insert_color(struct rb_node *node, struct rb_root *root)
+{
+	rb_insert_rebalance(node, root, NULL);
 }
 
 /*
@@ -137,7 +149,8 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
  * `node` is one black short.  Borrow a black from the sibling's side by rotation, or recolour the
  * sibling red and move the deficit up to the parent.
  */
-static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, struct rb_root *root)
+static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, struct rb_root *root,
+			       rb_augment_fn augment)
 {
 	while (parent != NULL && !rb_is_red_or_null(node)) {
 		/*
@@ -152,7 +165,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 			/* Make the sibling black, without changing black heights, to reach the cases below. */
 			rb_set_black(sibling);
 			rb_set_red(parent);
-			rb_rotate(parent, side, root);
+			rb_rotate(parent, side, root, augment);
 			sibling = rb_child(parent, away);
 		}
 
@@ -170,7 +183,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 			/* Only the near nephew is red: rotate it into the far position. */
 			rb_set_black(near);
 			rb_set_red(sibling);
-			rb_rotate(sibling, away, root);
+			rb_rotate(sibling, away, root, augment);
 			far = sibling;
 			sibling = near;
 		}
@@ -178,7 +191,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 		rb_set_color(sibling, rb_color(parent));
 		rb_set_black(parent);
 		rb_set_black(far);
-		rb_rotate(parent, side, root);
+		rb_rotate(parent, side, root, augment);
 		return;
 	}
 	if (node)
@@ -243,7 +256,14 @@ static inline bool rb_unlink_by_successor(struct rb_node *node, struct rb_root *
 	return removed_black;
 }
 
-void rb_erase(struct rb_node *node, struct rb_root *root)
+/* Recomputes the augmented value of node and of every ancestor, bottom up. */
+static void rb_augment_to_root(struct rb_node *node, rb_augment_fn augment)
+{
+	for (; node; node = rb_parent(node))
+		augment(node);
+}
+
+static void rb_erase_augmentable(struct rb_node *node, struct rb_root *root, rb_augment_fn augment)
 {
 	struct rb_node *gap;
 	struct rb_node *gap_parent;
@@ -254,8 +274,37 @@ void rb_erase(struct rb_node *node, struct rb_root *root)
 	else
 		removed_black = rb_unlink_simple(node, root, &gap, &gap_parent);
 
+	/*
+	 * Every subtree that lost the node lies on the path from the gap up: when a successor moved
+	 * into the node's place, it is on that path too (gap_parent is the successor or below it).
+	 */
+	if (augment)
+		rb_augment_to_root(gap_parent, augment);
 	if (removed_black)
-		rb_erase_rebalance(gap, gap_parent, root);
+		rb_erase_rebalance(gap, gap_parent, root, augment);
+}
+
+void rb_erase(struct rb_node *node, struct rb_root *root)
+{
+	rb_erase_augmentable(node, root, NULL);
+}
+
+void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,
+				rb_augment_fn augment)
+{
+	if (leftmost)
+		root->rb_leftmost = node;
+	/* The new leaf is in every subtree on its path: bring them up to date before rotating. */
+	rb_augment_to_root(node, augment);
+	rb_insert_rebalance(node, &root->rb_root, augment);
+}
+
+void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+			       rb_augment_fn augment)
+{
+	if (root->rb_leftmost == node)
+		root->rb_leftmost = rb_next(node);
+	rb_erase_augmentable(node, &root->rb_root, augment);
 }
 
 static inline struct rb_node *rb_extreme(struct rb_node *node, enum rb_dir dir)
