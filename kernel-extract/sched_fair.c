@@ -19,13 +19,6 @@ static inline const struct sched_tunables *tun_of(struct cfs_rq *cfs_rq)
 	return &sys_of(cfs_rq)->tun;
 }
 
-u64 calc_delta_fair(u64 delta, struct sched_entity *se)
-{
-	if (se->load.weight != NICE_0_LOAD)
-		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
-	return delta;
-}
-
 /* ---------------------------------------------------------------- the tree */
 
 static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)

@@ -40,6 +40,62 @@ static void test_profile_lookup(void **state)
 	assert_null(sched_profile_find("6.1 "));
 	assert_non_null(strstr(sched_profile_names(), "2.6.28"));
 	assert_non_null(strstr(sched_profile_names(), "6.1"));
+	assert_non_null(strstr(sched_profile_names(), "eevdf"));
+	assert_non_null(strstr(sched_profile_names(), "6.6"));
+	assert_int_equal(profile("6.1")->knobs, SCHED_KNOBS_CFS);
+	assert_int_equal(profile("eevdf")->knobs, SCHED_KNOBS_EEVDF);
+	assert_int_equal(profile("6.6")->knobs, SCHED_KNOBS_EEVDF);
+}
+
+/*
+ * EEVDF's base slice (kernel/sched/fair.c): 0.75 ms in 6.6, 0.70 ms since 6.15 (what this
+ * machine's 6.18 shows: 1.4 ms on 2 CPUs), scaled by 1 + ilog2(min(ncpus, 8)): on 2 CPUs 1.4 and
+ * 1.5 ms, on 64 CPUs (capped at 8, factor 4) 2.8 and 3 ms. No CFS knob, hence no nr_latency.
+ * The flags that differ: 6.12's per-task slices, delayed dequeue and shorter-slice preemption,
+ * 6.17's lag bound and end-of-protection reschedule.
+ */
+static void test_eevdf_profiles(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		unsigned int ncpus;
+		uint64_t base_slice;
+	} cases[] = {
+		{ "eevdf", 1, 700000 }, { "eevdf", 2, 1400000 }, { "eevdf", 64, 2800000 },
+		{ "6.6", 1, 750000 },	{ "6.6", 2, 1500000 },	 { "6.6", 64, 3000000 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sched_tunables t =
+			sched_tunables_default(profile(cases[i].name), cases[i].ncpus);
+
+		assert_int_equal(t.base_slice, cases[i].base_slice);
+		assert_int_equal(t.latency, 0);
+		assert_int_equal(t.min_granularity, 0);
+		assert_int_equal(t.nr_latency, 0);
+		assert_int_equal(t.migration_cost, 500000);
+	}
+	static const enum sched_feature only_618[] = { SF_PLACE_REL_DEADLINE, SF_PREEMPT_SHORT,
+						       SF_DELAY_DEQUEUE,      SF_DELAY_ZERO,
+						       SF_CUSTOM_SLICE,	      SF_LAG_MAX_SLICE,
+						       SF_RESCHED_PROTECT_END };
+	static const enum sched_feature both[] = { SF_PLACE_LAG, SF_PLACE_DEADLINE_INITIAL,
+						   SF_RUN_TO_PARITY, SF_WAKEUP_PREEMPT,
+						   SF_SCALE_CPUS_CAPPED_AT_8 };
+
+	for (size_t i = 0; i < sizeof(only_618) / sizeof(only_618[0]); i++) {
+		assert_true(profile("eevdf")->features & (1U << only_618[i]));
+		assert_false(profile("6.6")->features & (1U << only_618[i]));
+	}
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
+		assert_true(profile("eevdf")->features & (1U << both[i]));
+		assert_true(profile("6.6")->features & (1U << both[i]));
+	}
+	/* Neither has buddies (NEXT_BUDDY is off in both kernels) nor CFS's rules. */
+	assert_false(profile("eevdf")->features & (1U << SF_NEXT_BUDDY));
+	assert_false(profile("eevdf")->features & (1U << SF_START_DEBIT));
+	assert_int_equal(SCHED_BASE_SLICE_MAX, 4294967295ULL);
 }
 
 /* The base values of SPEC.md's table, before any scaling. */
@@ -350,6 +406,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_lookup),
+		cmocka_unit_test(test_eevdf_profiles),
 		cmocka_unit_test(test_profile_base_values),
 		cmocka_unit_test(test_sysctl_ranges),
 		cmocka_unit_test(test_tunable_factor),
