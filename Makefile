@@ -9,7 +9,7 @@
 # in both.
 
 PKGS      := glib-2.0 gsl
-DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests
+DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format
 
 CC        ?= cc
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -35,7 +35,7 @@ VARIANTS  := release asan
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all deps run test check test-release test-asan bench report clean
+.PHONY: all deps run test check lint format test-release test-asan bench report clean
 .DEFAULT_GOAL := all
 
 all: bin/linsched bin/tuner
@@ -86,9 +86,22 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 test: deps
 	@$(MAKE) --no-print-directory check
 
-# Both variants in one run, so the closing line counts every test.
-check: $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
+# Both variants in one run, so the closing line counts every test; the lint first.
+check: lint $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
 	tests/run.sh $(TESTS_release) $(TESTS_asan)
+
+# Every source in the one style of .clang-format; every include down the layers of
+# tools/check_layers.sh (and that check refusing what it must).
+FORMAT_SRCS = $(shell find $(SRC_DIRS) tests bench -name '*.[ch]' | sort)
+lint:
+	@clang-format --dry-run --Werror $(FORMAT_SRCS)
+	@echo "format: $(words $(FORMAT_SRCS)) files follow .clang-format"
+	@tools/check_layers_test.sh
+	@tools/check_layers.sh
+
+# Rewrite every source in the style of .clang-format.
+format:
+	clang-format -i $(FORMAT_SRCS)
 
 # Install the Debian packages that are missing; do nothing when all are present.
 deps:

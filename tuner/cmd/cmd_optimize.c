@@ -358,9 +358,7 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	CfsKnobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
-		return usage(error,
-			     "--knob: '%s' is not latency, min_granularity or wakeup_granularity",
-			     c->knob);
+		return usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
 	for (int i = 0; i < KNOB_COUNT; i++) {
 		if (i == (int)k)
 			continue;
