@@ -222,7 +222,8 @@ static inline bool rb_unlink_simple(struct rb_node *node, struct rb_root *root,
  * was.
  */
 static inline bool rb_unlink_by_successor(struct rb_node *node, struct rb_root *root,
-					  struct rb_node **gap, struct rb_node **gap_parent)
+					  struct rb_node **gap, struct rb_node **gap_parent,
+					  struct rb_node **moved)
 {
 	struct rb_node *successor = node->rb_right;
 
@@ -253,33 +254,47 @@ static inline bool rb_unlink_by_successor(struct rb_node *node, struct rb_root *
 
 	successor->__rb_parent_color = node->__rb_parent_color; /* same parent, same colour */
 	rb_change_child(node, successor, parent, root);
+	*moved = successor;
 	return removed_black;
 }
 
-/* Recomputes the augmented value of node and of every ancestor, bottom up. */
-static void rb_augment_to_root(struct rb_node *node, rb_augment_fn augment)
+/*
+ * Recomputes the augmented values from node up, until one does not change once past must (a
+ * node whose value must be recomputed whatever happens below it; NULL: none).
+ */
+static void rb_augment_up(struct rb_node *node, struct rb_node *must, rb_augment_fn augment)
 {
-	for (; node; node = rb_parent(node))
-		augment(node);
+	bool past = must == NULL;
+
+	for (; node; node = rb_parent(node)) {
+		bool changed = augment(node);
+
+		if (node == must)
+			past = true;
+		else if (!changed && past)
+			return;
+	}
 }
 
 static void rb_erase_augmentable(struct rb_node *node, struct rb_root *root, rb_augment_fn augment)
 {
 	struct rb_node *gap;
 	struct rb_node *gap_parent;
+	struct rb_node *moved = NULL;
 	bool removed_black;
 
 	if (node->rb_left && node->rb_right)
-		removed_black = rb_unlink_by_successor(node, root, &gap, &gap_parent);
+		removed_black = rb_unlink_by_successor(node, root, &gap, &gap_parent, &moved);
 	else
 		removed_black = rb_unlink_simple(node, root, &gap, &gap_parent);
 
 	/*
-	 * Every subtree that lost the node lies on the path from the gap up: when a successor moved
-	 * into the node's place, it is on that path too (gap_parent is the successor or below it).
+	 * Every subtree that lost the node lies on the path from the gap up. A successor moved into
+	 * the node's place is on that path too (gap_parent is the successor or below it) and heads a
+	 * new set of descendants: the walk may stop only above it.
 	 */
 	if (augment)
-		rb_augment_to_root(gap_parent, augment);
+		rb_augment_up(gap_parent, moved, augment);
 	if (removed_black)
 		rb_erase_rebalance(gap, gap_parent, root, augment);
 }
@@ -295,7 +310,8 @@ void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *roo
 	if (leftmost)
 		root->rb_leftmost = node;
 	/* The new leaf is in every subtree on its path: bring them up to date before rotating. */
-	rb_augment_to_root(node, augment);
+	augment(node);
+	rb_augment_up(rb_parent(node), NULL, augment);
 	rb_insert_rebalance(node, &root->rb_root, augment);
 }
 

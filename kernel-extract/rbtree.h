@@ -27,8 +27,9 @@
  * Augmented trees (EEVDF's timeline) keep in every node a value computed from its subtree, such as
  * the minimum of a key over the subtree, so that a search can skip subtrees that cannot hold what it
  * looks for.  The caller's rb_augment_fn recomputes one node's value from the node and its two
- * children; the augmented insert and erase call it on every node whose subtree changed (the path to
- * the root, and both nodes of each rotation), so the values are right whenever the call returns.
+ * children; the augmented insert and erase call it on every node whose subtree changed (the path
+ * up, as far as values change, and both nodes of each rotation), so the values are right whenever
+ * the call returns.
  *
  * Costs: rb_first_cached() O(1); insertion and erasure O(log n) with at most three rotations;
  * rb_first/rb_last/rb_next/rb_prev O(log n) worst case, O(1) amortised over a full walk.
@@ -196,8 +197,11 @@ static inline void rb_add_cached(struct rb_node *node, struct rb_root_cached *tr
 	rb_insert_color_cached(node, tree, leftmost);
 }
 
-/* Recomputes node's augmented value from node itself and its children (either may be NULL). */
-typedef void (*rb_augment_fn)(struct rb_node *node);
+/*
+ * Recomputes node's augmented value from node itself and its children (either may be NULL);
+ * returns whether it changed, so that a walk up the tree can stop where nothing changes.
+ */
+typedef bool (*rb_augment_fn)(struct rb_node *node);
 
 /* rb_insert_color_cached() for an augmented tree: node was just rb_link_node()d. O(log n). */
 void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,

@@ -136,11 +136,15 @@ static bool deadline_less(const struct rb_node *a, const struct rb_node *b)
 	return entity_before(__node_2_se(a), __node_2_se(b));
 }
 
-/* A node's subtree summary: least vruntime, least and greatest slice, its own included. */
-static void min_vruntime_update(struct rb_node *node)
+/*
+ * A node's subtree summary: least vruntime, least and greatest slice, its own included. Returns
+ * whether it changed.
+ */
+static bool min_vruntime_update(struct rb_node *node)
 {
 	struct sched_entity *se = __node_2_se(node);
 	struct rb_node *children[2] = { node->rb_left, node->rb_right };
+	u64 old_min = se->min_vruntime, old_min_slice = se->min_slice, old_max = se->max_slice;
 
 	se->min_vruntime = se->vruntime;
 	se->min_slice = se->max_slice = se->slice;
@@ -156,6 +160,8 @@ static void min_vruntime_update(struct rb_node *node)
 		if (c->max_slice > se->max_slice)
 			se->max_slice = c->max_slice;
 	}
+	return se->min_vruntime != old_min || se->min_slice != old_min_slice ||
+	       se->max_slice != old_max;
 }
 
 void __enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se)

@@ -266,17 +266,19 @@ static uint64_t subtree_min_of(const struct rb_node *node)
 	return node ? rb_entry(node, struct item, node)->subtree_min : UINT64_MAX;
 }
 
-/* The callback under test's contract: this node's minimum from its value and its children's. */
-static void item_augment(struct rb_node *node)
+/* The callback under test's contract: this node's minimum from its value and its children's,
+ * and whether it changed. */
+static bool item_augment(struct rb_node *node)
 {
 	struct item *it = rb_entry(node, struct item, node);
-	uint64_t m = it->value;
+	uint64_t m = it->value, old = it->subtree_min;
 
 	if (subtree_min_of(node->rb_left) < m)
 		m = subtree_min_of(node->rb_left);
 	if (subtree_min_of(node->rb_right) < m)
 		m = subtree_min_of(node->rb_right);
 	it->subtree_min = m;
+	return m != old;
 }
 
 /* Recomputes every subtree's minimum from scratch by recursion and compares with the cached one. */
