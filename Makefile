@@ -9,7 +9,8 @@
 # in both.
 
 PKGS      := glib-2.0 gsl
-DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format
+DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format \
+             qemu-system-x86 busybox-static cpio
 
 CC        ?= cc
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -43,7 +44,7 @@ all: bin/linsched bin/tuner
 # bin/ holds the release programs, the ones the README talks about.
 bin/%: build/release/bin/%
 	@mkdir -p bin
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 define VARIANT_RULES
 build/$(1)/%.o: %.c
@@ -84,6 +85,7 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 # The newcomer's second command: dependencies first (a sub-make, so that no compiler starts before
 # the libraries are installed), then `check`.
 test: deps
+	@$(MAKE) --no-print-directory vm
 	@$(MAKE) --no-print-directory check
 
 # Both variants in one run, so the closing line counts every test; the lint first.
@@ -136,3 +138,5 @@ build/release/bench/bench: build/release/bench/bench.o build/release/liblinsched
 
 clean:
 	rm -rf build bin
+
+include vm/vm.mk
