@@ -120,6 +120,106 @@ static void hackbench_100x100_fsm(void)
 	hackbench_run(100, 100, HACKBENCH_FSM);
 }
 
+/* ---------------------------------------------------------------- profiles side by side */
+
+typedef void (*profile_fn)(const struct sched_profile *profile);
+
+static void sleeprun_40x4_profile(const struct sched_profile *profile)
+{
+	struct linsched_config cfg;
+	struct task_spec spec;
+
+	linsched_config_init(&cfg, profile, 4);
+	cfg.duration_ns = 60 * NSEC_PER_SEC;
+	task_spec_parse("sleeprun:busy_ms=1:sleep_ms=1:count=40", &spec, NULL);
+
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+
+	task_spec_spawn(sim, &spec);
+	linsched_sim_run(sim);
+	linsched_sim_free(sim);
+}
+
+static void hackbench_profile(const struct sched_profile *profile, unsigned int groups,
+			      unsigned int loops)
+{
+	struct hackbench_params p;
+	struct linsched_config cfg;
+	struct hackbench_outcome out;
+
+	hackbench_params_default(&p);
+	p.groups = groups;
+	p.loops = loops;
+	p.threads = true;
+	hackbench_params_resolve(&p);
+	linsched_config_init(&cfg, profile, 2);
+	cfg.costs.switch_ns = hackbench_switch_ns(&p);
+	hackbench_simulate(&cfg, &p, &out);
+	if (out.deadlock)
+		fprintf(stderr, "bench: unexpected deadlock (%s)\n", profile->name);
+}
+
+static void hackbench_5x1000_profile(const struct sched_profile *profile)
+{
+	hackbench_profile(profile, 5, 1000);
+}
+
+static void hackbench_100x100_profile(const struct sched_profile *profile)
+{
+	hackbench_profile(profile, 100, 100);
+}
+
+/*
+ * The median wall time of fn under profiles a and b, their runs interleaved (a, b, a, b, ...)
+ * after a warm-up of each, so that both see the same spells of a shared machine's speed.
+ */
+static void time_pair(profile_fn fn, const struct sched_profile *a, const struct sched_profile *b,
+		      int runs, double *ta, double *tb)
+{
+	double t[2][16];
+
+	fn(a);
+	fn(b);
+	for (int i = 0; i < runs; i++) {
+		for (int j = 0; j < 2; j++) {
+			double start = now_s();
+
+			fn(j ? b : a);
+			t[j][i] = now_s() - start;
+		}
+	}
+	qsort(t[0], (size_t)runs, sizeof(double), cmp_double);
+	qsort(t[1], (size_t)runs, sizeof(double), cmp_double);
+	*ta = t[0][runs / 2];
+	*tb = t[1][runs / 2];
+}
+
+static void compare_profiles(void)
+{
+	const struct sched_profile *cfs = sched_profile_find("6.1");
+	const struct sched_profile *eevdf = sched_profile_find("eevdf");
+	static const struct {
+		const char *what;
+		profile_fn fn;
+		int runs;
+	} cases[] = {
+		{ "40 sleeprun tasks, 4 CPUs, 60 s virtual (as 1.)", sleeprun_40x4_profile, 9 },
+		{ "hackbench 5 x 1000, threads, FSM, 2 CPUs (as 2.)", hackbench_5x1000_profile, 7 },
+		{ "hackbench 100 x 100, threads, FSM, 2 CPUs (as 4.)", hackbench_100x100_profile,
+		  5 },
+	};
+
+	printf("\n6. the eevdf profile beside 6.1's (medians of interleaved runs)\n");
+	printf("   %-52s %10s %10s %8s\n", "", "6.1", "eevdf", "ratio");
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		double t_cfs, t_eevdf;
+
+		time_pair(cases[i].fn, cfs, eevdf, cases[i].runs, &t_cfs, &t_eevdf);
+		printf("   %-52s %9.4fs %9.4fs %8.2f\n", cases[i].what, t_cfs, t_eevdf,
+		       t_eevdf / t_cfs);
+	}
+}
+
 /* A full PSO (20 particles x 30 iterations) on 5 groups x 1 loop, threads, 2 CPUs. */
 static void pso_full(guint jobs)
 {
@@ -243,6 +343,8 @@ int main(void)
 	printf("\n5. a full PSO (20 particles x 30 iterations) on hackbench 5 groups x 1 loop, threads, 2 CPUs\n");
 	printf("   --jobs 1: %.3f s, --jobs 2: %.3f s (median of 5), speed-up %.2f\n", j1, j2,
 	       j1 / j2);
+
+	compare_profiles();
 
 	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
 	return failures ? 1 : 0;

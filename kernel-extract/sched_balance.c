@@ -8,8 +8,9 @@
  * queue, pull queued tasks worth the imbalance, skip cache-hot ones until balancing keeps failing)
  * are the kernel's.
  */
+#include "kernel-extract/sched_balance.h"
+
 #include "kernel-extract/sched_core.h"
-#include "kernel-extract/sched_fair.h"
 
 static unsigned long cpu_load(const struct sched_system *sys, int cpu)
 {
@@ -217,7 +218,8 @@ static struct rq *find_busiest_queue(const struct sched_system *sys,
 static bool can_migrate_task(const struct task_struct *p, const struct rq *src,
 			     const struct sched_domain *sd, u64 now)
 {
-	if (p == src->curr)
+	/* A task whose dequeue EEVDF delayed is asleep: there is nothing to run elsewhere. */
+	if (p == src->curr || p->se.sched_delayed)
 		return false;
 	return !task_hot(p, now, &src->sys->tun) || sd->nr_balance_failed > sd->cache_nice_tries;
 }

@@ -19,13 +19,6 @@ static inline const struct sched_tunables *tun_of(struct cfs_rq *cfs_rq)
 	return &sys_of(cfs_rq)->tun;
 }
 
-u64 calc_delta_fair(u64 delta, struct sched_entity *se)
-{
-	if (se->load.weight != NICE_0_LOAD)
-		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
-	return delta;
-}
-
 /* ---------------------------------------------------------------- the tree */
 
 static inline bool entity_before(const struct sched_entity *a, const struct sched_entity *b)
@@ -374,6 +367,11 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	entity_tick(&rq->cfs, &curr->se);
 }
 
+static void update_curr_fair(struct rq *rq)
+{
+	update_curr(&rq->cfs);
+}
+
 static void task_fork_fair(struct rq *rq, struct task_struct *p)
 {
 	update_curr(&rq->cfs);
@@ -405,4 +403,5 @@ const struct sched_class fair_sched_class = {
 	.task_fork = task_fork_fair,
 	.idle_balance = idle_balance,
 	.trigger_load_balance = trigger_load_balance,
+	.update_curr = update_curr_fair,
 };

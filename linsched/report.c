@@ -7,12 +7,17 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 {
 	json_key(w, "knobs");
 	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, cfg->tun.latency);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, cfg->tun.min_granularity);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, cfg->tun.wakeup_granularity);
+	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF) {
+		json_key(w, "base_slice_ns");
+		json_uint(w, cfg->tun.base_slice);
+	} else {
+		json_key(w, "latency_ns");
+		json_uint(w, cfg->tun.latency);
+		json_key(w, "min_granularity_ns");
+		json_uint(w, cfg->tun.min_granularity);
+		json_key(w, "wakeup_granularity_ns");
+		json_uint(w, cfg->tun.wakeup_granularity);
+	}
 	json_key(w, "migration_cost_ns");
 	json_uint(w, cfg->tun.migration_cost);
 	json_end_object(w);
@@ -119,13 +124,19 @@ void report_text(GString *out, const struct linsched_sim *sim)
 	g_string_append_printf(
 		out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
 		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
-	g_string_append_printf(out,
-			       "knobs: latency %" G_GUINT64_FORMAT
-			       " ns, min_granularity %" G_GUINT64_FORMAT
-			       " ns, wakeup_granularity %" G_GUINT64_FORMAT
-			       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-			       cfg->tun.latency, cfg->tun.min_granularity,
-			       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
+	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
+		g_string_append_printf(out,
+				       "knobs: base_slice %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       cfg->tun.base_slice, cfg->tun.migration_cost);
+	else
+		g_string_append_printf(out,
+				       "knobs: latency %" G_GUINT64_FORMAT
+				       " ns, min_granularity %" G_GUINT64_FORMAT
+				       " ns, wakeup_granularity %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       cfg->tun.latency, cfg->tun.min_granularity,
+				       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
 	g_string_append_printf(
 		out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
 		res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");

@@ -12,7 +12,6 @@
 
 #include "kernel-extract/sched_class.h"
 #include "kernel-extract/sched_core.h"
-#include "kernel-extract/sched_fair.h"
 #include "linsched/cache.h"
 #include "linsched/event.h"
 
@@ -103,24 +102,19 @@ void linsched_config_init(struct linsched_config *cfg, const struct sched_profil
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
 
-bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
+/* The profile's kernel's knobs within the ranges it accepts (sysctl, or debugfs for EEVDF). */
+static bool validate_knobs(const struct sched_profile *profile, const struct sched_tunables *t,
+			   GError **error)
 {
-	const struct sched_tunables *t = &cfg->tun;
-
-	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus,
-			    SCHED_MAX_CPUS);
-		return false;
-	}
-	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
-		g_set_error(error, CONFIG_ERROR, 1, "--domains: %u does not divide %u CPUs evenly",
-			    cfg->nr_domains, cfg->nr_cpus);
-		return false;
-	}
-	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
-		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
-			    cfg->hz);
-		return false;
+	if (profile->knobs == SCHED_KNOBS_EEVDF) {
+		if (t->base_slice > SCHED_BASE_SLICE_MAX) {
+			g_set_error(error, CONFIG_ERROR, 1,
+				    "--base-slice-ns: %" G_GUINT64_FORMAT
+				    " is outside the debugfs range %llu..%llu",
+				    t->base_slice, SCHED_BASE_SLICE_MIN, SCHED_BASE_SLICE_MAX);
+			return false;
+		}
+		return true;
 	}
 	if (t->latency < SCHED_LATENCY_MIN || t->latency > SCHED_LATENCY_MAX) {
 		g_set_error(error, CONFIG_ERROR, 1,
@@ -143,6 +137,30 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    t->wakeup_granularity, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX);
 		return false;
 	}
+	return true;
+}
+
+bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
+{
+	const struct sched_tunables *t = &cfg->tun;
+
+	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
+		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus,
+			    SCHED_MAX_CPUS);
+		return false;
+	}
+	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
+		g_set_error(error, CONFIG_ERROR, 1, "--domains: %u does not divide %u CPUs evenly",
+			    cfg->nr_domains, cfg->nr_cpus);
+		return false;
+	}
+	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
+		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
+			    cfg->hz);
+		return false;
+	}
+	if (!validate_knobs(cfg->profile, t, error))
+		return false;
 	if (cfg->costs.cache_lines == 0) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
 		return false;
@@ -212,11 +230,11 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
 
 	sim->cfg = *cfg;
-	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun,
-			       cfg->profile->features)) {
+	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun, cfg->profile)) {
 		g_free(sim);
 		return NULL;
 	}
+	sim->sys.tick_nsec = NSEC_PER_SEC / cfg->hz;
 	sim->sys.migrate_hook = sim_migrate_hook;
 	sim->sys.hook_ctx = sim;
 	event_heap_init(&sim->events);
@@ -305,6 +323,13 @@ struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 					   const struct linsched_task_ops *ops, void *data,
 					   const char *name, int nice)
 {
+	return linsched_task_create_sliced(sim, ops, data, name, nice, 0);
+}
+
+struct linsched_task *linsched_task_create_sliced(struct linsched_sim *sim,
+						  const struct linsched_task_ops *ops, void *data,
+						  const char *name, int nice, uint64_t slice_ns)
+{
 	struct linsched_task *t = g_new0(struct linsched_task, 1);
 
 	t->sim = sim;
@@ -320,7 +345,9 @@ struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 	sim->alive++;
 
 	/* pid 0 is the idle task's in a kernel; ours start at 1. */
-	sched_fork(&t->ts, t->id + 1, nice);
+	sched_fork(&sim->sys, &t->ts, t->id + 1, nice);
+	if (slice_ns)
+		sched_setattr_runtime(&t->ts, slice_ns);
 	sim->sys.clock = sim->now;
 	int this_cpu = 0;
 
@@ -597,8 +624,8 @@ static void settle_all(struct linsched_sim *sim)
 		struct rq *rq = sim_rq(sim, (int)i);
 
 		cpu_account(sim, cpu);
-		update_curr(&rq->cfs);
 		if (rq->curr) {
+			rq->curr->sched_class->update_curr(rq);
 			sim->result.cpu_busy_ns[i] += sim->now - cpu->busy_since;
 			cpu->busy_since = sim->now;
 		}

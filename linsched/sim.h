@@ -138,6 +138,13 @@ uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim);
 struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 					   const struct linsched_task_ops *ops, void *data,
 					   const char *name, int nice);
+/*
+ * The same for a task that asks for its own slice (ns), as sched_setattr(sched_runtime) would on
+ * Linux 6.12 and later (EEVDF profiles that have SF_CUSTOM_SLICE); 0: the base slice.
+ */
+struct linsched_task *linsched_task_create_sliced(struct linsched_sim *sim,
+						  const struct linsched_task_ops *ops, void *data,
+						  const char *name, int nice, uint64_t slice_ns);
 void *linsched_task_data(const struct linsched_task *t);
 struct linsched_sim *linsched_task_sim(const struct linsched_task *t);
 int linsched_task_id(const struct linsched_task *t);

@@ -419,6 +419,13 @@ void hackbench_simulate(const struct linsched_config *cfg, const struct hackbenc
 	out->migrations = res->migrations;
 	out->messages = hb->messages;
 	out->deadlock = res->deadlock;
+	out->task_switches = 0;
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+		struct linsched_task_stats st;
+
+		linsched_task_stats(linsched_sim_task(sim, i), &st);
+		out->task_switches += st.nvcsw + st.nivcsw;
+	}
 	hackbench_free(hb);
 	linsched_sim_free(sim);
 }

@@ -23,7 +23,7 @@ enum output_format {
 struct linsched_cli {
 	gint64 cpus, domains, hz;
 	char *profile;
-	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns;
+	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns, base_slice_ns;
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	char *format;

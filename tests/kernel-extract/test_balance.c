@@ -62,7 +62,7 @@ static struct sched_system *boot(void **state, unsigned int nr_cpus, unsigned in
 	assert_non_null(p);
 	if (sys->rqs)
 		sched_system_destroy(sys);
-	assert_true(sched_system_init(sys, nr_cpus, nr_nodes, &tunables, p->features));
+	assert_true(sched_system_init(sys, nr_cpus, nr_nodes, &tunables, p));
 	sys->clock = T0;
 	return sys;
 }
@@ -250,7 +250,7 @@ static void test_fork_spreads(void **state)
 		struct task_struct t[8];
 
 		for (int i = 0; i < 8; i++) {
-			sched_fork(&t[i], i + 1, 0);
+			sched_fork(sys, &t[i], i + 1, 0);
 			wake_up_new_task(sys, &t[i], 0);
 			assert_int_equal(t[i].state, TASK_RUNNING);
 			assert_int_equal(t[i].se.on_rq, 1);
@@ -274,12 +274,12 @@ static void test_fork_weighs_load(void **state)
 	struct sched_system *sys = boot(state, 2, 1);
 	struct task_struct t[6];
 
-	sched_fork(&t[0], 1, -5);
+	sched_fork(sys, &t[0], 1, -5);
 	wake_up_new_task(sys, &t[0], 0);
 	int heavy = t[0].cpu, other = 1 - heavy;
 
 	for (int i = 1; i < 6; i++) {
-		sched_fork(&t[i], i + 1, 0);
+		sched_fork(sys, &t[i], i + 1, 0);
 		wake_up_new_task(sys, &t[i], heavy);
 		assert_int_equal(t[i].cpu, i < 5 ? other : heavy);
 	}

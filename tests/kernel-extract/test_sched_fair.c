@@ -116,7 +116,7 @@ static struct sched_system *boot(void **state, enum prof which, unsigned int nr_
 	assert_non_null(p);
 	if (f->sys.rqs)
 		sched_system_destroy(&f->sys);
-	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &setups[which].tun, p->features));
+	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &setups[which].tun, p));
 	assert_int_equal(f->sys.tun.nr_latency, setups[which].nr_latency);
 	f->sys.clock = T0;
 	return &f->sys;
@@ -174,13 +174,16 @@ static void clear_resched(struct sched_system *sys, struct rq *rq)
 
 /* ---------------------------------------------------------------- calc_delta_fair */
 
+/* The weight tests need a task's weight only, not a system to run it in. */
+static struct sched_system no_system;
+
 static void test_calc_delta_fair_nice0_is_identity(void **state)
 {
 	(void)state;
 	static const u64 deltas[] = { 0, 1, 999, 4 * MS, 12345678901234ULL, 1ULL << 62 };
 	struct task_struct p;
 
-	sched_fork(&p, 1, 0);
+	sched_fork(&no_system, &p, 1, 0);
 	for (size_t i = 0; i < sizeof(deltas) / sizeof(deltas[0]); i++)
 		assert_int_equal(calc_delta_fair(deltas[i], &p.se), deltas[i]);
 }
@@ -194,7 +197,7 @@ static void test_calc_delta_fair_all_weights(void **state)
 	struct task_struct p;
 
 	for (int nice = MIN_NICE; nice <= MAX_NICE; nice++) {
-		sched_fork(&p, 1, nice);
+		sched_fork(&no_system, &p, 1, nice);
 		u64 w = p.se.load.weight;
 
 		for (size_t i = 0; i < sizeof(small) / sizeof(small[0]); i++)
@@ -206,10 +209,10 @@ static void test_calc_delta_fair_all_weights(void **state)
 		assert_int_equal(calc_delta_fair(0, &p.se), 0);
 	}
 	/* Spot checks typed in: 3 ms at nice 5 is 3e6 * 1024 / 335 = 9 170 149.25 virtual ns. */
-	sched_fork(&p, 1, 5);
+	sched_fork(&no_system, &p, 1, 5);
 	assert_in_range(calc_delta_fair(3 * MS, &p.se), 9170148, 9170150);
 	/* nice -20: 1 ms is 1e6 * 1024 / 88761 = 11 536.6 virtual ns. */
-	sched_fork(&p, 1, -20);
+	sched_fork(&no_system, &p, 1, -20);
 	assert_in_range(calc_delta_fair(1 * MS, &p.se), 11536, 11537);
 }
 
@@ -466,7 +469,7 @@ static void test_fork_placement_from_boot(void **state)
 			struct sched_system *sys = boot(state, (enum prof)which, 1);
 			u64 min_v = cpu_rq(sys, 0)->cfs.min_vruntime;
 
-			sched_fork(&p, 1, nices[i]);
+			sched_fork(sys, &p, 1, nices[i]);
 			wake_up_new_task(sys, &p, 0);
 			assert_int_equal(p.cpu, 0);
 			assert_int_equal(p.state, TASK_RUNNING);

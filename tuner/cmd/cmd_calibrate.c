@@ -49,7 +49,9 @@ struct calibrate_run {
 	struct progress progress;
 	unsigned int done;
 	double *ms;		   /* real runs: ms[i * repeat + round] for measured[i] */
+	double *switches;	   /* their context switches, likewise */
 	double *sim;		   /* simulated jiffies of groups[i] */
+	double *sim_switches;	   /* the simulation's context switches for groups[i] */
 	CalibrationBootstrap boot; /* the bootstrapped model's inputs, measured */
 	Calibration *cal;
 	Regression *all; /* the same line fitted through every run, not only the means */
@@ -84,7 +86,9 @@ static void calibrate_run_clear(struct calibrate_run *run)
 		g_array_free(run->measured, TRUE);
 	realbench_free(run->bench);
 	g_free(run->ms);
+	g_free(run->switches);
 	g_free(run->sim);
+	g_free(run->sim_switches);
 	g_free(run->boot.date);
 	calibration_free(run->cal);
 	regression_free(run->all);
@@ -144,8 +148,12 @@ static gboolean warm_up(struct calibrate_run *run, GError **error)
 	return TRUE;
 }
 
-/* Every real run in the protocol's order; the times in ms[i * repeat + round] for measured[i]. */
-static gboolean real_runs(struct calibrate_run *run, Calibration *cal, double *ms, GError **error)
+/*
+ * Every real run in the protocol's order; the times in ms[i * repeat + round] for measured[i],
+ * the context switches likewise in switches[].
+ */
+static gboolean real_runs(struct calibrate_run *run, Calibration *cal, double *ms, double *switches,
+			  GError **error)
 {
 	g_autoptr(GArray) plan = run_order_plan(run->measured->len, run->repeat,
 						run->protocol.order, run->protocol.seed);
@@ -160,12 +168,17 @@ static gboolean real_runs(struct calibrate_run *run, Calibration *cal, double *m
 		g_autofree char *what = g_strdup_printf("real run %u/%u, %u groups", k + 1,
 							plan->len, record.groups);
 
+		RealbenchOutcome outcome;
+
 		progress_update(&run->progress, run->done, what);
 		w.groups = record.groups;
 		record.start_s = seconds_since(start);
-		if (!realbench_run(run->bench, &w, &record.ms, error))
+		if (!realbench_run_outcome(run->bench, &w, &outcome, error))
 			return FALSE;
+		record.ms = outcome.ms;
+		record.switches = (double)outcome.context_switches;
 		ms[(gsize)slot->index * run->repeat + slot->round] = record.ms;
+		switches[(gsize)slot->index * run->repeat + slot->round] = record.switches;
 		calibration_add_run(cal, &record);
 		run->done++;
 	}
@@ -177,13 +190,15 @@ static double mean_of(const double *v, size_t n)
 	return gsl_stats_mean(v, 1, n);
 }
 
-static double sim_jiffies(struct calibrate_run *run, guint groups)
+/* The simulated turnaround in jiffies, and the simulation's context switches in *switches. */
+static double sim_jiffies(struct calibrate_run *run, guint groups, double *switches)
 {
 	struct hackbench_params p = run->params;
 	struct hackbench_outcome out;
 
 	p.groups = groups;
 	hackbench_simulate(&run->cfg, &p, &out);
+	*switches = (double)out.task_switches;
 	/* Fractional jiffies: the regression should not see the tick's rounding. */
 	return (double)out.runtime_ns * run->cfg.hz / 1e9;
 }
@@ -336,9 +351,11 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 
 	run->cal = calibration_new(run->model, workload, run->loops, run->workload.tasks);
 	run->ms = g_new(double, (gsize)run->measured->len * run->repeat);
+	run->switches = g_new(double, (gsize)run->measured->len * run->repeat);
 	run->sim = g_new(double, n);
+	run->sim_switches = g_new(double, n);
 	progress_init(&run->progress, run->measured->len * run->repeat + n);
-	if (!warm_up(run, error) || !real_runs(run, run->cal, run->ms, error)) {
+	if (!warm_up(run, error) || !real_runs(run, run->cal, run->ms, run->switches, error)) {
 		progress_end(&run->progress);
 		return FALSE;
 	}
@@ -350,7 +367,8 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 							g_array_index(run->groups, guint, i));
 
 		progress_update(&run->progress, run->done, what);
-		run->sim[i] = sim_jiffies(run, g_array_index(run->groups, guint, i));
+		run->sim[i] = sim_jiffies(run, g_array_index(run->groups, guint, i),
+					  &run->sim_switches[i]);
 		run->done++;
 	}
 	progress_end(&run->progress);
@@ -363,9 +381,12 @@ static gboolean fit(struct calibrate_run *run, GError **error)
 	guint n = run->groups->len;
 
 	/* The fitted group counts come first in measured, so ms[i * repeat] is groups[i]'s. */
-	for (guint i = 0; i < n; i++)
+	for (guint i = 0; i < n; i++) {
 		calibration_add_point(run->cal, g_array_index(run->groups, guint, i), run->sim[i],
 				      &run->ms[(gsize)i * run->repeat], run->repeat);
+		calibration_set_switches(run->cal, i, run->sim_switches[i],
+					 &run->switches[(gsize)i * run->repeat], run->repeat);
+	}
 	if (!calibration_fit(run->cal, error))
 		return FALSE;
 
@@ -381,6 +402,34 @@ static gboolean fit(struct calibrate_run *run, GError **error)
 static void print_fit_line(const char *name, double est, double se, double t, double p)
 {
 	printf("  %-10s %14.6g %12.4g %10.3f %12.4g\n", name, est, se, t, p);
+}
+
+/* Real runs and simulation agree on the context switches when neither is more than this times
+ * the other (issue 14's criterion). */
+#define SWITCHES_AGREE 1.5
+
+/*
+ * The context switches beside the time fit: the simulator can match the times through its costs
+ * and still schedule differently, and the switches show it. Real: the median of the runs, each
+ * counted by the kernel per task (rusage); simulated: the same count of the simulated tasks.
+ */
+static void print_switches(const Calibration *cal)
+{
+	guint n = cal->points->len, agree = 0;
+
+	printf("\nContext switches per run (every time a task left a CPU; real: median of the runs)\n\n");
+	printf("  %6s %14s %14s %10s\n", "groups", "real", "simulated", "real/sim");
+	for (guint i = 0; i < n; i++) {
+		const CalibrationPoint *pt = &g_array_index(cal->points, CalibrationPoint, i);
+		double ratio = pt->real_switches / pt->sim_switches;
+		gboolean ok = ratio <= SWITCHES_AGREE && ratio >= 1 / SWITCHES_AGREE;
+
+		agree += ok;
+		printf("  %6u %14.0f %14.0f %10.3f%s\n", pt->groups, pt->real_switches,
+		       pt->sim_switches, ratio, ok ? "" : "  *");
+	}
+	printf("\n  within %.1fx at %u of %u group counts%s\n", SWITCHES_AGREE, agree, n,
+	       agree < n ? " (* outside)" : "");
 }
 
 static void print_report(const Calibration *cal, const Regression *all)
@@ -425,6 +474,7 @@ static void print_report(const Calibration *cal, const Regression *all)
 	if (all)
 		printf("\nOver all %zu individual runs: a %.6g (se %.4g), b %.6g (se %.4g), R^2 %.6f, adjusted R^2 %.6f\n",
 		       all->n, all->a, all->se_a, all->b, all->se_b, all->r2, all->adj_r2);
+	print_switches(cal);
 }
 
 static gboolean write_files(const struct calibrate_run *run, const char *out, GError **error)

@@ -63,6 +63,8 @@ static char *describe_settings(const struct workload *w)
 		c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
 		c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
 		c->costs.miss_ps);
+	if (c->profile->knobs == SCHED_KNOBS_EEVDF)
+		g_string_append_printf(s, " base_slice=%" G_GUINT64_FORMAT, c->tun.base_slice);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 
@@ -86,6 +88,9 @@ static char *describe_settings(const struct workload *w)
 				" task=%s:nice=%d:count=%u:busy_ms=%.17g:sleep_ms=%.17g:cv=%.17g:dist=%d:loops=%lu",
 				t->kind, t->nice, t->count, t->busy_ms, t->sleep_ms, t->cv,
 				(int)t->dist, t->loops);
+			if (t->slice_ns)
+				g_string_append_printf(s, ":slice_ns=%" G_GUINT64_FORMAT,
+						       t->slice_ns);
 		}
 		g_string_append_printf(s, " duration_ns=%" G_GUINT64_FORMAT, c->duration_ns);
 	}
@@ -106,7 +111,8 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 		for (size_t i = 0; wc->tasks[i]; i++) {
 			struct task_spec spec;
 
-			if (!task_spec_parse(wc->tasks[i], &spec, error))
+			if (!task_spec_parse(wc->tasks[i], &spec, error) ||
+			    !task_spec_check_profile(&spec, w->cfg.profile, error))
 				return false;
 			if (strcmp(spec.kind, "cpu") == 0 || spec.loops == 0) {
 				g_set_error(

@@ -59,15 +59,19 @@ static Calibration *sample_calibration(void)
 	calibration_add_point(cal, 4, 200, (const double[]){ 21, 21 }, 2);
 	calibration_add_point(cal, 6, 300, (const double[]){ 30, 32, 34 }, 3);
 	calibration_add_point(cal, 8, 400, (const double[]){ 41 }, 1);
+	/* Context switches for two points; the median of 10 and 30 is 20, of 900, 100, 500 500. */
+	calibration_set_switches(cal, 0, 15, (const double[]){ 10, 30 }, 2);
+	calibration_set_switches(cal, 2, 700, (const double[]){ 900, 100, 500 }, 3);
 	return cal;
 }
 
 static const char sample_csv[] =
-	"groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs\n"
-	"2,100,11,1.414213562,11.1,-0.1,10;12\n"
-	"4,200,21,0,21.2,-0.2,21;21\n"
-	"6,300,32,2,31.3,0.7,30;32;34\n"
-	"8,400,41,0,41.4,-0.4,41\n";
+	"groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs,sim_switches,"
+	"real_switches\n"
+	"2,100,11,1.414213562,11.1,-0.1,10;12,15,20\n"
+	"4,200,21,0,21.2,-0.2,21;21,,\n"
+	"6,300,32,2,31.3,0.7,30;32;34,700,500\n"
+	"8,400,41,0,41.4,-0.4,41,,\n";
 
 /* The whole file dir/name (read_text fails the test if it cannot be read). */
 static gchar *read_in(const char *dir, const char *name)
@@ -233,17 +237,23 @@ static void test_runs_and_protocol(void **state)
 	cal->protocol = (CalibrationProtocol){ .order = RUN_ORDER_BLOCKS,
 					       .seed = 4000000000u,
 					       .warmup_s = 12.5 };
-	calibration_add_run(
-		cal,
-		&(CalibrationRun){ .seq = 0, .round = 0, .groups = 4, .ms = 41.5, .start_s = 0 });
-	calibration_add_run(
-		cal, &(CalibrationRun){
-			     .seq = 1, .round = 0, .groups = 2, .ms = 20.25, .start_s = 0.0625 });
+	calibration_add_run(cal, &(CalibrationRun){ .seq = 0,
+						    .round = 0,
+						    .groups = 4,
+						    .ms = 41.5,
+						    .start_s = 0,
+						    .switches = 1234 });
+	calibration_add_run(cal, &(CalibrationRun){ .seq = 1,
+						    .round = 0,
+						    .groups = 2,
+						    .ms = 20.25,
+						    .start_s = 0.0625,
+						    .switches = NAN });
 	assert_true(calibration_write(cal, *state, NULL));
 
 	g_autofree gchar *runs = read_in(*state, CALIBRATION_RUNS_NAME);
-	assert_string_equal(runs,
-			    "seq,round,groups,ms,start_s\n0,0,4,41.5,0\n1,0,2,20.25,0.0625\n");
+	assert_string_equal(runs, "seq,round,groups,ms,start_s,switches\n0,0,4,41.5,0,1234\n"
+				  "1,0,2,20.25,0.0625,\n");
 	g_autofree gchar *ini = g_build_filename(*state, CALIBRATION_INI_NAME, NULL);
 	g_autoptr(GError) error = NULL;
 	g_autoptr(Calibration) back = calibration_read(ini, &error);

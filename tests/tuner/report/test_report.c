@@ -264,6 +264,39 @@ static void test_calibration_in_rounds(void **state)
 	run_clear(&r);
 }
 
+/*
+ * The same calibration with context switches counted (fixture cal-switches: cal-rounds with
+ * made-up counts, simulated 1000 g, real 1200 g but 2000 at 1 group, each run 100 below, at or
+ * above its median by round): the switches figure, with 1 group outside 1.5x (2000 / 1000 = 2)
+ * and the 19 others inside (1.2).
+ */
+static void test_calibration_switches(void **state)
+{
+	g_autofree char *dir = g_build_filename(*state, "cal-switches", NULL);
+
+	copy_fixture("cal-switches", dir);
+
+	struct run r = TUNER_RUN("report", dir);
+
+	expect_clean_exit(&r, "tuner report on a calibration with context switches");
+	assert_non_null(strstr(r.out, "tuner report: 6 figures"));
+	expect_figure(dir, "calibration-switches");
+
+	g_autofree char *dat = g_build_filename(dir, "calibration-switches.dat", NULL);
+	g_autofree char *data = data_lines(dat);
+	double groups, real, sim;
+
+	assert_int_equal(sscanf(data, "%lf %lf %lf", &groups, &real, &sim), 3);
+	assert_true(groups == 1 && real == 2000 && sim == 1000);
+
+	g_autofree char *html_path = g_build_filename(dir, "index.html", NULL);
+	g_autofree char *html = read_text(html_path);
+	assert_non_null(
+		strstr(html, "context switches</td><td>real (median) and simulated within 1.5× at "
+			     "19 of 20"));
+	run_clear(&r);
+}
+
 /* Blom's scores and the quartile line, by hand for n = 5 and residuals 1, 2, 3, 4, 5. */
 static void test_normal_scores(void **state)
 {
@@ -595,6 +628,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_every_figure, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_single_directory, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_calibration_switches, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, temp_dir_setup,
 						temp_dir_teardown),
