@@ -8,7 +8,8 @@
  * literature's measure of a swarm that is both good and quick. The scores get the same analysis
  * as `tuner rsm` (rsm_study.h: Box-Cox, quadratic model, ANOVA, canonical analysis, optimum in the
  * cube; the steps the two commands share are study_cmd.h's), and PSO is then run at the optimum,
- * at the defaults (0.4365, 3.02, 3.02) and at the classic (0.9, 4, 4) for comparison.
+ * at the defaults (the constriction set 0.7298, 1.49618, 1.49618), at the thesis set (0.4365,
+ * 3.02, 3.02) and at the classic (0.9, 4, 4) for comparison (tuner/optim/optimizer.h's presets).
  *
  * Choices made here:
  * - The swarms run in lockstep: each round asks every unfinished swarm for its next generation and
@@ -21,7 +22,7 @@
  *   far more or far fewer units than the iteration count.
  * - Run i of the design (standard order s) seeds its swarm with --seed + s, so the two centre
  *   points are two independent swarms and their difference is the pure error PSO's own randomness
- *   makes; the confirmation swarms share the seed --seed + 14 (common random numbers, so the three
+ *   makes; the confirmation swarms share the seed --seed + 14 (common random numbers, so the four
  *   are compared on the same start). The simulation seeds are --seed + r for replicate r, as in
  *   every tuner command.
  * - The knobs are searched as `tuner pso` searches them: the sysctl ranges (or --range) on a log
@@ -52,7 +53,7 @@
 
 #define N_FACTORS      3
 #define DEFAULT_CENTRE 2
-#define N_CONFIRM      3
+#define N_CONFIRM      4
 
 /* The factors and their levels (coded -1, 0, +1). */
 static const char *const letters[N_FACTORS] = { "A", "B", "C" };
@@ -61,8 +62,7 @@ static const double level_lo[N_FACTORS] = { 0, 0, 0 };
 static const double level_hi[N_FACTORS] = { 0.9, 4, 4 };
 
 /* The comparison points of the confirmation: the optimum comes first. */
-static const char *const confirm_labels[N_CONFIRM] = { "optimum", "defaults", "classic" };
-static const double classic[N_FACTORS] = { 0.9, 4, 4 };
+static const char *const confirm_labels[N_CONFIRM] = { "optimum", "defaults", "thesis", "classic" };
 
 struct meta_cli {
 	struct study_cli s;
@@ -339,7 +339,13 @@ static bool confirm(struct meta_run *r, GError **error)
 	r->confirm[1].params[0] = def.pso.omega;
 	r->confirm[1].params[1] = def.pso.phi_p;
 	r->confirm[1].params[2] = def.pso.phi_g;
-	memcpy(r->confirm[2].params, classic, sizeof(classic));
+	for (int i = 2; i < N_CONFIRM; i++) {
+		const tuner_pso_preset *p = tuner_pso_preset_by_name(confirm_labels[i]);
+
+		r->confirm[i].params[0] = p->omega;
+		r->confirm[i].params[1] = p->phi_p;
+		r->confirm[i].params[2] = p->phi_g;
+	}
 	for (int i = 0; i < N_CONFIRM; i++)
 		r->confirm[i].seed = (unsigned long)(r->s.seed + r->s.design->n_runs);
 	return run_swarms(r, r->confirm, N_CONFIRM, error);
@@ -375,8 +381,8 @@ static void text_confirmation(const struct meta_run *r, GString *out)
 
 	g_string_append_printf(
 		out,
-		"Confirmation: PSO at the optimum, the defaults and the classic parameters, "
-		"swarm seed %lu\n",
+		"Confirmation: PSO at the optimum, the defaults, the thesis and the classic "
+		"parameters, swarm seed %lu\n",
 		r->confirm[0].seed);
 	for (int i = 0; i < N_CONFIRM; i++) {
 		const struct swarm *sw = &r->confirm[i];
@@ -503,8 +509,10 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 	json_swarm(&w, &r->confirm[0]);
 	json_key(&w, "default");
 	json_swarm(&w, &r->confirm[1]);
-	json_key(&w, "classic");
+	json_key(&w, "thesis");
 	json_swarm(&w, &r->confirm[2]);
+	json_key(&w, "classic");
+	json_swarm(&w, &r->confirm[3]);
 	study_json_simulations(&w, &r->s);
 	json_end_object(&w);
 	return g_string_free(out, FALSE);

@@ -1,8 +1,8 @@
 /*
- * cmd_optimize.c - `tuner pso|golden|grid|random`: search the CFS knobs for the setting that makes
- * a workload finish soonest (SPEC.md §5).
+ * cmd_optimize.c - `tuner pso|golden|grid|random|bayes|ga`: search the CFS knobs for the setting
+ * that makes a workload finish soonest (SPEC.md §5).
  *
- * One command, four optimizers: the subcommand names the optimizer type and adds its own flags;
+ * One command, six optimizers: the subcommand names the optimizer type and adds its own flags;
  * everything else (workload, objective, replicates, journal, jobs, output) is shared.  The search
  * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration,
  * evaluates the default knobs for comparison and reports (tuner/eval/results.h).
@@ -19,6 +19,12 @@
  *   knobs at their defaults or --fix values.
  * - grid defaults to 10 points per dimension (1000 on three knobs); random to a budget of 600,
  *   a default PSO's cost, so that the baselines are compared at equal cost.
+ * - pso's omega, phi-p and phi-g start from --preset (default constriction, tuner/optim/optimizer.h);
+ *   --omega, --phi-p, --phi-g override single values of it.
+ * - bayes defaults to a budget of 40 evaluations: the Latin hypercube of 2 dim + 1 and 33 more
+ *   one at a time, room for the issue's goal of reaching the optimum within 30.  --batch Q
+ *   evaluates Q points per iteration (in parallel, or in one VM boot).
+ * - ga runs 20 individuals for 15 generations by default, 272 evaluations (optimizer.h).
  * - The journal's settings hold everything that changes a value or the search's path: workload,
  *   simulator, objective, replicates, seed, optimizer parameters and space.  The budget is left
  *   out on purpose: it only cuts the same deterministic sequence of points shorter, so a rerun
@@ -50,6 +56,7 @@
 #define GOLDEN_DEFAULT_TOLERANCE 0.02
 #define GRID_DEFAULT_POINTS	 10
 #define RANDOM_DEFAULT_BUDGET	 600
+#define BAYES_DEFAULT_BUDGET	 40
 
 struct optimize_cli {
 	struct workload_cli wc;
@@ -58,12 +65,16 @@ struct optimize_cli {
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
-	double omega, phi_p, phi_g;
+	char *preset, *omega, *phi_p, *phi_g;
 	gint64 rule, max_iterations; /* golden */
 	gboolean interior_only;
 	char *knob, *bracket;
 	double tolerance;
-	gint64 points;				    /* grid */
+	gint64 points;			 /* grid */
+	gint64 initial, batch, restarts; /* bayes */
+	char *batch_rule;
+	gint64 population, generations, elite, tournament; /* ga */
+	double crossover, mutation, eta_c, eta_m;
 	gint64 rounds, vm_cpus, vm_mem, vm_silence; /* --objective vm */
 };
 
@@ -99,11 +110,22 @@ static void optimize_cli_init(struct optimize_cli *c)
 	c->replicates = 1;
 	c->budget = -1;
 	c->jobs = -1;
-	c->particles = 20;
-	c->iterations = 30;
-	c->omega = 0.4365;
-	c->phi_p = 3.02;
-	c->phi_g = 3.02;
+	tuner_optimizer_params d;
+
+	tuner_optimizer_params_default(&d);
+	c->particles = (gint64)d.pso.particles;
+	c->iterations = (gint64)d.pso.iterations;
+	c->initial = (gint64)d.bayes.initial;
+	c->batch = (gint64)d.bayes.batch;
+	c->restarts = (gint64)d.bayes.restarts;
+	c->population = (gint64)d.ga.population;
+	c->generations = (gint64)d.ga.generations;
+	c->elite = (gint64)d.ga.elite;
+	c->tournament = (gint64)d.ga.tournament;
+	c->crossover = d.ga.crossover;
+	c->mutation = d.ga.mutation;
+	c->eta_c = d.ga.eta_c;
+	c->eta_m = d.ga.eta_m;
 	c->rule = TUNER_DISCOVERY_RULE_MANY_TASKS;
 	c->rounds = 5;
 	c->vm_cpus = 2;
@@ -129,6 +151,11 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_strfreev(c->linears);
 	g_free(c->knob);
 	g_free(c->bracket);
+	g_free(c->preset);
+	g_free(c->omega);
+	g_free(c->phi_p);
+	g_free(c->phi_g);
+	g_free(c->batch_rule);
 }
 
 static void optimize_run_clear(struct optimize_run *r)
@@ -218,11 +245,48 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		  "N" },
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations, the first included (default 30)", "N" },
-		{ "omega", 0, 0, G_OPTION_ARG_DOUBLE, &c->omega, "Inertia (default 0.4365)", "W" },
-		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p,
-		  "Pull to the particle's best (default 3.02)", "P" },
-		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g,
-		  "Pull to the swarm's best (default 3.02)", "G" },
+		{ "preset", 0, 0, G_OPTION_ARG_STRING, &c->preset,
+		  "omega, phi-p and phi-g: constriction (default, 0.7298 / 1.49618 / 1.49618), "
+		  "thesis (0.4365 / 3.02 / 3.02) or classic (0.9 / 4 / 4)",
+		  "NAME" },
+		{ "omega", 0, 0, G_OPTION_ARG_STRING, &c->omega, "Inertia (default: the preset's)",
+		  "W" },
+		{ "phi-p", 0, 0, G_OPTION_ARG_STRING, &c->phi_p,
+		  "Pull to the particle's best (default: the preset's)", "P" },
+		{ "phi-g", 0, 0, G_OPTION_ARG_STRING, &c->phi_g,
+		  "Pull to the swarm's best (default: the preset's)", "G" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const GOptionEntry bayes[] = {
+		{ "initial", 0, 0, G_OPTION_ARG_INT64, &c->initial,
+		  "Latin hypercube points before the model (default 0: 2 x knobs + 1)", "N" },
+		{ "batch", 0, 0, G_OPTION_ARG_INT64, &c->batch,
+		  "Points chosen per iteration, evaluated together (default 1)", "Q" },
+		{ "batch-rule", 0, 0, G_OPTION_ARG_STRING, &c->batch_rule,
+		  "How a batch is filled: believer (kriging believer, default) or liar (constant liar)",
+		  "R" },
+		{ "restarts", 0, 0, G_OPTION_ARG_INT64, &c->restarts,
+		  "Random restarts of the model's hyper-parameter fit (default 3)", "N" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const GOptionEntry ga[] = {
+		{ "population", 0, 0, G_OPTION_ARG_INT64, &c->population,
+		  "Individuals (default 20)", "N" },
+		{ "generations", 0, 0, G_OPTION_ARG_INT64, &c->generations,
+		  "Generations, the first included (default 15)", "N" },
+		{ "elite", 0, 0, G_OPTION_ARG_INT64, &c->elite,
+		  "Best individuals carried over unchanged (default 2)", "N" },
+		{ "tournament", 0, 0, G_OPTION_ARG_INT64, &c->tournament,
+		  "Contestants per parent selection (default 3)", "N" },
+		{ "crossover", 0, 0, G_OPTION_ARG_DOUBLE, &c->crossover,
+		  "Probability that two parents are crossed, SBX (default 0.9)", "P" },
+		{ "mutation", 0, 0, G_OPTION_ARG_DOUBLE, &c->mutation,
+		  "Probability that a gene mutates, polynomial (default 0: 1 / knobs)", "P" },
+		{ "eta-c", 0, 0, G_OPTION_ARG_DOUBLE, &c->eta_c,
+		  "SBX distribution index; larger keeps children nearer their parents (default 15)",
+		  "E" },
+		{ "eta-m", 0, 0, G_OPTION_ARG_DOUBLE, &c->eta_m,
+		  "Mutation distribution index (default 20)", "E" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const GOptionEntry golden[] = {
@@ -256,6 +320,10 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		add_group(ctx, "golden", "Golden Section options:", golden);
 	else if (type == tuner_optimizer_grid)
 		add_group(ctx, "grid", "Grid options:", grid);
+	else if (type == tuner_optimizer_bayes)
+		add_group(ctx, "bayes", "Bayesian optimisation options:", bayes);
+	else if (type == tuner_optimizer_ga)
+		add_group(ctx, "ga", "Genetic algorithm options:", ga);
 }
 
 static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type,
@@ -288,11 +356,62 @@ static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_ty
 					 "--particles x --iterations: %" G_GINT64_FORMAT
 					 " evaluations is too many",
 					 c->particles * c->iterations);
-		if (!isfinite(c->omega) || !isfinite(c->phi_p) || !isfinite(c->phi_g))
-			return cmd_usage(error, "%s: must be a finite number",
-					 !isfinite(c->omega)   ? "--omega"
-					 : !isfinite(c->phi_p) ? "--phi-p"
-							       : "--phi-g");
+	}
+	if (type == tuner_optimizer_bayes) {
+		if (c->initial < 0 || c->initial > 10000)
+			return cmd_usage(error,
+					 "--initial: must be in 0..10000, got %" G_GINT64_FORMAT,
+					 c->initial);
+		if (c->batch < 1 || c->batch > 10000)
+			return cmd_usage(error,
+					 "--batch: must be in 1..10000, got %" G_GINT64_FORMAT,
+					 c->batch);
+		if (c->restarts < 0 || c->restarts > 100)
+			return cmd_usage(error,
+					 "--restarts: must be in 0..100, got %" G_GINT64_FORMAT,
+					 c->restarts);
+		if (c->batch_rule && strcmp(c->batch_rule, "believer") != 0 &&
+		    strcmp(c->batch_rule, "liar") != 0)
+			return cmd_usage(error, "--batch-rule: '%s' is not believer or liar",
+					 c->batch_rule);
+	}
+	if (type == tuner_optimizer_ga) {
+		if (c->population < 2 || c->population > 100000)
+			return cmd_usage(
+				error, "--population: must be in 2..100000, got %" G_GINT64_FORMAT,
+				c->population);
+		if (c->generations < 1 || c->generations > 100000)
+			return cmd_usage(
+				error, "--generations: must be in 1..100000, got %" G_GINT64_FORMAT,
+				c->generations);
+		if (c->population * c->generations > 100000000)
+			return cmd_usage(error,
+					 "--population x --generations: %" G_GINT64_FORMAT
+					 " evaluations is too many",
+					 c->population * c->generations);
+		if (c->elite < 0 || c->elite >= c->population)
+			return cmd_usage(error,
+					 "--elite: must be in 0..population - 1 (%" G_GINT64_FORMAT
+					 "), got %" G_GINT64_FORMAT,
+					 c->population - 1, c->elite);
+		if (c->tournament < 1 || c->tournament > c->population)
+			return cmd_usage(error,
+					 "--tournament: must be in 1..population (%" G_GINT64_FORMAT
+					 "), got %" G_GINT64_FORMAT,
+					 c->population, c->tournament);
+		if (!(c->crossover >= 0 && c->crossover <= 1))
+			return cmd_usage(error,
+					 "--crossover: must be a probability in [0, 1], got %g",
+					 c->crossover);
+		if (!(c->mutation >= 0 && c->mutation <= 1))
+			return cmd_usage(error,
+					 "--mutation: must be a probability in [0, 1], got %g",
+					 c->mutation);
+		if (!(c->eta_c >= 0 && c->eta_c <= 1000) || !(c->eta_m >= 0 && c->eta_m <= 1000))
+			return cmd_usage(
+				error, "%s: must be in [0, 1000], got %g",
+				!(c->eta_c >= 0 && c->eta_c <= 1000) ? "--eta-c" : "--eta-m",
+				!(c->eta_c >= 0 && c->eta_c <= 1000) ? c->eta_c : c->eta_m);
 	}
 	if (type == tuner_optimizer_golden) {
 		if (!(c->tolerance > 0 && c->tolerance < 1))
@@ -443,6 +562,34 @@ static guint golden_evaluations(double tolerance, gint64 max_iterations, bool en
 	return (guint)MIN(steps, (double)max_iterations) + (ends ? 3 : 1);
 }
 
+/* A finite number from the text of a flag. */
+static bool parse_coefficient(const char *flag, const char *text, double *out, GError **error)
+{
+	char *end;
+
+	*out = g_ascii_strtod(text, &end);
+	if (end == text || *end != '\0' || !isfinite(*out))
+		return cmd_usage(error, "%s: '%s' is not a finite number", flag, text);
+	return true;
+}
+
+/* omega, phi_p, phi_g: the preset's, then each flag given. */
+static bool pso_coefficients(const struct optimize_cli *c, tuner_optimizer_params *p,
+			     GError **error)
+{
+	const tuner_pso_preset *preset = &tuner_pso_presets[0];
+
+	if (c->preset && !(preset = tuner_pso_preset_by_name(c->preset)))
+		return cmd_usage(error, "--preset: '%s' is not constriction, thesis or classic",
+				 c->preset);
+	p->pso.omega = preset->omega;
+	p->pso.phi_p = preset->phi_p;
+	p->pso.phi_g = preset->phi_g;
+	return (!c->omega || parse_coefficient("--omega", c->omega, &p->pso.omega, error)) &&
+	       (!c->phi_p || parse_coefficient("--phi-p", c->phi_p, &p->pso.phi_p, error)) &&
+	       (!c->phi_g || parse_coefficient("--phi-g", c->phi_g, &p->pso.phi_g, error));
+}
+
 static bool build_params(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	tuner_optimizer_params *p = &r->params;
@@ -457,10 +604,30 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 	if (r->type == tuner_optimizer_pso) {
 		p->pso.particles = (size_t)c->particles;
 		p->pso.iterations = (size_t)c->iterations;
-		p->pso.omega = c->omega;
-		p->pso.phi_p = c->phi_p;
-		p->pso.phi_g = c->phi_g;
+		if (!pso_coefficients(c, p, error))
+			return false;
 		r->expected = (guint)(c->particles * c->iterations);
+	} else if (r->type == tuner_optimizer_bayes) {
+		p->bayes.initial = (size_t)c->initial;
+		p->bayes.batch = (size_t)c->batch;
+		p->bayes.restarts = (size_t)c->restarts;
+		p->bayes.rule = c->batch_rule && strcmp(c->batch_rule, "liar") == 0
+					? TUNER_BAYES_LIAR
+					: TUNER_BAYES_BELIEVER;
+		if (!p->budget)
+			p->budget = BAYES_DEFAULT_BUDGET;
+		r->expected = (guint)p->budget;
+	} else if (r->type == tuner_optimizer_ga) {
+		p->ga.population = (size_t)c->population;
+		p->ga.generations = (size_t)c->generations;
+		p->ga.elite = (size_t)c->elite;
+		p->ga.tournament = (size_t)c->tournament;
+		p->ga.crossover = c->crossover;
+		p->ga.mutation = c->mutation;
+		p->ga.eta_c = c->eta_c;
+		p->ga.eta_m = c->eta_m;
+		r->expected =
+			(guint)(c->population + (c->generations - 1) * (c->population - c->elite));
 	} else if (r->type == tuner_optimizer_golden) {
 		p->golden.tolerance = c->tolerance;
 		p->golden.max_iterations = (size_t)c->max_iterations;
@@ -623,6 +790,19 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 				       r->search == tuner_optimizer_golden_ends ? "yes" : "no");
 	else if (r->type == tuner_optimizer_grid)
 		g_string_append_printf(s, " points=%zu", p->grid.points);
+	else if (r->type == tuner_optimizer_bayes)
+		g_string_append_printf(
+			s, " initial=%zu batch=%zu rule=%s restarts=%zu starts=%zu candidates=%zu",
+			p->bayes.initial, p->bayes.batch,
+			p->bayes.rule == TUNER_BAYES_LIAR ? "liar" : "believer", p->bayes.restarts,
+			p->bayes.starts, p->bayes.candidates);
+	else if (r->type == tuner_optimizer_ga)
+		g_string_append_printf(s,
+				       " population=%zu generations=%zu elite=%zu tournament=%zu "
+				       "crossover=%.17g mutation=%.17g eta_c=%.17g eta_m=%.17g",
+				       p->ga.population, p->ga.generations, p->ga.elite,
+				       p->ga.tournament, p->ga.crossover, p->ga.mutation,
+				       p->ga.eta_c, p->ga.eta_m);
 	g_string_append_printf(s, " %s", r->space_text);
 	return g_string_free(s, FALSE);
 }
@@ -754,8 +934,18 @@ static const char *optimize_description(const tuner_optimizer_type *type)
 {
 	if (type == tuner_optimizer_pso)
 		return "Particle swarm over the three knobs (log scale unless --scale linear), 20 particles x 30\n"
-		       "generations by default, omega 0.4365, phi-p = phi-g = 3.02 (SPEC.md; the classic set is\n"
-		       "--omega 0.9 --phi-p 4 --phi-g 4).  The objective is the simulated turnaround in jiffies.";
+		       "generations by default, with Clerc and Kennedy's constriction coefficients omega 0.7298,\n"
+		       "phi-p = phi-g = 1.49618 (SPEC.md), which converge; --preset thesis is the literature's\n"
+		       "0.4365 / 3.02 / 3.02 and --preset classic 0.9 / 4 / 4, both outside PSO's stable region.\n"
+		       "The objective is the simulated turnaround in jiffies.";
+	if (type == tuner_optimizer_bayes)
+		return "Bayesian optimisation for expensive, noisy objectives: a Latin hypercube of 2 x knobs + 1\n"
+		       "points, then a Gaussian-process model (Matern 5/2, a length scale per knob, a noise term)\n"
+		       "chooses each next point by expected improvement, --batch Q points at a time.  Prints the\n"
+		       "model's predicted optimum with its uncertainty after every iteration.  Budget 40 by default.";
+	if (type == tuner_optimizer_ga)
+		return "Real-coded genetic algorithm: tournament selection, simulated binary crossover, polynomial\n"
+		       "mutation and elitism; 20 individuals x 15 generations (272 evaluations) by default.";
 	if (type == tuner_optimizer_golden)
 		return "Golden Section on SchedPeriod: each period is turned into the three knobs by discovery rule 1\n"
 		       "or 2 for the workload's task count, over the rule's natural bracket on a log scale.  The\n"
@@ -779,7 +969,7 @@ int tuner_cmd_optimize(int argc, char **argv)
 	int status = 0;
 
 	if (!run.type) {
-		cmd_usage(&error, "unknown optimizer: use pso, golden, grid or random");
+		cmd_usage(&error, "unknown optimizer: use pso, golden, grid, random, bayes or ga");
 		return cmd_fail_status(argv[0], error);
 	}
 	g_option_context_set_description(ctx, optimize_description(run.type));

@@ -6,7 +6,7 @@
 #define TUNER_COMMANDS_H
 
 int tuner_cmd_calibrate(int argc, char **argv);
-/* pso, golden, grid, random: argv[0] names the optimizer (cmd_optimize.c). */
+/* pso, golden, grid, random, bayes, ga: argv[0] names the optimizer (cmd_optimize.c). */
 int tuner_cmd_optimize(int argc, char **argv);
 /* Response surface of the knobs (cmd_rsm.c), and of PSO's own parameters (cmd_meta_pso.c). */
 int tuner_cmd_rsm(int argc, char **argv);

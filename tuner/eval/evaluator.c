@@ -8,15 +8,24 @@
 
 #include <gsl/gsl_statistics_double.h>
 
+/* The state shared by the worker threads and the caller, all of it guarded by lock. */
+typedef struct Batch Batch;
+
 /* One distinct evaluation of the batch: the record it will be journaled as, and whether it has a
  * value yet. */
 typedef struct {
 	JournalRecord record;
 	gboolean has_value;
+	Batch *batch;
 } Task;
 
-/* The state shared by the worker threads and the caller, all of it guarded by lock. */
-typedef struct {
+struct Evaluator {
+	EvaluatorConfig config;
+	guint jobs;
+	GThreadPool *pool; /* NULL until a batch needs it (jobs > 1) */
+};
+
+struct Batch {
 	const EvaluatorConfig *config;
 	GMutex lock;
 	GCond changed;	/* signalled whenever finished grows */
@@ -24,7 +33,7 @@ typedef struct {
 	guint done;	/* tasks with a value, journaled ones included */
 	guint run;	/* tasks evaluated now with success */
 	GError *error;	/* the first failure; once set, queued tasks are skipped */
-} Batch;
+};
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
@@ -75,8 +84,10 @@ static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, G
 static void run_task(gpointer data, gpointer user_data)
 {
 	Task *task = data;
-	Batch *batch = user_data;
+	Batch *batch = task->batch;
 	const EvaluatorConfig *config = batch->config;
+
+	(void)user_data;
 
 	g_mutex_lock(&batch->lock);
 	gboolean stopped = batch->error != NULL;
@@ -118,18 +129,20 @@ static gboolean report_progress(Batch *batch, guint total, guint *reported)
 	return TRUE;
 }
 
-/* Run the tasks pending[0, n) on a pool of jobs threads; return when all have finished. */
-static void run_parallel(Batch *batch, Task **pending, guint n, guint jobs, guint total,
+/* Run the tasks pending[0, n) on the evaluator's pool; return when all have finished. */
+static void run_parallel(Evaluator *ev, Batch *batch, Task **pending, guint n, guint total,
 			 guint *reported)
 {
 	GError *error = NULL;
-	/* An exclusive pool owns its threads.  GLib's shared pool would reuse idle threads across
-	 * batches, but a forked child (the crash tests, a user's wrapper) inherits the bookkeeping of
-	 * those threads without the threads, and would wait for them forever. */
-	GThreadPool *pool = g_thread_pool_new(run_task, batch, (gint)jobs, TRUE, &error);
 	guint pushed = 0;
-	if (pool != NULL) {
-		while (pushed < n && g_thread_pool_push(pool, pending[pushed], &error))
+
+	/* An exclusive pool owns its threads.  GLib's shared pool would reuse idle threads across
+	 * runs, but a forked child (the crash tests, a user's wrapper) inherits the bookkeeping of
+	 * those threads without the threads, and would wait for them forever. */
+	if (ev->pool == NULL)
+		ev->pool = g_thread_pool_new(run_task, NULL, (gint)ev->jobs, TRUE, &error);
+	if (ev->pool != NULL) {
+		while (pushed < n && g_thread_pool_push(ev->pool, pending[pushed], &error))
 			pushed++;
 	}
 	g_mutex_lock(&batch->lock);
@@ -142,8 +155,6 @@ static void run_parallel(Batch *batch, Task **pending, guint n, guint jobs, guin
 	}
 	report_progress(batch, total, reported);
 	g_mutex_unlock(&batch->lock);
-	if (pool != NULL)
-		g_thread_pool_free(pool, FALSE, TRUE);
 }
 
 /* Run the tasks inline, in order, in the caller's thread. */
@@ -218,6 +229,7 @@ static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points, 
 	const guint R = config->replicates;
 	g_autoptr(GHashTable) index =
 		g_hash_table_new(journal_record_key_hash, journal_record_key_equal);
+
 	guint n_tasks = 0;
 	for (guint i = 0; i < n_points; i++) {
 		for (guint r = 0; r < R; r++) {
@@ -254,16 +266,38 @@ static void summarise(const Task *tasks, const guint *slot_task, guint n_points,
 	}
 }
 
-gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
-		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
-		       GError **error)
+Evaluator *evaluator_new(const EvaluatorConfig *config)
 {
 	g_return_val_if_fail(config != NULL &&
 				     (config->objective != NULL || config->batch_objective != NULL),
-			     FALSE);
-	g_return_val_if_fail(config->replicates >= 1, FALSE);
+			     NULL);
+	g_return_val_if_fail(config->replicates >= 1, NULL);
+
+	Evaluator *ev = g_new0(Evaluator, 1);
+
+	ev->config = *config;
+	ev->jobs = config->jobs ? config->jobs : evaluator_default_jobs();
+	return ev;
+}
+
+void evaluator_free(Evaluator *ev)
+{
+	if (ev == NULL)
+		return;
+	/* Every batch has finished (evaluator_batch returns only then): this joins idle threads. */
+	if (ev->pool != NULL)
+		g_thread_pool_free(ev->pool, FALSE, TRUE);
+	g_free(ev);
+}
+
+gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
+			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
+			 GError **error)
+{
+	g_return_val_if_fail(ev != NULL, FALSE);
 	g_return_val_if_fail(n_points == 0 || (points != NULL && results != NULL), FALSE);
 
+	const EvaluatorConfig *config = &ev->config;
 	const guint R = config->replicates;
 	const gsize n_slots = (gsize)n_points * R;
 	g_autofree Task *tasks = g_new(Task, n_slots);
@@ -277,6 +311,8 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 	guint n_pending = 0;
 	for (guint t = 0; t < total; t++) {
 		JournalRecord *rec = &tasks[t].record;
+
+		tasks[t].batch = &batch;
 		if (config->journal != NULL &&
 		    journal_lookup(config->journal, &rec->knobs, rec->seed, rec->replicate, rec)) {
 			tasks[t].has_value = TRUE;
@@ -290,13 +326,12 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 		config->progress(batch.done, total, config->progress_ctx);
 	guint reported = batch.done;
 
-	const guint jobs = config->jobs ? config->jobs : evaluator_default_jobs();
 	if (config->batch_objective != NULL && n_pending > 0)
 		run_batch(&batch, pending, n_pending, total, &reported);
-	else if (jobs <= 1)
+	else if (ev->jobs <= 1)
 		run_inline(&batch, pending, n_pending, total, &reported);
 	else if (n_pending > 0)
-		run_parallel(&batch, pending, n_pending, jobs, total, &reported);
+		run_parallel(ev, &batch, pending, n_pending, total, &reported);
 
 	if (stats != NULL)
 		*stats = (EvaluatorStats){ .total = total,
@@ -310,4 +345,14 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 	}
 	summarise(tasks, slot_task, n_points, R, results, values);
 	return TRUE;
+}
+
+gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
+		       GError **error)
+{
+	g_autoptr(Evaluator) ev = evaluator_new(config);
+
+	g_return_val_if_fail(ev != NULL, FALSE);
+	return evaluator_batch(ev, points, n_points, results, values, stats, error);
 }

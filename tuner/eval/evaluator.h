@@ -22,6 +22,13 @@
  * evaluation is appended to the journal at once, under the evaluator's mutex, so kill -9 loses at
  * most the evaluations in flight.
  *
+ * One pool per run.  An optimizer evaluates many small batches (a PSO generation of 20 cheap
+ * simulations, one Bayesian point); starting and stopping threads for each would cost more than
+ * the parallelism gains.  An Evaluator (evaluator_new) keeps its pool from the first batch to
+ * evaluator_free, which waits for its threads: free it at the end of the run, before anything
+ * forks (GLib then parks the idle threads for reuse, which a forked child would wait for forever;
+ * the tests' fork_single_threaded knows this).  evaluator_run is the one-batch shorthand.
+ *
  * Errors.  The first objective (or journal) error, in order of completion, stops the batch: queued
  * evaluations are dropped, the ones in flight finish (and are journaled if they succeed), and the
  * error is returned prefixed with the knobs and seed that failed.  Evaluations that finished before
@@ -97,15 +104,31 @@ typedef struct {
 	guint run;	    /* of which were evaluated now (successfully) */
 } EvaluatorStats;
 
+/* A run's evaluator: the configuration (copied; what it points to is borrowed until
+ * evaluator_free) and, with jobs > 1, the thread pool, started by the first batch that needs it. */
+typedef struct Evaluator Evaluator;
+
+Evaluator *evaluator_new(const EvaluatorConfig *config);
+/* Stops and joins the pool's threads (NULL is allowed). */
+void evaluator_free(Evaluator *ev);
+
 /*
  * Evaluate n_points points with config->replicates replicates each.  On success fills results[i]
  * (n_points of them) and, when values is not NULL, values[i * R + r] (n_points * R of them, the
  * value of replicate r of point i); when stats is not NULL, fills it (also on error).  All arrays
- * are the caller's.  Returns FALSE and sets error on the first failed evaluation (see above).
+ * are the caller's.  Returns FALSE and sets error on the first failed evaluation (see above).  One
+ * batch at a time per Evaluator.
  */
+gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
+			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
+			 GError **error);
+
+/* evaluator_new, one evaluator_batch, evaluator_free. */
 gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
 		       GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(Evaluator, evaluator_free)
 
 /* The seed of replicate r: base_seed + r (modulo 2^64). */
 guint64 evaluator_replicate_seed(guint64 base_seed, guint replicate);

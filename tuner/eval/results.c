@@ -74,6 +74,34 @@ char *results_apply_commands(const CfsKnobs *k)
 	return g_string_free(out, FALSE);
 }
 
+/* The surrogate's predicted optimum after every iteration, with the best value observed by then. */
+static void append_predictions_text(GString *out, const Results *r)
+{
+	const GArray *pred = r->run->predictions;
+
+	if (pred->len == 0)
+		return;
+	g_string_append_printf(
+		out,
+		"\nthe model's predicted optimum after each iteration (%s, mean +- sd of "
+		"the mean):\n  %4s %5s %14s %20s %22s %14s    %-10s %14s\n",
+		r->unit, "iter", "evals", "latency_ns", "min_granularity_ns",
+		"wakeup_granularity_ns", "predicted", "sd", "best observed");
+	for (guint i = 0; i < pred->len; i++) {
+		const TunePrediction *p = &g_array_index(pred, TunePrediction, i);
+		const TuneEvaluation *last =
+			&g_array_index(r->run->evaluations, TuneEvaluation, p->evaluations - 1);
+
+		g_string_append_printf(out,
+				       "  %4u %5u %14" G_GUINT64_FORMAT " %20" G_GUINT64_FORMAT
+				       " %22" G_GUINT64_FORMAT " %14.6g +- %-10.3g %14.6g\n",
+				       p->iteration, p->evaluations, p->knobs.latency_ns,
+				       p->knobs.min_granularity_ns, p->knobs.wakeup_granularity_ns,
+				       p->value, p->sd, last->best);
+	}
+	g_string_append_c(out, '\n');
+}
+
 char *results_text(const Results *r, bool apply)
 {
 	const TuneEvaluation *best = tune_run_best(r->run);
@@ -112,6 +140,7 @@ char *results_text(const Results *r, bool apply)
 		"evaluations: %u in %u iteration(s); the best was evaluation %u; within 1%% of it after %u\n",
 		r->run->evaluations->len, r->run->iterations, best->index + 1,
 		tune_run_evaluations_to_within(r->run, 0.01));
+	append_predictions_text(out, r);
 	if (r->journal)
 		g_string_append_printf(out, "runs: %u now, %u read from the journal %s", t->run,
 				       t->from_journal, r->journal);
@@ -191,6 +220,40 @@ static void json_apply(struct json_writer *w, const CfsKnobs *k)
 	json_end_object(w);
 }
 
+static void json_prediction(struct json_writer *w, const TunePrediction *p)
+{
+	json_begin_object(w);
+	json_key(w, "iteration");
+	json_uint(w, p->iteration);
+	json_key(w, "evaluations");
+	json_uint(w, p->evaluations);
+	json_key(w, "knobs");
+	results_json_knobs(w, &p->knobs);
+	json_key(w, "value");
+	json_double(w, p->value);
+	json_key(w, "sd");
+	json_double(w, p->sd);
+	json_end_object(w);
+}
+
+/* "model": { "optimum": the last prediction, "iterations": [ every prediction ] }, when the
+ * optimizer has a model. */
+static void json_predictions(struct json_writer *w, const GArray *pred)
+{
+	if (pred->len == 0)
+		return;
+	json_key(w, "model");
+	json_begin_object(w);
+	json_key(w, "optimum");
+	json_prediction(w, &g_array_index(pred, TunePrediction, pred->len - 1));
+	json_key(w, "iterations");
+	json_begin_array(w);
+	for (guint i = 0; i < pred->len; i++)
+		json_prediction(w, &g_array_index(pred, TunePrediction, i));
+	json_end_array(w);
+	json_end_object(w);
+}
+
 char *results_json(const Results *r, bool apply)
 {
 	const TuneEvaluation *best = tune_run_best(r->run);
@@ -251,6 +314,7 @@ char *results_json(const Results *r, bool apply)
 	}
 	json_key(&w, "wall_s");
 	json_double(&w, r->run->wall_s);
+	json_predictions(&w, r->run->predictions);
 	if (apply)
 		json_apply(&w, &best->knobs);
 	json_end_object(&w);
@@ -261,6 +325,7 @@ char *results_json(const Results *r, bool apply)
 
 char *results_history_csv(const Results *r)
 {
+	const GArray *pred = r->run->predictions;
 	GString *out = g_string_new(
 		"evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns");
 
@@ -269,8 +334,11 @@ char *results_history_csv(const Results *r)
 	g_string_append(out, ",value,std_error,best");
 	if (r->calibration)
 		g_string_append(out, ",predicted_ms,best_predicted_ms");
+	if (pred->len > 0)
+		g_string_append(out, ",model_latency_ns,model_min_granularity_ns,"
+				     "model_wakeup_granularity_ns,model_value,model_sd");
 	g_string_append_c(out, '\n');
-	for (guint i = 0; i < r->run->evaluations->len; i++) {
+	for (guint i = 0, k = 0; i < r->run->evaluations->len; i++) {
 		const TuneEvaluation *e = &g_array_index(r->run->evaluations, TuneEvaluation, i);
 
 		g_string_append_printf(
@@ -284,6 +352,25 @@ char *results_history_csv(const Results *r)
 		if (r->calibration)
 			g_string_append_printf(out, ",%.17g,%.17g", predict(r, e->value),
 					       predict(r, e->best));
+		if (pred->len > 0) {
+			/* The prediction made after this evaluation's iteration, if any. */
+			while (k < pred->len &&
+			       g_array_index(pred, TunePrediction, k).iteration < e->iteration)
+				k++;
+
+			const TunePrediction *p =
+				k < pred->len ? &g_array_index(pred, TunePrediction, k) : NULL;
+
+			if (p && p->iteration == e->iteration)
+				g_string_append_printf(
+					out,
+					",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+					",%" G_GUINT64_FORMAT ",%.17g,%.17g",
+					p->knobs.latency_ns, p->knobs.min_granularity_ns,
+					p->knobs.wakeup_granularity_ns, p->value, p->sd);
+			else
+				g_string_append(out, ",,,,,");
+		}
 		g_string_append_c(out, '\n');
 	}
 	return g_string_free(out, FALSE);

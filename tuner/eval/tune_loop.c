@@ -72,16 +72,31 @@ static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
 	}
 }
 
+/* After an iteration: the model's predicted optimum, if the optimizer has a model yet. */
+static void record_prediction(const TuneConfig *c, const tuner_optimizer *opt, TuneRun *run)
+{
+	g_autofree double *x = g_new(double, c->dim);
+	TunePrediction p = {
+		.iteration = (guint)tuner_optimizer_iterations(opt) - 1,
+		.evaluations = (guint)tuner_optimizer_evaluations(opt),
+	};
+
+	if (tuner_optimizer_model_optimum(opt, x, &p.value, &p.sd) != GSL_SUCCESS)
+		return;
+	c->map(x, &p.knobs, c->map_ctx);
+	g_array_append_val(run->predictions, p);
+}
+
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
-static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt,
-		     TuneRun *run, const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res,
-		     double *y, GError **error)
+static gboolean step(const TuneConfig *c, Evaluator *ev, tuner_optimizer *opt, TuneRun *run,
+		     const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res, double *y,
+		     GError **error)
 {
 	EvaluatorStats stats = { 0 };
 
 	for (size_t i = 0; i < n; i++)
 		c->map(x + i * c->dim, &knobs[i], c->map_ctx);
-	gboolean ok = evaluator_run(ecfg, knobs, (guint)n, res, NULL, &stats, error);
+	gboolean ok = evaluator_batch(ev, knobs, (guint)n, res, NULL, &stats, error);
 
 	evaluator_stats_add(&run->totals, &stats);
 	if (!ok)
@@ -100,11 +115,14 @@ static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_opt
 	}
 
 	size_t first = tuner_optimizer_evaluations(opt);
+	size_t iterations = tuner_optimizer_iterations(opt);
 	int status = tuner_optimizer_tell(opt, y, n);
 
 	/* ask/tell are paired here and every value is a number: a failure is a bug in this file. */
 	g_assert(status == GSL_SUCCESS);
 	record_batch(run, opt, first, knobs, res, n);
+	if (tuner_optimizer_iterations(opt) > iterations)
+		record_prediction(c, opt, run);
 	return TRUE;
 }
 
@@ -113,6 +131,7 @@ static TuneRun *run_new(size_t dim)
 	TuneRun *run = g_new0(TuneRun, 1);
 
 	run->evaluations = g_array_new(FALSE, FALSE, sizeof(TuneEvaluation));
+	run->predictions = g_array_new(FALSE, FALSE, sizeof(TunePrediction));
 	run->unit = g_array_new(FALSE, FALSE, sizeof(double));
 	run->dim = dim;
 	return run;
@@ -155,11 +174,14 @@ TuneRun *tune_run(const TuneConfig *c, GError **error)
 
 	size_t n;
 	gboolean ok = TRUE;
+	/* One evaluator, so one thread pool, for the whole loop (evaluator.h). */
+	Evaluator *ev = evaluator_new(&ecfg);
 
 	while (ok && (n = tuner_optimizer_ask(opt, x, cap)) > 0) {
-		ok = step(c, &ecfg, opt, run, x, n, knobs, res, y, error);
+		ok = step(c, ev, opt, run, x, n, knobs, res, y, error);
 		lp.done_before += (guint)n * lp.replicates;
 	}
+	evaluator_free(ev);
 	if (c->show_progress)
 		progress_end(&lp.line);
 	run->iterations = (guint)tuner_optimizer_iterations(opt);
@@ -177,6 +199,7 @@ void tune_run_free(TuneRun *run)
 	if (!run)
 		return;
 	g_array_unref(run->evaluations);
+	g_array_unref(run->predictions);
 	g_array_unref(run->unit);
 	g_free(run);
 }

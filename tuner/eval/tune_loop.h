@@ -1,17 +1,18 @@
 /*
  * tune_loop.h - the one loop that drives every optimizer over the CFS knobs:
  *
- *     ask a batch of unit-cube points  ->  map each to knobs  ->  evaluator_run (parallel,
+ *     ask a batch of unit-cube points  ->  map each to knobs  ->  evaluator_batch (parallel,
  *     replicated, journaled)  ->  tell the means  ->  record history and best so far
  *
  * until the optimizer is finished (its own stopping rule or the budget).  `tuner pso|golden|grid|
- * random` call it once.  (`tuner meta-pso` runs its many swarms in lockstep instead, so that they
- * share one batch of simulations.)
+ * random|bayes|ga` call it once.  (`tuner meta-pso` runs its many swarms in lockstep instead, so
+ * that they share one batch of simulations.)
  *
  * What the loop adds to the optimizer (optimizer.h) and the evaluator (evaluator.h): the map from
  * unit coordinates to knobs (TuneMapFn: knob_space_map, or period_space_map for SchedPeriod through
  * a discovery rule), the history of every evaluation with its knobs, standard error and best so
- * far, and the progress line on a terminal.  It owns no policy: which objective, how many
+ * far, the surrogate model's predicted optimum after every iteration (for optimizers that have
+ * one), and the progress line on a terminal.  It owns no policy: which objective, how many
  * replicates, which journal, how many threads are all in the EvaluatorConfig the caller passes.
  *
  * Determinism: the optimizer's proposals depend only on its type, parameters, seed and the values
@@ -44,7 +45,7 @@ G_BEGIN_DECLS
 typedef void (*TuneMapFn)(const double *unit, CfsKnobs *knobs, void *ctx);
 
 typedef struct {
-	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _grid, _random */
+	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _bayes, ... */
 	tuner_optimizer_params params;	  /* seed, budget and the type's own parameters */
 	size_t dim;			  /* >= 1: the dimension the map reads */
 	TuneMapFn map;			  /* required */
@@ -67,8 +68,19 @@ typedef struct {
 	double best;	  /* best value over evaluations 0..index (ties keep the earlier one) */
 } TuneEvaluation;
 
+/* A surrogate model's predicted optimum after one iteration (optimizers with a model: bayes). */
+typedef struct {
+	guint iteration;   /* the batch after which the model was refitted, 0-based */
+	guint evaluations; /* evaluations the model was fitted to */
+	CfsKnobs knobs;	   /* where the model's mean is lowest */
+	double value;	   /* the model's mean there, in the objective's unit */
+	double sd;	   /* the standard deviation of that mean */
+} TunePrediction;
+
 typedef struct {
 	GArray *evaluations; /* TuneEvaluation, in order */
+	GArray *predictions; /* TunePrediction, one per iteration after the model exists; empty for
+			      * optimizers without a model */
 	GArray *unit;	     /* double: dim unit coordinates per evaluation, row-major */
 	size_t dim;
 	guint best;	  /* index of the best evaluation (meaningful when evaluations->len > 0) */

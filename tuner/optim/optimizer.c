@@ -50,27 +50,41 @@ G_DEFINE_QUARK(tuner-optimizer-error-quark, tuner_optimizer_error)
 
 void tuner_optimizer_params_default(tuner_optimizer_params *p)
 {
+	const tuner_pso_preset *pso = &tuner_pso_presets[0];
+
 	*p = (tuner_optimizer_params){
 		.seed = 1,
 		.budget = 0,
 		.pso = { .particles = 20,
 			 .iterations = 30,
-			 .omega = 0.4365,
-			 .phi_p = 3.02,
-			 .phi_g = 3.02 },
+			 .omega = pso->omega,
+			 .phi_p = pso->phi_p,
+			 .phi_g = pso->phi_g },
 		.golden = { .tolerance = 1e-3, .max_iterations = 100, .lo = 0.0, .hi = 1.0 },
 		.grid = { .points = 5, .batch = 64 },
 		.random = { .batch = 64 },
+		.bayes = { .initial = 0,
+			   .batch = 1,
+			   .restarts = 3,
+			   .starts = 5,
+			   .candidates = 1000,
+			   .rule = TUNER_BAYES_BELIEVER },
+		.ga = { .population = 20,
+			.generations = 15,
+			.elite = 2,
+			.tournament = 3,
+			.crossover = 0.9,
+			.mutation = 0.0,
+			.eta_c = 15.0,
+			.eta_m = 20.0 },
 	};
 }
 
 const tuner_optimizer_type *tuner_optimizer_type_by_name(const char *name)
 {
 	const tuner_optimizer_type *const all[] = {
-		tuner_optimizer_pso,
-		tuner_optimizer_golden,
-		tuner_optimizer_grid,
-		tuner_optimizer_random,
+		tuner_optimizer_pso,	tuner_optimizer_golden, tuner_optimizer_grid,
+		tuner_optimizer_random, tuner_optimizer_bayes,	tuner_optimizer_ga,
 	};
 	if (name == NULL)
 		return NULL;
@@ -334,6 +348,14 @@ tuner_optimizer_record tuner_optimizer_history(const tuner_optimizer *s, size_t 
 		.y = g_array_index(s->hist_y, double, i),
 		.best = g_array_index(s->hist_best, double, i),
 	};
+}
+
+int tuner_optimizer_model_optimum(const tuner_optimizer *s, double *x, double *mean, double *sd)
+{
+	if (!s->is_set || s->type->model_optimum == NULL ||
+	    !s->type->model_optimum(s->state, x, mean, sd))
+		return GSL_EINVAL;
+	return GSL_SUCCESS;
 }
 
 const void *tuner_optimizer_state(const tuner_optimizer *s)

@@ -2,14 +2,15 @@
  * optimizer.h - batch optimizers over the unit cube [0,1]^dim.
  *
  * What: a generic minimiser modelled on GSL's gsl_multimin_fminimizer.  A *type*
- * (tuner_optimizer_pso, _golden, _grid, _random) is a table of functions; an *instance*
+ * (tuner_optimizer_pso, _golden, _grid, _random, _bayes, _ga) is a table of functions; an *instance*
  * is allocated for a dimension, set with parameters and a seed, driven by the caller and
  * freed.  The caller owns the loop.
  *
  * Why batches: the tuner evaluates points in parallel, so an optimizer never asks for one
  * value at a time.  Each iteration it proposes a *batch* (a PSO generation, a chunk of the
  * grid, random points, or Golden Section's one new point), the caller evaluates the whole
- * batch however it likes, and hands the values back:
+ * batch however it likes, and hands the values back (a GA generation and Bayesian
+ * optimisation's q points are batches too):
  *
  *     tuner_optimizer *s = tuner_optimizer_alloc(tuner_optimizer_pso, 3);
  *     tuner_optimizer_params p;
@@ -71,6 +72,18 @@ typedef enum {
 } tuner_optimizer_error_code;
 
 /*
+ * How Bayesian optimisation fills a batch of q > 1 points without their values: after
+ * choosing a point it pretends the point has been evaluated and chooses the next one on the
+ * updated model.  The kriging believer pretends the value is the model's mean there; the
+ * constant liar (CL-min) pretends it is the best value observed so far (Ginsbourger, Le Riche
+ * and Carraro, "Kriging is well-suited to parallelize optimization", 2010).
+ */
+typedef enum {
+	TUNER_BAYES_BELIEVER,
+	TUNER_BAYES_LIAR,
+} tuner_bayes_batch_rule;
+
+/*
  * Parameters of all types; each type reads the common fields and its own sub-struct.
  * Fill with tuner_optimizer_params_default() and change what you need.
  */
@@ -84,9 +97,9 @@ typedef struct tuner_optimizer_params {
 	struct {
 		size_t particles;  /* default 20 */
 		size_t iterations; /* default 30 */
-		double omega;	   /* inertia, default 0.4365 */
-		double phi_p;	   /* attraction to the particle's own best, default 3.02 */
-		double phi_g;	   /* attraction to the swarm's best, default 3.02 */
+		double omega;	   /* inertia (default: the constriction preset, 0.7298) */
+		double phi_p;	   /* attraction to the particle's own best (default 1.49618) */
+		double phi_g;	   /* attraction to the swarm's best (default 1.49618) */
 	} pso;
 
 	/* Golden Section (dimension 1 only).  Stops as soon as the bracket is narrower than
@@ -107,6 +120,33 @@ typedef struct tuner_optimizer_params {
 	struct {
 		size_t batch; /* largest batch, default 64 */
 	} random;
+
+	/* Bayesian optimisation (bayes.c): a Latin hypercube, then batches chosen by expected
+	 * improvement on a Gaussian-process model, until the budget (which must be > 0) is
+	 * spent. */
+	struct {
+		size_t initial;	   /* Latin hypercube points; 0 = 2 dim + 1 (default 0) */
+		size_t batch;	   /* q, points per later iteration (default 1) */
+		size_t restarts;   /* random restarts of the hyper-parameter fit (default 3) */
+		size_t starts;	   /* local searches per acquisition (default 5) */
+		size_t candidates; /* random points the starts are picked from (default 1000) */
+		tuner_bayes_batch_rule rule; /* how a batch is filled (default believer) */
+	} bayes;
+
+	/* Real-coded genetic algorithm (ga.c).  `generations` counts the initial population,
+	 * so a full run costs population + (generations - 1) (population - elite)
+	 * evaluations (20 + 14 * 18 = 272 by default): elites are carried over with their
+	 * values, not evaluated again. */
+	struct {
+		size_t population;  /* default 20 */
+		size_t generations; /* default 15 */
+		size_t elite;	    /* best individuals copied unchanged (default 2) */
+		size_t tournament;  /* contestants per selection (default 3) */
+		double crossover;   /* probability that a pair is crossed (default 0.9) */
+		double mutation;    /* probability per gene; 0 = 1 / dim (default 0) */
+		double eta_c;	    /* SBX distribution index (default 15) */
+		double eta_m;	    /* polynomial mutation distribution index (default 20) */
+	} ga;
 } tuner_optimizer_params;
 
 void tuner_optimizer_params_default(tuner_optimizer_params *p);
@@ -139,14 +179,38 @@ typedef struct tuner_optimizer_type {
 	void (*update)(void *state, const double *x, const double *y, size_t n);
 	bool (*done)(const void *state); /* the type's own stopping rule is met */
 	void (*release)(void *state);	 /* frees what init allocated; state may be zeroed */
+	/* Optional (NULL for types without a model): the surrogate's predicted minimum after the
+	 * last update; false while there is none. */
+	bool (*model_optimum)(const void *state, double *x, double *mean, double *sd);
 } tuner_optimizer_type;
 
 extern const tuner_optimizer_type *const tuner_optimizer_pso;
 extern const tuner_optimizer_type *const tuner_optimizer_golden;
 extern const tuner_optimizer_type *const tuner_optimizer_grid;
 extern const tuner_optimizer_type *const tuner_optimizer_random;
+extern const tuner_optimizer_type *const tuner_optimizer_bayes;
+extern const tuner_optimizer_type *const tuner_optimizer_ga;
 
-/* "pso", "golden", "grid" or "random" (ASCII case-insensitive); NULL if unknown. */
+/*
+ * PSO's coefficient sets (SPEC.md §5).  The default is the first, Clerc and Kennedy's
+ * constriction set (omega = chi = 0.7298, phi = 2.05 chi = 1.49618; IEEE Trans. Evol. Comput.
+ * 6(1), 2002), which converges: the swarm's mean trajectory is stable for (phi_p + phi_g) / 2
+ * < 2 (1 + omega).  "thesis" is the literature's meta-optimised 0.4365 / 3.02 / 3.02, outside
+ * that region (3.02 > 2.873): the swarm keeps oscillating, which explores but never settles.
+ * "classic" is the early 0.9 / 4 / 4, further outside still.
+ */
+typedef struct {
+	const char *name;
+	double omega, phi_p, phi_g;
+} tuner_pso_preset;
+
+/* The presets, terminated by an entry whose name is NULL; the first is the default. */
+extern const tuner_pso_preset tuner_pso_presets[];
+/* "constriction", "thesis" or "classic" (ASCII case-insensitive); NULL if unknown. */
+const tuner_pso_preset *tuner_pso_preset_by_name(const char *name);
+
+/* "pso", "golden", "grid", "random", "bayes" or "ga" (ASCII case-insensitive); NULL if
+ * unknown. */
 const tuner_optimizer_type *tuner_optimizer_type_by_name(const char *name);
 
 typedef struct tuner_optimizer tuner_optimizer;
@@ -221,6 +285,14 @@ typedef struct tuner_optimizer_record {
 
 /* i < tuner_optimizer_evaluations(s). */
 tuner_optimizer_record tuner_optimizer_history(const tuner_optimizer *s, size_t i);
+
+/*
+ * The surrogate model's predicted minimum after the last completed iteration: x (dim unit
+ * coordinates), the model's mean there and the standard deviation of that mean, in the values'
+ * unit.  GSL_EINVAL for types without a model (all but bayes) or while there is none yet (before
+ * the initial design has been evaluated).
+ */
+int tuner_optimizer_model_optimum(const tuner_optimizer *s, double *x, double *mean, double *sd);
 
 /* Golden Section's current bracket [*a, *b]; GSL_EINVAL for other types or before set. */
 int tuner_optimizer_golden_bracket(const tuner_optimizer *s, double *a, double *b);

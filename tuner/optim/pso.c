@@ -155,6 +155,23 @@ static void pso_release(void *vstate)
 	g_free(s->g);
 }
 
+const tuner_pso_preset tuner_pso_presets[] = {
+	{ "constriction", 0.7298, 1.49618, 1.49618 },
+	{ "thesis", 0.4365, 3.02, 3.02 },
+	{ "classic", 0.9, 4.0, 4.0 },
+	{ NULL, 0, 0, 0 },
+};
+
+const tuner_pso_preset *tuner_pso_preset_by_name(const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (const tuner_pso_preset *p = tuner_pso_presets; p->name != NULL; p++)
+		if (g_ascii_strcasecmp(name, p->name) == 0)
+			return p;
+	return NULL;
+}
+
 static const tuner_optimizer_type pso_type = {
 	.name = "pso",
 	.size = sizeof(pso_state),

@@ -1,5 +1,5 @@
 /*
- * End-to-end tests of `tuner pso|golden|grid|random`: the real binary of this build variant
+ * End-to-end tests of `tuner pso|golden|grid|random|bayes|ga`: the real binary of this build variant
  * (BUILD_BIN_DIR/tuner), spawned without a shell, judged by its exit status, stdout, stderr and
  * the files it writes (history.csv, result.json, the journal).
  *
@@ -113,10 +113,13 @@ enum {
 	GOLDEN2,
 	GRID,
 	RANDOM,
+	BAYES,
+	GA,
 	NRUNS
 };
-static const char *const run_names[NRUNS] = { "pso", "golden-rule1", "golden-rule2", "grid",
-					      "random" };
+static const char *const run_names[NRUNS] = { "pso",  "golden-rule1", "golden-rule2",
+					      "grid", "random",	      "bayes",
+					      "ga" };
 
 struct fixture {
 	char *dir;
@@ -153,8 +156,14 @@ static int group_setup(void **state)
 			r = RUN("grid", "--points", "10", "--scale", "log", WORKLOAD, "--out", out,
 				"--format", "json");
 			break;
-		default:
+		case RANDOM:
 			r = RUN("random", WORKLOAD, "--out", out, "--format", "json");
+			break;
+		case BAYES:
+			r = RUN("bayes", WORKLOAD, "--out", out, "--format", "json");
+			break;
+		default:
+			r = RUN("ga", WORKLOAD, "--out", out, "--format", "json");
 			break;
 		}
 		expect_clean_exit(&r, run_names[i]);
@@ -318,6 +327,104 @@ static void test_history_and_result(void **state)
 	assert_true(json_number_at(r, "best.stderr") == 0);
 	assert_true(json_number_at(r, "iterations") == 30);
 	csv_free(&c);
+}
+
+/*
+ * bayes: 40 evaluations by default, the first 2 x 3 + 1 = 7 the Latin hypercube (iteration 0),
+ * then one per iteration; after every iteration the model's predicted optimum, in result.json
+ * (model.iterations, model.optimum = the last) and in history.csv's model_* columns (the
+ * prediction after the row's iteration).
+ */
+static void test_bayes_reports_the_model(void **state)
+{
+	struct fixture *f = *state;
+	const struct json *r = f->result[BAYES];
+	g_autofree char *dir = path_in(f, "bayes");
+	g_autofree char *path = g_build_filename(dir, "history.csv", NULL);
+	struct csv c = csv_read(path);
+	const struct json *iters = json_at(r, "model.iterations");
+
+	assert_true(json_number_at(r, "evaluations") == 40);
+	assert_true(json_number_at(r, "iterations") == 34);
+	assert_int_equal(c.rows->len, 40);
+	assert_true(iters != NULL && iters->kind == J_ARRAY);
+	assert_int_equal(iters->array->len, 34);
+	for (guint i = 0; i < c.rows->len; i++) {
+		guint it = (guint)csv_num(&c, i, "iteration");
+		const struct json *p = g_ptr_array_index(iters->array, it);
+
+		assert_int_equal(it, i < 7 ? 0 : i - 6);
+		assert_true(json_number_at(p, "iteration") == it);
+		assert_true(json_number_at(p, "evaluations") == (it == 0 ? 7 : 7 + it));
+		assert_true(csv_num(&c, i, "model_value") == json_number_at(p, "value"));
+		assert_true(csv_num(&c, i, "model_sd") == json_number_at(p, "sd"));
+		assert_true(csv_num(&c, i, "model_sd") >= 0);
+		assert_true(csv_num(&c, i, "model_latency_ns") ==
+			    json_number_at(p, "knobs.latency_ns"));
+	}
+	assert_true(json_number_at(r, "model.optimum.value") ==
+		    json_number_at(g_ptr_array_index(iters->array, 33), "value"));
+	csv_free(&c);
+
+	/* The text output prints the same table, one row per iteration. */
+	g_autofree char *out = path_in(f, "bayes-text");
+	struct run t = RUN("bayes", WORKLOAD, "--budget", "9", "--out", out);
+
+	expect_clean_exit(&t, "bayes text");
+	assert_non_null(strstr(t.out, "the model's predicted optimum after each iteration"));
+	assert_non_null(strstr(t.out, "evaluations: 9 in 3 iteration(s)"));
+	run_clear(&t);
+}
+
+/* ga: 20 + 14 x 18 = 272 evaluations in 15 generations; no model. */
+static void test_ga_generations(void **state)
+{
+	struct fixture *f = *state;
+	const struct json *r = f->result[GA];
+
+	assert_true(json_number_at(r, "evaluations") == 272);
+	assert_true(json_number_at(r, "iterations") == 15);
+	assert_null(json_at(r, "model"));
+	assert_non_null(strstr(json_string_at(r, "settings"), "population=20 generations=15"));
+}
+
+/* PSO's coefficients: the constriction preset by default, --preset and single overrides. */
+static void test_pso_presets(void **state)
+{
+	static const struct {
+		const char *args[6];
+		const char *expect;
+	} cases[] = {
+		{ { NULL }, "omega=0.7298 phi_p=1.4961800000000001 phi_g=1.4961800000000001" },
+		{ { "--preset", "thesis" }, "omega=0.4365 phi_p=3.02 phi_g=3.02" },
+		{ { "--preset", "classic", "--phi-g", "3.5" },
+		  "omega=0.90000000000000002 phi_p=4 phi_g=3.5" },
+		{ { "--omega", "0.5" }, "omega=0.5 phi_p=1.4961800000000001" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *args[24] = { "pso",		 WORKLOAD, "--particles", "2",
+					 "--iterations", "1",	   "--format",	  "json" };
+		size_t n = 0;
+
+		while (args[n])
+			n++;
+		for (size_t k = 0; cases[i].args[k]; k++)
+			args[n++] = cases[i].args[k];
+
+		struct run r = run_program(TUNER, args, NULL);
+
+		expect_clean_exit(&r, cases[i].expect);
+
+		struct json *j = json_parse(r.out);
+
+		if (!strstr(json_string_at(j, "settings"), cases[i].expect))
+			fail_msg("settings '%s' lack '%s'", json_string_at(j, "settings"),
+				 cases[i].expect);
+		json_free(j);
+		run_clear(&r);
+	}
 }
 
 /* ---- jobs, journal, replicates ---------------------------------------------------------------- */
@@ -806,6 +913,16 @@ static void test_bad_input(void **state)
 		{ { "pso", "--latency-ns", "5000000" }, "--latency-ns" },
 		{ { "pso", "--format", "xml" }, "--format" },
 		{ { "pso", "--groups", "0" }, "--groups" },
+		{ { "pso", "--preset", "stable" }, "--preset" },
+		{ { "pso", "--omega", "fast" }, "--omega" },
+		{ { "pso", "--phi-g", "inf" }, "--phi-g" },
+		{ { "bayes", "--batch", "0" }, "--batch" },
+		{ { "bayes", "--batch-rule", "optimist" }, "--batch-rule" },
+		{ { "bayes", "--initial", "-1" }, "--initial" },
+		{ { "ga", "--elite", "20" }, "--elite" },
+		{ { "ga", "--population", "1" }, "--population" },
+		{ { "ga", "--crossover", "1.5" }, "--crossover" },
+		{ { "ga", "--tournament", "0" }, "--tournament" },
 	};
 
 	(void)state;
@@ -832,6 +949,9 @@ int main(void)
 		cmocka_unit_test(test_every_optimizer_beats_the_defaults),
 		cmocka_unit_test(test_pso_no_worse_than_the_log_grid),
 		cmocka_unit_test(test_golden_converges_in_12),
+		cmocka_unit_test(test_bayes_reports_the_model),
+		cmocka_unit_test(test_ga_generations),
+		cmocka_unit_test(test_pso_presets),
 		cmocka_unit_test(test_history_and_result),
 		cmocka_unit_test(test_jobs_give_the_same_result),
 		cmocka_unit_test(test_replicates_from_the_journal),

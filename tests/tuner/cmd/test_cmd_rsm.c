@@ -587,7 +587,7 @@ static void test_meta_pso(void **state)
 		"Coefficients in coded units",
 		"Canonical analysis",
 		"Constrained optimum",
-		"Confirmation: PSO at the optimum, the defaults and the classic parameters"
+		"Confirmation: PSO at the optimum, the defaults, the thesis and the classic parameters"
 	};
 
 	for (size_t i = 0; i < G_N_ELEMENTS(sections); i++)
@@ -631,7 +631,8 @@ static void test_meta_pso(void **state)
 
 	number_at(v, "best.value");
 	number_at(v, "default.value");
-	assert_true(number_at(v, "default.omega") == 0.4365);
+	assert_true(number_at(v, "default.omega") == 0.7298);
+	assert_true(number_at(v, "thesis.omega") == 0.4365);
 	assert_true(number_at(v, "classic.omega") == 0.9);
 	assert_int_equal(json_read_path(v, "runs")->items->len, 14);
 	number_at(v, "r2");

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -471,6 +472,75 @@ static void test_progress(void **state)
 	g_array_free(log.done, TRUE);
 }
 
+/* The kernel's id of the calling thread, recorded by the objective below: ids are not reused
+ * while a process lives unless four million threads come and go. */
+typedef struct {
+	GMutex lock;
+	GHashTable *tids; /* set of thread ids */
+} ThreadLog;
+
+static gint thread_id(void)
+{
+	return (gint)syscall(SYS_gettid);
+}
+
+static gboolean log_thread(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+			   GError **error)
+{
+	ThreadLog *t = ctx;
+
+	(void)error;
+	g_usleep(300); /* long enough that both workers get tasks */
+	g_mutex_lock(&t->lock);
+	g_hash_table_add(t->tids, GINT_TO_POINTER(thread_id()));
+	g_mutex_unlock(&t->lock);
+	*value = (double)(k->latency_ns + seed);
+	return TRUE;
+}
+
+/*
+ * One Evaluator keeps one pool: five batches with jobs 2 run on at most two threads, neither of
+ * them the caller's (a pool per batch would start two new threads per batch, ten in all).  Every
+ * batch gives what evaluator_run gives inline.
+ */
+static void test_one_pool_per_evaluator(void **state)
+{
+	(void)state;
+	enum {
+		BATCHES = 5
+	};
+	ThreadLog t = { .tids = g_hash_table_new(NULL, NULL) };
+	EvaluatorConfig config = { .objective = log_thread,
+				   .objective_ctx = &t,
+				   .replicates = 2,
+				   .base_seed = 7,
+				   .jobs = 2 };
+	CfsKnobs points[BATCHES][N_POINTS];
+	EvaluatorResult got[BATCHES][N_POINTS], want[N_POINTS];
+
+	g_mutex_init(&t.lock);
+	for (int b = 0; b < BATCHES; b++) {
+		random_points(points[b], N_POINTS);
+		points[b][0].latency_ns += 1000 * (guint64)b; /* a new point in each batch */
+	}
+
+	Evaluator *ev = evaluator_new(&config);
+
+	for (int b = 0; b < BATCHES; b++)
+		assert_true(evaluator_batch(ev, points[b], N_POINTS, got[b], NULL, NULL, NULL));
+	evaluator_free(ev);
+	assert_true(g_hash_table_size(t.tids) >= 1 && g_hash_table_size(t.tids) <= 2);
+	assert_false(g_hash_table_contains(t.tids, GINT_TO_POINTER(thread_id())));
+
+	config.jobs = 1;
+	for (int b = 0; b < BATCHES; b++) {
+		run_ok(&config, points[b], N_POINTS, want, NULL, NULL);
+		assert_memory_equal(got[b], want, sizeof want);
+	}
+	g_hash_table_unref(t.tids);
+	g_mutex_clear(&t.lock);
+}
+
 static void test_empty_batch(void **state)
 {
 	(void)state;
@@ -496,6 +566,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_error_keeps_finished_work, setup, teardown),
 		cmocka_unit_test(test_silent_failure_gets_a_message),
 		cmocka_unit_test_setup_teardown(test_progress, setup, teardown),
+		cmocka_unit_test(test_one_pool_per_evaluator),
 		cmocka_unit_test(test_empty_batch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

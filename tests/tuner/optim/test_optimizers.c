@@ -128,10 +128,28 @@ static void test_params_default(void **state)
 	assert_int_equal(p.budget, 0);
 	assert_int_equal(p.pso.particles, 20);
 	assert_int_equal(p.pso.iterations, 30);
-	assert_true(p.pso.omega == 0.4365 && p.pso.phi_p == 3.02 && p.pso.phi_g == 3.02);
+	/* SPEC.md §5: the constriction set is the default. */
+	assert_true(p.pso.omega == 0.7298 && p.pso.phi_p == 1.49618 && p.pso.phi_g == 1.49618);
 	assert_true(p.golden.lo == 0.0 && p.golden.hi == 1.0 && p.golden.tolerance > 0.0);
 	assert_int_equal(p.grid.batch, 64);
 	assert_int_equal(p.random.batch, 64);
+}
+
+/* The presets by name, as SPEC.md §5 lists them; the first is the default. */
+static void test_pso_presets(void **state)
+{
+	(void)state;
+	const tuner_pso_preset *c = tuner_pso_preset_by_name("constriction");
+	const tuner_pso_preset *t = tuner_pso_preset_by_name("Thesis");
+	const tuner_pso_preset *k = tuner_pso_preset_by_name("classic");
+
+	assert_ptr_equal(c, &tuner_pso_presets[0]);
+	assert_true(c->omega == 0.7298 && c->phi_p == 1.49618 && c->phi_g == 1.49618);
+	assert_true(t->omega == 0.4365 && t->phi_p == 3.02 && t->phi_g == 3.02);
+	assert_true(k->omega == 0.9 && k->phi_p == 4 && k->phi_g == 4);
+	assert_null(tuner_pso_preset_by_name("stable"));
+	assert_null(tuner_pso_preset_by_name(NULL));
+	assert_null(tuner_pso_presets[3].name);
 }
 
 static void test_type_by_name(void **state)
@@ -219,20 +237,24 @@ static void test_set_rejects_invalid_params(void **state)
 /* ---- PSO ------------------------------------------------------------------------- */
 
 /*
- * The SPEC's defaults (omega 0.4365, phi_p = phi_g = 3.02) lie outside the swarm's
+ * The thesis preset (omega 0.4365, phi_p = phi_g = 3.02) lies outside the swarm's
  * order-1 stability region: the mean trajectory obeys x' = (1 + w - phi) x - w x_prev +
  * ..., phi = (phi_p + phi_g) / 2 = 3.02, stable only for phi < 2 (1 + w) = 2.873.  So
- * with the defaults the swarm oscillates against the walls instead of contracting, and
+ * with it the swarm oscillates against the walls instead of contracting, and
  * finds the quadratic's minimum only coarsely.  The tolerance stated here is what 600
  * evaluations achieve: over seeds 1..200 the worst run came within 0.1 per coordinate
  * (f < 0.012), the median f was 0.0012.
  */
-static void test_pso_quadratic_default_params(void **state)
+static void test_pso_quadratic_thesis_params(void **state)
 {
 	(void)state;
 	tuner_optimizer_params p;
+	const tuner_pso_preset *thesis = tuner_pso_preset_by_name("thesis");
 	tuner_optimizer_params_default(&p);
 	p.seed = 42;
+	p.pso.omega = thesis->omega;
+	p.pso.phi_p = thesis->phi_p;
+	p.pso.phi_g = thesis->phi_g;
 	tuner_optimizer *s = start(tuner_optimizer_pso, 3, &p);
 	eval_ctx ctx = { .f = quadratic };
 	run(s, &ctx);
@@ -244,7 +266,7 @@ static void test_pso_quadratic_default_params(void **state)
 }
 
 /*
- * With a stable coefficient set (the SPEC's omega, each phi halved to 1.51, so that
+ * With a stable coefficient set (the thesis omega, each phi halved to 1.51, so that
  * phi = 1.51 < 2.873) the same 600 evaluations pin the minimum down: over seeds 1..200
  * the worst f was 3.5e-8, i.e. within 2e-4 of the centre.  Stated tolerance: f < 1e-6,
  * within 1e-3 per coordinate.
@@ -255,6 +277,7 @@ static void test_pso_quadratic_stable_coefficients(void **state)
 	tuner_optimizer_params p;
 	tuner_optimizer_params_default(&p);
 	p.seed = 42;
+	p.pso.omega = 0.4365;
 	p.pso.phi_p = p.pso.phi_g = 1.51;
 	tuner_optimizer *s = start(tuner_optimizer_pso, 3, &p);
 	eval_ctx ctx = { .f = quadratic };
@@ -844,7 +867,8 @@ int main(void)
 		cmocka_unit_test(test_type_by_name),
 		cmocka_unit_test(test_alloc_rejects),
 		cmocka_unit_test(test_set_rejects_invalid_params),
-		cmocka_unit_test(test_pso_quadratic_default_params),
+		cmocka_unit_test(test_pso_presets),
+		cmocka_unit_test(test_pso_quadratic_thesis_params),
 		cmocka_unit_test(test_pso_quadratic_stable_coefficients),
 		cmocka_unit_test(test_pso_rosenbrock),
 		cmocka_unit_test(test_pso_update_rule_by_hand),
