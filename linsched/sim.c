@@ -71,6 +71,8 @@ struct linsched_sim {
 	struct linsched_result result;
 	linsched_switch_fn switch_fn;
 	void *switch_ctx;
+	linsched_wakeup_fn wakeup_fn;
+	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
 };
@@ -299,6 +301,12 @@ void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn f
 	sim->switch_ctx = ctx;
 }
 
+void linsched_sim_set_wakeup_hook(struct linsched_sim *sim, linsched_wakeup_fn fn, void *ctx)
+{
+	sim->wakeup_fn = fn;
+	sim->wakeup_ctx = ctx;
+}
+
 /* ---------------------------------------------------------------- tasks */
 
 struct linsched_task *linsched_task_create(struct linsched_sim *sim,
@@ -420,11 +428,14 @@ bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
 	return !list_empty(&wq->waiters);
 }
 
-static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu,
-		      int wake_flags)
+/* waker NULL: a timer's wakeup, reported on the target CPU. */
+static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
+		      struct linsched_task *t, int this_cpu, int wake_flags)
 {
 	sim->sys.clock = sim->now;
-	try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags);
+	if (try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags) && sim->wakeup_fn)
+		sim->wakeup_fn(sim->wakeup_ctx, waker ? waker->ts.cpu : t->ts.cpu,
+			       sim->now - sim->epoch, waker, t, t->ts.cpu);
 }
 
 unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
@@ -445,7 +456,7 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			continue;
 		}
 		waker->overhead += sim->cfg.costs.wakeup_ns;
-		wake_task(sim, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
 	}
 	return woken;
 }
@@ -585,7 +596,7 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 static void timer_event(struct linsched_sim *sim, struct linsched_task *t)
 {
 	t->overhead += sim->cfg.costs.wakeup_ns;
-	wake_task(sim, t, t->ts.cpu, 0);
+	wake_task(sim, NULL, t, t->ts.cpu, 0);
 }
 
 /* Brings every account up to now, for a run that ends before its tasks do. */

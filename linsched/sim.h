@@ -166,6 +166,16 @@ typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now,
 				   const struct linsched_task *prev,
 				   const struct linsched_task *next);
 void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx);
+/*
+ * Called at every wakeup that made a sleeping task runnable, after the policy placed it on
+ * target_cpu (and decided whether it preempts), as the kernel's sched_wakeup tracepoint fires.
+ * waker is the running task that woke it on cpu, or NULL for a timer's wakeup (cpu is then the
+ * target CPU).
+ */
+typedef void (*linsched_wakeup_fn)(void *ctx, int cpu, uint64_t now,
+				   const struct linsched_task *waker,
+				   const struct linsched_task *wakee, int target_cpu);
+void linsched_sim_set_wakeup_hook(struct linsched_sim *sim, linsched_wakeup_fn fn, void *ctx);
 /* Called when a model sets the epoch, e.g. so that a trace starts over with the measured run. */
 typedef void (*linsched_epoch_fn)(void *ctx, const struct linsched_sim *sim);
 void linsched_sim_set_epoch_hook(struct linsched_sim *sim, linsched_epoch_fn fn, void *ctx);
