@@ -24,6 +24,8 @@ static const struct {
 	  "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
 	{ "scale", tuner_cmd_scale,
 	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
+	{ "compare", tuner_cmd_compare,
+	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
 	{ "report", tuner_cmd_report,
 	  "gnuplot figures (PNG, SVG) and index.html for result directories" },
 };
