@@ -93,14 +93,24 @@ void linsched_config_init(struct linsched_config *cfg, const struct sched_profil
 	cfg->nr_domains = 1;
 	cfg->hz = 1000;
 	cfg->tun = sched_tunables_default(cfg->profile, nr_cpus);
-	cfg->costs = (struct linsched_costs){
-		.switch_ns = LINSCHED_DEFAULT_SWITCH_NS,
-		.wakeup_ns = LINSCHED_DEFAULT_WAKEUP_NS,
-		.migrate_ns = LINSCHED_DEFAULT_MIGRATE_NS,
-		.cache_lines = LINSCHED_DEFAULT_CACHE_LINES,
-		.miss_ps = LINSCHED_DEFAULT_MISS_PS,
-	};
+	linsched_machine_builtin(&cfg->machine);
+	linsched_config_set_machine(cfg, &cfg->machine);
 	cfg->seed = 1;
+}
+
+void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m)
+{
+	cfg->machine = *m;
+	cfg->costs = (struct linsched_costs){
+		.switch_ns = m->switch_ns,
+		.wakeup_ns = m->wakeup_ns,
+		.wakeup_remote_ns = m->wakeup_remote_ns,
+		.migrate_ns = m->migrate_ns,
+		.cache_lines = m->cache_lines,
+		.miss_ps = m->miss_ps,
+	};
+	if (m->hz)
+		cfg->hz = m->hz;
 }
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
@@ -455,8 +465,11 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
-		waker->overhead += sim->cfg.costs.wakeup_ns;
 		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		/* Where the policy put it decides what the waker paid. */
+		waker->overhead += t->ts.cpu != waker->ts.cpu && sim->cfg.costs.wakeup_remote_ns
+					   ? sim->cfg.costs.wakeup_remote_ns
+					   : sim->cfg.costs.wakeup_ns;
 	}
 	return woken;
 }

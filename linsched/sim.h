@@ -25,6 +25,7 @@
 
 #include "kernel-extract/sched.h"
 #include "linsched/list.h"
+#include "linsched/machine.h"
 
 #define LINSCHED_COMM_LEN 16
 
@@ -33,9 +34,10 @@
  * that runs while it is paid, as a kernel's accounting would.
  */
 struct linsched_costs {
-	uint64_t switch_ns;  /* switching to another task (context switch) */
-	uint64_t wakeup_ns;  /* waking a task, charged to the waker (a timer's to the woken) */
-	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */
+	uint64_t switch_ns; /* switching to another task (context switch) */
+	uint64_t wakeup_ns; /* waking a task, charged to the waker (a timer's to the woken) */
+	uint64_t wakeup_remote_ns; /* waking it onto another CPU than the waker's; 0: wakeup_ns */
+	uint64_t migrate_ns;	   /* a task arriving on another CPU, charged to it */
 	/*
 	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted
 	 * since it last ran in that memory domain; a task arriving from another domain starts cold.
@@ -44,13 +46,6 @@ struct linsched_costs {
 	uint64_t miss_ps;     /* cost of reloading one line, in picoseconds */
 };
 
-#define LINSCHED_DEFAULT_SWITCH_NS  2000
-#define LINSCHED_DEFAULT_WAKEUP_NS  1000
-#define LINSCHED_DEFAULT_MIGRATE_NS 5000
-#define LINSCHED_DEFAULT_CACHE_LINES \
-	(32ULL * 1024 * 1024 / 64)    /* 32 MiB of 64-byte lines (this kind of machine's L3) */
-#define LINSCHED_DEFAULT_MISS_PS 5000 /* 5 ns a line */
-
 struct linsched_config {
 	const struct sched_profile *profile;
 	unsigned int nr_cpus;
@@ -58,14 +53,20 @@ struct linsched_config {
 	unsigned int hz;	   /* 100, 250, 300 or 1000 */
 	struct sched_tunables tun; /* as a sysctl would show them */
 	struct linsched_costs costs;
+	/* The machine modelled: costs comes from it, and the task models read their own costs
+	 * (a message's, a channel's size) from it. */
+	struct linsched_machine machine;
 	uint64_t seed;
 	uint64_t duration_ns; /* stop this long after virtual time 0 (not after the epoch);
 	                              * 0: when every task has exited */
 };
 
-/* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot). */
+/* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot), on the
+ * built-in machine. */
 void linsched_config_init(struct linsched_config *cfg, const struct sched_profile *profile,
 			  unsigned int nr_cpus);
+/* Models machine m: its costs, and its HZ when it knows it. */
+void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m);
 /* Checks every field; the message names the offending setting. */
 bool linsched_config_validate(const struct linsched_config *cfg, GError **error);
 

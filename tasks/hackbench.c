@@ -28,19 +28,53 @@ void hackbench_params_default(struct hackbench_params *p)
 	p->degradation = HACKBENCH_DEGRADATION;
 }
 
+void hackbench_params_resolve_for(struct hackbench_params *p, const struct linsched_machine *m)
+{
+	struct linsched_machine builtin;
+
+	if (!m) {
+		linsched_machine_builtin(&builtin);
+		m = &builtin;
+	}
+	if (!p->capacity_bytes)
+		p->capacity_bytes = p->pipe ? m->pipe_bytes : m->socket_sndbuf_bytes;
+	if (!p->write_ns)
+		p->write_ns = p->pipe ? m->pipe_write_ns : m->socket_write_ns;
+	if (!p->read_ns)
+		p->read_ns = p->pipe ? m->pipe_read_ns : m->socket_read_ns;
+	if (!p->msg_overhead)
+		p->msg_overhead = m->socket_msg_overhead;
+}
+
 void hackbench_params_resolve(struct hackbench_params *p)
 {
-	if (!p->capacity_bytes)
-		p->capacity_bytes = p->pipe ? HACKBENCH_PIPE_BYTES : HACKBENCH_SOCKET_SNDBUF;
-	if (!p->write_ns)
-		p->write_ns = p->pipe ? HACKBENCH_PIPE_WRITE_NS : HACKBENCH_SOCKET_WRITE_NS;
-	if (!p->read_ns)
-		p->read_ns = p->pipe ? HACKBENCH_PIPE_READ_NS : HACKBENCH_SOCKET_READ_NS;
+	hackbench_params_resolve_for(p, NULL);
+}
+
+uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct linsched_machine *m)
+{
+	struct linsched_machine builtin;
+
+	if (!m) {
+		linsched_machine_builtin(&builtin);
+		m = &builtin;
+	}
+	return p->threads ? m->thread_switch_ns : m->process_switch_ns;
 }
 
 uint64_t hackbench_switch_ns(const struct hackbench_params *p)
 {
-	return p->threads ? HACKBENCH_THREAD_SWITCH_NS : HACKBENCH_PROCESS_SWITCH_NS;
+	return hackbench_switch_ns_on(p, NULL);
+}
+
+static uint64_t socket_overhead(const struct hackbench_params *p)
+{
+	struct linsched_machine builtin;
+
+	if (p->msg_overhead)
+		return p->msg_overhead;
+	linsched_machine_builtin(&builtin);
+	return builtin.socket_msg_overhead;
 }
 
 /* A socket charges each message its data plus the kernel's buffer overhead; a pipe packs
@@ -48,7 +82,7 @@ uint64_t hackbench_switch_ns(const struct hackbench_params *p)
 uint64_t hackbench_capacity_msgs(const struct hackbench_params *p)
 {
 	if (!p->pipe)
-		return p->capacity_bytes / (p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+		return p->capacity_bytes / (p->datasize + socket_overhead(p));
 	if (p->datasize > HACKBENCH_PAGE_SIZE)
 		return p->capacity_bytes / p->datasize;
 	uint64_t pages = p->capacity_bytes / HACKBENCH_PAGE_SIZE;
@@ -94,7 +128,7 @@ bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
 			    " bytes cannot hold one %u-byte message "
 			    "(a %s charges %u bytes for it)",
 			    p->capacity_bytes, p->datasize, p->pipe ? "pipe" : "socket",
-			    p->pipe ? p->datasize : p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+			    p->pipe ? p->datasize : p->datasize + (unsigned int)socket_overhead(p));
 		return false;
 	}
 	if (p->model == HACKBENCH_BOOTSTRAP) {
@@ -266,7 +300,7 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 	unsigned int domains = linsched_sim_config(sim)->nr_domains;
 
 	hb->p = *params;
-	hackbench_params_resolve(&hb->p);
+	hackbench_params_resolve_for(&hb->p, &linsched_sim_config(sim)->machine);
 	hb->sim = sim;
 	hb->total = hackbench_nr_tasks(p);
 	linsched_waitqueue_init(&hb->barrier);

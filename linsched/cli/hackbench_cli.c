@@ -82,7 +82,8 @@ static bool in_range(const char *flag, gint64 v, gint64 lo, gint64 hi, GError **
 	return true;
 }
 
-bool hackbench_cli_params(const struct hackbench_cli *o, struct hackbench_params *p, GError **error)
+bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_machine *m,
+			  struct hackbench_params *p, GError **error)
 {
 	hackbench_params_default(p);
 	if (o->threads && o->processes) {
@@ -129,7 +130,7 @@ bool hackbench_cli_params(const struct hackbench_cli *o, struct hackbench_params
 		p->solo_ms = o->solo_ms;
 	if (o->degradation >= 0)
 		p->degradation = o->degradation;
-	hackbench_params_resolve(p);
+	hackbench_params_resolve_for(p, m);
 	return hackbench_params_validate(p, error);
 }
 
@@ -137,5 +138,5 @@ void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct ha
 				 struct linsched_config *cfg)
 {
 	if (cli->switch_cost_ns < 0)
-		cfg->costs.switch_ns = hackbench_switch_ns(p);
+		cfg->costs.switch_ns = hackbench_switch_ns_on(p, &cfg->machine);
 }

@@ -329,8 +329,8 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 
 	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
-	    !hackbench_cli_params(&hc, &run.params, &error) ||
-	    !linsched_cli_config(&cli, &run.cfg, &error)) {
+	    !linsched_cli_config(&cli, &run.cfg, &error) ||
+	    !hackbench_cli_params(&hc, &run.cfg.machine, &run.params, &error)) {
 		status = tuner_usage_error("calibrate", error->message);
 		goto out;
 	}

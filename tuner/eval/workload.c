@@ -63,6 +63,9 @@ static char *describe_settings(const struct workload *w)
 		c->profile->name, c->nr_cpus, c->nr_domains, c->hz, c->tun.migration_cost,
 		c->costs.switch_ns, c->costs.wakeup_ns, c->costs.migrate_ns, c->costs.cache_lines,
 		c->costs.miss_ps);
+	if (c->costs.wakeup_remote_ns)
+		g_string_append_printf(s, " wakeup_remote=%" G_GUINT64_FORMAT,
+				       c->costs.wakeup_remote_ns);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 
@@ -76,6 +79,13 @@ static char *describe_settings(const struct workload *w)
 			p->fds, p->datasize, p->pipe ? "pipe" : "socket",
 			p->threads ? "threads" : "processes", p->capacity_bytes, p->write_ns,
 			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
+		struct linsched_machine builtin;
+
+		/* Only a --machine changes it; journals written before it existed stay valid. */
+		linsched_machine_builtin(&builtin);
+		if (p->msg_overhead != builtin.socket_msg_overhead)
+			g_string_append_printf(s, " msg_overhead=%" G_GUINT64_FORMAT,
+					       p->msg_overhead);
 	} else {
 		g_string_append(s, " workload=tasks");
 		for (guint i = 0; i < w->tasks->len; i++) {
@@ -121,7 +131,7 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 		w->cfg.duration_ns = (uint64_t)wc->duration_ms * NSEC_PER_MSEC;
 	} else {
 		w->hackbench = true;
-		if (!hackbench_cli_params(&wc->hb, &w->hb, error))
+		if (!hackbench_cli_params(&wc->hb, &w->cfg.machine, &w->hb, error))
 			return false;
 		hackbench_cli_adjust_config(&wc->sim, &w->hb, &w->cfg);
 		w->nr_tasks = hackbench_nr_tasks(&w->hb);
