@@ -9,12 +9,15 @@
  *     batch of writes into the channel, then the reads that empty it, pinned to one CPU);
  *   - how many 100-byte messages each channel holds before the writer would block
  *     (non-blocking writes until EAGAIN);
- *   - the wakeup cost: what a write costs more when it wakes a reader blocked on the same CPU
- *     (of the idle policy, so that it does not preempt the write) than when nobody waits; and
- *     the same for a reader on another CPU that a nice-19 spinner keeps busy (needs two CPUs);
- *   - the context-switch cost between threads and between processes: a ping-pong of messages
- *     over two socket pairs between two tasks pinned to one CPU, whose round trip is two
- *     writes, two reads, two local wakeups and two switches, less the write, read and wakeup;
+ *   - the context-switch cost between threads, without a wakeup: two threads pinned to one
+ *     CPU that yield to each other (sched_yield), less a yield alone; between processes, that
+ *     and half of what a message ping-pong's round trip (below) costs more between processes
+ *     than between threads;
+ *   - the wakeup cost on one CPU: a ping-pong of messages over two socket pairs between two
+ *     threads pinned to one CPU, whose round trip is two writes, two reads, two wakeups and
+ *     two switches, less the write, read and switch;
+ *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
+ *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the tick: HZ = 1 s / the resolution of CLOCK_MONOTONIC_COARSE, which is one jiffy, and
  *     the steps of that clock a busy loop sees (whole jiffies: more than one when ticks are
  *     late or skipped, as a virtual CPU's can be).
@@ -298,72 +301,6 @@ static void *spinner_thread(void *arg)
 	return NULL;
 }
 
-/* A reader of the lowest policy: woken on the writer's CPU, it never preempts the writer. */
-static void *idle_reader_thread(void *arg)
-{
-	struct waker_shared *s = arg;
-	struct sched_param sp = { 0 };
-
-	pin(s->cpu);
-	if (pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp) != 0)
-		setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-	return sleeper_thread(arg);
-}
-
-/*
- * The wakeup on the writer's own CPU: writes to a reader blocked there, which, being of the idle
- * policy, does not preempt the write, so the write's time is the message's and the wakeup's
- * only. Between writes the writer sleeps so that the reader takes the message and blocks again.
- */
-static int measure_local_wakeup(const struct probe_opts *o, int cpu, double plain_write,
-				struct stat3 *out)
-{
-	int fds[2];
-	char buf[MSG_BYTES] = { 0 };
-	double v[MAX_TRIALS];
-	struct waker_shared s = { .cpu = cpu };
-	const struct timespec nap = { 0, 20000 };
-	pthread_t th;
-	long sent = 0;
-	int rc = -1;
-
-	if (open_channel(1, fds) != 0)
-		return -1;
-	s.fd = fds[0];
-	atomic_init(&s.consumed, 0);
-	atomic_init(&s.stop, 0);
-	pin(cpu);
-	if (pthread_create(&th, NULL, idle_reader_thread, &s) != 0) {
-		close(fds[0]);
-		close(fds[1]);
-		return -1;
-	}
-	for (int t = 0; t < o->trials; t++) {
-		double one[MAX_SAMPLES];
-
-		for (int i = 0; i < o->wakes; i++) {
-			while (atomic_load(&s.consumed) < sent)
-				nanosleep(&nap, NULL);
-			nanosleep(&nap, NULL);
-			uint64_t t0 = now_ns();
-
-			if (write_full(fds[1], buf, sizeof(buf)) != 0)
-				goto out;
-			one[i] = (double)(now_ns() - t0);
-			sent++;
-		}
-		v[t] = summarise(one, o->wakes).median - plain_write;
-	}
-	*out = summarise(v, o->trials);
-	rc = 0;
-out:
-	atomic_store(&s.stop, 1);
-	close(fds[1]);
-	pthread_join(th, NULL);
-	close(fds[0]);
-	return rc;
-}
-
 /*
  * Writes to a reader that waits on another CPU, which a nice-19 spinner keeps busy (an idle CPU
  * would add its way out of idle, which a loaded machine does not pay). Each write is timed once
@@ -479,13 +416,13 @@ static int ping(int out, int in, const struct probe_opts *o, double *rt)
 	return 0;
 }
 
-/*
- * A ping-pong between two threads (or processes) pinned to cpu. Returns the round trips; the
- * switch cost is derived from them by the caller.
- */
+/* A ping-pong of messages between two threads, or two processes, pinned to cpu: the trials'
+ * round trips. */
 static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, double *rt)
 {
 	int a[2], b[2]; /* a: pinger -> echoer, b: echoer -> pinger */
+	struct echo_args args;
+	pthread_t th;
 	int rc = -1;
 
 	if (open_channel(1, a) != 0)
@@ -495,6 +432,7 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 		close(a[1]);
 		return -1;
 	}
+	args = (struct echo_args){ a[0], b[1], cpu };
 	pin(cpu);
 	if (processes) {
 		pid_t pid = fork();
@@ -502,26 +440,20 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 		if (pid == 0) {
 			close(a[1]);
 			close(b[0]);
-			pin(cpu);
-			echo_loop(a[0], b[1]);
+			echo_thread(&args);
 			_exit(0);
 		}
 		if (pid > 0) {
 			rc = ping(a[1], b[0], o, rt);
-			close(a[1]);
+			close(a[1]); /* the echoer reads the end and stops */
+			a[1] = -1;
 			waitpid(pid, NULL, 0);
-			a[1] = -1;
 		}
-	} else {
-		struct echo_args args = { a[0], b[1], cpu };
-		pthread_t th;
-
-		if (pthread_create(&th, NULL, echo_thread, &args) == 0) {
-			rc = ping(a[1], b[0], o, rt);
-			close(a[1]);
-			a[1] = -1;
-			pthread_join(th, NULL);
-		}
+	} else if (pthread_create(&th, NULL, echo_thread, &args) == 0) {
+		rc = ping(a[1], b[0], o, rt);
+		close(a[1]);
+		a[1] = -1;
+		pthread_join(th, NULL);
 	}
 	close(a[0]);
 	if (a[1] >= 0)
@@ -531,12 +463,78 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 	return rc;
 }
 
-/* Per switch: half a round trip, less one write, one read and one wakeup. */
-static struct stat3 switch_cost(double *rt, int n, double per_message)
+/* Per wakeup: half a round trip, less one write, one read and one switch. */
+static struct stat3 wakeup_cost(double *rt, int n, double per_message)
 {
 	for (int i = 0; i < n; i++)
 		rt[i] = rt[i] / 2 - per_message;
 	return summarise(rt, n);
+}
+
+/* ---- switches without wakeups: sched_yield ------------------------------------------------- */
+
+/* Yields until told to stop: the partner of a yield ping-pong. */
+static void yield_loop(atomic_int *stop)
+{
+	while (!atomic_load(stop))
+		sched_yield();
+}
+
+struct yield_args {
+	atomic_int *stop;
+	int cpu;
+};
+
+static void *yield_thread(void *arg)
+{
+	struct yield_args *a = arg;
+
+	pin(a->cpu);
+	yield_loop(a->stop);
+	return NULL;
+}
+
+/* The trials' medians of one yield, each timed, ns. */
+static void time_yields(const struct probe_opts *o, double *v)
+{
+	double one[MAX_SAMPLES];
+
+	for (int t = 0; t < o->trials; t++) {
+		for (int i = 0; i < o->rounds; i++) {
+			uint64_t t0 = now_ns();
+
+			sched_yield();
+			one[i] = (double)(now_ns() - t0);
+		}
+		v[t] = summarise(one, o->rounds).median;
+	}
+}
+
+/*
+ * A context switch without a wakeup: two threads pinned to one CPU that only yield to each other.
+ * Each yield of one runs the other's yield in between, so a timed yield is two yields and two
+ * switches; a yield with nobody to yield to is the syscall alone. Per switch: half the first
+ * less the second.
+ */
+static int measure_yield_switch(int cpu, const struct probe_opts *o, double lone_yield,
+				struct stat3 *out)
+{
+	double v[MAX_TRIALS];
+	atomic_int stop;
+	struct yield_args args = { &stop, cpu };
+	pthread_t th;
+
+	atomic_init(&stop, 0);
+	pin(cpu);
+	if (pthread_create(&th, NULL, yield_thread, &args) != 0)
+		return -1;
+	time_yields(o, v);
+	atomic_store(&stop, 1);
+	pthread_join(th, NULL);
+	for (int t = 0; t < o->trials; t++)
+		v[t] = v[t] / 2 - lone_yield;
+	*out = summarise(v, o->trials);
+	return 0;
 }
 
 /* ---- the tick ------------------------------------------------------------------------------- */
@@ -571,8 +569,8 @@ struct probe_result {
 	long hz;
 	double tick_ns, tick_res_ns;
 	struct channel_result sock, pipe;
-	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch;
-	double thread_rt_median, process_rt_median;
+	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
+	double thread_rt_median;
 };
 
 static void put_cost(FILE *f, const char *key, const struct stat3 *s)
@@ -626,8 +624,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_spread(f, "thread_switch_ns", &r->thread_switch);
 	put_spread(f, "process_switch_ns", &r->process_switch);
-	fprintf(f, "thread_round_trip_ns=%.0f\nprocess_round_trip_ns=%.0f\n", r->thread_rt_median,
-		r->process_rt_median);
+	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
+		r->lone_yield.median);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */
@@ -771,34 +769,38 @@ int linsched_probe_main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	if (measure_local_wakeup(&o, cpus[0], r.sock.write.median, &r.wakeup) != 0 ||
-	    (ncpus >= 2 &&
-	     measure_wakeup(&o, cpus[0], cpus[1], r.sock.write.median, &r.wakeup_remote) != 0)) {
+	if (ncpus >= 2 &&
+	    measure_wakeup(&o, cpus[0], cpus[1], r.sock.write.median, &r.wakeup_remote) != 0) {
 		fprintf(stderr, "linsched probe: the wakeup measurement failed: %s\n",
 			strerror(errno));
 		return 1;
 	}
 
-	double rt[MAX_TRIALS];
-	double per_message =
-		r.sock.write.median + r.sock.read.median + (r.wakeup.ok ? r.wakeup.median : 0);
+	double v[MAX_TRIALS];
 
-	for (int processes = 0; processes <= 1; processes++) {
-		if (measure_pingpong(processes, cpus[0], &o, rt) != 0) {
-			fprintf(stderr, "linsched probe: the %s ping-pong failed: %s\n",
-				processes ? "process" : "thread", strerror(errno));
-			return 1;
-		}
-		double med = summarise(rt, o.trials).median;
-
-		if (processes) {
-			r.process_rt_median = med;
-			r.process_switch = switch_cost(rt, o.trials, per_message);
-		} else {
-			r.thread_rt_median = med;
-			r.thread_switch = switch_cost(rt, o.trials, per_message);
-		}
+	pin(cpus[0]);
+	time_yields(&o, v);
+	r.lone_yield = summarise(v, o.trials);
+	if (measure_yield_switch(cpus[0], &o, r.lone_yield.median, &r.thread_switch) != 0) {
+		fprintf(stderr, "linsched probe: the yield ping-pong failed: %s\n",
+			strerror(errno));
+		return 1;
 	}
+	/* The message ping-pong between threads: what is left of half a round trip after the
+	 * write, the read and the switch is the wakeup on the same CPU. Between processes the
+	 * same round trip costs more by two address-space switches. */
+	double vp[MAX_TRIALS];
+
+	if (measure_pingpong(0, cpus[0], &o, v) != 0 || measure_pingpong(1, cpus[0], &o, vp) != 0) {
+		fprintf(stderr, "linsched probe: the ping-pong failed: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int t = 0; t < o.trials; t++)
+		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
+	r.process_switch = summarise(vp, o.trials);
+	r.thread_rt_median = summarise(v, o.trials).median;
+	r.wakeup = wakeup_cost(v, o.trials,
+			       r.sock.write.median + r.sock.read.median + r.thread_switch.median);
 	if (write_out(o.out, &r, &o) != 0) {
 		fprintf(stderr, "linsched probe: cannot write %s: %s\n", o.out, strerror(errno));
 		return 1;
