@@ -101,6 +101,13 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_info sched_info;
 	unsigned long nvcsw, nivcsw; /* voluntary and involuntary context switches */
+
+	/* Wakeup placement (6.1): how often this task, waking others, switched between wakees
+	 * (halved every second), whom it woke last, and the CPU it was last woken from. */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;
+	const struct task_struct *last_wakee;
+	int recent_used_cpu;
 };
 
 /*

@@ -166,6 +166,10 @@ void sched_fork(struct task_struct *p, int pid, int nice)
 	p->cpu = 0;
 	p->on_cpu = false;
 	p->nvcsw = p->nivcsw = 0;
+	p->wakee_flips = 0;
+	p->wakee_flip_decay_ts = 0;
+	p->last_wakee = NULL;
+	p->recent_used_cpu = -1;
 	p->sched_class = &fair_sched_class;
 	set_load_weight(p);
 }

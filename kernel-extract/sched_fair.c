@@ -315,12 +315,19 @@ int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
 	return 0;
 }
 
-/* p was just enqueued on rq: preempt curr if p is far enough behind it. */
+/*
+ * p was just enqueued on rq: preempt curr if p is far enough behind it. The buddies bias the next
+ * pick towards the woken task and back to the preempted one; 6.1 marks them only while the queue
+ * is at least sched_nr_latency long ("scale"), and marks the woken one whenever it preempts.
+ */
 void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct sched_system *sys = rq->sys;
 	struct task_struct *curr = rq->curr;
 	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool scale =
+		!sched_feat(sys, SF_BUDDY_ON_PREEMPT) || cfs_rq->nr_running >= sys->tun.nr_latency;
+	bool next_marked = false;
 
 	(void)wake_flags;
 	if (!curr) {
@@ -329,15 +336,19 @@ void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 	}
 	if (curr == p || !sched_feat(sys, SF_WAKEUP_PREEMPT))
 		return;
-	if (sched_feat(sys, SF_NEXT_BUDDY))
+	if (sched_feat(sys, SF_NEXT_BUDDY) && scale) {
 		cfs_rq->next = &p->se;
+		next_marked = true;
+	}
 	if (rq->need_resched)
 		return;
 
 	update_curr(cfs_rq);
 	if (wakeup_preempt_entity(&curr->se, &p->se) == 1) {
+		if (sched_feat(sys, SF_BUDDY_ON_PREEMPT) && !next_marked)
+			cfs_rq->next = &p->se;
 		resched_curr(rq);
-		if (sched_feat(sys, SF_LAST_BUDDY) && curr->se.on_rq)
+		if (sched_feat(sys, SF_LAST_BUDDY) && scale && curr->se.on_rq)
 			cfs_rq->last = &curr->se;
 	}
 }
