@@ -48,6 +48,18 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight for a task's table weight; 0 for a queue's summed weight */
 };
 
+/*
+ * Per-entity load tracking (PELT), as 6.1's wakeup placement reads it: a load that follows the
+ * weight while runnable and fades while asleep, with the kernel's half-life of 32 periods of
+ * 1024 us (y^32 = 1/2). The kernel sums whole periods in fixed point; this decays continuously.
+ * A queue's average is the sum of its entities', the sleeping ones included, which stay on the
+ * CPU they last ran on until they wake elsewhere.
+ */
+struct sched_avg {
+	u64 last_update_time;
+	double load_avg;
+};
+
 /* One schedulable entity; without group scheduling every entity is a task. */
 struct sched_entity {
 	struct load_weight load;
@@ -60,6 +72,8 @@ struct sched_entity {
 	u64 vruntime;
 	u64 nr_migrations;
 	struct cfs_rq *cfs_rq; /* the queue of the CPU it is on, or last ran on */
+	struct sched_avg avg;
+	bool avg_attached; /* its avg is counted in cfs_rq's */
 };
 
 /* CFS run queue: the time-ordered tree of runnable entities. curr is not in the tree. */
@@ -72,6 +86,7 @@ struct cfs_rq {
 	struct sched_entity *curr;
 	struct sched_entity *next; /* wakeup buddy: the task just woken */
 	struct sched_entity *last; /* the task the wakeup preempted */
+	struct sched_avg avg;	   /* with SF_WAKE_AFFINE_SIS */
 };
 
 /* sched_info, as schedstats keeps it (/proc/PID/schedstat). */

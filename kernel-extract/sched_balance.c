@@ -152,26 +152,27 @@ static int wake_affine_idle(const struct sched_system *sys, int this_cpu, int pr
 
 /*
  * WA_WEIGHT with WA_BIAS: this CPU, if its load with the wakee (less a sync waker's) is below the
- * previous CPU's by more than half the domain's imbalance margin. Loads are the queues' weights
- * (where the kernel uses decayed averages, in which a sleeping wakee still counts on its previous
- * CPU: here it is on neither queue, so neither side subtracts it).
+ * previous CPU's without it by more than half the domain's imbalance margin. Loads are PELT
+ * averages: a sleeping wakee still weighs on the CPU it last ran on.
  */
 static int wake_affine_weight(const struct sched_system *sys, const struct sched_domain *sd,
-			      const struct task_struct *p, const struct task_struct *waker,
-			      int this_cpu, int prev_cpu, int sync)
+			      struct task_struct *p, struct task_struct *waker, int this_cpu,
+			      int prev_cpu, int sync)
 {
-	unsigned long this_eff_load = cpu_load(sys, this_cpu);
-	unsigned long prev_eff_load = cpu_load(sys, prev_cpu);
+	double this_eff_load = cfs_rq_load_avg(&cpu_rq(sys, this_cpu)->cfs);
+	double prev_eff_load = cfs_rq_load_avg(&cpu_rq(sys, prev_cpu)->cfs);
+	double task_load = task_load_avg(p);
 
-	if (sync && waker && waker->se.on_rq) {
-		unsigned long current_load = waker->se.load.weight;
+	if (sync && waker) {
+		double current_load = task_load_avg(waker);
 
 		if (current_load > this_eff_load)
 			return this_cpu;
 		this_eff_load -= current_load;
 	}
-	this_eff_load += p->se.load.weight;
+	this_eff_load += task_load;
 	this_eff_load *= 100;
+	prev_eff_load -= task_load;
 	prev_eff_load *= 100 + (sd->imbalance_pct - 100) / 2;
 	if (sync)
 		prev_eff_load += 1;
@@ -179,8 +180,8 @@ static int wake_affine_weight(const struct sched_system *sys, const struct sched
 }
 
 static int wake_affine(const struct sched_system *sys, const struct sched_domain *sd,
-		       const struct task_struct *p, const struct task_struct *waker, int this_cpu,
-		       int prev_cpu, int sync)
+		       struct task_struct *p, struct task_struct *waker, int this_cpu, int prev_cpu,
+		       int sync)
 {
 	int target = wake_affine_idle(sys, this_cpu, prev_cpu, sync);
 

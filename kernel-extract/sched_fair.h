@@ -33,6 +33,13 @@ static inline u64 min_vruntime(u64 a, u64 b)
 u64 calc_delta_fair(u64 delta, struct sched_entity *se);
 
 void update_curr(struct cfs_rq *cfs_rq);
+
+/* PELT (6.1's wakeup placement): brings the averages up to now, and reads them. */
+#define PELT_HALFLIFE_NS (32 * 1024 * NSEC_PER_USEC)
+void update_cfs_rq_load_avg(struct cfs_rq *cfs_rq, u64 now);
+void update_se_load_avg(struct sched_entity *se, u64 now);
+double cfs_rq_load_avg(struct cfs_rq *cfs_rq);
+double task_load_avg(struct task_struct *p);
 void update_min_vruntime(struct cfs_rq *cfs_rq);
 
 /* The period in which every one of nr runnable tasks runs once. */

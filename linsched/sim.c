@@ -431,6 +431,13 @@ void linsched_task_stats(const struct linsched_task *t, struct linsched_task_sta
 void linsched_waitqueue_init(struct linsched_waitqueue *wq)
 {
 	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = false;
+}
+
+void linsched_waitqueue_init_lifo(struct linsched_waitqueue *wq)
+{
+	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = true;
 }
 
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
@@ -530,8 +537,12 @@ static void task_step(struct linsched_sim *sim, struct linsched_task *t)
 				continue;
 			return;
 		}
-		if (step.kind == LINSCHED_STEP_BLOCK)
-			list_add_tail(&t->wq_node, &step.wq->waiters);
+		if (step.kind == LINSCHED_STEP_BLOCK) {
+			if (step.wq->lifo)
+				list_add(&t->wq_node, &step.wq->waiters);
+			else
+				list_add_tail(&t->wq_node, &step.wq->waiters);
+		}
 		if (t->overhead) {
 			t->deferred = true;
 			t->deferred_step = step;

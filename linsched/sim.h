@@ -75,6 +75,10 @@ struct linsched_task;
 
 struct linsched_waitqueue {
 	struct list_head waiters;
+	/* The kernel queues a non-exclusive waiter (poll, a socket's reader or writer) at the head
+	 * of a wait queue and wakes from the head: the last to block wakes first. Exclusive
+	 * waiters queue at the tail, first come first woken. */
+	bool lifo;
 };
 
 enum linsched_step_kind {
@@ -149,10 +153,13 @@ void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines);
 /* Extra CPU time the task pays when it next runs (a model's own costs, e.g. a syscall's). */
 void linsched_task_charge(struct linsched_task *t, uint64_t ns);
 
+/* A queue woken first blocked first (the kernel's exclusive waiters). */
 void linsched_waitqueue_init(struct linsched_waitqueue *wq);
+/* A queue woken last blocked first (the kernel's non-exclusive waiters). */
+void linsched_waitqueue_init_lifo(struct linsched_waitqueue *wq);
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq);
 /*
- * Wakes up to nr tasks blocked on wq (0: all), first blocked first. Called from the model of the
+ * Wakes up to nr tasks blocked on wq (0: all), in the queue's order. Called from the model of the
  * running task waker, which pays the wakeup cost; sync says the waker is about to block (a hint
  * for wake-affine placement). Returns how many woke.
  */

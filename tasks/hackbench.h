@@ -30,8 +30,24 @@ enum hackbench_model {
 	HACKBENCH_BOOTSTRAP
 };
 
+/*
+ * How the workers start (FSM model):
+ *   barrier  all are created at once; the last to reach the start barrier releases the others,
+ *            first arrived first woken;
+ *   parent   as the real tools: a parent task ("hackbench") creates the workers one at a time
+ *            (each reaches the barrier, on whichever CPU fork balancing gave it, before the next
+ *            is created), waits until all are ready, and releases them with one write to a pipe
+ *            they all poll: a synchronous wakeup of every poller, the last to poll first (poll
+ *            waits at the head of the queue). Then the parent leaves.
+ */
+enum hackbench_start {
+	HACKBENCH_START_BARRIER,
+	HACKBENCH_START_PARENT
+};
+
 /* The page a pipe packs messages into (the costs and sizes are the machine's: linsched/machine.h). */
 #define HACKBENCH_PAGE_SIZE	  4096
+#define HACKBENCH_FORK_NS	  20000 /* creating a thread or process */
 #define HACKBENCH_FOOTPRINT_LINES 512	/* 32 KiB: stack, task and socket state */
 #define HACKBENCH_SOLO_MS	  120.0 /* one group, 100 loops, threads (SPEC.md §2) */
 #define HACKBENCH_DEGRADATION	  0.9
@@ -44,6 +60,8 @@ struct hackbench_params {
 	bool pipe;	       /* pipes instead of socket pairs */
 	bool threads;	       /* threads instead of processes */
 	enum hackbench_model model;
+	enum hackbench_start start;
+	uint64_t fork_ns;	    /* parent start: CPU time to create one worker */
 	uint64_t capacity_bytes;    /* per channel; 0: the machine's for the kind */
 	uint64_t write_ns, read_ns; /* CPU cost of one write, one read; 0: the machine's */
 	uint64_t msg_overhead;	    /* socket: bytes charged per message beyond its data; 0: the

@@ -21,7 +21,8 @@ void hackbench_cli_clear(struct hackbench_cli *hc)
 {
 	g_free(hc->model);
 	g_free(hc->bootstrap_file);
-	hc->model = hc->bootstrap_file = NULL;
+	g_free(hc->start);
+	hc->model = hc->bootstrap_file = hc->start = NULL;
 }
 
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
@@ -44,6 +45,11 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		  NULL },
 		{ "model", 0, 0, G_OPTION_ARG_STRING, &o->model, "fsm (default) or bootstrap",
 		  "M" },
+		{ "start", 0, 0, G_OPTION_ARG_STRING, &o->start,
+		  "barrier (default: all created at once, the last ready releases the others) or "
+		  "parent (as the real tools: a parent creates them one by one and releases them "
+		  "with one write)",
+		  "S" },
 		{ "capacity-bytes", 0, 0, G_OPTION_ARG_INT64, &o->capacity_bytes,
 		  "Channel capacity (default: socket 212992, pipe 65536)", "N" },
 		{ "write-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->write_ns,
@@ -122,6 +128,13 @@ bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_m
 		p->model = HACKBENCH_BOOTSTRAP;
 	else if (o->model && strcmp(o->model, "fsm") != 0) {
 		g_set_error(error, CLI_ERROR, 1, "--model: '%s' is not fsm or bootstrap", o->model);
+		return false;
+	}
+	if (o->start && strcmp(o->start, "parent") == 0)
+		p->start = HACKBENCH_START_PARENT;
+	else if (o->start && strcmp(o->start, "barrier") != 0) {
+		g_set_error(error, CLI_ERROR, 1, "--start: '%s' is not barrier or parent",
+			    o->start);
 		return false;
 	}
 	if (o->bootstrap_file && !hackbench_load_bootstrap_file(p, o->bootstrap_file, error))

@@ -16,7 +16,7 @@
 struct hackbench_cli {
 	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, footprint;
 	gboolean pipe, threads, processes;
-	char *model, *bootstrap_file;
+	char *model, *bootstrap_file, *start;
 	double solo_ms, degradation;
 };
 

@@ -81,6 +81,8 @@ static char *describe_settings(const struct workload *w)
 			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
 		struct linsched_machine builtin;
 
+		if (p->start == HACKBENCH_START_PARENT)
+			g_string_append(s, " start=parent");
 		/* Only a --machine changes it; journals written before it existed stay valid. */
 		linsched_machine_builtin(&builtin);
 		if (p->msg_overhead != builtin.socket_msg_overhead)

@@ -328,6 +328,25 @@ static void assign_roles(Trace *tr, const char *const *prefixes)
 		lowest->role = TRACE_ROLE_PARENT;
 		lowest->worker = FALSE;
 	}
+	/* Named roles: the one task named neither way is the parent (the simulator's "hackbench"). */
+	gboolean named = FALSE;
+
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		const char *comm = g_hash_table_lookup(tr->comms, key);
+
+		named |= strstr(comm, "sender") || strstr(comm, "receiver");
+	}
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (named && g_hash_table_iter_next(&it, &key, &value)) {
+		const char *comm = g_hash_table_lookup(tr->comms, key);
+		Task *t = value;
+
+		if (!strstr(comm, "sender") && !strstr(comm, "receiver")) {
+			t->role = TRACE_ROLE_PARENT;
+			t->worker = FALSE;
+		}
+	}
 	/* The parent's wakeups (the release, the reaping) say nothing of the workers' roles. */
 	for (guint i = 0; i < tr->events->len; i++) {
 		const Ev *e = &g_array_index(tr->events, Ev, i);

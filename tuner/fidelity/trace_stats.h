@@ -17,8 +17,9 @@
  * who wakes whom, over the whole trace: a task woken by workload tasks more often than it wakes
  * them is a receiver (a write wakes the reader of an empty socket at once, a read wakes writers
  * only once it has freed room), the others are senders. When every workload task has the same
- * name, the one with the lowest pid is the parent that created, released and reaps the others:
- * it counts in the switches but in neither role. Workers are the workload tasks but the parent.
+ * name, the one with the lowest pid is the parent that created, released and reaps the others;
+ * when the names say roles, a task named neither way is (the simulator's "hackbench"). The parent
+ * counts in the switches but in neither role. Workers are the workload tasks but the parent.
  *
  * The window: "auto" starts at the start barrier's release -- the last instant at which at most
  * one worker was runnable before half of them were -- and ends at the last worker's exit, as the

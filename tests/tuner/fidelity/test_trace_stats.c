@@ -183,27 +183,29 @@ static void test_window_all(void **state)
 	trace_stats_clear(&st);
 }
 
-/* With names that tell the roles, no parent is guessed, and the names decide. */
+/* With names that tell the roles, the names decide, and a task named neither way is the parent. */
 static void test_roles_by_name(void **state)
 {
-	static const char named[] = WK("sender-0.0-2", 0, "0.000001", "receiver-0.0", 1, 0)
+	static const char named[] = WK("hackbench-9", 1, "0.000000", "sender-0.1", 3,
+				       1) WK("sender-0.0-2", 0, "0.000001", "receiver-0.0", 1, 0)
 		SW("sender-0.0-2", 0, "0.000002", "sender-0.0", 2, "R", "receiver-0.0",
 		   1) SW("receiver-0.0-1", 0, "0.000003", "receiver-0.0", 1, "X", "sender-0.0",
 			 2) SW("sender-0.0-2", 0, "0.000004", "sender-0.0", 2, "X", "sender-0.1", 3)
-			SW("sender-0.1-3", 0, "0.000005", "sender-0.1", 3, "X", "swapper/0", 0);
+			SW("sender-0.1-3", 0, "0.000005", "sender-0.1", 3, "X", "hackbench",
+			   9) SW("hackbench-9", 0, "0.000006", "hackbench", 9, "X", "swapper/0", 0);
 	g_autoptr(GError) error = NULL;
 	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
 	TraceStats st;
 
 	(void)state;
 	assert_true(trace_stats_read_text(named, -1, "n.trace", &opt, &st, &error));
-	assert_false(st.has_parent);
-	assert_int_equal(st.workload_tasks, 3);
+	assert_true(st.has_parent);
+	assert_int_equal(st.workload_tasks, 4);
 	/* sender-0.1 wakes nobody and is a sender by its name. */
 	assert_int_equal(st.senders, 2);
 	assert_int_equal(st.receivers, 1);
 	assert_int_equal(st.wakeup_preemptions, 1);
-	assert_int_equal(st.exits, 2);
+	assert_int_equal(st.exits, 3);
 	trace_stats_clear(&st);
 }
 
