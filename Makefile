@@ -9,7 +9,8 @@
 # in both.
 
 PKGS      := glib-2.0 gsl
-DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests
+DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format \
+             qemu-system-x86 busybox-static cpio
 
 CC        ?= cc
 WARN      := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
@@ -35,7 +36,7 @@ VARIANTS  := release asan
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all deps run test check test-release test-asan bench report clean probe-static
+.PHONY: all deps run test check lint format test-release test-asan bench report clean probe-static
 .DEFAULT_GOAL := all
 
 all: bin/linsched bin/tuner
@@ -43,7 +44,7 @@ all: bin/linsched bin/tuner
 # bin/ holds the release programs, the ones the README talks about.
 bin/%: build/release/bin/%
 	@mkdir -p bin
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 define VARIANT_RULES
 build/$(1)/%.o: %.c
@@ -84,11 +85,25 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 # The newcomer's second command: dependencies first (a sub-make, so that no compiler starts before
 # the libraries are installed), then `check`.
 test: deps
+	@$(MAKE) --no-print-directory vm
 	@$(MAKE) --no-print-directory check
 
-# Both variants in one run, so the closing line counts every test.
-check: $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
+# Both variants in one run, so the closing line counts every test; the lint first.
+check: lint $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
 	tests/run.sh $(TESTS_release) $(TESTS_asan)
+
+# Every source in the one style of .clang-format; every include down the layers of
+# tools/check_layers.sh (and that check refusing what it must).
+FORMAT_SRCS = $(shell find $(SRC_DIRS) tests bench -name '*.[ch]' | sort)
+lint:
+	@clang-format --dry-run --Werror $(FORMAT_SRCS)
+	@echo "format: $(words $(FORMAT_SRCS)) files follow .clang-format"
+	@tools/check_layers_test.sh
+	@tools/check_layers.sh
+
+# Rewrite every source in the style of .clang-format.
+format:
+	clang-format -i $(FORMAT_SRCS)
 
 # Install the Debian packages that are missing; do nothing when all are present.
 deps:
@@ -131,3 +146,5 @@ build/release/bench/bench: build/release/bench/bench.o build/release/liblinsched
 
 clean:
 	rm -rf build bin
+
+include vm/vm.mk

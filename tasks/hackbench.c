@@ -11,6 +11,8 @@
  */
 #include "tasks/hackbench_internal.h"
 
+#include <math.h>
+
 #include <string.h>
 
 #define HB_ERROR g_quark_from_static_string("hackbench")
@@ -154,28 +156,44 @@ bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
 	return true;
 }
 
+/* A key of the [bootstrap] group that must hold a finite number above 0 (and at most max). */
+static bool bootstrap_value(GKeyFile *kf, const char *path, const char *key, double max,
+			    double *out, GError **error)
+{
+	g_autoptr(GError) local = NULL;
+	double v = g_key_file_get_double(kf, "bootstrap", key, &local);
+
+	if (local) {
+		g_set_error(error, HB_ERROR, 1, "--bootstrap-file: %s: [bootstrap] %s: %s", path,
+			    key, local->message);
+		return false;
+	}
+	if (!isfinite(v) || v <= 0 || v > max) {
+		g_set_error(error, HB_ERROR, 1,
+			    "--bootstrap-file: %s: [bootstrap] %s = %g is not in (0, %g]", path,
+			    key, v, max);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
 bool hackbench_load_bootstrap_file(struct hackbench_params *p, const char *path, GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autoptr(GError) local = NULL;
+	double solo, deg;
 
 	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
 		g_set_error(error, HB_ERROR, 1, "--bootstrap-file: %s: %s", path, local->message);
 		return false;
 	}
-	double solo = g_key_file_get_double(kf, "bootstrap", "solo_ms", &local);
-
-	if (!local) {
-		double deg = g_key_file_get_double(kf, "bootstrap", "degradation", &local);
-
-		if (!local) {
-			p->solo_ms = solo;
-			p->degradation = deg;
-			return true;
-		}
-	}
-	g_set_error(error, HB_ERROR, 1, "--bootstrap-file: %s: %s", path, local->message);
-	return false;
+	if (!bootstrap_value(kf, path, "solo_ms", G_MAXDOUBLE, &solo, error) ||
+	    !bootstrap_value(kf, path, "degradation", 1.0, &deg, error))
+		return false;
+	p->solo_ms = solo;
+	p->degradation = deg;
+	return true;
 }
 
 /* ---------------------------------------------------------------- the FSM tasks */

@@ -88,7 +88,9 @@ uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct l
 /* The same on the built-in machine. */
 uint64_t hackbench_switch_ns(const struct hackbench_params *p);
 
-/* Reads solo_ms and degradation from a [bootstrap] key file (tuner calibrate writes one). */
+/* Reads solo_ms (> 0) and degradation (in (0, 1]) from the [bootstrap] group of a key file:
+ * the bootstrap.ini that `tuner calibrate --model bootstrap` writes. The one reader of that file;
+ * an error names the file, the key and what is wrong with it. */
 bool hackbench_load_bootstrap_file(struct hackbench_params *p, const char *path, GError **error);
 
 struct hackbench;

@@ -321,6 +321,29 @@ static void test_bootstrap_file(void **state)
 	assert_non_null(strstr(error->message, "--bootstrap-file"));
 	assert_non_null(strstr(error->message, "/nonexistent-dir/boot.ini"));
 	g_clear_error(&error);
+
+	/* Values the model cannot use: the error names the key, and nothing changes. */
+	static const char *const bad[][2] = {
+		{ "solo_ms=0\ndegradation=0.5\n", "solo_ms" },
+		{ "solo_ms=-2\ndegradation=0.5\n", "solo_ms" },
+		{ "solo_ms=nan\ndegradation=0.5\n", "solo_ms" },
+		{ "solo_ms=inf\ndegradation=0.5\n", "solo_ms" },
+		{ "solo_ms=100\ndegradation=1.5\n", "degradation" },
+		{ "solo_ms=100\ndegradation=0\n", "degradation" },
+		{ "solo_ms=100\ndegradation=x\n", "degradation" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		g_autofree char *text = g_strconcat("[bootstrap]\n", bad[i][0], NULL);
+		path = temp_file(text);
+		assert_false(hackbench_load_bootstrap_file(&p, path, &error));
+		if (!strstr(error->message, bad[i][1]) || !strstr(error->message, path))
+			fail_msg("%s: error '%s' does not name %s", bad[i][0], error->message,
+				 bad[i][1]);
+		assert_true(p.solo_ms == 120 && p.degradation == 0.9);
+		g_clear_error(&error);
+		g_unlink(path);
+		g_free(path);
+	}
 }
 
 static void test_json_has_bootstrap_inputs(void **state)

@@ -451,18 +451,6 @@ static gboolean ini_finite(const IniReader *r, const char *group, const char *ke
 	return TRUE;
 }
 
-static gboolean ini_positive(const IniReader *r, const char *group, const char *key, double *out,
-			     GError **error)
-{
-	if (!ini_finite(r, group, key, out, error))
-		return FALSE;
-	if (*out <= 0.0) {
-		g_autofree gchar *text = g_key_file_get_string(r->kf, group, key, NULL);
-		return bad_value(r, group, key, text, "not a positive number", error);
-	}
-	return TRUE;
-}
-
 static gboolean parse_uint(const char *text, guint min, guint *out)
 {
 	guint64 value = 0;
@@ -651,24 +639,6 @@ gboolean calibration_bootstrap_write(const CalibrationBootstrap *boot, const cha
 		"groups together",
 		NULL);
 	return write_key_file(kf, dir, CALIBRATION_BOOTSTRAP_NAME, error);
-}
-
-CalibrationBootstrap *calibration_bootstrap_read(const char *path, GError **error)
-{
-	IniReader r;
-	if (!ini_open(&r, path, error))
-		return NULL;
-
-	const char *g = GROUP_BOOTSTRAP;
-	CalibrationBootstrap *boot = g_new0(CalibrationBootstrap, 1);
-	gboolean ok = ini_positive(&r, g, "solo_ms", &boot->solo_ms, error) &&
-		      ini_positive(&r, g, "degradation", &boot->degradation, error) &&
-		      ini_uint(&r, g, "loops", 1, &boot->loops, error) &&
-		      ini_mode(&r, g, &boot->mode, error) && ini_date(&r, g, &boot->date, error);
-	ini_close(&r);
-	if (!ok)
-		g_clear_pointer(&boot, calibration_bootstrap_free);
-	return boot;
 }
 
 void calibration_bootstrap_free(CalibrationBootstrap *boot)

@@ -44,7 +44,7 @@
 
 #include <glib.h>
 
-#include "tuner/calib/realbench.h"
+#include "tuner/calib/bench_kind.h"
 #include "tuner/stats/run_order.h"
 
 G_BEGIN_DECLS
@@ -200,10 +200,6 @@ Calibration *calibration_read(const char *path, GError **error);
  * CALIBRATION_ERROR_IO when the directory or file cannot be made. */
 gboolean calibration_bootstrap_write(const CalibrationBootstrap *boot, const char *dir,
 				     GError **error);
-
-/* Read a bootstrap.ini (path is the file itself). Returns a new CalibrationBootstrap, or NULL with
- * an error naming the file, group and key, under the same rules as the writer. */
-CalibrationBootstrap *calibration_bootstrap_read(const char *path, GError **error);
 
 /* Free a CalibrationBootstrap and its date. NULL is allowed. */
 void calibration_bootstrap_free(CalibrationBootstrap *boot);

@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -318,40 +317,4 @@ gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload
 	}
 	g_autofree gchar *all = g_strconcat(out, "\n", err, NULL);
 	return realbench_parse_time(all, command, ms_out, error);
-}
-
-gchar *realbench_kernel_release(void)
-{
-	struct utsname name;
-	if (uname(&name) != 0)
-		return g_strdup("unknown");
-	return g_strdup(name.release);
-}
-
-guint realbench_cpu_count(void)
-{
-	return g_get_num_processors();
-}
-
-const char *realbench_tasks_name(RealbenchTasks tasks)
-{
-	return tasks == REALBENCH_THREADS ? "threads" : "processes";
-}
-
-gboolean realbench_tasks_from_name(const char *name, RealbenchTasks *tasks_out)
-{
-	if (g_strcmp0(name, "threads") == 0) {
-		*tasks_out = REALBENCH_THREADS;
-		return TRUE;
-	}
-	if (g_strcmp0(name, "processes") == 0) {
-		*tasks_out = REALBENCH_PROCESSES;
-		return TRUE;
-	}
-	return FALSE;
-}
-
-const char *realbench_channel_name(RealbenchChannel channel)
-{
-	return channel == REALBENCH_PIPES ? "pipes" : "sockets";
 }

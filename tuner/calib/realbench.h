@@ -40,6 +40,8 @@
 
 #include <glib.h>
 
+#include "tuner/calib/bench_kind.h"
+
 G_BEGIN_DECLS
 
 #define REALBENCH_ERROR (realbench_error_quark())
@@ -52,18 +54,6 @@ typedef enum {
 	REALBENCH_ERROR_FAILED,	      /* the command exited non-zero or was killed */
 	REALBENCH_ERROR_PARSE,	      /* the command's output holds no time */
 } RealbenchError;
-
-/* Whether the benchmark's tasks are threads of one process or separate processes. */
-typedef enum {
-	REALBENCH_THREADS,
-	REALBENCH_PROCESSES,
-} RealbenchTasks;
-
-/* What connects a sender to a receiver. */
-typedef enum {
-	REALBENCH_SOCKETS, /* socketpair(), the tools' default */
-	REALBENCH_PIPES,   /* pipe() */
-} RealbenchChannel;
 
 /* One benchmark run's workload. */
 typedef struct {
@@ -123,22 +113,6 @@ gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload
  * REALBENCH_ERROR_PARSE when there is no time. output may be NULL (nothing printed). */
 gboolean realbench_parse_time(const char *output, const char *command, double *ms_out,
 			      GError **error);
-
-/* The running kernel's release (uname -r), for the calibration record; "unknown" if uname fails.
- * Free with g_free. */
-gchar *realbench_kernel_release(void);
-
-/* The number of CPUs available to this process, for the calibration record. */
-guint realbench_cpu_count(void);
-
-/* "threads" or "processes". */
-const char *realbench_tasks_name(RealbenchTasks tasks);
-
-/* Parse "threads" or "processes" into *tasks_out. FALSE (and *tasks_out untouched) otherwise. */
-gboolean realbench_tasks_from_name(const char *name, RealbenchTasks *tasks_out);
-
-/* "sockets" or "pipes". */
-const char *realbench_channel_name(RealbenchChannel channel);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(Realbench, realbench_free)
 

@@ -40,6 +40,7 @@
 #include "tuner/cmd/commands.h"
 #include "tuner/eval/evaluator.h"
 #include "tuner/eval/journal.h"
+#include "tuner/eval/results.h"
 #include "tuner/knobs/knob_space.h"
 #include "tuner/optim/optimizer.h"
 #include "tuner/util/progress.h"
@@ -557,14 +558,7 @@ static void json_swarm(struct json_writer *w, const struct swarm *sw)
 	json_key(w, "iterations_to_best");
 	json_uint(w, sw->iterations_to_best);
 	json_key(w, "knobs");
-	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, sw->best_knobs.latency_ns);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, sw->best_knobs.min_granularity_ns);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, sw->best_knobs.wakeup_granularity_ns);
-	json_end_object(w);
+	results_json_knobs(w, &sw->best_knobs);
 	json_end_object(w);
 }
 

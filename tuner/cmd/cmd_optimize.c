@@ -44,6 +44,7 @@
 #include "tuner/knobs/period_space.h"
 #include "tuner/eval/results.h"
 #include "tuner/eval/tune_loop.h"
+#include "tuner/eval/vm_objective.h"
 #include "tuner/eval/workload.h"
 
 #define OPTIMIZE_ERROR g_quark_from_static_string("tuner-optimize")
@@ -70,7 +71,8 @@ struct optimize_cli {
 	gboolean interior_only;
 	char *knob, *bracket;
 	double tolerance;
-	gint64 points; /* grid */
+	gint64 points;				    /* grid */
+	gint64 rounds, vm_cpus, vm_mem, vm_silence; /* --objective vm */
 };
 
 /* What the flags resolve to. */
@@ -88,6 +90,8 @@ struct optimize_run {
 	size_t dim;
 	guint expected; /* evaluations, for the progress line */
 	bool live;
+	bool vm; /* --objective vm */
+	VmObjective vm_objective;
 	LiveKnobs *live_knobs;
 	LiveObjective live_objective;
 	guint jobs;
@@ -109,6 +113,10 @@ static void optimize_cli_init(struct optimize_cli *c)
 	c->phi_p = 3.02;
 	c->phi_g = 3.02;
 	c->rule = TUNER_DISCOVERY_RULE_MANY_TASKS;
+	c->rounds = 5;
+	c->vm_cpus = 2;
+	c->vm_mem = 1024;
+	c->vm_silence = 300;
 	c->max_iterations = 100;
 	c->tolerance = GOLDEN_DEFAULT_TOLERANCE;
 	c->points = GRID_DEFAULT_POINTS;
@@ -139,6 +147,7 @@ static void optimize_run_clear(struct optimize_run *r)
 	workload_clear(&r->w);
 	g_free(r->space_text);
 	g_free(r->settings);
+	vm_objective_clear(&r->vm_objective);
 }
 
 /* ---- flags --------------------------------------------------------------------------------- */
@@ -176,11 +185,20 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 		{ "linear", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->linears,
 		  "Search KNOB on a linear scale (repeatable)", "KNOB" },
 		{ "objective", 0, 0, G_OPTION_ARG_STRING, &c->objective,
-		  "sim (default: simulated turnaround, jiffies) or cmd (--cmd on the live kernel, ms)",
+		  "sim (default: simulated turnaround, jiffies), cmd (--cmd on the live kernel, ms) or vm (Debian's 6.1 kernel under qemu, ms)",
 		  "O" },
 		{ "cmd", 0, 0, G_OPTION_ARG_STRING, &c->cmd,
-		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S')",
+		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S'); with vm: run this in the guest instead of the workload's hackbench",
 		  "COMMAND" },
+		{ "rounds", 0, 0, G_OPTION_ARG_INT64, &c->rounds,
+		  "With --objective vm: rounds per boot, each running every setting once in a fresh order (default 5)",
+		  "N" },
+		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c->vm_cpus,
+		  "With --objective vm: the guest's CPUs (default 2)", "N" },
+		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c->vm_mem,
+		  "With --objective vm: the guest's memory in MiB (default 1024)", "MB" },
+		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c->vm_silence,
+		  "With --objective vm: kill a guest silent this long, in s (default 300)", "S" },
 		{ "knob-root", 0, 0, G_OPTION_ARG_FILENAME, &c->knob_root,
 		  "With --objective cmd: the directory holding proc/ and sys/ (default /)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -358,9 +376,7 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	CfsKnobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
-		return usage(error,
-			     "--knob: '%s' is not latency, min_granularity or wakeup_granularity",
-			     c->knob);
+		return usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
 	for (int i = 0; i < KNOB_COUNT; i++) {
 		if (i == (int)k)
 			continue;
@@ -488,12 +504,64 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 
 /* ---- objective, settings, journal ---------------------------------------------------------- */
 
+/* --objective vm: the batches run in one boot each of the real 6.1 kernel (vm_objective.h). */
+static bool build_vm_objective(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	const struct {
+		const char *flag;
+		gint64 value, min, max;
+	} ranges[] = {
+		{ "--rounds", c->rounds, 1, 1000 },
+		{ "--vm-cpus", c->vm_cpus, 1, 64 },
+		{ "--vm-mem", c->vm_mem, 128, 65536 },
+		{ "--vm-timeout", c->vm_silence, 1, 86400 },
+	};
+	VmObjective *vm = &r->vm_objective;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++)
+		if (ranges[i].value < ranges[i].min || ranges[i].value > ranges[i].max)
+			return usage(error,
+				     "%s: must be in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+				     ", got %" G_GINT64_FORMAT,
+				     ranges[i].flag, ranges[i].min, ranges[i].max, ranges[i].value);
+	if (c->replicates != 1)
+		return usage(error, "--replicates: with --objective vm the replicates are the "
+				    "--rounds of each boot");
+	if (c->knob_root || c->wc.calibration)
+		return usage(error, "%s: not with --objective vm",
+			     c->knob_root ? "--knob-root" : "--calibration");
+	if (!c->cmd && !r->w.hackbench)
+		return usage(error, "--objective vm: runs hackbench in the guest; give a hackbench "
+				    "workload or --cmd");
+	vm->command =
+		c->cmd ? g_strdup(c->cmd)
+		       : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
+					      r->w.hb.datasize, r->w.hb.threads, r->w.hb.pipe);
+	vm->rounds = (guint)c->rounds;
+	vm->seed = r->w.cfg.seed;
+	vm->boot.cpus = (guint)c->vm_cpus;
+	vm->boot.mem_mb = (guint)c->vm_mem;
+	vm->boot.silence_s = (guint)c->vm_silence;
+	/* Debian's kernel is 6.1: its defaults for the guest's CPUs are every round's reference. */
+	vm->defaults = knobs_profile_default(sched_profile_find("6.1"), vm->boot.cpus);
+	vm->log_root = c->out ? g_build_filename(c->out, "vm", NULL) : NULL;
+	r->vm = true;
+	r->jobs = 1; /* one VM at a time */
+	return true;
+}
+
 static bool build_objective(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	GError *local = NULL;
 
-	if (c->objective && strcmp(c->objective, "sim") != 0 && strcmp(c->objective, "cmd") != 0)
-		return usage(error, "--objective: '%s' is not sim or cmd", c->objective);
+	if (c->objective && strcmp(c->objective, "sim") != 0 && strcmp(c->objective, "cmd") != 0 &&
+	    strcmp(c->objective, "vm") != 0)
+		return usage(error, "--objective: '%s' is not sim, cmd or vm", c->objective);
+	if (c->objective && strcmp(c->objective, "vm") == 0)
+		return build_vm_objective(c, r, error);
+	if (c->rounds != 5 || c->vm_cpus != 2 || c->vm_mem != 1024 || c->vm_silence != 300)
+		return usage(error, "--rounds, --vm-cpus, --vm-mem, --vm-timeout: only with "
+				    "--objective vm");
 	r->live = c->objective && strcmp(c->objective, "cmd") == 0;
 	if (!r->live) {
 		if (c->cmd || c->knob_root)
@@ -545,7 +613,17 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 	GString *s = g_string_new(r->w.settings);
 	const tuner_optimizer_params *p = &r->params;
 
-	if (r->live) {
+	if (r->vm) {
+		const VmObjective *vm = &r->vm_objective;
+		g_autofree char *cmd = g_uri_escape_string(vm->command, NULL, FALSE);
+		g_autofree char *kernel = vm_boot_kernel(&vm->boot, NULL);
+		g_autofree char *kernel_esc =
+			g_uri_escape_string(kernel ? kernel : "?", NULL, FALSE);
+
+		g_string_append_printf(
+			s, " objective=vm cmd=%s rounds=%u vm_cpus=%u vm_mem=%u kernel=%s", cmd,
+			vm->rounds, vm->boot.cpus, vm->boot.mem_mb, kernel_esc);
+	} else if (r->live) {
 		g_autofree char *cmd = g_uri_escape_string(c->cmd, NULL, FALSE);
 
 		g_string_append_printf(s, " objective=cmd cmd=%s", cmd);
@@ -623,12 +701,14 @@ static bool report(const struct optimize_cli *c, struct optimize_run *r, const T
 {
 	Results res = {
 		.optimizer = r->name,
-		.objective = r->live ? "command" : "simulation",
-		.unit = r->live ? "ms" : "jiffies",
+		.objective = r->vm     ? "vm"
+			     : r->live ? "command"
+				       : "simulation",
+		.unit = r->vm || r->live ? "ms" : "jiffies",
 		.space = r->space_text,
 		.settings = r->settings,
 		.journal = c->journal,
-		.replicates = (guint)c->replicates,
+		.replicates = r->vm ? r->vm_objective.rounds : (guint)c->replicates,
 		.jobs = r->jobs,
 		.run = run,
 		.default_knobs = *def,
@@ -666,7 +746,9 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 		.evaluator = {
 			.objective = r->live ? live_knobs_objective : workload_objective,
 			.objective_ctx = r->live ? (void *)&r->live_objective : (void *)&r->w,
-			.replicates = (guint)c->replicates,
+			.batch_objective = r->vm ? vm_objective_batch : NULL,
+			.batch_ctx = &r->vm_objective,
+			.replicates = r->vm ? r->vm_objective.rounds : (guint)c->replicates,
 			.base_seed = r->w.cfg.seed,
 			.jobs = r->jobs,
 			.journal = r->journal,
@@ -675,7 +757,7 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 		.label = r->name,
 		.expected_evaluations = r->expected,
 	};
-	CfsKnobs def = workload_default_knobs(&r->w);
+	CfsKnobs def = r->vm ? r->vm_objective.defaults : workload_default_knobs(&r->w);
 	EvaluatorResult def_result;
 
 	if (!evaluator_run(&tc.evaluator, &def, 1, &def_result, NULL, NULL, error)) {

@@ -8,6 +8,7 @@
  *                                           overlays every such DIR
  *   design.csv + surface.csv + result.json  tuner rsm, tuner meta-pso (+ boxcox.csv)
  *   scale.csv (+ scale.json)                tuner scale
+ *   validate.csv + validate.json            tuner validate
  *   trace.txt                               linsched hackbench --trace DIR/trace.txt
  * A DIR holding none of them is an error, and so is any file that is there but malformed: a report
  * that silently leaves a result out would mislead.
@@ -40,7 +41,7 @@ struct report_cli {
 struct found {
 	const char *dir;
 	char *prefix;
-	gboolean calibration, history, rsm, scale, trace;
+	gboolean calibration, history, rsm, scale, validate, trace;
 };
 
 static gboolean has(const char *dir, const char *name)
@@ -61,11 +62,12 @@ static gboolean inspect(const char *dir, struct found *f, GError **error)
 	f->history = has(dir, "history.csv");
 	f->rsm = has(dir, "design.csv") || has(dir, "surface.csv");
 	f->scale = has(dir, "scale.csv");
+	f->validate = has(dir, "validate.csv");
 	f->trace = has(dir, "trace.txt");
-	if (!f->calibration && !f->history && !f->rsm && !f->scale && !f->trace) {
+	if (!f->calibration && !f->history && !f->rsm && !f->scale && !f->validate && !f->trace) {
 		g_set_error(
 			error, REPORT_ERROR, REPORT_ERROR_INPUT,
-			"%s: no result files (calibration.csv, history.csv, design.csv, surface.csv, scale.csv or "
+			"%s: no result files (calibration.csv, history.csv, design.csv, surface.csv, scale.csv, validate.csv or "
 			"trace.txt)",
 			dir);
 		return FALSE;
@@ -115,6 +117,9 @@ static gboolean draw_all(Report *r, const struct report_cli *c, struct found *fo
 			return FALSE;
 	for (guint i = 0; i < n; i++)
 		if (found[i].scale && !report_scale(r, found[i].dir, found[i].prefix, error))
+			return FALSE;
+	for (guint i = 0; i < n; i++)
+		if (found[i].validate && !report_validate(r, found[i].dir, found[i].prefix, error))
 			return FALSE;
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *trace = g_build_filename(found[i].dir, "trace.txt", NULL);
@@ -195,7 +200,7 @@ int tuner_cmd_report(int argc, char **argv)
 		ctx,
 		"Each DIR is searched for calibration.csv/.ini (tuner calibrate), history.csv and result.json (tuner\n"
 		"pso|golden|grid|random; several are overlaid on one convergence plot), design.csv, surface.csv,\n"
-		"boxcox.csv and result.json (tuner rsm), scale.csv (tuner scale) and trace.txt (linsched --trace).");
+		"boxcox.csv and result.json (tuner rsm), scale.csv (tuner scale), validate.csv (tuner validate) and trace.txt (linsched --trace).");
 	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
 		status = tuner_usage_error("report", error->message);
 	} else if (c.gantt_ms < 1 || c.gantt_ms > MAX_GANTT_MS) {

@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "kernel-extract/sched_features.h"
 #include "linsched/cli/cli.h"
 #include "linsched/json.h"
 #include "tuner/cmd/cmd_common.h"
@@ -74,13 +73,7 @@ enum {
 
 static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
 static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
-static const double sysctl_min[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN,
-					       SCHED_WAKEUP_GRAN_MIN };
-static const double sysctl_max[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX,
-					       SCHED_WAKEUP_GRAN_MAX };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
-static const char *const columns[KNOB_COUNT] = { "latency_ns", "min_granularity_ns",
-						 "wakeup_granularity_ns" };
 
 struct rsm_cli {
 	struct workload_cli wc;
@@ -279,7 +272,8 @@ static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **e
 		const struct knob_range *kr = &r->space.k[k];
 
 		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
-					   columns[k], kr->lo, kr->hi, c->log[k], true, &local))
+					   knob_info((enum knob)k)->column, kr->lo, kr->hi,
+					   c->log[k], true, &local))
 			return as_usage(error, local, "--range: ");
 	}
 	return true;
@@ -333,6 +327,12 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 	if (!(r->design = make_ccd(kind, centre, r->seed, error)))
 		return false;
 	r->design_key = ccd_key(kind);
+	double sysctl_min[KNOB_COUNT], sysctl_max[KNOB_COUNT];
+
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		sysctl_min[k] = (double)knob_info((enum knob)k)->min_ns;
+		sysctl_max[k] = (double)knob_info((enum knob)k)->max_ns;
+	}
 	if (kind == RSM_ALPHA_FACE ||
 	    rsm_study_check_limits(r->design, r->factors, sysctl_min, sysctl_max, &local))
 		return true;
@@ -394,7 +394,7 @@ static void design_knobs(struct rsm_run *r)
 		for (int k = 0; k < KNOB_COUNT; k++) {
 			double v = round(rsm_study_to_natural(&r->factors[k], x[k]));
 
-			v = fmin(sysctl_max[k], fmax(sysctl_min[k], v));
+			v = knob_clamp((enum knob)k, v);
 			r->natural[(gsize)i * KNOB_COUNT + k] = v;
 			knob_set(&r->knobs[i], (enum knob)k, v);
 		}
@@ -490,7 +490,7 @@ static bool confirm(struct rsm_run *r, GError **error)
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		double v = round(rsm_study_to_natural(&r->factors[k], r->study->optimum->x[k]));
 
-		knob_set(&r->best_knobs, (enum knob)k, fmin(sysctl_max[k], fmax(sysctl_min[k], v)));
+		knob_set(&r->best_knobs, (enum knob)k, knob_clamp((enum knob)k, v));
 	}
 	r->default_knobs = workload_default_knobs(&r->w);
 	pts[0] = r->best_knobs;

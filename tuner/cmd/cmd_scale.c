@@ -110,9 +110,14 @@ static gboolean read_best(const char *path, struct scale_run *r, GError **error)
 		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "--best: ");
 	if ((settings = json_read_string(root, "settings")))
 		r->best_settings = g_strdup(settings);
-	return knob(root, path, "latency_ns", &r->tuned.latency_ns, error) &&
-	       knob(root, path, "min_granularity_ns", &r->tuned.min_granularity_ns, error) &&
-	       knob(root, path, "wakeup_granularity_ns", &r->tuned.wakeup_granularity_ns, error);
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		guint64 v = 0;
+
+		if (!knob(root, path, knob_info((enum knob)k)->column, &v, error))
+			return FALSE;
+		knob_set(&r->tuned, (enum knob)k, (double)v);
+	}
+	return TRUE;
 }
 
 /* The simulator part of a settings string (before " workload="). */

@@ -26,6 +26,8 @@ static const struct {
 	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
 	{ "compare", tuner_cmd_compare,
 	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
+	{ "validate", tuner_cmd_validate,
+	  "the best knobs of a search against the defaults, paired, on a real CFS kernel" },
 	{ "report", tuner_cmd_report,
 	  "gnuplot figures (PNG, SVG) and index.html for result directories" },
 };

@@ -150,6 +150,56 @@ static void run_inline(Batch *batch, Task **pending, guint n, guint total, guint
 	}
 }
 
+/* Hand every pending task to the batch objective at once; journal what it measured. */
+static void run_batch(Batch *batch, Task **pending, guint n, guint total, guint *reported)
+{
+	const EvaluatorConfig *config = batch->config;
+	g_autofree const JournalRecord **records = g_new(const JournalRecord *, n);
+	g_autofree double *values = g_new(double, n);
+	GError *error = NULL;
+
+	for (guint i = 0; i < n; i++) {
+		records[i] = &pending[i]->record;
+		values[i] = NAN;
+	}
+	gint64 start = g_get_monotonic_time();
+	gboolean ok = config->batch_objective(records, n, values, config->batch_ctx, &error);
+	/* One measurement's share of the batch's wall time. */
+	double wall_s = (double)(g_get_monotonic_time() - start) / G_USEC_PER_SEC / n;
+
+	g_mutex_lock(&batch->lock);
+	for (guint i = 0; i < n; i++) {
+		JournalRecord *record = &pending[i]->record;
+
+		if (!isfinite(values[i])) {
+			if (error == NULL)
+				error = g_error_new(
+					EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
+					"no value for latency_ns=%" G_GUINT64_FORMAT
+					" min_granularity_ns=%" G_GUINT64_FORMAT
+					" wakeup_granularity_ns=%" G_GUINT64_FORMAT " replicate %u",
+					record->knobs.latency_ns, record->knobs.min_granularity_ns,
+					record->knobs.wakeup_granularity_ns, record->replicate);
+			continue;
+		}
+		record->value = values[i];
+		record->wall_s = wall_s;
+		if (config->journal != NULL && error == NULL &&
+		    !journal_append(config->journal, record, &error))
+			break;
+		pending[i]->has_value = TRUE;
+		batch->done++;
+		batch->run++;
+	}
+	if (!ok && error == NULL)
+		error = g_error_new_literal(EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
+					    "the batch objective failed without saying why");
+	batch->error = error;
+	batch->finished += n;
+	report_progress(batch, total, reported);
+	g_mutex_unlock(&batch->lock);
+}
+
 /*
  * Build the distinct tasks of the batch; slot_task[i * R + r] is the task of replicate r of point
  * i.
@@ -201,7 +251,9 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
 		       GError **error)
 {
-	g_return_val_if_fail(config != NULL && config->objective != NULL, FALSE);
+	g_return_val_if_fail(config != NULL &&
+				     (config->objective != NULL || config->batch_objective != NULL),
+			     FALSE);
 	g_return_val_if_fail(config->replicates >= 1, FALSE);
 	g_return_val_if_fail(n_points == 0 || (points != NULL && results != NULL), FALSE);
 
@@ -232,7 +284,9 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 	guint reported = batch.done;
 
 	const guint jobs = config->jobs ? config->jobs : evaluator_default_jobs();
-	if (jobs <= 1)
+	if (config->batch_objective != NULL && n_pending > 0)
+		run_batch(&batch, pending, n_pending, total, &reported);
+	else if (jobs <= 1)
 		run_inline(&batch, pending, n_pending, total, &reported);
 	else if (n_pending > 0)
 		run_parallel(&batch, pending, n_pending, jobs, total, &reported);

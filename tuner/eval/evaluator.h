@@ -53,6 +53,17 @@ typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, doub
 				       void *ctx, GError **error);
 
 /*
+ * A batch objective, for objectives that measure many settings at once (one boot of the VM runs a
+ * whole batch, in shuffled rounds): the values of the n evaluations tasks[0..n) (knobs, seed and
+ * replicate given; value and wall_s are the evaluator's to fill) into values[0..n). A value it
+ * could not measure is NaN: not journaled, and the batch fails. Returns FALSE with error when the
+ * batch failed; the finite values it did fill are journaled all the same, so a rerun repeats only
+ * what is missing. Called once per evaluator_run, from the caller's thread.
+ */
+typedef gboolean (*EvaluatorBatchObjective)(const JournalRecord *const *tasks, guint n,
+					    double *values, void *ctx, GError **error);
+
+/*
  * Progress: done of total evaluations of the batch have a value (journaled ones included).  Called
  * only from the thread that called evaluator_run, never concurrently: once at the start, then
  * whenever done grew (several completions may be reported at once), so a progress bar needs no
@@ -61,8 +72,10 @@ typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, doub
 typedef void (*EvaluatorProgress)(guint done, guint total, void *ctx);
 
 typedef struct {
-	EvaluatorObjective objective; /* required */
+	EvaluatorObjective objective; /* this, or batch_objective */
 	void *objective_ctx;
+	EvaluatorBatchObjective batch_objective; /* when set, used instead of objective */
+	void *batch_ctx;
 	guint replicates;	    /* R >= 1 */
 	guint64 base_seed;	    /* replicate r uses seed base_seed + r */
 	guint jobs;		    /* threads; 0 = evaluator_default_jobs(), 1 = inline */

@@ -97,11 +97,15 @@ static gboolean parse_double(const char *text, double *out)
 static gboolean parse_record(const Journal *journal, const char *line, guint lineno,
 			     JournalRecord *out, GError **error)
 {
-	static const char *const names[JOURNAL_FIELDS] = {
-		"latency_ns", "min_granularity_ns", "wakeup_granularity_ns",
-		"seed",	      "replicate",	    "value",
-		"wall_s"
-	};
+	static const char *const names[JOURNAL_FIELDS] = { [KNOB_LATENCY] = "latency_ns",
+							   [KNOB_MIN_GRANULARITY] =
+								   "min_granularity_ns",
+							   [KNOB_WAKEUP_GRANULARITY] =
+								   "wakeup_granularity_ns",
+							   [KNOB_COUNT] = "seed",
+							   "replicate",
+							   "value",
+							   "wall_s" };
 	g_auto(GStrv) field = g_strsplit(line, " ", -1);
 	guint n = g_strv_length(field);
 	if (n != JOURNAL_FIELDS) {

@@ -41,19 +41,9 @@
 
 #include <glib.h>
 
-G_BEGIN_DECLS
+#include "tuner/knobs/knobs.h"
 
-/*
- * One setting of the three CFS knobs, in nanoseconds, as the kernel's sysctls take them.  Integers
- * rather than doubles: the kernel only accepts integers, and exact integers make journal keys that
- * compare reliably.  Optimizers that search a continuous (or log) space round to this at the end.
- * (This type sits in the lowest module that needs it; the evaluator and live_knobs use it too.)
- */
-typedef struct {
-	guint64 latency_ns;
-	guint64 min_granularity_ns;
-	guint64 wakeup_granularity_ns;
-} CfsKnobs;
+G_BEGIN_DECLS
 
 /* One finished evaluation: the objective at knobs with seed, the replicate-th replicate. */
 typedef struct {

@@ -12,27 +12,25 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-enum {
-	N_KNOBS = 3
-}; /* latency, min_granularity, wakeup_granularity, in this order */
-
 static const struct {
 	const char *dir; /* relative to ROOT */
-	const char *file[N_KNOBS];
 	const char *name;
 } layouts[] = {
 	[LIVE_KNOBS_SYSCTL] = { "proc/sys/kernel",
-				{ "sched_latency_ns", "sched_min_granularity_ns",
-				  "sched_wakeup_granularity_ns" },
 				"sysctl /proc/sys/kernel (kernels before 5.13)" },
 	[LIVE_KNOBS_DEBUGFS] = { "sys/kernel/debug/sched",
-				 { "latency_ns", "min_granularity_ns", "wakeup_granularity_ns" },
 				 "debugfs /sys/kernel/debug/sched (kernels 5.13 to 6.5)" },
 };
 
+/* The file of knob k in layout, relative to the layout's dir. */
+static const char *knob_file(LiveKnobsLayout layout, enum knob k)
+{
+	return layout == LIVE_KNOBS_SYSCTL ? knob_info(k)->sysctl : knob_info(k)->debugfs;
+}
+
 struct LiveKnobs {
 	LiveKnobsLayout layout;
-	char *path[N_KNOBS];
+	char *path[KNOB_COUNT];
 	CfsKnobs saved; /* the values found by live_knobs_open */
 	guint written;	/* bit i: knob i was written since the last restore */
 	GMutex lock;	/* held by live_knobs_run_cmd from apply to restore */
@@ -50,11 +48,10 @@ static volatile sig_atomic_t caught_signal;
 G_DEFINE_QUARK(live-knobs-error-quark, live_knobs_error)
 /* clang-format on */
 
-static void knobs_to_array(const CfsKnobs *knobs, guint64 v[N_KNOBS])
+static void knobs_to_array(const CfsKnobs *knobs, guint64 v[KNOB_COUNT])
 {
-	v[0] = knobs->latency_ns;
-	v[1] = knobs->min_granularity_ns;
-	v[2] = knobs->wakeup_granularity_ns;
+	for (int i = 0; i < KNOB_COUNT; i++)
+		v[i] = (guint64)knob_get(knobs, (enum knob)i);
 }
 
 static const char *const suggest_root =
@@ -82,10 +79,12 @@ static void set_no_knobs_error(const char *root, GError **error)
 {
 	struct utsname uts;
 	const char *release = uname(&uts) == 0 ? uts.release : "(unknown)";
-	g_autofree char *sysctl = g_build_filename(root, layouts[LIVE_KNOBS_SYSCTL].dir,
-						   layouts[LIVE_KNOBS_SYSCTL].file[0], NULL);
-	g_autofree char *debugfs = g_build_filename(root, layouts[LIVE_KNOBS_DEBUGFS].dir,
-						    layouts[LIVE_KNOBS_DEBUGFS].file[0], NULL);
+	g_autofree char *sysctl =
+		g_build_filename(root, layouts[LIVE_KNOBS_SYSCTL].dir,
+				 knob_file(LIVE_KNOBS_SYSCTL, KNOB_LATENCY), NULL);
+	g_autofree char *debugfs =
+		g_build_filename(root, layouts[LIVE_KNOBS_DEBUGFS].dir,
+				 knob_file(LIVE_KNOBS_DEBUGFS, KNOB_LATENCY), NULL);
 	g_set_error(
 		error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_NO_KNOBS,
 		"kernel %s exposes no CFS knobs under %s: neither %s nor %s exists. "
@@ -125,8 +124,8 @@ LiveKnobs *live_knobs_open(const char *root, GError **error)
 	root = root ? root : "/";
 	int found = -1;
 	for (int l = 0; l < (int)G_N_ELEMENTS(layouts) && found < 0; l++) {
-		g_autofree char *latency =
-			g_build_filename(root, layouts[l].dir, layouts[l].file[0], NULL);
+		g_autofree char *latency = g_build_filename(
+			root, layouts[l].dir, knob_file((LiveKnobsLayout)l, KNOB_LATENCY), NULL);
 		int exists = probe(latency, error);
 		if (exists < 0)
 			return NULL;
@@ -140,10 +139,11 @@ LiveKnobs *live_knobs_open(const char *root, GError **error)
 	g_autoptr(LiveKnobs) live = g_new0(LiveKnobs, 1);
 	g_mutex_init(&live->lock);
 	live->layout = (LiveKnobsLayout)found;
-	guint64 v[N_KNOBS];
-	for (int i = 0; i < N_KNOBS; i++) {
+	guint64 v[KNOB_COUNT];
+	for (int i = 0; i < KNOB_COUNT; i++) {
 		live->path[i] =
-			g_build_filename(root, layouts[found].dir, layouts[found].file[i], NULL);
+			g_build_filename(root, layouts[found].dir,
+					 knob_file((LiveKnobsLayout)found, (enum knob)i), NULL);
 		if (!read_knob(live->path[i], &v[i], error))
 			return NULL;
 	}
@@ -186,9 +186,9 @@ static gboolean write_knob(const char *path, guint64 value, GError **error)
 
 static gboolean apply_locked(LiveKnobs *live, const CfsKnobs *knobs, GError **error)
 {
-	guint64 v[N_KNOBS];
+	guint64 v[KNOB_COUNT];
 	knobs_to_array(knobs, v);
-	for (int i = 0; i < N_KNOBS; i++) {
+	for (int i = 0; i < KNOB_COUNT; i++) {
 		if (!write_knob(live->path[i], v[i], error))
 			return FALSE;
 		live->written |= 1U << i;
@@ -202,10 +202,10 @@ static gboolean apply_locked(LiveKnobs *live, const CfsKnobs *knobs, GError **er
  */
 static gboolean restore_locked(LiveKnobs *live, GError **error)
 {
-	guint64 v[N_KNOBS];
+	guint64 v[KNOB_COUNT];
 	knobs_to_array(&live->saved, v);
 	gboolean ok = TRUE;
-	for (int i = 0; i < N_KNOBS; i++) {
+	for (int i = 0; i < KNOB_COUNT; i++) {
 		GError *write_error = NULL;
 		if (!(live->written & (1U << i)))
 			continue;
@@ -246,7 +246,7 @@ void live_knobs_free(LiveKnobs *live)
 	g_autoptr(GError) error = NULL;
 	if (!live_knobs_restore(live, &error))
 		g_warning("%s", error->message);
-	for (int i = 0; i < N_KNOBS; i++)
+	for (int i = 0; i < KNOB_COUNT; i++)
 		g_free(live->path[i]);
 	g_mutex_clear(&live->lock);
 	g_free(live);

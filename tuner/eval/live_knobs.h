@@ -33,7 +33,7 @@
 
 #include <glib.h>
 
-#include "tuner/eval/journal.h" /* CfsKnobs */
+#include "tuner/knobs/knobs.h"
 
 G_BEGIN_DECLS
 

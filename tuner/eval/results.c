@@ -15,18 +15,6 @@
 
 #define RESULTS_ERROR g_quark_from_static_string("tuner-results")
 
-/* The knob files of the two live layouts (tuner/eval/live_knobs.h), in knob order. */
-static const char *const sysctl_names[KNOB_COUNT] = {
-	"kernel.sched_latency_ns",
-	"kernel.sched_min_granularity_ns",
-	"kernel.sched_wakeup_granularity_ns",
-};
-static const char *const debugfs_paths[KNOB_COUNT] = {
-	"/sys/kernel/debug/sched/latency_ns",
-	"/sys/kernel/debug/sched/min_granularity_ns",
-	"/sys/kernel/debug/sched/wakeup_granularity_ns",
-};
-
 double results_improvement_pct(const Results *r)
 {
 	const TuneEvaluation *best = tune_run_best(r->run);
@@ -54,17 +42,33 @@ static void text_row(GString *out, const char *what, const CfsKnobs *k, double v
 	g_string_append_c(out, '\n');
 }
 
+/* The commands that set knob i of a live kernel to its value in k. */
+static char *sysctl_command(const CfsKnobs *k, enum knob i)
+{
+	return g_strdup_printf("sysctl -w kernel.%s=%.0f", knob_info(i)->sysctl, knob_get(k, i));
+}
+
+static char *debugfs_command(const CfsKnobs *k, enum knob i)
+{
+	return g_strdup_printf("echo %.0f > /sys/kernel/debug/sched/%s", knob_get(k, i),
+			       knob_info(i)->debugfs);
+}
+
 char *results_apply_commands(const CfsKnobs *k)
 {
 	GString *out = g_string_new("# kernels before 5.13 (sysctl, as root):\n");
 
-	for (int i = 0; i < KNOB_COUNT; i++)
-		g_string_append_printf(out, "sysctl -w %s=%.0f\n", sysctl_names[i],
-				       knob_get(k, (enum knob)i));
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
+
+		g_string_append_printf(out, "%s\n", cmd);
+	}
 	g_string_append(out, "# kernels 5.13 to 6.5 (debugfs, as root):\n");
-	for (int i = 0; i < KNOB_COUNT; i++)
-		g_string_append_printf(out, "echo %.0f > %s\n", knob_get(k, (enum knob)i),
-				       debugfs_paths[i]);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
+
+		g_string_append_printf(out, "%s\n", cmd);
+	}
 	g_string_append(
 		out, "# kernels 6.6 and later schedule with EEVDF and have none of these knobs.\n");
 	return g_string_free(out, FALSE);
@@ -127,12 +131,10 @@ char *results_text(const Results *r, bool apply)
 void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
 {
 	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, k->latency_ns);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, k->min_granularity_ns);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, k->wakeup_granularity_ns);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		json_key(w, knob_info((enum knob)i)->column);
+		json_uint(w, (guint64)knob_get(k, (enum knob)i));
+	}
 	json_end_object(w);
 }
 
@@ -173,8 +175,7 @@ static void json_apply(struct json_writer *w, const CfsKnobs *k)
 	json_key(w, "sysctl");
 	json_begin_array(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
-		g_autofree char *cmd = g_strdup_printf("sysctl -w %s=%.0f", sysctl_names[i],
-						       knob_get(k, (enum knob)i));
+		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
 
 		json_string(w, cmd);
 	}
@@ -182,8 +183,7 @@ static void json_apply(struct json_writer *w, const CfsKnobs *k)
 	json_key(w, "debugfs");
 	json_begin_array(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
-		g_autofree char *cmd = g_strdup_printf("echo %.0f > %s", knob_get(k, (enum knob)i),
-						       debugfs_paths[i]);
+		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
 
 		json_string(w, cmd);
 	}

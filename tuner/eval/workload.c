@@ -155,9 +155,7 @@ void workload_clear(struct workload *w)
 
 CfsKnobs workload_default_knobs(const struct workload *w)
 {
-	struct sched_tunables def = sched_tunables_default(w->cfg.profile, w->cfg.nr_cpus);
-
-	return (CfsKnobs){ def.latency, def.min_granularity, def.wakeup_granularity };
+	return knobs_profile_default(w->cfg.profile, w->cfg.nr_cpus);
 }
 
 bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,

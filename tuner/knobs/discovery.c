@@ -5,12 +5,6 @@
 
 #include <math.h>
 
-/* The sysctl ranges, ns. */
-static const double granularity_min_ns = 100000.0;     /* 100 us */
-static const double granularity_max_ns = 1000000000.0; /* 1 s */
-static const double wakeup_min_ns = 0.0;
-static const double wakeup_max_ns = 1000000000.0;
-
 /* The literature's time units, ns. */
 static const double one_second_ns = 1000000000.0;
 static const double hundred_us_ns = 100000.0;
@@ -51,47 +45,45 @@ static void spill_over(double *period, double cap, double *wakeup)
 	}
 }
 
-static void rule_many_tasks(double period, double n, struct tuner_knobs *k)
+static void rule_many_tasks(double period, double n, double *k)
 {
-	spill_over(&period, n * one_second_ns, &k->wakeup_granularity_ns);
-	k->latency_ns = (n - 1.0) * hundred_us_ns;
-	k->min_granularity_ns = period / n;
+	spill_over(&period, n * one_second_ns, &k[KNOB_WAKEUP_GRANULARITY]);
+	k[KNOB_LATENCY] = (n - 1.0) * hundred_us_ns;
+	k[KNOB_MIN_GRANULARITY] = period / n;
 }
 
-static void rule_few_tasks(double period, double n, struct tuner_knobs *k)
+static void rule_few_tasks(double period, double n, double *k)
 {
-	spill_over(&period, one_second_ns, &k->wakeup_granularity_ns);
-	k->latency_ns = period;
-	k->min_granularity_ns = k->latency_ns < n * hundred_us_ns ? period / n : hundred_us_ns;
+	spill_over(&period, one_second_ns, &k[KNOB_WAKEUP_GRANULARITY]);
+	k[KNOB_LATENCY] = period;
+	k[KNOB_MIN_GRANULARITY] = k[KNOB_LATENCY] < n * hundred_us_ns ? period / n : hundred_us_ns;
 }
 
-static double clamp(double value, double lo, double hi, unsigned bit, unsigned *mask)
+/* value of knob k inside the knob's sysctl range; sets k's bit of *mask when it was outside. */
+static double clamp(double value, enum knob k, unsigned *mask)
 {
+	double lo = (double)knob_info(k)->min_ns, hi = (double)knob_info(k)->max_ns;
+
 	if (value < lo || value > hi) {
-		*mask |= bit;
+		*mask |= 1u << k;
 		return value < lo ? lo : hi;
 	}
 	return value;
 }
 
 void tuner_discovery_apply(int rule, double sched_period_ns, unsigned ntasks,
-			   struct tuner_knobs *out, unsigned *clamped_mask)
+			   double out[KNOB_COUNT], unsigned *clamped_mask)
 {
 	g_return_if_fail(rule_valid(rule) && ntasks > 0 && !isnan(sched_period_ns) && out != NULL);
-	struct tuner_knobs k;
+	double k[KNOB_COUNT];
 	if (rule == TUNER_DISCOVERY_RULE_MANY_TASKS)
-		rule_many_tasks(sched_period_ns, ntasks, &k);
+		rule_many_tasks(sched_period_ns, ntasks, k);
 	else
-		rule_few_tasks(sched_period_ns, ntasks, &k);
+		rule_few_tasks(sched_period_ns, ntasks, k);
 
 	unsigned mask = 0;
-	out->latency_ns = clamp(k.latency_ns, granularity_min_ns, granularity_max_ns,
-				TUNER_DISCOVERY_CLAMPED_LATENCY, &mask);
-	out->min_granularity_ns =
-		clamp(k.min_granularity_ns, granularity_min_ns, granularity_max_ns,
-		      TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY, &mask);
-	out->wakeup_granularity_ns = clamp(k.wakeup_granularity_ns, wakeup_min_ns, wakeup_max_ns,
-					   TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY, &mask);
+	for (int i = 0; i < KNOB_COUNT; i++)
+		out[i] = clamp(k[i], (enum knob)i, &mask);
 	if (clamped_mask != NULL)
 		*clamped_mask = mask;
 }
@@ -101,9 +93,10 @@ void tuner_discovery_bracket(int rule, unsigned ntasks, double *lo_ns, double *h
 	g_return_if_fail(rule_valid(rule) && ntasks > 0 && lo_ns != NULL && hi_ns != NULL);
 	if (rule == TUNER_DISCOVERY_RULE_MANY_TASKS) {
 		*lo_ns = ntasks * hundred_us_ns;
-		*hi_ns = ntasks * one_second_ns + wakeup_max_ns;
+		*hi_ns =
+			ntasks * one_second_ns + (double)knob_info(KNOB_WAKEUP_GRANULARITY)->max_ns;
 	} else {
-		*lo_ns = granularity_min_ns;
-		*hi_ns = one_second_ns + wakeup_max_ns;
+		*lo_ns = (double)knob_info(KNOB_LATENCY)->min_ns;
+		*hi_ns = one_second_ns + (double)knob_info(KNOB_WAKEUP_GRANULARITY)->max_ns;
 	}
 }

@@ -36,11 +36,7 @@
 
 #include <glib.h>
 
-struct tuner_knobs {
-	double latency_ns;	      /* sched_latency_ns */
-	double min_granularity_ns;    /* sched_min_granularity_ns */
-	double wakeup_granularity_ns; /* sched_wakeup_granularity_ns */
-};
+#include "tuner/knobs/knobs.h"
 
 enum tuner_discovery_rule {
 	TUNER_DISCOVERY_RULE_MANY_TASKS = 1,
@@ -49,9 +45,9 @@ enum tuner_discovery_rule {
 
 /* Bits of the clamped mask. */
 enum {
-	TUNER_DISCOVERY_CLAMPED_LATENCY = 1u << 0,
-	TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY = 1u << 1,
-	TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY = 1u << 2,
+	TUNER_DISCOVERY_CLAMPED_LATENCY = 1u << KNOB_LATENCY,
+	TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY = 1u << KNOB_MIN_GRANULARITY,
+	TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY = 1u << KNOB_WAKEUP_GRANULARITY,
 };
 
 #define TUNER_DISCOVERY_ERROR (tuner_discovery_error_quark())
@@ -73,7 +69,7 @@ bool tuner_discovery_check(int rule, unsigned ntasks, GError **error);
  * leaves *out alone.
  */
 void tuner_discovery_apply(int rule, double sched_period_ns, unsigned ntasks,
-			   struct tuner_knobs *out, unsigned *clamped_mask);
+			   double out[KNOB_COUNT], unsigned *clamped_mask);
 
 /*
  * The natural SchedPeriod range [*lo_ns, *hi_ns] of a rule, the one Golden Section

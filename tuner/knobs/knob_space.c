@@ -8,35 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel-extract/sched_features.h"
-
 #define KNOB_ERROR    g_quark_from_static_string("knob-space")
 #define LOG_OFFSET_NS 1000.0
-
-static const char *const names[KNOB_COUNT] = { "latency", "min_granularity", "wakeup_granularity" };
-static const double sysctl_lo[KNOB_COUNT] = { SCHED_LATENCY_MIN, SCHED_MIN_GRAN_MIN,
-					      SCHED_WAKEUP_GRAN_MIN };
-static const double sysctl_hi[KNOB_COUNT] = { SCHED_LATENCY_MAX, SCHED_MIN_GRAN_MAX,
-					      SCHED_WAKEUP_GRAN_MAX };
-
-const char *knob_name(enum knob k)
-{
-	return names[k];
-}
-
-bool knob_from_name(const char *name, enum knob *out)
-{
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		size_t len = strlen(names[k]);
-
-		if (strncmp(name, names[k], len) == 0 &&
-		    (name[len] == '\0' || strcmp(name + len, "_ns") == 0)) {
-			*out = (enum knob)k;
-			return true;
-		}
-	}
-	return false;
-}
 
 static void update_free(struct knob_space *s)
 {
@@ -49,7 +22,9 @@ static void update_free(struct knob_space *s)
 void knob_space_init(struct knob_space *s, bool log)
 {
 	for (int k = 0; k < KNOB_COUNT; k++)
-		s->k[k] = (struct knob_range){ .lo = sysctl_lo[k], .hi = sysctl_hi[k], .log = log };
+		s->k[k] = (struct knob_range){ .lo = (double)knob_info((enum knob)k)->min_ns,
+					       .hi = (double)knob_info((enum knob)k)->max_ns,
+					       .log = log };
 	update_free(s);
 }
 
@@ -64,10 +39,11 @@ static bool parse_ns(const char *flag, const char *text, enum knob k, double *ou
 		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not a number of ns", flag, text);
 		return false;
 	}
-	if (v < sysctl_lo[k] || v > sysctl_hi[k]) {
+	if (v < (double)knob_info(k)->min_ns || v > (double)knob_info(k)->max_ns) {
 		g_set_error(error, KNOB_ERROR, 1,
-			    "%s: %s=%s is outside the sysctl range %.0f..%.0f", flag, names[k],
-			    text, sysctl_lo[k], sysctl_hi[k]);
+			    "%s: %s=%s is outside the sysctl range %.0f..%.0f", flag,
+			    knob_name((enum knob)k), text, (double)knob_info(k)->min_ns,
+			    (double)knob_info(k)->max_ns);
 		return false;
 	}
 	*out = v;
@@ -82,10 +58,8 @@ static bool split_knob(const char *flag, const char *text, enum knob *k, const c
 	g_autofree char *name = eq ? g_strndup(text, (gsize)(eq - text)) : NULL;
 
 	if (!eq || !knob_from_name(name, k)) {
-		g_set_error(error, KNOB_ERROR, 1,
-			    "%s: '%s' is not knob=... with knob one of latency, "
-			    "min_granularity, wakeup_granularity",
-			    flag, text);
+		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not knob=... with knob one of %s",
+			    flag, text, knob_names_list());
 		return false;
 	}
 	*rest = eq + 1;
@@ -113,8 +87,8 @@ bool knob_space_parse_range(struct knob_space *s, const char *text, GError **err
 	    !parse_ns("--range", colon + 1, k, &hi, error))
 		return false;
 	if (lo >= hi) {
-		g_set_error(error, KNOB_ERROR, 1, "--range: %s needs lo < hi, got %s", names[k],
-			    rest);
+		g_set_error(error, KNOB_ERROR, 1, "--range: %s needs lo < hi, got %s",
+			    knob_name((enum knob)k), rest);
 		return false;
 	}
 	s->k[k].lo = lo;
@@ -143,9 +117,8 @@ bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GE
 	enum knob k;
 
 	if (!knob_from_name(name, &k)) {
-		g_set_error(error, KNOB_ERROR, 1,
-			    "%s: '%s' is not latency, min_granularity or wakeup_granularity",
-			    log ? "--log" : "--linear", name);
+		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not %s", log ? "--log" : "--linear",
+			    name, knob_names_list());
 		return false;
 	}
 	s->k[k].log = log;
@@ -182,35 +155,6 @@ static double to_unit(const struct knob_range *r, double v)
 	return fmin(1, fmax(0, u));
 }
 
-double knob_get(const CfsKnobs *k, enum knob which)
-{
-	switch (which) {
-	case KNOB_LATENCY:
-		return (double)k->latency_ns;
-	case KNOB_MIN_GRANULARITY:
-		return (double)k->min_granularity_ns;
-	default:
-		return (double)k->wakeup_granularity_ns;
-	}
-}
-
-void knob_set(CfsKnobs *k, enum knob which, double value)
-{
-	guint64 v = (guint64)llround(value);
-
-	switch (which) {
-	case KNOB_LATENCY:
-		k->latency_ns = v;
-		break;
-	case KNOB_MIN_GRANULARITY:
-		k->min_granularity_ns = v;
-		break;
-	default:
-		k->wakeup_granularity_ns = v;
-		break;
-	}
-}
-
 void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out)
 {
 	for (int k = 0; k < KNOB_COUNT; k++)
@@ -240,10 +184,10 @@ char *knob_space_describe(const struct knob_space *s)
 		if (k)
 			g_string_append(out, " ");
 		if (r->fixed)
-			g_string_append_printf(out, "%s=%.0f", names[k], r->value);
+			g_string_append_printf(out, "%s=%.0f", knob_name((enum knob)k), r->value);
 		else
-			g_string_append_printf(out, "%s=%.0f:%.0f:%s", names[k], r->lo, r->hi,
-					       r->log ? "log" : "linear");
+			g_string_append_printf(out, "%s=%.0f:%.0f:%s", knob_name((enum knob)k),
+					       r->lo, r->hi, r->log ? "log" : "linear");
 	}
 	return g_string_free(out, FALSE);
 }

@@ -15,14 +15,7 @@
 
 #include <glib.h>
 
-#include "tuner/eval/journal.h"
-
-enum knob {
-	KNOB_LATENCY,
-	KNOB_MIN_GRANULARITY,
-	KNOB_WAKEUP_GRANULARITY,
-	KNOB_COUNT
-};
+#include "tuner/knobs/knobs.h"
 
 struct knob_range {
 	double lo, hi; /* ns */
@@ -37,10 +30,6 @@ struct knob_space {
 	enum knob free[KNOB_COUNT]; /* dimension i is knob free[i] */
 };
 
-/* "latency", "min_granularity", "wakeup_granularity"; the _ns suffix is accepted on input. */
-const char *knob_name(enum knob k);
-bool knob_from_name(const char *name, enum knob *out);
-
 /* The sysctl ranges, every knob free, on a log scale when log is true. */
 void knob_space_init(struct knob_space *s, bool log);
 /* --range knob=lo:hi (inside the sysctl range, lo < hi). */
@@ -54,8 +43,6 @@ bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GE
 void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out);
 /* Knobs to unit coordinates (clamped to [0, 1]). */
 void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit);
-double knob_get(const CfsKnobs *k, enum knob which);
-void knob_set(CfsKnobs *k, enum knob which, double value);
 /* "latency=[1e5,1e9] log, min_granularity=..." for journals and reports. */
 char *knob_space_describe(const struct knob_space *s);
 

@@ -89,13 +89,12 @@ double period_space_unit(const struct period_space *s, double period_ns)
 void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
 			   unsigned int *clamped)
 {
-	struct tuner_knobs k;
+	double k[KNOB_COUNT];
 
-	tuner_discovery_apply(s->rule, period_space_period(s, u), s->ntasks, &k, clamped);
+	tuner_discovery_apply(s->rule, period_space_period(s, u), s->ntasks, k, clamped);
 	/* The clamped values are inside the sysctl ranges, so they round to in-range integers. */
-	out->latency_ns = (guint64)llround(k.latency_ns);
-	out->min_granularity_ns = (guint64)llround(k.min_granularity_ns);
-	out->wakeup_granularity_ns = (guint64)llround(k.wakeup_granularity_ns);
+	for (int i = 0; i < KNOB_COUNT; i++)
+		knob_set(out, (enum knob)i, k[i]);
 }
 
 void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
@@ -111,22 +110,14 @@ char *period_space_describe(const struct period_space *s)
 
 char *period_space_clamped_names(unsigned int clamped, const char *separator)
 {
-	static const struct {
-		unsigned int bit;
-		const char *name;
-	} bits[] = {
-		{ TUNER_DISCOVERY_CLAMPED_LATENCY, "latency" },
-		{ TUNER_DISCOVERY_CLAMPED_MIN_GRANULARITY, "min_granularity" },
-		{ TUNER_DISCOVERY_CLAMPED_WAKEUP_GRANULARITY, "wakeup_granularity" },
-	};
 	GString *out = g_string_new(NULL);
 
-	for (size_t i = 0; i < G_N_ELEMENTS(bits); i++) {
-		if (!(clamped & bits[i].bit))
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!(clamped & 1u << i))
 			continue;
 		if (out->len)
 			g_string_append(out, separator);
-		g_string_append(out, bits[i].name);
+		g_string_append(out, knob_name((enum knob)i));
 	}
 	return g_string_free(out, FALSE);
 }

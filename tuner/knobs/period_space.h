@@ -21,7 +21,7 @@
 
 #include <glib.h>
 
-#include "tuner/eval/journal.h"
+#include "tuner/knobs/knobs.h"
 
 struct period_space {
 	int rule;	     /* TUNER_DISCOVERY_RULE_MANY_TASKS (1) or _FEW_TASKS (2) */

@@ -26,6 +26,8 @@
 
 #include <glib.h>
 
+#include "tuner/report/report_model.h"
+
 G_BEGIN_DECLS
 
 #define REPORT_ERROR (report_error_quark())
@@ -34,30 +36,6 @@ typedef enum {
 	REPORT_ERROR_INPUT,  /* an input file is missing or malformed */
 	REPORT_ERROR_FAILED, /* gnuplot failed, or a file could not be written */
 } ReportError;
-
-typedef struct {
-	guint number; /* Figure N */
-	char *stem;   /* OUT/stem.png and OUT/stem.svg */
-	char *data;   /* the data file it plots, in OUT */
-	char *title;
-	char *caption; /* plain text: what is drawn and its numbers */
-} ReportFigure;
-
-typedef struct {
-	char *heading;
-	char *source;	   /* the directory or file the section was made from */
-	GPtrArray *labels; /* char *: the table of numbers, label and value */
-	GPtrArray *values;
-	GPtrArray *figures; /* ReportFigure * */
-} ReportSection;
-
-typedef struct {
-	char *out_dir;
-	char *plots_dir;     /* absolute */
-	GPtrArray *sections; /* ReportSection * */
-	guint n_figures;
-	GString *commands; /* the gnuplot commands run, for plot.sh */
-} Report;
 
 GQuark report_error_quark(void);
 

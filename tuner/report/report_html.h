@@ -1,5 +1,5 @@
 /*
- * report_html.h - index.html of a report (tuner/report/report.h): one page, no scripts and no outside
+ * report_html.h - index.html of a report (tuner/report/report_model.h): one page, no scripts and no outside
  * resources, so that it opens from the directory in any browser and can be mailed as a folder.
  *
  * The page lists the figures, then each section: its heading and source, its table of numbers,
@@ -9,7 +9,7 @@
 #ifndef TUNER_REPORT_HTML_H
 #define TUNER_REPORT_HTML_H
 
-#include "tuner/report/report.h"
+#include "tuner/report/report_model.h"
 
 G_BEGIN_DECLS
 

@@ -7,6 +7,7 @@
 
 #include <gsl/gsl_cdf.h>
 
+#include "tuner/stats/boxcox.h"
 #include "tuner/util/json_read.h"
 #include "tuner/report/report_csv.h"
 #include "tuner/report/report_residuals.h"
@@ -320,15 +321,6 @@ static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const 
 /* ---- residuals ------------------------------------------------------------------------------- */
 
 /* A modelled value y^lambda back in the response's units (NaN without a preimage). */
-static double untransform(double lambda, double z)
-{
-	if (lambda == 1)
-		return z;
-	if (lambda == 0)
-		return exp(z);
-	return z > 0 ? pow(z, 1 / lambda) : NAN;
-}
-
 static gboolean model_error(GError **error, const char *path, const GError *local)
 {
 	g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
@@ -385,7 +377,7 @@ static gboolean residuals(Report *r, ReportSection *s, const char *prefix, const
 	for (guint i = 0; i < n; i++)
 		studentized = studentized && fit->leverage[i] < 1 - 1e-10;
 	for (guint i = 0; i < n; i++) {
-		fitted[i] = untransform(st->lambda, fit->fitted[i]);
+		fitted[i] = boxcox_power_inverse(fit->fitted[i], st->lambda);
 		resid[i] = studentized ? fit->residuals[i] /
 						 sqrt(fit->ms_residual * (1 - fit->leverage[i]))
 				       : fit->residuals[i];

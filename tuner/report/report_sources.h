@@ -28,6 +28,9 @@
  *                95% interval.
  *   scale        DIR/scale.csv and DIR/scale.json (`tuner scale`): default and tuned turnaround
  *                against hackbench groups, with the improvement in percent.
+ *   validate     DIR/validate.csv and DIR/validate.json (`tuner validate`): the benchmark's time
+ *                of the defaults and the tuned knobs round by round, and the real improvement
+ *                with its 95 % interval beside the one the simulator predicted.
  *   gantt        an ftrace sched_switch text trace (`linsched ... --trace FILE`): which task ran on
  *                each CPU during the first window_ms milliseconds, one colour per hackbench group
  *                (or per task name without its number).
@@ -44,6 +47,7 @@ gboolean report_convergence(Report *r, const char *const *dirs, guint n_dirs, co
 			    GError **error);
 gboolean report_rsm(Report *r, const char *dir, const char *prefix, GError **error);
 gboolean report_scale(Report *r, const char *dir, const char *prefix, GError **error);
+gboolean report_validate(Report *r, const char *dir, const char *prefix, GError **error);
 gboolean report_gantt(Report *r, const char *trace, guint window_ms, const char *prefix,
 		      GError **error);
 

@@ -65,6 +65,8 @@ double boxcox_power(double y, double lambda)
 
 double boxcox_power_inverse(double z, double lambda)
 {
+	if (lambda == 1.0) /* no transform: every z is its own preimage, negative ones too */
+		return z;
 	if (lambda == 0.0)
 		return exp(z);
 	return z > 0.0 ? pow(z, 1.0 / lambda) : NAN;

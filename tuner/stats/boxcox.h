@@ -95,7 +95,8 @@ double boxcox_suggest(const BoxcoxProfile *profile);
 /* y^lambda, or ln y for lambda = 0 (y > 0). */
 double boxcox_power(double y, double lambda);
 
-/* Inverse of boxcox_power: z^(1/lambda), or exp(z) for lambda = 0. NaN when z has no preimage. */
+/* Inverse of boxcox_power: z^(1/lambda), exp(z) for lambda = 0, z itself for lambda = 1 (no
+ * transform). NaN when z has no preimage. */
 double boxcox_power_inverse(double z, double lambda);
 
 /* The geometric-mean normalised transform z(lambda) of the header comment, for reports. */

@@ -32,20 +32,20 @@ typedef struct {
 static void check_rows(int rule, unsigned ntasks, const row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct tuner_knobs k = { -1.0, -1.0, -1.0 };
+		double k[KNOB_COUNT] = { -1.0, -1.0, -1.0 };
 		unsigned mask = 0xdead;
-		tuner_discovery_apply(rule, rows[i].period_ns, ntasks, &k, &mask);
-		if (k.latency_ns != rows[i].latency_ns ||
-		    k.min_granularity_ns != rows[i].min_granularity_ns ||
-		    k.wakeup_granularity_ns != rows[i].wakeup_granularity_ns ||
+		tuner_discovery_apply(rule, rows[i].period_ns, ntasks, k, &mask);
+		if (k[KNOB_LATENCY] != rows[i].latency_ns ||
+		    k[KNOB_MIN_GRANULARITY] != rows[i].min_granularity_ns ||
+		    k[KNOB_WAKEUP_GRANULARITY] != rows[i].wakeup_granularity_ns ||
 		    mask != rows[i].clamped)
 			fail_msg(
 				"rule %d, N %u, SchedPeriod %.17g: got latency %.17g, min_gran %.17g, "
 				"wakeup %.17g, clamped %#x; want %.17g, %.17g, %.17g, %#x",
-				rule, ntasks, rows[i].period_ns, k.latency_ns, k.min_granularity_ns,
-				k.wakeup_granularity_ns, mask, rows[i].latency_ns,
-				rows[i].min_granularity_ns, rows[i].wakeup_granularity_ns,
-				rows[i].clamped);
+				rule, ntasks, rows[i].period_ns, k[KNOB_LATENCY],
+				k[KNOB_MIN_GRANULARITY], k[KNOB_WAKEUP_GRANULARITY], mask,
+				rows[i].latency_ns, rows[i].min_granularity_ns,
+				rows[i].wakeup_granularity_ns, rows[i].clamped);
 	}
 }
 
@@ -165,32 +165,32 @@ static void test_brackets(void **state)
 	/* Rule 1 clamps nothing at either end of its bracket, and something just outside. */
 	const unsigned counts[] = { 40, 200 };
 	for (size_t i = 0; i < G_N_ELEMENTS(counts); i++) {
-		struct tuner_knobs k;
+		double k[KNOB_COUNT];
 		unsigned mask;
 		tuner_discovery_bracket(TUNER_DISCOVERY_RULE_MANY_TASKS, counts[i], &lo, &hi);
-		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, lo, counts[i], &k, &mask);
+		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, lo, counts[i], k, &mask);
 		assert_int_equal(mask, 0);
-		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, hi, counts[i], &k, &mask);
+		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, hi, counts[i], k, &mask);
 		assert_int_equal(mask, 0);
-		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, lo - counts[i], counts[i],
-				      &k, &mask);
+		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, lo - counts[i], counts[i], k,
+				      &mask);
 		assert_int_equal(mask, M);
-		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, hi + 1.0, counts[i], &k,
+		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, hi + 1.0, counts[i], k,
 				      &mask);
 		assert_int_equal(mask, W);
 	}
 
 	/* Rule 2: latency in range at the ends, clamped just outside. */
-	struct tuner_knobs k;
+	double k[KNOB_COUNT];
 	unsigned mask;
 	tuner_discovery_bracket(TUNER_DISCOVERY_RULE_FEW_TASKS, 200, &lo, &hi);
-	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, lo, 200, &k, &mask);
+	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, lo, 200, k, &mask);
 	assert_int_equal(mask & (L | W), 0);
-	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, hi, 200, &k, &mask);
+	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, hi, 200, k, &mask);
 	assert_int_equal(mask, 0);
-	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, lo - 1.0, 200, &k, &mask);
+	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, lo - 1.0, 200, k, &mask);
 	assert_int_equal(mask & L, L);
-	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, hi + 1.0, 200, &k, &mask);
+	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, hi + 1.0, 200, k, &mask);
 	assert_int_equal(mask, W);
 }
 
@@ -213,9 +213,9 @@ static void test_check(void **state)
 	g_clear_error(&error);
 
 	/* a NULL mask is allowed */
-	struct tuner_knobs k;
-	tuner_discovery_apply(1, 1e9, 200, &k, NULL);
-	assert_true(k.min_granularity_ns == 5000000.0);
+	double k[KNOB_COUNT];
+	tuner_discovery_apply(1, 1e9, 200, k, NULL);
+	assert_true(k[KNOB_MIN_GRANULARITY] == 5000000.0);
 }
 
 int main(void)

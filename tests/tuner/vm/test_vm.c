@@ -1,0 +1,435 @@
+/*
+ * tests/tuner/vm/test_vm.c - the real-kernel VM backend: plans and their shuffles, the guest
+ * protocol parser on fixtures (good, garbage, truncated), the paired statistics of `tuner
+ * validate` by hand, the VM objective with a fake guest (values, journal, timeout, panic), and one
+ * boot of the real kernel when `make vm` has prepared it.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "tests/support/assert_close.h"
+#include "tests/support/fake_vm.h"
+#include "tests/support/support.h"
+#include "tuner/eval/evaluator.h"
+#include "tuner/eval/vm_objective.h"
+#include "tuner/stats/paired.h"
+#include "tuner/vm/vm_boot.h"
+#include "tuner/vm/vm_guest.h"
+#include "tuner/vm/vm_plan.h"
+
+#define FIXTURES "tests/tuner/fixtures/vm"
+
+static const CfsKnobs defaults = { 12000000, 1500000, 2000000 };
+
+/* ---- plans ---------------------------------------------------------------------------------- */
+
+static VmPlan *three_settings(guint rounds, guint64 seed)
+{
+	VmSetting s[3] = { { (char *)"defaults", defaults },
+			   { (char *)"wake0", { 12000000, 1500000, 0 } },
+			   { (char *)"lat96", { 96000000, 1500000, 2000000 } } };
+	GError *error = NULL;
+	VmPlan *plan = vm_plan_new(s, 3, "hackbench -T -g 5 -l 100", rounds, seed, &error);
+
+	assert_non_null(plan);
+	return plan;
+}
+
+/* Every round runs every setting once; the order is the seed's, and differs between seeds. */
+static void test_plan_rounds_and_shuffle(void **state)
+{
+	(void)state;
+	g_autoptr(VmPlan) a = three_settings(8, 7), b = three_settings(8, 7),
+			  c = three_settings(8, 8);
+
+	assert_int_equal(a->runs->len, 24);
+	for (guint r = 0; r < 8; r++) {
+		guint seen = 0;
+		for (guint i = 0; i < 3; i++) {
+			const VmRun *run = &g_array_index(a->runs, VmRun, r * 3 + i);
+			assert_int_equal(run->seq, r * 3 + i);
+			assert_int_equal(run->round, r);
+			seen |= 1u << run->setting;
+		}
+		assert_int_equal(seen, 7);
+	}
+	assert_memory_equal(a->runs->data, b->runs->data, 24 * sizeof(VmRun));
+	/* 8 rounds of 3! = 6 orders each: two seeds agree on all 8 with probability 6^-8. */
+	assert_true(memcmp(a->runs->data, c->runs->data, 24 * sizeof(VmRun)) != 0);
+	/* Not always the given order: the first setting is not first in every round. */
+	guint first_is_0 = 0;
+	for (guint r = 0; r < 8; r++)
+		first_is_0 += g_array_index(a->runs, VmRun, r * 3).setting == 0;
+	assert_true(first_is_0 < 8);
+}
+
+static void test_plan_text_and_cpio(void **state)
+{
+	(void)state;
+	VmSetting s = { (char *)"defaults", defaults };
+	g_autoptr(VmPlan) plan = vm_plan_new(&s, 1, "hackbench -T -g 1 -l 10", 1, 1, NULL);
+	vm_plan_trace(plan, 0, 0);
+	g_autofree char *text = vm_plan_text(plan);
+
+	assert_string_equal(text,
+			    "LST-PLAN 1\n"
+			    "# seq round setting latency_ns min_granularity_ns "
+			    "wakeup_granularity_ns migration_cost_ns trace command\n"
+			    "0 0 defaults 12000000 1500000 2000000 - 1 hackbench -T -g 1 -l 10\n");
+
+	/* newc: 110-byte header, "plan\0" padded to 4 (110 + 5 -> 116), the data padded to 4, and
+	 * the trailer. */
+	g_autoptr(GBytes) cpio = vm_plan_cpio(plan);
+	gsize size;
+	const char *data = g_bytes_get_data(cpio, &size);
+	char field[9] = { 0 };
+
+	assert_memory_equal(data, "070701", 6);
+	memcpy(field, data + 6 + 6 * 8, 8); /* filesize, the 7th field */
+	assert_int_equal(strtoul(field, NULL, 16), strlen(text));
+	memcpy(field, data + 6 + 11 * 8, 8); /* namesize */
+	assert_int_equal(strtoul(field, NULL, 16), 5);
+	assert_memory_equal(data + 110, "plan", 5);
+	assert_memory_equal(data + 116, text, strlen(text));
+	assert_int_equal(size % 4, 0);
+	gsize trailer = (116 + strlen(text) + 3) / 4 * 4;
+	assert_memory_equal(data + trailer, "070701", 6);
+	assert_memory_equal(data + trailer + 110, "TRAILER!!!", 11);
+}
+
+static void test_plan_refuses(void **state)
+{
+	(void)state;
+	VmSetting ok = { (char *)"defaults", defaults }, bad = { (char *)"a b", defaults };
+	VmSetting twice[2] = { ok, ok };
+	struct {
+		const VmSetting *s;
+		guint n, rounds;
+		const char *cmd, *fragment;
+	} cases[] = {
+		{ &ok, 0, 1, "x", "at least one setting" },
+		{ &ok, 1, 0, "x", "at least one round" },
+		{ &ok, 1, 1, "", "one non-empty line" },
+		{ &ok, 1, 1, "a\nb", "one non-empty line" },
+		{ &bad, 1, 1, "x", "'a b'" },
+		{ twice, 2, 1, "x", "appears twice" },
+	};
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autoptr(GError) error = NULL;
+		assert_null(vm_plan_new(cases[i].s, cases[i].n, cases[i].cmd, cases[i].rounds, 1,
+					&error));
+		if (!strstr(error->message, cases[i].fragment))
+			fail_msg("case %zu: '%s' lacks '%s'", i, error->message, cases[i].fragment);
+	}
+}
+
+/* ---- the guest's console -------------------------------------------------------------------- */
+
+static VmGuest *parse_fixture(const char *name)
+{
+	g_autofree char *path = g_build_filename(FIXTURES, name, NULL);
+	g_autofree char *text = NULL;
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	VmGuest *guest = vm_guest_new();
+
+	for (char **l = lines; *l; l++)
+		if (**l)
+			vm_guest_feed(guest, *l);
+	return guest;
+}
+
+static void test_guest_good(void **state)
+{
+	(void)state;
+	g_autoptr(VmGuest) g = parse_fixture("good.txt");
+
+	assert_true(g->begun && g->ended);
+	assert_string_equal(g->kernel, "6.1.0-56-amd64");
+	assert_int_equal(g->nr_cpus, 2);
+	assert_memory_equal(&g->boot_knobs, &defaults, sizeof defaults);
+	assert_int_equal(g->runs->len, 2);
+	assert_int_equal(g->garbled, 0);
+	assert_int_equal(g->started, -1);
+
+	const VmGuestRun *r0 = vm_guest_run(g, 0), *r1 = vm_guest_run(g, 1);
+	assert_string_equal(r0->setting, "defaults");
+	assert_true(r0->knobs_ok && r0->rc == 0);
+	assert_true(r0->time_s == 0.108 && r0->ctxt == 2312);
+	assert_close(r0->wall_s, 0.151, 1e-12);
+	assert_string_equal(r0->output,
+			    "Running in threaded mode with 1 groups using 40 file descriptors each "
+			    "(== 40 tasks)\nEach sender will pass 10 messages of 100 bytes\nTime: "
+			    "0.108\n");
+	assert_int_equal(r1->knobs.wakeup_granularity_ns, 1000000000);
+	assert_true(r1->time_s == 0.202 && r1->ctxt == 462);
+
+	/* The trace keeps the kernel's line as it was, leading blanks included. */
+	const char *trace = vm_guest_trace(g, 1);
+	assert_non_null(trace);
+	assert_true(g_str_has_prefix(trace, "          <idle>-0       [000] d..2.     4.440388: "));
+	g_auto(GStrv) trace_lines = g_strsplit(trace, "\n", -1);
+	assert_int_equal(g_strv_length(trace_lines), 3); /* two lines and the empty end */
+	assert_non_null(strstr(trace_lines[1], "prev_comm=hackbench prev_pid=140"));
+	assert_null(vm_guest_trace(g, 0));
+}
+
+/* Lines the parser cannot use are counted, never taken for runs; a failed run is still a run. */
+static void test_guest_garbage(void **state)
+{
+	(void)state;
+	g_autoptr(VmGuest) g = parse_fixture("garbage.txt");
+
+	assert_false(g->begun);
+	assert_false(g->ended);
+	/* begin (nr_cpus=two), start seq=x, run 0 (no min_granularity), run 1 (time abc), out x */
+	assert_int_equal(g->garbled, 5);
+	assert_int_equal(g->plan_errors, 1);
+	assert_int_equal(g->runs->len, 1);
+
+	const VmGuestRun *r = vm_guest_run(g, 4);
+	assert_non_null(r);
+	assert_false(r->knobs_ok);
+	assert_int_equal(r->rc, 1);
+	assert_true(isnan(r->time_s) && isnan(r->wall_s));
+	assert_int_equal(r->ctxt, -1);
+}
+
+/* A console cut short: the runs before the cut are kept, the run in flight is known. */
+static void test_guest_truncated(void **state)
+{
+	(void)state;
+	g_autoptr(VmGuest) g = parse_fixture("truncated.txt");
+
+	assert_true(g->begun);
+	assert_false(g->ended);
+	assert_int_equal(g->runs->len, 1);
+	assert_non_null(vm_guest_run(g, 0));
+	assert_null(vm_guest_run(g, 1));
+	assert_int_equal(g->started, 1);
+	assert_int_equal(g->garbled, 1); /* the half run line */
+}
+
+/* ---- paired statistics ---------------------------------------------------------------------- */
+
+/*
+ * x = 90, 80, 110, 70 against ref = 100: d = ln 0.9, ln 0.8, ln 1.1, ln 0.7; mean -0.1474672,
+ * sd 0.1916669, se = sd / 2, t = -1.538786. With 3 df, P(T > a) = 1/2 - (atan(a/√3) + (a/√3) /
+ * (1 + a²/3)) / π, so p = 0.2214774. t(0.975, 3) = 3.182446: ratio exp(mean) = 0.8628907 in
+ * [exp(mean - 3.182446 se), exp(mean + 3.182446 se)] = [0.6360666, 1.1706014]. Sign test: 3 below,
+ * 1 above: 2 P(X <= 1), X ~ B(4, 1/2) = 2 * 5/16 = 0.625.
+ */
+static void test_paired_by_hand(void **state)
+{
+	(void)state;
+	const double x[] = { 90, 80, 110, 70 }, ref[] = { 100, 100, 100, 100 };
+	PairedStats s;
+
+	assert_true(paired_log_ratio(x, ref, 4, 0.95, &s));
+	assert_int_equal(s.n, 4);
+	assert_close(s.mean_log, -0.14746720777661088, 1e-12);
+	assert_close(s.sd_log, 0.1916669153184856, 1e-12);
+	assert_close(s.t, -1.5387862587715804, 1e-10);
+	assert_close(s.p, 0.22147739282236933, 1e-9);
+	assert_close(s.ratio, 0.8628907339631429, 1e-12);
+	assert_close(s.ratio_lo, 0.6360665765395993, 1e-8);
+	assert_close(s.ratio_hi, 1.1706013902038388, 1e-8);
+	assert_int_equal(s.below, 3);
+	assert_int_equal(s.above, 1);
+	assert_close(s.sign_p, 0.625, 1e-12);
+	assert_close(paired_improvement_pct(s.ratio), 13.71092660368571, 1e-9);
+
+	const double bad[] = { 90, -1 };
+	assert_false(paired_log_ratio(bad, ref, 2, 0.95, &s));
+	assert_false(paired_log_ratio(x, ref, 0, 0.95, &s));
+	assert_true(paired_log_ratio(x, ref, 1, 0.95, &s));
+	assert_true(isnan(s.ratio_lo) && isnan(s.p));
+}
+
+/* ---- the objective, with a fake guest ------------------------------------------------------- */
+
+static int fake_setup(void **state)
+{
+	*state = fake_vm_new();
+	return 0;
+}
+
+static int fake_teardown(void **state)
+{
+	fake_vm_free(*state);
+	return 0;
+}
+
+static VmObjective fake_objective(const FakeVm *f, guint rounds)
+{
+	return (VmObjective){
+		.boot = { .cache_dir = f->dir, .qemu = FAKE_QEMU, .silence_s = 2, .quiet = TRUE },
+		.command = g_strdup("hackbench -T -g 1 -l 10"),
+		.rounds = rounds,
+		.seed = 3,
+		.defaults = defaults
+	};
+}
+
+/*
+ * The fake guest takes 0.1 + wakeup_granularity / 1e10 s: the defaults 0.1002 s, wakeup 0 0.1 s,
+ * wakeup 1 s 0.2 s. Each round's value is time / ref x the defaults' mean in ms: 100 and 200 ms
+ * in every round, so standard error 0. A second run with the journal boots no more.
+ */
+static void test_objective_values_and_journal(void **state)
+{
+	FakeVm *f = *state;
+	VmObjective vm = fake_objective(f, 3);
+	g_autofree char *jpath = g_build_filename(f->dir, "journal", NULL);
+	g_autoptr(Journal) journal = journal_open(jpath, "vm-test", JOURNAL_NO_SYNC, NULL);
+	EvaluatorConfig config = { .batch_objective = vm_objective_batch,
+				   .batch_ctx = &vm,
+				   .replicates = 3,
+				   .base_seed = 1,
+				   .jobs = 1,
+				   .journal = journal };
+	const CfsKnobs points[2] = { { 12000000, 1500000, 0 }, { 12000000, 1500000, 1000000000 } };
+	EvaluatorResult res[2];
+	double values[6];
+	GError *error = NULL;
+
+	assert_non_null(journal);
+	if (!evaluator_run(&config, points, 2, res, values, NULL, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(fake_vm_boots(f), 1);
+	for (int r = 0; r < 3; r++) {
+		assert_close(values[r], 100.0, 1e-9);
+		assert_close(values[3 + r], 200.0, 1e-9);
+	}
+	assert_close(res[0].mean, 100.0, 1e-9);
+	assert_close(res[1].std_error, 0.0, 1e-9);
+
+	EvaluatorResult again[2];
+	assert_true(evaluator_run(&config, points, 2, again, NULL, NULL, NULL));
+	assert_int_equal(fake_vm_boots(f), 1);
+	assert_memory_equal(again, res, sizeof res);
+	vm_objective_clear(&vm);
+}
+
+/* A slow round (every run 0.2 s) cancels in the ratio: the wake-0 setting is 0.2/0.2 = 1 there. */
+static void test_objective_round_drift_cancels(void **state)
+{
+	FakeVm *f = *state;
+	VmObjective vm = fake_objective(f, 3);
+	const CfsKnobs p = { 12000000, 1500000, 0 };
+	VmMeasurement m;
+
+	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
+	assert_true(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, NULL));
+	assert_true(m.seconds[1] == 0.2 && m.seconds[3 + 1] == 0.2);
+	assert_close(m.seconds[0], 0.1002, 1e-12);
+	assert_close(m.seconds[3], 0.1, 1e-12);
+	assert_true(m.ctxt[0] >= 1000);
+	assert_string_equal(m.kernel, "fake");
+	vm_measurement_clear(&m);
+	vm_objective_clear(&vm);
+}
+
+static void test_objective_timeout_and_panic(void **state)
+{
+	FakeVm *f = *state;
+	VmObjective vm = fake_objective(f, 1);
+	const CfsKnobs p = { 12000000, 1500000, 0 };
+	VmMeasurement m;
+	GError *error = NULL;
+
+	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
+	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_TIMEOUT));
+	assert_non_null(strstr(error->message, "printed nothing for 2 s"));
+	assert_null(strchr(error->message, '\n'));
+	assert_true(isnan(m.seconds[0]) && isnan(m.seconds[1]));
+	vm_measurement_clear(&m);
+	g_clear_error(&error);
+
+	g_setenv("FAKE_QEMU_MODE", "panic", TRUE);
+	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_PANIC));
+	vm_measurement_clear(&m);
+	g_clear_error(&error);
+	g_unsetenv("FAKE_QEMU_MODE");
+
+	/* No prepared kernel: a setup error that says what to run. */
+	VmObjective none = vm;
+	none.boot.cache_dir = "/nonexistent-linsched-cache";
+	assert_false(vm_objective_measure(&none, &defaults, 1, &m, &error));
+	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_SETUP));
+	assert_non_null(strstr(error->message, "make vm"));
+	vm_measurement_clear(&m);
+	g_clear_error(&error);
+	vm_objective_clear(&vm);
+}
+
+/* ---- the real kernel ------------------------------------------------------------------------ */
+
+/* One boot of Debian's 6.1 kernel: 1 group, 10 loops, 2 settings, 1 round (`make vm` first). */
+static void test_real_kernel_boot(void **state)
+{
+	(void)state;
+	VmBootConfig config = { .quiet = TRUE, .silence_s = 120 };
+	g_autofree char *cache = vm_boot_cache_dir(&config);
+	g_autofree char *ini = g_build_filename(cache, "kernel.ini", NULL);
+
+	if (!g_file_test(ini, G_FILE_TEST_EXISTS)) {
+		fprintf(stderr, "no prepared kernel in %s: run 'make vm' (make test does)\n",
+			cache);
+		skip();
+	}
+	VmSetting s[2] = { { (char *)"defaults", defaults },
+			   { (char *)"wake1s", { 12000000, 1500000, 1000000000 } } };
+	g_autoptr(VmPlan) plan = vm_plan_new(s, 2, "hackbench -T -g 1 -l 10", 1, 5, NULL);
+	g_autoptr(VmGuest) guest = NULL;
+	GError *error = NULL;
+
+	if (!vm_boot_run(&config, plan, &guest, &error))
+		fail_msg("%s", error->message);
+	assert_true(g_str_has_prefix(guest->kernel, "6.1."));
+	assert_int_equal(guest->nr_cpus, 2);
+	assert_int_equal(guest->runs->len, 2);
+	for (guint i = 0; i < 2; i++) {
+		const VmGuestRun *run = vm_guest_run(guest, i);
+		const VmSetting *want =
+			vm_plan_setting(plan, g_array_index(plan->runs, VmRun, i).setting);
+		assert_non_null(run);
+		assert_string_equal(run->setting, want->id);
+		assert_true(run->knobs_ok);
+		assert_memory_equal(&run->knobs, &want->knobs, sizeof want->knobs);
+		assert_int_equal(run->rc, 0);
+		assert_true(run->time_s > 0 && run->ctxt > 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plan_rounds_and_shuffle),
+		cmocka_unit_test(test_plan_text_and_cpio),
+		cmocka_unit_test(test_plan_refuses),
+		cmocka_unit_test(test_guest_good),
+		cmocka_unit_test(test_guest_garbage),
+		cmocka_unit_test(test_guest_truncated),
+		cmocka_unit_test(test_paired_by_hand),
+		cmocka_unit_test_setup_teardown(test_objective_values_and_journal, fake_setup,
+						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_objective_round_drift_cancels, fake_setup,
+						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_objective_timeout_and_panic, fake_setup,
+						fake_teardown),
+		cmocka_unit_test(test_real_kernel_boot),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,70 @@
+/*
+ * vm_objective.h - the real CFS kernel as the objective (`--objective vm`): each batch the
+ * optimizer asks for is one boot of Debian's 6.1 kernel under qemu (tuner/vm/vm_boot.h), which
+ * runs the batch's settings and the defaults once per round, in a fresh shuffled order each round.
+ *
+ * The value of a setting (SPEC.md §7; under emulation only comparisons inside one boot hold):
+ * round r gives time(s, r) / time(defaults, r), the ratio to the defaults' run of the same round,
+ * and the evaluator's replicate r of the setting is that ratio times the defaults' mean time in
+ * the boot. The mean over replicates is therefore mean(time / ref) x the defaults' mean, in the
+ * benchmark's seconds scaled to milliseconds, and its standard error is that of the ratios. A
+ * round that lost either of its two runs gives no value for it.
+ *
+ * Files, under log_root (when not NULL), per boot boot-NNN/: plan.txt, console.log, and
+ * runs.csv (seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,
+ * rc) — the context switches of each run beside its time; and log_root/runs.csv, every run of
+ * every boot with its boot number.
+ *
+ * Threads: a VmObjective is used by one evaluator at a time (boots are sequential: there is one
+ * VM); it counts its boots so that each gets its own shuffle (seed + boot).
+ */
+#ifndef TUNER_EVAL_VM_OBJECTIVE_H
+#define TUNER_EVAL_VM_OBJECTIVE_H
+
+#include <glib.h>
+
+#include "tuner/eval/journal.h"
+#include "tuner/vm/vm_boot.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+	VmBootConfig boot; /* its log_dir is set per boot */
+	char *command;	   /* the benchmark, as the guest's sh runs it */
+	guint rounds;
+	guint64 seed;	   /* the shuffle of boot k is seeded with seed + k */
+	CfsKnobs defaults; /* the reference of every round */
+	char *log_root;	   /* NULL: keep no files */
+	guint boots;	   /* boots made so far */
+} VmObjective;
+
+/* One boot's measurements of n settings (settings[0] the defaults) x rounds. */
+typedef struct {
+	guint n_settings, rounds;
+	double *seconds; /* [setting * rounds + round]: the benchmark's time; NaN if missing */
+	gint64 *ctxt;	 /* the same for context switches; -1 if missing */
+	char *kernel;	 /* the guest's uname -r */
+} VmMeasurement;
+
+/* The hackbench command line of a workload: "hackbench -T -g 5 -l 100" and so on. */
+char *vm_hackbench_command(guint groups, guint loops, guint fds, guint datasize, gboolean threads,
+			   gboolean pipe);
+
+/*
+ * Boot once and measure settings[0..n) (settings[0] is the reference) for vm->rounds rounds.
+ * *out is filled also when the boot failed part-way (with what finished), and then FALSE is
+ * returned with the boot's error.
+ */
+gboolean vm_objective_measure(VmObjective *vm, const CfsKnobs *settings, guint n,
+			      VmMeasurement *out, GError **error);
+void vm_measurement_clear(VmMeasurement *m);
+
+/* The evaluator's batch objective (EvaluatorBatchObjective); ctx is a VmObjective. */
+gboolean vm_objective_batch(const JournalRecord *const *tasks, guint n, double *values, void *ctx,
+			    GError **error);
+
+void vm_objective_clear(VmObjective *vm);
+
+G_END_DECLS
+
+#endif

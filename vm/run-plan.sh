@@ -1,0 +1,220 @@
+#!/bin/bash
+# Boots the real CFS kernel once and executes one plan in it (see vm/README.md).
+#
+#   vm/run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg] PLAN
+#
+# Writes into OUTDIR (default: ./vm-run):
+#   lines.txt    the guest's protocol lines ("LST ..."), carriage returns removed, nothing else
+#   console.log  the whole serial console, for a human
+#   host.txt     key=value facts seen from the host: accel, boot_s, elapsed_s, status, ...
+#   timeline.txt "<seconds since qemu start> <line>" for every begin/start/run/end line, so the
+#                host-side wall time of each run is known
+# Exit status: 0 the guest reached "LST end"; 2 silent for SILENCE_S seconds (killed);
+# 3 kernel panic; 4 qemu exited before "LST end"; 1 usage or setup error.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+
+out=./vm-run
+silence=${LINSCHED_VM_SILENCE:-300}
+cpus=2
+mem=1024
+accel=${LINSCHED_VM_ACCEL:-auto}
+while getopts o:t:c:m:a:h opt; do
+    case $opt in
+    o) out=$OPTARG ;;
+    t) silence=$OPTARG ;;
+    c) cpus=$OPTARG ;;
+    m) mem=$OPTARG ;;
+    a) accel=$OPTARG ;;
+    *) sed -n '2,15s/^# \{0,1\}//p' "$0" >&2; exit 1 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || lst_die "usage: run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg] PLAN"
+plan=$1
+[ -r "$plan" ] || lst_die "plan not found: $plan"
+head -n 1 "$plan" | grep -q '^LST-PLAN 1' || lst_die "$plan does not start with 'LST-PLAN 1'"
+
+cache=$(lst_cache_dir)
+kernel=$cache/vmlinuz
+initramfs=$cache/initramfs.cpio.gz
+[ -f "$kernel" ] && [ -f "$initramfs" ] || lst_die "no kernel or initramfs in $cache: run 'make vm' first"
+command -v qemu-system-x86_64 >/dev/null || lst_die "qemu-system-x86_64 missing: sudo apt-get install qemu-system-x86"
+
+mkdir -p "$out"
+work=$(mktemp -d "${TMPDIR:-/tmp}/lst-vm.XXXXXX")
+qpid=
+cleanup() {
+    [ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The plan travels as a second cpio archive appended to the initramfs: the kernel unpacks
+# concatenated archives in order, so /plan appears beside /init with no size limit (the kernel
+# command line holds 2048 bytes) and no disk driver (virtio-blk is a module in Debian's kernel).
+mkdir "$work/planfs"
+cp "$plan" "$work/planfs/plan"
+(cd "$work/planfs" && echo plan | cpio -o -H newc -R 0:0 --quiet) >"$work/plan.cpio"
+# The kernel only recognises an uncompressed archive at an offset that is a multiple of 4: pad
+# the gzip'd initramfs with zero bytes (which the kernel skips) up to that boundary.
+pad4() {
+    local size
+    size=$(stat -c %s "$1")
+    cat "$1"
+    head -c $(((4 - size % 4) % 4)) /dev/zero
+}
+pad4 "$initramfs" >"$work/initrd"
+cat "$work/plan.cpio" >>"$work/initrd"
+
+# The whole machine, one place.  -nodefaults: no NIC, VGA or option ROMs to initialise (faster
+# boot under TCG); the serial port is the only device and carries both the kernel's console and
+# the protocol.  panic=1 reboots one second after a panic (time for the panic message to reach the
+# console) and -no-reboot turns the reboot into an exit.  quiet loglevel=1 keeps every printk but
+# KERN_EMERG (panics) off the console, so that none can cut into a protocol line.
+qemu_args=(
+    -nodefaults -display none -monitor none -serial stdio -no-reboot
+    -smp "$cpus" -m "$mem"
+    -kernel "$kernel" -initrd "$work/initrd"
+    -append "console=ttyS0 panic=1 quiet loglevel=1"
+)
+
+# KVM only if it really boots: on a nested host without vmx, /dev/kvm opens but the guest hangs
+# in the firmware.  The probe boots the real kernel with an empty plan and waits for "LST end";
+# its verdict is kept in the cache per host kernel and qemu version, so the hang costs once.
+probe_kvm() {
+    local key verdict file=$cache/accel-probe.txt
+    key="$(uname -r) $(qemu-system-x86_64 --version | head -n 1)"
+    if [ -f "$file" ] && [ "$(sed -n 1p "$file")" = "$key" ]; then
+        verdict=$(sed -n 2p "$file")
+    else
+        mkdir "$work/probefs"
+        echo "LST-PLAN 1" >"$work/probefs/plan"
+        (cd "$work/probefs" && echo plan | cpio -o -H newc -R 0:0 --quiet) >"$work/probe.cpio"
+        pad4 "$initramfs" >"$work/probe-initrd"
+        cat "$work/probe.cpio" >>"$work/probe-initrd"
+        if timeout "${LINSCHED_VM_KVM_PROBE_S:-30}" qemu-system-x86_64 -accel kvm -cpu host \
+            -nodefaults -display none -monitor none -serial stdio -no-reboot -smp "$cpus" -m "$mem" \
+            -kernel "$kernel" -initrd "$work/probe-initrd" \
+            -append "console=ttyS0 panic=1 quiet loglevel=1" </dev/null 2>/dev/null |
+            grep -q '^LST end'; then
+            verdict=kvm
+        else
+            verdict=tcg
+        fi
+        printf '%s\n%s\n' "$key" "$verdict" >"$file"
+    fi
+    echo "$verdict"
+}
+
+case $accel in
+auto)
+    if [ -r /dev/kvm ] && [ -w /dev/kvm ]; then
+        accel=$(probe_kvm)
+        [ "$accel" = kvm ] || lst_note "/dev/kvm is present but a KVM guest does not boot (nested without vmx?): using TCG emulation (see $cache/accel-probe.txt)"
+    else
+        accel=tcg
+        lst_note "no usable /dev/kvm: using TCG emulation (slow, only within-boot comparisons hold)"
+    fi
+    ;;
+kvm | tcg) ;;
+*) lst_die "-a takes auto, kvm or tcg" ;;
+esac
+if [ "$accel" = kvm ]; then
+    qemu_args=(-accel kvm -cpu host "${qemu_args[@]}")
+else
+    # thread=multi: one host thread per vCPU, so the two vCPUs really run in parallel.
+    qemu_args=(-accel "tcg,thread=multi" "${qemu_args[@]}")
+fi
+
+: >"$out/lines.txt"
+: >"$out/console.log"
+: >"$out/timeline.txt"
+printf '%q ' qemu-system-x86_64 "${qemu_args[@]}" >"$out/qemu-cmdline.txt"
+echo >>"$out/qemu-cmdline.txt"
+
+# Read the console line by line with a silence timeout: read -t fails when nothing complete
+# arrived for SILENCE_S seconds, which is how a hung guest (or a hackbench that never ends) shows.
+start=$EPOCHREALTIME
+exec 3< <(exec qemu-system-x86_64 "${qemu_args[@]}" </dev/null 2>"$work/qemu.err")
+qpid=$!
+status=incomplete
+boot_s=-
+panic=0
+elapsed() { echo "$EPOCHREALTIME $start" | awk '{ printf "%.3f", $1 - $2 }'; }
+while :; do
+    if IFS= read -r -t "$silence" line <&3; then
+        :
+    else
+        rc=$?
+        if [ "$rc" -gt 128 ]; then
+            status=timeout
+            break
+        fi
+        # End of file: qemu exited.  A last line without a newline is still kept.
+        [ -z "$line" ] && break
+    fi
+    line=${line%$'\r'}
+    printf '%s\n' "$line" >>"$out/console.log"
+    case $line in
+    LST\ *)
+        printf '%s\n' "$line" >>"$out/lines.txt"
+        case $line in
+        LST\ begin*)
+            boot_s=$(elapsed)
+            printf '%s %s\n' "$boot_s" "$line" >>"$out/timeline.txt"
+            ;;
+        LST\ start* | LST\ run* | LST\ error*)
+            printf '%s %s\n' "$(elapsed)" "$line" >>"$out/timeline.txt"
+            ;;
+        LST\ end*)
+            printf '%s %s\n' "$(elapsed)" "$line" >>"$out/timeline.txt"
+            status=ok
+            ;;
+        esac
+        ;;
+    # With loglevel=1 a kernel message on the console means an emergency: a panic or a crash.
+    *"Kernel panic"* | \[\ *[0-9]*.[0-9]*\]\ *) panic=1 ;;
+    esac
+done
+[ "$status" = incomplete ] && [ "$panic" = 1 ] && status=panic
+if [ "$status" = timeout ]; then
+    kill "$qpid" 2>/dev/null || true
+fi
+wait "$qpid" 2>/dev/null || true
+qpid=
+exec 3<&-
+
+{
+    echo "status=$status"
+    echo "accel=$accel"
+    echo "cpus=$cpus"
+    echo "mem_mb=$mem"
+    echo "boot_s=$boot_s"
+    echo "elapsed_s=$(elapsed)"
+    echo "runs=$(grep -c '^LST run ' "$out/lines.txt" || true)"
+    echo "planned=$(grep -cv '^\(#\|$\|LST-PLAN\)' "$plan" || true)"
+    sed -n 's/^\[kernel\]$//; s/^\(package\|version\|release\)=/kernel_&/p' "$cache/kernel.ini"
+} >"$out/host.txt"
+
+case $status in
+ok) exit 0 ;;
+timeout)
+    lst_note "guest silent for ${silence}s: killed.  Last console lines ($out/console.log):"
+    tail -n 15 "$out/console.log" >&2
+    exit 2
+    ;;
+panic)
+    lst_note "kernel panic or crash.  Last console lines ($out/console.log):"
+    tail -n 30 "$out/console.log" >&2
+    exit 3
+    ;;
+*)
+    lst_note "qemu exited before 'LST end'.  Last console lines ($out/console.log):"
+    tail -n 15 "$out/console.log" >&2
+    [ -s "$work/qemu.err" ] && sed 's/^/qemu: /' "$work/qemu.err" >&2
+    exit 4
+    ;;
+esac
