@@ -467,7 +467,7 @@ static void test_usage_errors(void **state)
 	r = TUNER_RUN("report", empty);
 	msg = g_strdup_printf(
 		"tuner report: %s: no result files (calibration.csv, history.csv, design.csv, surface.csv, "
-		"scale.csv or trace.txt)",
+		"scale.csv, validate.csv or trace.txt)",
 		empty);
 	expect_input_error(&r, msg);
 	run_clear(&r);

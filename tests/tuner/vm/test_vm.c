@@ -282,8 +282,8 @@ static VmObjective fake_objective(const FakeVm *f, guint rounds)
 
 /*
  * The fake guest takes 0.1 + wakeup_granularity / 1e10 s: the defaults 0.1002 s, wakeup 0 0.1 s,
- * wakeup 1 s 0.2 s. Each round's value is time / ref x the defaults' mean in ms: 100 and 200 ms
- * in every round, so standard error 0. A second run with the journal boots no more.
+ * wakeup 1 s 0.2 s. Each round's value is time / the defaults' time: 0.1 / 0.1002 and
+ * 0.2 / 0.1002 in every round, so standard error 0. A second run with the journal boots no more.
  */
 static void test_objective_values_and_journal(void **state)
 {
@@ -307,10 +307,10 @@ static void test_objective_values_and_journal(void **state)
 		fail_msg("%s", error->message);
 	assert_int_equal(fake_vm_boots(f), 1);
 	for (int r = 0; r < 3; r++) {
-		assert_close(values[r], 100.0, 1e-9);
-		assert_close(values[3 + r], 200.0, 1e-9);
+		assert_close(values[r], 0.1 / 0.1002, 1e-12);
+		assert_close(values[3 + r], 0.2 / 0.1002, 1e-12);
 	}
-	assert_close(res[0].mean, 100.0, 1e-9);
+	assert_close(res[0].mean, 0.1 / 0.1002, 1e-12);
 	assert_close(res[1].std_error, 0.0, 1e-9);
 
 	EvaluatorResult again[2];
