@@ -23,12 +23,6 @@
 #include "tuner/cmd/commands.h"
 #include "tuner/fidelity/trace_stats.h"
 
-#define COMPARE_ERROR g_quark_from_static_string("tuner-compare")
-
-enum {
-	COMPARE_USAGE = 2
-};
-
 /* ---- the figures, in one table that both outputs walk ------------------------------------ */
 
 typedef enum {
@@ -260,13 +254,14 @@ static char *json_report(const char *real_path, const char *sim_path, const Trac
 	return g_string_free(out, FALSE);
 }
 
-/* ---- the command ----------------------------------------------------------------------------- */
+/* ---- the command ---------------------------------------------------------------------------- */
 
 struct compare_cli {
 	gint64 messages;
 	char *workload, *window, *format;
 };
 
+/* A trace that cannot be read or does not parse is bad input: it was named on the command line. */
 static gboolean read_trace(const char *path, const TraceStatsOptions *opt, TraceStats *st,
 			   GError **error)
 {
@@ -274,7 +269,32 @@ static gboolean read_trace(const char *path, const TraceStatsOptions *opt, Trace
 
 	if (trace_stats_read_file(path, opt, st, &local))
 		return TRUE;
-	return cmd_relabel(error, COMPARE_ERROR, COMPARE_USAGE, local, "");
+	return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+}
+
+/* The flags into opt (the prefixes it points to are *prefixes, the caller's to free). */
+static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOptions *opt,
+			    char ***prefixes, GError **error)
+{
+	if (argc != 3)
+		return cmd_usage(error, "give two traces: REAL.trace SIM.trace");
+	if (c->messages < 0)
+		return cmd_usage(error, "--messages: must not be negative");
+	if (c->window && strcmp(c->window, "all") == 0)
+		opt->window = TRACE_WINDOW_ALL;
+	else if (c->window && strcmp(c->window, "auto") != 0)
+		return cmd_usage(error, "--window: give auto or all");
+	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
+		return cmd_usage(error, "--format: give text or json");
+	if (c->workload) {
+		*prefixes = g_strsplit(c->workload, ",", -1);
+		for (char **p = *prefixes; *p; p++)
+			if (!**p)
+				return cmd_usage(error, "--workload: an empty name prefix");
+		opt->workload = (const char *const *)*prefixes;
+	}
+	opt->messages = (guint64)c->messages;
+	return TRUE;
 }
 
 int tuner_cmd_compare(int argc, char **argv)
@@ -295,59 +315,27 @@ int tuner_cmd_compare(int argc, char **argv)
 	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("REAL.trace SIM.trace - two scheduler traces side by side");
-	GError *error = NULL;
+	g_autoptr(GError) error = NULL;
+	GError *local = NULL;
 	TraceStatsOptions opt = { .window = TRACE_WINDOW_AUTO };
 	TraceStats real = { 0 }, sim = { 0 };
 	g_auto(GStrv) prefixes = NULL;
-	g_autofree char *report = NULL;
 	int status = 0;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = cmd_fail_status("compare", error, g_quark_from_static_string("?"),
-					 COMPARE_USAGE);
-		goto out;
+	if (!g_option_context_parse(ctx, &argc, &argv, &local))
+		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
+	else if (check_flags(&c, argc, &opt, &prefixes, &error) &&
+		 read_trace(argv[1], &opt, &real, &error) &&
+		 read_trace(argv[2], &opt, &sim, &error)) {
+		g_autofree char *report = c.format && strcmp(c.format, "json") == 0
+						  ? json_report(argv[1], argv[2], &real, &sim)
+						  : text_report(argv[1], argv[2], &real, &sim);
+
+		fputs(report, stdout);
 	}
-	if (argc != 3) {
-		status = tuner_usage_error("compare", "give two traces: REAL.trace SIM.trace");
-		goto out;
-	}
-	if (c.messages < 0) {
-		status = tuner_usage_error("compare", "--messages: must not be negative");
-		goto out;
-	}
-	if (c.window && strcmp(c.window, "all") == 0) {
-		opt.window = TRACE_WINDOW_ALL;
-	} else if (c.window && strcmp(c.window, "auto") != 0) {
-		status = tuner_usage_error("compare", "--window: give auto or all");
-		goto out;
-	}
-	if (c.format && strcmp(c.format, "text") != 0 && strcmp(c.format, "json") != 0) {
-		status = tuner_usage_error("compare", "--format: give text or json");
-		goto out;
-	}
-	if (c.workload) {
-		prefixes = g_strsplit(c.workload, ",", -1);
-		for (char **p = prefixes; *p; p++)
-			if (!**p) {
-				status = tuner_usage_error("compare",
-							   "--workload: an empty name prefix");
-				goto out;
-			}
-		opt.workload = (const char *const *)prefixes;
-	}
-	opt.messages = (guint64)c.messages;
-	if (!read_trace(argv[1], &opt, &real, &error) || !read_trace(argv[2], &opt, &sim, &error)) {
-		status = cmd_fail_status("compare", error, COMPARE_ERROR, COMPARE_USAGE);
-		goto out;
-	}
-	report = c.format && strcmp(c.format, "json") == 0
-			 ? json_report(argv[1], argv[2], &real, &sim)
-			 : text_report(argv[1], argv[2], &real, &sim);
-	fputs(report, stdout);
-out:
 	if (error)
-		g_error_free(error);
+		status = cmd_fail_status("compare", error);
 	trace_stats_clear(&real);
 	trace_stats_clear(&sim);
 	g_free(c.workload);
