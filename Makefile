@@ -24,7 +24,7 @@ LDFLAGS_release :=
 LDFLAGS_asan    := -fsanitize=address,undefined
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
-MAINS     := linsched/cli/main.c tuner/cmd/main.c
+MAINS     := linsched/cli/main.c linsched/cli/probe_main.c tuner/cmd/main.c
 LIB_SRCS  := $(filter-out $(MAINS),$(shell find $(SRC_DIRS) -name '*.c' | sort))
 TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 # Helpers shared by the tests (spawning the programs, reading their output), linked into each.
@@ -36,7 +36,7 @@ VARIANTS  := release asan
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all deps run test check lint format test-release test-asan bench report clean
+.PHONY: all deps run test check lint format test-release test-asan bench report clean probe-static
 .DEFAULT_GOAL := all
 
 all: bin/linsched bin/tuner
@@ -128,6 +128,14 @@ REPORT_FILES := calibration.csv history.csv design.csv surface.csv scale.csv tra
 REPORT_DIRS ?= $(sort $(patsubst %/,%,$(dir $(foreach f,$(REPORT_FILES),$(wildcard results/*/$(f))))))
 report: all
 	bin/tuner report --out results/report $(REPORT_DIRS)
+
+# The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
+# (vm/README.md: make vm VM_EXTRA=bin/linsched-probe-static).
+probe-static: bin/linsched-probe-static
+bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
+	@mkdir -p bin
+	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
+	    -lpthread -o $@
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

@@ -48,6 +48,18 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight for a task's table weight; 0 for a queue's summed weight */
 };
 
+/*
+ * Per-entity load tracking (PELT), as 6.1's wakeup placement reads it: a load that follows the
+ * weight while runnable and fades while asleep, with the kernel's half-life of 32 periods of
+ * 1024 us (y^32 = 1/2). The kernel sums whole periods in fixed point; this decays continuously.
+ * A queue's average is the sum of its entities', the sleeping ones included, which stay on the
+ * CPU they last ran on until they wake elsewhere.
+ */
+struct sched_avg {
+	u64 last_update_time;
+	double load_avg;
+};
+
 /* One schedulable entity; without group scheduling every entity is a task. */
 struct sched_entity {
 	struct load_weight load;
@@ -71,6 +83,8 @@ struct sched_entity {
 	bool custom_slice;	  /* slice was set per task (sched_setattr), not from base_slice */
 	bool sched_delayed; /* blocked, but left queued until it is eligible (DELAY_DEQUEUE) */
 	bool rel_deadline;  /* deadline holds deadline - vruntime while off a queue */
+	struct sched_avg avg;
+	bool avg_attached; /* its avg is counted in cfs_rq's */
 };
 
 /*
@@ -89,6 +103,7 @@ struct cfs_rq {
 	struct sched_entity *curr;
 	struct sched_entity *next; /* wakeup buddy: the task just woken */
 	struct sched_entity *last; /* the task the wakeup preempted */
+	struct sched_avg avg;	   /* with SF_WAKE_AFFINE_SIS */
 };
 
 /* sched_info, as schedstats keeps it (/proc/PID/schedstat). */
@@ -118,6 +133,13 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_info sched_info;
 	unsigned long nvcsw, nivcsw; /* voluntary and involuntary context switches */
+
+	/* Wakeup placement (6.1): how often this task, waking others, switched between wakees
+	 * (halved every second), whom it woke last, and the CPU it was last woken from. */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;
+	const struct task_struct *last_wakee;
+	int recent_used_cpu;
 };
 
 /*

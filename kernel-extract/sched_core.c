@@ -167,6 +167,10 @@ void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int ni
 	p->cpu = 0;
 	p->on_cpu = false;
 	p->nvcsw = p->nivcsw = 0;
+	p->wakee_flips = 0;
+	p->wakee_flip_decay_ts = 0;
+	p->last_wakee = NULL;
+	p->recent_used_cpu = -1;
 	p->sched_class = sys->policy;
 	set_load_weight(p);
 }

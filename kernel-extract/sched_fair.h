@@ -8,8 +8,10 @@
 #include "kernel-extract/sched.h"
 #include "kernel-extract/sched_balance.h"
 #include "kernel-extract/sched_class.h"
+#include "kernel-extract/sched_pelt.h"
 
 void update_curr(struct cfs_rq *cfs_rq);
+
 void update_min_vruntime(struct cfs_rq *cfs_rq);
 
 /* The period in which every one of nr runnable tasks runs once. */

@@ -35,11 +35,20 @@ enum sched_feature {
 	SF_TICK_VRUNTIME_PREEMPT,
 	/* Wakeups may preempt the running task. */
 	SF_WAKEUP_PREEMPT,
-	/* The woken task becomes the next buddy, the preempted one the last buddy. */
+	/* The woken task becomes the next buddy (2.6.28; off in 6.1), the preempted one the last
+	 * buddy. */
 	SF_NEXT_BUDDY,
 	SF_LAST_BUDDY,
 	/* Boot-time scaling: 1 + ilog2(min(ncpus, 8)) (6.1) instead of 1 + ilog2(ncpus) with a 200 ms cap. */
 	SF_SCALE_CPUS_CAPPED_AT_8,
+	/* A wakeup that preempts makes the woken task the next buddy, NEXT_BUDDY or not; the
+	 * buddies are marked on a wakeup only while nr_running >= sched_nr_latency (6.1). */
+	SF_BUDDY_ON_PREEMPT,
+	/* Wakeup placement of 6.1: wake_affine (WA_IDLE: a sync waker alone on its CPU pulls the
+	 * wakee; WA_WEIGHT, WA_BIAS: else by load) unless the waker flips between many wakees
+	 * (wake_wide), then select_idle_sibling (target, prev or a recently used CPU if idle,
+	 * else any idle CPU sharing the cache, else target). */
+	SF_WAKE_AFFINE_SIS,
 
 	/* EEVDF. A waking or migrating task keeps its lag (else it starts at the average). */
 	SF_PLACE_LAG,

@@ -32,9 +32,11 @@ static const struct sched_profile profiles[] = {
 			  .min_granularity = 750000,
 			  .wakeup_granularity = 1000000,
 			  .migration_cost = 500000 },
+		/* NEXT_BUDDY is off in 6.1 (kernel/sched/features.h). */
 		.features = F(SF_START_DEBIT) | F(SF_GENTLE_FAIR_SLEEPERS) | F(SF_GRAN_BY_WOKEN) |
 			    F(SF_BASE_SLICE) | F(SF_TICK_VRUNTIME_PREEMPT) | F(SF_WAKEUP_PREEMPT) |
-			    F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8),
+			    F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8) |
+			    F(SF_BUDDY_ON_PREEMPT) | F(SF_WAKE_AFFINE_SIS),
 		.sched_class = &fair_sched_class,
 	},
 	/*

@@ -28,6 +28,8 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.switch_ns);
 	json_key(w, "wakeup_ns");
 	json_uint(w, cfg->costs.wakeup_ns);
+	json_key(w, "wakeup_remote_ns");
+	json_uint(w, cfg->costs.wakeup_remote_ns);
 	json_key(w, "migrate_ns");
 	json_uint(w, cfg->costs.migrate_ns);
 	json_key(w, "cache_lines");

@@ -70,6 +70,8 @@ struct linsched_sim {
 	struct linsched_result result;
 	linsched_switch_fn switch_fn;
 	void *switch_ctx;
+	linsched_wakeup_fn wakeup_fn;
+	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
 };
@@ -90,14 +92,24 @@ void linsched_config_init(struct linsched_config *cfg, const struct sched_profil
 	cfg->nr_domains = 1;
 	cfg->hz = 1000;
 	cfg->tun = sched_tunables_default(cfg->profile, nr_cpus);
-	cfg->costs = (struct linsched_costs){
-		.switch_ns = LINSCHED_DEFAULT_SWITCH_NS,
-		.wakeup_ns = LINSCHED_DEFAULT_WAKEUP_NS,
-		.migrate_ns = LINSCHED_DEFAULT_MIGRATE_NS,
-		.cache_lines = LINSCHED_DEFAULT_CACHE_LINES,
-		.miss_ps = LINSCHED_DEFAULT_MISS_PS,
-	};
+	linsched_machine_builtin(&cfg->machine);
+	linsched_config_set_machine(cfg, &cfg->machine);
 	cfg->seed = 1;
+}
+
+void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m)
+{
+	cfg->machine = *m;
+	cfg->costs = (struct linsched_costs){
+		.switch_ns = m->switch_ns,
+		.wakeup_ns = m->wakeup_ns,
+		.wakeup_remote_ns = m->wakeup_remote_ns,
+		.migrate_ns = m->migrate_ns,
+		.cache_lines = m->cache_lines,
+		.miss_ps = m->miss_ps,
+	};
+	if (m->hz)
+		cfg->hz = m->hz;
 }
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
@@ -317,6 +329,12 @@ void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn f
 	sim->switch_ctx = ctx;
 }
 
+void linsched_sim_set_wakeup_hook(struct linsched_sim *sim, linsched_wakeup_fn fn, void *ctx)
+{
+	sim->wakeup_fn = fn;
+	sim->wakeup_ctx = ctx;
+}
+
 /* ---------------------------------------------------------------- tasks */
 
 struct linsched_task *linsched_task_create(struct linsched_sim *sim,
@@ -440,6 +458,13 @@ void linsched_task_stats(const struct linsched_task *t, struct linsched_task_sta
 void linsched_waitqueue_init(struct linsched_waitqueue *wq)
 {
 	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = false;
+}
+
+void linsched_waitqueue_init_lifo(struct linsched_waitqueue *wq)
+{
+	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = true;
 }
 
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
@@ -447,11 +472,14 @@ bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
 	return !list_empty(&wq->waiters);
 }
 
-static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu,
-		      int wake_flags)
+/* waker NULL: a timer's wakeup, reported on the target CPU. */
+static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
+		      struct linsched_task *t, int this_cpu, int wake_flags)
 {
 	sim->sys.clock = sim->now;
-	try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags);
+	if (try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags) && sim->wakeup_fn)
+		sim->wakeup_fn(sim->wakeup_ctx, waker ? waker->ts.cpu : t->ts.cpu,
+			       sim->now - sim->epoch, waker, t, t->ts.cpu);
 }
 
 unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
@@ -471,8 +499,11 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
-		waker->overhead += sim->cfg.costs.wakeup_ns;
-		wake_task(sim, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		/* Where the policy put it decides what the waker paid. */
+		waker->overhead += t->ts.cpu != waker->ts.cpu && sim->cfg.costs.wakeup_remote_ns
+					   ? sim->cfg.costs.wakeup_remote_ns
+					   : sim->cfg.costs.wakeup_ns;
 	}
 	return woken;
 }
@@ -533,8 +564,12 @@ static void task_step(struct linsched_sim *sim, struct linsched_task *t)
 				continue;
 			return;
 		}
-		if (step.kind == LINSCHED_STEP_BLOCK)
-			list_add_tail(&t->wq_node, &step.wq->waiters);
+		if (step.kind == LINSCHED_STEP_BLOCK) {
+			if (step.wq->lifo)
+				list_add(&t->wq_node, &step.wq->waiters);
+			else
+				list_add_tail(&t->wq_node, &step.wq->waiters);
+		}
 		if (t->overhead) {
 			t->deferred = true;
 			t->deferred_step = step;
@@ -612,7 +647,7 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 static void timer_event(struct linsched_sim *sim, struct linsched_task *t)
 {
 	t->overhead += sim->cfg.costs.wakeup_ns;
-	wake_task(sim, t, t->ts.cpu, 0);
+	wake_task(sim, NULL, t, t->ts.cpu, 0);
 }
 
 /* Brings every account up to now, for a run that ends before its tasks do. */

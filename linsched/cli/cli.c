@@ -20,7 +20,8 @@ void linsched_cli_clear(struct linsched_cli *cli)
 {
 	g_free(cli->profile);
 	g_free(cli->format);
-	cli->profile = cli->format = NULL;
+	g_free(cli->machine);
+	cli->profile = cli->format = cli->machine = NULL;
 }
 
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
@@ -60,6 +61,10 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "N" },
 		{ "miss-cost-ps", 0, 0, G_OPTION_ARG_INT64, &cli->miss_cost_ps,
 		  "Cost of reloading one cache line, in picoseconds (default 5000)", "PS" },
+		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
+		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
+		  "one) in place of the built-in machine",
+		  "FILE" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &cli->seed, "Random seed (default 1)", "S" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &cli->format,
 		  "Output: text (default) or json", "F" },
@@ -157,6 +162,13 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 	unsigned int cpus = cli->cpus > 0 ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS;
 
 	linsched_config_init(cfg, profile, cpus);
+	if (cli->machine) {
+		struct linsched_machine m;
+
+		if (!linsched_machine_load(cli->machine, &m, error))
+			return false;
+		linsched_config_set_machine(cfg, &m);
+	}
 	if (cli->domains >= 0)
 		cfg->nr_domains = (unsigned int)MIN(cli->domains, G_MAXUINT);
 	if (cli->hz >= 0)

@@ -704,8 +704,10 @@ static void test_wakeup_preempt_entity(void **state)
 
 /*
  * check_preempt_wakeup() on a CPU running curr, for every case above: need_resched is set exactly
- * when wakeup_preempt_entity() is 1; the woken task is the next buddy either way, and curr becomes
- * the last buddy when it is preempted.
+ * when wakeup_preempt_entity() is 1. 2.6.28 makes the woken task the next buddy either way, and
+ * curr the last buddy when it is preempted; 6.1 (NEXT_BUDDY off) makes the woken task the next
+ * buddy only when it preempts, and marks no last buddy with 2 tasks queued, fewer than
+ * sched_nr_latency = 8.
  */
 static void test_check_preempt_wakeup(void **state)
 {
@@ -727,10 +729,41 @@ static void test_check_preempt_wakeup(void **state)
 				 "need_resched %d",
 				 i, setups[c->which].name, c->curr_nice, c->woken_nice,
 				 (long long)c->vdiff, rq->need_resched);
-		assert_ptr_equal(rq->cfs.next, &woken.se);
-		assert_ptr_equal(rq->cfs.last, expected ? &curr.se : NULL);
+		if (c->which == P2628) {
+			assert_ptr_equal(rq->cfs.next, &woken.se);
+			assert_ptr_equal(rq->cfs.last, expected ? &curr.se : NULL);
+		} else {
+			assert_ptr_equal(rq->cfs.next, expected ? &woken.se : NULL);
+			assert_null(rq->cfs.last);
+		}
 		/* Nothing was charged: the clock did not move. */
 		assert_int_equal(curr.se.vruntime, V0 + 50 * MS);
+	}
+}
+
+/*
+ * 6.1 with a queue of sched_nr_latency = 8 (curr, 6 waiting, the woken one): a wakeup that
+ * preempts (vdiff 3 ms > 2 ms) marks the woken task next and curr last; one that does not (1 ms)
+ * marks neither, NEXT_BUDDY being off.
+ */
+static void test_61_buddies_at_nr_latency(void **state)
+{
+	for (int preempt = 0; preempt <= 1; preempt++) {
+		struct task_struct curr, wait[6], woken;
+		struct sched_system *sys = boot(state, P61, 1);
+		struct rq *rq = cpu_rq(sys, 0);
+		u64 vdiff = preempt ? 3 * MS : 1 * MS;
+
+		queue_at(sys, &curr, 1, 0, 0, V0 + 50 * MS);
+		make_curr(sys, &curr);
+		for (int i = 0; i < 6; i++)
+			queue_at(sys, &wait[i], 10 + i, 0, 0, V0 + 60 * MS);
+		queue_at(sys, &woken, 2, 0, 0, V0 + 50 * MS - vdiff);
+		assert_int_equal(rq->cfs.nr_running, 8);
+		check_preempt_wakeup(rq, &woken, 0);
+		assert_int_equal(resched_set(sys, rq), preempt);
+		assert_ptr_equal(rq->cfs.next, preempt ? &woken.se : NULL);
+		assert_ptr_equal(rq->cfs.last, preempt ? &curr.se : NULL);
 	}
 }
 
@@ -1145,6 +1178,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_update_curr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_preempt_entity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_buddies_at_nr_latency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup_idle_cpu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_path, setup, teardown),

@@ -331,8 +331,8 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 {
 	GError *local = NULL;
 
-	if (!hackbench_cli_params(&c->hb, &run->params, &local) ||
-	    !linsched_cli_config(&c->sim, &run->cfg, &local))
+	if (!linsched_cli_config(&c->sim, &run->cfg, &local) ||
+	    !hackbench_cli_params(&c->hb, &run->cfg.machine, &run->params, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	return check_flags(c, run, error) && plan(c, run, error) && open_bench(c, run, error);
 }

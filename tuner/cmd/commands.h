@@ -15,6 +15,8 @@ int tuner_cmd_meta_pso(int argc, char **argv);
  * (cmd_report.c). */
 int tuner_cmd_scale(int argc, char **argv);
 int tuner_cmd_report(int argc, char **argv);
+/* A real trace beside a simulated one (cmd_compare.c). */
+int tuner_cmd_compare(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */
 int tuner_cmd_validate(int argc, char **argv);
 

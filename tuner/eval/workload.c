@@ -65,6 +65,9 @@ static char *describe_settings(const struct workload *w)
 		c->costs.miss_ps);
 	if (c->profile->knobs == SCHED_KNOBS_EEVDF)
 		g_string_append_printf(s, " base_slice=%" G_GUINT64_FORMAT, c->tun.base_slice);
+	if (c->costs.wakeup_remote_ns)
+		g_string_append_printf(s, " wakeup_remote=%" G_GUINT64_FORMAT,
+				       c->costs.wakeup_remote_ns);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 
@@ -78,6 +81,15 @@ static char *describe_settings(const struct workload *w)
 			p->fds, p->datasize, p->pipe ? "pipe" : "socket",
 			p->threads ? "threads" : "processes", p->capacity_bytes, p->write_ns,
 			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
+		struct linsched_machine builtin;
+
+		if (p->start == HACKBENCH_START_PARENT)
+			g_string_append(s, " start=parent");
+		/* Only a --machine changes it; journals written before it existed stay valid. */
+		linsched_machine_builtin(&builtin);
+		if (p->msg_overhead != builtin.socket_msg_overhead)
+			g_string_append_printf(s, " msg_overhead=%" G_GUINT64_FORMAT,
+					       p->msg_overhead);
 	} else {
 		g_string_append(s, " workload=tasks");
 		for (guint i = 0; i < w->tasks->len; i++) {
@@ -127,7 +139,7 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 		w->cfg.duration_ns = (uint64_t)wc->duration_ms * NSEC_PER_MSEC;
 	} else {
 		w->hackbench = true;
-		if (!hackbench_cli_params(&wc->hb, &w->hb, error))
+		if (!hackbench_cli_params(&wc->hb, &w->cfg.machine, &w->hb, error))
 			return false;
 		hackbench_cli_adjust_config(&wc->sim, &w->hb, &w->cfg);
 		w->nr_tasks = hackbench_nr_tasks(&w->hb);
