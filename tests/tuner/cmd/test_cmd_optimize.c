@@ -133,6 +133,9 @@ static int group_setup(void **state)
 	struct fixture *f = g_new0(struct fixture, 1);
 
 	f->dir = temp_dir("cmd-optimize-XXXXXX");
+	/* The live runs' state files (tuner/eval/knob_state.h) stay in the fixture. */
+	g_autofree char *state_home = path_in(f, "state");
+	g_setenv("XDG_STATE_HOME", state_home, TRUE);
 	for (int i = 0; i < NRUNS; i++) {
 		g_autofree char *out = path_in(f, run_names[i]);
 		struct run r;
@@ -647,6 +650,13 @@ static void test_kill9_and_resume(void **state)
 	assert_int_equal(killed.signal, SIGKILL);
 	assert_int_equal(count_runs(root), k);
 	g_unlink(kill_at);
+	/* SIGKILL left the knobs of run k applied: the next tuner would refuse them until restored. */
+	struct run restored = run_program(
+		TUNER, (const char *const[]){ "knobs", "--restore", "--knob-root", root, NULL },
+		NULL);
+	expect_exit_0(&restored, "tuner knobs --restore");
+	expect_knob_file(root, "sched_latency_ns", "24000000");
+	run_clear(&restored);
 
 	struct run resumed =
 		RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);
