@@ -517,13 +517,16 @@ static gboolean check_not_interrupted(const char *note, GError **error)
  * The benchmark's time in seconds: the last line "Time: X" (hackbench) or "Total time: X [sec]"
  * (perf bench sched messaging).  A deliberately small parser for the live objective; the fuller
  * one of the calibration lives in tuner/calib/realbench.c, and the two are meant to be merged.
+ * Returns the last such line (g_free), NULL if there is none; *seconds is its number, NaN when
+ * the number is not a time the tuner can use (negative, zero, nan, out of range), so that the
+ * error can quote the line instead of claiming there was none.
  */
-static gboolean live_parse_bench_seconds(const char *output, double *seconds)
+static char *live_parse_bench_seconds(const char *output, double *seconds)
 {
 	static const struct {
 		const char *label, *unit;
 	} forms[] = { { "Time:", "" }, { "Total time:", "[sec]" } };
-	gboolean found = FALSE;
+	char *found = NULL;
 	g_auto(GStrv) lines = g_strsplit(output, "\n", -1);
 	for (char **line = lines; *line; line++) {
 		const char *text = g_strstrip(*line);
@@ -532,14 +535,16 @@ static gboolean live_parse_bench_seconds(const char *output, double *seconds)
 				continue;
 			const char *number = text + strlen(forms[f].label);
 			char *end;
+			errno = 0;
 			double value = g_ascii_strtod(number, &end);
+			gboolean overflow = errno == ERANGE;
 			while (g_ascii_isspace(*end))
 				end++;
-			if (end != number && isfinite(value) && value >= 0 &&
-			    strcmp(end, forms[f].unit) == 0) {
-				*seconds = value;
-				found = TRUE;
-			}
+			if (end == number || strcmp(end, forms[f].unit) != 0)
+				continue;
+			g_free(found);
+			found = g_strdup(text);
+			*seconds = !overflow && isfinite(value) && value > 0 ? value : NAN;
 		}
 	}
 	return found;
@@ -631,12 +636,20 @@ static gboolean command_result(char *const *argv, gint status, const char *out, 
 		return FALSE;
 	}
 	double seconds;
-	if (!live_parse_bench_seconds(out, &seconds)) {
+	g_autofree char *line = live_parse_bench_seconds(out, &seconds);
+	if (!line) {
 		g_set_error(
 			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
 			"command '%s' printed no 'Time: X' (hackbench) or 'Total time: X [sec]' "
 			"(perf bench) line",
 			command);
+		return FALSE;
+	}
+	if (isnan(seconds)) {
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
+			"command '%s' printed '%s': not a time (a finite number of seconds > 0)",
+			command, line);
 		return FALSE;
 	}
 	*ms = seconds * 1000.0;

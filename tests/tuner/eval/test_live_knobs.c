@@ -230,6 +230,12 @@ static void test_restored_after_command_fails(void **state)
 		{ "echo hello", "printed no 'Time: X'" },
 		{ "echo 'Time: fast'", "printed no" },
 		{ "echo 'Total time: 1.0 [min]'", "printed no" },
+		/* The defect 9: a time line whose number is no time is quoted as it is. */
+		{ "echo 'Time: -1'", "printed 'Time: -1': not a time" },
+		{ "echo 'Time: nan'", "printed 'Time: nan': not a time" },
+		{ "echo 'Time: 1e400'", "printed 'Time: 1e400': not a time" },
+		{ "echo 'Time: 0'", "printed 'Time: 0': not a time" },
+		{ "echo 'Total time: inf [sec]'", "printed 'Total time: inf [sec]': not a time" },
 	};
 	for (gsize c = 0; c < G_N_ELEMENTS(cases); c++) {
 		g_auto(GStrv) argv = shell_argv(t, cases[c].script);
