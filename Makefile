@@ -4,9 +4,10 @@
 # except the programs' entry points (linsched/cli/main.c, tuner/cmd/main.c).  Every tests/*/test_*.c is a
 # cmocka program linked against that library.  Adding a file needs no edit here.
 #
-# Two variants are built side by side: build/release (the programs users run) and build/asan
-# (AddressSanitizer + UndefinedBehaviorSanitizer, any report is fatal).  `make test` runs every test
-# in both.
+# Three variants are built side by side: build/release (the programs users run), build/asan
+# (AddressSanitizer + UndefinedBehaviorSanitizer, any report is fatal) and build/debug (-DSCHED_DEBUG:
+# the engine checks the scheduler's invariants after every event, linsched/sched_debug.h).  `make
+# test` runs every test in the first two, and the invariant test (DEBUG_TESTS) in the third.
 
 PKGS      := glib-2.0 gsl
 DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format \
@@ -20,8 +21,10 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 CFLAGS_release := -O2 -g
 CFLAGS_asan    := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+CFLAGS_debug   := -O1 -g -DSCHED_DEBUG
 LDFLAGS_release :=
 LDFLAGS_asan    := -fsanitize=address,undefined
+LDFLAGS_debug   :=
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
 MAINS     := linsched/cli/main.c tuner/cmd/main.c
@@ -31,7 +34,9 @@ TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 PROGRAMS  := linsched tuner
 
-VARIANTS  := release asan
+VARIANTS  := release asan debug
+# The tests worth running in build/debug: those that drive the engine through many events.
+DEBUG_TESTS := build/debug/tests/linsched/test_sched_debug
 
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
@@ -89,8 +94,8 @@ test: deps
 	@$(MAKE) --no-print-directory check
 
 # Both variants in one run, so the closing line counts every test; the lint first.
-check: lint $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
-	tests/run.sh $(TESTS_release) $(TESTS_asan)
+check: lint $(TESTS_release) $(TESTS_asan) $(DEBUG_TESTS) $(foreach v,release asan,build/$(v)/bin/linsched build/$(v)/bin/tuner)
+	tests/run.sh $(TESTS_release) $(TESTS_asan) $(DEBUG_TESTS)
 
 # Every source in the one style of .clang-format; every include down the layers of
 # tools/check_layers.sh (and that check refusing what it must).
