@@ -704,7 +704,9 @@ static bool report(const struct optimize_cli *c, struct optimize_run *r, const T
 		.objective = r->vm     ? "vm"
 			     : r->live ? "command"
 				       : "simulation",
-		.unit = r->vm || r->live ? "ms" : "jiffies",
+		.unit = r->vm	  ? "x defaults"
+			: r->live ? "ms"
+				  : "jiffies",
 		.space = r->space_text,
 		.settings = r->settings,
 		.journal = c->journal,

@@ -143,17 +143,6 @@ gboolean vm_objective_batch(const JournalRecord *const *tasks, guint n, double *
 	VmMeasurement m;
 	gboolean ok = vm_objective_measure(vm, settings, n_settings, &m, error);
 
-	/* The defaults' mean time in this boot turns each ratio back into milliseconds. */
-	double ref_sum = 0;
-	guint ref_n = 0;
-	for (guint r = 0; r < m.rounds; r++) {
-		if (isfinite(m.seconds[r])) {
-			ref_sum += m.seconds[r];
-			ref_n++;
-		}
-	}
-	double ref_mean_ms = ref_n ? 1000.0 * ref_sum / ref_n : NAN;
-
 	for (guint i = 0; i < n; i++) {
 		guint r = tasks[i]->replicate;
 
@@ -161,7 +150,7 @@ gboolean vm_objective_batch(const JournalRecord *const *tasks, guint n, double *
 		if (r >= m.rounds)
 			continue;
 		double t = m.seconds[(gsize)index[i] * m.rounds + r], ref = m.seconds[r];
-		values[i] = t / ref * ref_mean_ms; /* NaN when either run is missing */
+		values[i] = t / ref; /* NaN when either run is missing */
 	}
 	vm_measurement_clear(&m);
 	return ok;

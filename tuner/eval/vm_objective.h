@@ -5,10 +5,12 @@
  *
  * The value of a setting (SPEC.md §7; under emulation only comparisons inside one boot hold):
  * round r gives time(s, r) / time(defaults, r), the ratio to the defaults' run of the same round,
- * and the evaluator's replicate r of the setting is that ratio times the defaults' mean time in
- * the boot. The mean over replicates is therefore mean(time / ref) x the defaults' mean, in the
- * benchmark's seconds scaled to milliseconds, and its standard error is that of the ratios. A
- * round that lost either of its two runs gives no value for it.
+ * and that ratio is the evaluator's replicate r of the setting. The value is therefore the mean
+ * ratio to the defaults (1 for the defaults themselves), with the standard error of the ratios.
+ * Not the ratio times the defaults' time in the boot: the host's speed drifts by up to 2x between
+ * boots, and the optimizer compares values of different batches, hence different boots; a ratio
+ * to the same round's defaults is the one figure that drift leaves alone. A round that lost either
+ * of its two runs gives no value for it.
  *
  * Files, under log_root (when not NULL), per boot boot-NNN/: plan.txt, console.log, and
  * runs.csv (seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,

@@ -14,61 +14,22 @@
 #include <string.h>
 
 #include "tests/support/assert_close.h"
+#include "tests/support/fake_vm.h"
 #include "tests/support/json_strict.h"
 #include "tests/support/support.h"
 
 #define RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
 
-typedef struct {
-	char *dir;
-	char *count;
-} Fake;
-
-static int setup(void **state)
+static int fake_setup(void **state)
 {
-	Fake *f = g_new0(Fake, 1);
-	f->dir = temp_dir("test_cmd_vm_XXXXXX");
-	g_autofree char *ini = g_build_filename(f->dir, "kernel.ini", NULL);
-	g_autofree char *vmlinuz = g_build_filename(f->dir, "vmlinuz", NULL);
-	g_autofree char *initramfs = g_build_filename(f->dir, "initramfs.cpio.gz", NULL);
-	g_autofree char *text =
-		g_strdup_printf("[kernel]\npackage=fake\nversion=1\nvmlinuz=%s\n", vmlinuz);
-	g_autofree char *qemu =
-		g_canonicalize_filename("tests/tuner/fixtures/vm/fake-qemu.sh", NULL);
-
-	assert_true(g_file_set_contents(ini, text, -1, NULL));
-	assert_true(g_file_set_contents(vmlinuz, "kernel", -1, NULL));
-	assert_true(g_file_set_contents(initramfs, "initramfs\n", -1, NULL));
-	f->count = g_build_filename(f->dir, "boots", NULL);
-	g_setenv("LINSCHED_VM_CACHE", f->dir, TRUE);
-	g_setenv("LINSCHED_VM_QEMU", qemu, TRUE);
-	g_setenv("LINSCHED_VM_ACCEL", "tcg", TRUE);
-	g_setenv("FAKE_QEMU_COUNT", f->count, TRUE);
-	g_unsetenv("FAKE_QEMU_MODE");
-	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
-	*state = f;
+	*state = fake_vm_new();
 	return 0;
 }
 
-static int teardown(void **state)
+static int fake_teardown(void **state)
 {
-	Fake *f = *state;
-	remove_tree(f->dir);
-	g_free(f->dir);
-	g_free(f->count);
-	g_free(f);
+	fake_vm_free(*state);
 	return 0;
-}
-
-static guint boots(const Fake *f)
-{
-	g_autofree char *text = NULL;
-	guint n = 0;
-
-	if (g_file_get_contents(f->count, &text, NULL, NULL))
-		for (const char *c = text; *c; c++)
-			n += *c == '\n';
-	return n;
 }
 
 /*
@@ -79,7 +40,7 @@ static guint boots(const Fake *f)
  */
 static void test_validate(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	g_autofree char *best = g_build_filename(f->dir, "result.json", NULL);
 	g_autofree char *out = g_build_filename(f->dir, "val", NULL);
 
@@ -100,7 +61,7 @@ static void test_validate(void **state)
 	assert_close(json_number_at(j, "predicted_improvement_pct"), 4.5, 1e-12);
 	assert_close(json_number_at(j, "tuned.median_seconds"), 0.1, 1e-12);
 	assert_int_equal(member_uint(j, "pairs"), 3);
-	assert_int_equal(boots(f), 1);
+	assert_int_equal(fake_vm_boots(f), 1);
 	json_free(j);
 
 	g_autofree char *csv_path = g_build_filename(out, "validate.csv", NULL);
@@ -132,7 +93,7 @@ static void test_validate(void **state)
 /* A guest that hangs: exit status 1 and one line that says so. */
 static void test_validate_timeout(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	g_autofree char *best = g_build_filename(f->dir, "result.json", NULL);
 
 	assert_true(g_file_set_contents(
@@ -153,7 +114,7 @@ static void test_validate_timeout(void **state)
  * and prints the same result. */
 static void test_golden_vm_journal(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	g_autofree char *journal = g_build_filename(f->dir, "journal", NULL);
 	const char *const args[] = {
 		"golden",   "--objective", "vm",	"--knob",   "wakeup_granularity",
@@ -164,17 +125,19 @@ static void test_golden_vm_journal(void **state)
 	struct run a = run_program(TUNER, args, NULL);
 
 	expect_clean_exit(&a, "golden --objective vm");
-	guint first = boots(f);
+	guint first = fake_vm_boots(f);
 	assert_true(first >= 3); /* the defaults, the ends and the inner points at least */
 	struct run b = run_program(TUNER, args, NULL);
 	expect_clean_exit(&b, "golden --objective vm, resumed");
-	assert_int_equal(boots(f), first);
+	assert_int_equal(fake_vm_boots(f), first);
 
 	struct json *ja = json_parse(a.out), *jb = json_parse(b.out);
 	/* The fake guest is fastest at wakeup_granularity 0: 0.1 / 0.1002 of the defaults' time. */
 	assert_close(json_number_at(ja, "best.value"), json_number_at(jb, "best.value"), 0);
 	assert_true(json_number_at(ja, "best.knobs.wakeup_granularity_ns") < 2000000);
-	assert_string_equal(json_string_at(ja, "unit"), "ms");
+	assert_string_equal(json_string_at(ja, "unit"), "x defaults");
+	/* The defaults' value is 1 by construction: every round divides them by themselves. */
+	assert_close(json_number_at(ja, "default.value"), 1.0, 0);
 	json_free(ja);
 	json_free(jb);
 	run_clear(&a);
@@ -191,9 +154,9 @@ static void test_golden_vm_journal(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_validate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_validate_timeout, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_golden_vm_journal, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_validate, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_validate_timeout, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_golden_vm_journal, fake_setup, fake_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "tests/support/assert_close.h"
+#include "tests/support/fake_vm.h"
 #include "tests/support/support.h"
 #include "tuner/eval/evaluator.h"
 #include "tuner/eval/vm_objective.h"
@@ -256,72 +257,37 @@ static void test_paired_by_hand(void **state)
 
 /* ---- the objective, with a fake guest ------------------------------------------------------- */
 
-typedef struct {
-	char *dir;
-	char *count; /* one line per boot */
-} Fake;
-
 static int fake_setup(void **state)
 {
-	Fake *f = g_new0(Fake, 1);
-	f->dir = temp_dir("test_vm_XXXXXX");
-	g_autofree char *ini = g_build_filename(f->dir, "kernel.ini", NULL);
-	g_autofree char *vmlinuz = g_build_filename(f->dir, "vmlinuz", NULL);
-	g_autofree char *initramfs = g_build_filename(f->dir, "initramfs.cpio.gz", NULL);
-	g_autofree char *text =
-		g_strdup_printf("[kernel]\npackage=fake\nversion=1\nvmlinuz=%s\n", vmlinuz);
-	assert_true(g_file_set_contents(ini, text, -1, NULL));
-	assert_true(g_file_set_contents(vmlinuz, "kernel", -1, NULL));
-	assert_true(g_file_set_contents(initramfs, "initramfs of 23 bytes\n", -1, NULL));
-	f->count = g_build_filename(f->dir, "boots", NULL);
-	g_setenv("FAKE_QEMU_COUNT", f->count, TRUE);
-	g_unsetenv("FAKE_QEMU_MODE");
-	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
-	*state = f;
+	*state = fake_vm_new();
 	return 0;
 }
 
 static int fake_teardown(void **state)
 {
-	Fake *f = *state;
-	remove_tree(f->dir);
-	g_free(f->dir);
-	g_free(f->count);
-	g_free(f);
+	fake_vm_free(*state);
 	return 0;
 }
 
-static guint boots(const Fake *f)
+static VmObjective fake_objective(const FakeVm *f, guint rounds)
 {
-	g_autofree char *text = NULL;
-	if (!g_file_get_contents(f->count, &text, NULL, NULL))
-		return 0;
-	guint n = 0;
-	for (const char *c = text; *c; c++)
-		n += *c == '\n';
-	return n;
-}
-
-static VmObjective fake_objective(const Fake *f, guint rounds)
-{
-	return (VmObjective){ .boot = { .cache_dir = f->dir,
-					.qemu = FIXTURES "/fake-qemu.sh",
-					.silence_s = 2,
-					.quiet = TRUE },
-			      .command = g_strdup("hackbench -T -g 1 -l 10"),
-			      .rounds = rounds,
-			      .seed = 3,
-			      .defaults = defaults };
+	return (VmObjective){
+		.boot = { .cache_dir = f->dir, .qemu = FAKE_QEMU, .silence_s = 2, .quiet = TRUE },
+		.command = g_strdup("hackbench -T -g 1 -l 10"),
+		.rounds = rounds,
+		.seed = 3,
+		.defaults = defaults
+	};
 }
 
 /*
  * The fake guest takes 0.1 + wakeup_granularity / 1e10 s: the defaults 0.1002 s, wakeup 0 0.1 s,
- * wakeup 1 s 0.2 s. Each round's value is time / ref x the defaults' mean in ms: 100 and 200 ms
- * in every round, so standard error 0. A second run with the journal boots no more.
+ * wakeup 1 s 0.2 s. Each round's value is time / the defaults' time: 0.1 / 0.1002 and
+ * 0.2 / 0.1002 in every round, so standard error 0. A second run with the journal boots no more.
  */
 static void test_objective_values_and_journal(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 3);
 	g_autofree char *jpath = g_build_filename(f->dir, "journal", NULL);
 	g_autoptr(Journal) journal = journal_open(jpath, "vm-test", JOURNAL_NO_SYNC, NULL);
@@ -339,17 +305,17 @@ static void test_objective_values_and_journal(void **state)
 	assert_non_null(journal);
 	if (!evaluator_run(&config, points, 2, res, values, NULL, &error))
 		fail_msg("%s", error->message);
-	assert_int_equal(boots(f), 1);
+	assert_int_equal(fake_vm_boots(f), 1);
 	for (int r = 0; r < 3; r++) {
-		assert_close(values[r], 100.0, 1e-9);
-		assert_close(values[3 + r], 200.0, 1e-9);
+		assert_close(values[r], 0.1 / 0.1002, 1e-12);
+		assert_close(values[3 + r], 0.2 / 0.1002, 1e-12);
 	}
-	assert_close(res[0].mean, 100.0, 1e-9);
+	assert_close(res[0].mean, 0.1 / 0.1002, 1e-12);
 	assert_close(res[1].std_error, 0.0, 1e-9);
 
 	EvaluatorResult again[2];
 	assert_true(evaluator_run(&config, points, 2, again, NULL, NULL, NULL));
-	assert_int_equal(boots(f), 1);
+	assert_int_equal(fake_vm_boots(f), 1);
 	assert_memory_equal(again, res, sizeof res);
 	vm_objective_clear(&vm);
 }
@@ -357,7 +323,7 @@ static void test_objective_values_and_journal(void **state)
 /* A slow round (every run 0.2 s) cancels in the ratio: the wake-0 setting is 0.2/0.2 = 1 there. */
 static void test_objective_round_drift_cancels(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 3);
 	const CfsKnobs p = { 12000000, 1500000, 0 };
 	VmMeasurement m;
@@ -375,7 +341,7 @@ static void test_objective_round_drift_cancels(void **state)
 
 static void test_objective_timeout_and_panic(void **state)
 {
-	Fake *f = *state;
+	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 1);
 	const CfsKnobs p = { 12000000, 1500000, 0 };
 	VmMeasurement m;
