@@ -15,13 +15,6 @@
 #include "tuner/cmd/commands.h"
 #include "tuner/eval/live_knobs.h"
 
-#define KNOBS_ERROR g_quark_from_static_string("tuner-knobs")
-
-enum {
-	KNOBS_FAILED = 1,
-	KNOBS_USAGE = 2
-};
-
 static void print_state(const char *verb, const KnobState *s)
 {
 	printf("%s latency_ns=%" G_GUINT64_FORMAT " min_granularity_ns=%" G_GUINT64_FORMAT
@@ -36,7 +29,7 @@ static gboolean knobs_run(const char *root, gboolean restore, GError **error)
 	GError *local = NULL;
 	g_autofree char *path = knob_state_path(root, &local);
 	if (!path)
-		return cmd_relabel(error, KNOBS_ERROR, KNOBS_USAGE, local, "--knob-root: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--knob-root: ");
 	KnobState state;
 	gboolean found;
 	if (!restore) {
@@ -46,14 +39,14 @@ static gboolean knobs_run(const char *root, gboolean restore, GError **error)
 		} else if (!found) {
 			printf("nothing to restore: no %s\n", path);
 		} else {
-			return cmd_relabel(error, KNOBS_ERROR, KNOBS_USAGE, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 		}
 		return TRUE;
 	}
 	if (!live_knobs_recover(root, &state, &found, &local)) {
 		gboolean bad =
 			local->domain == LIVE_KNOBS_ERROR && local->code == LIVE_KNOBS_ERROR_PARSE;
-		return cmd_relabel(error, KNOBS_ERROR, bad ? KNOBS_USAGE : KNOBS_FAILED, local, "");
+		return cmd_relabel(error, bad ? CMD_ERROR_USAGE : CMD_ERROR_FAILED, local, "");
 	}
 	if (found)
 		print_state("restored", &state);
@@ -78,8 +71,7 @@ int tuner_cmd_knobs(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- the live CFS knobs a tuner left");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_autoptr(GError) error = NULL;
-	if (!cmd_parse(ctx, &argc, &argv, KNOBS_ERROR, KNOBS_USAGE, &error) ||
-	    !knobs_run(root, restore, &error))
-		return cmd_fail_status("knobs", error, KNOBS_ERROR, KNOBS_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !knobs_run(root, restore, &error))
+		return cmd_fail_status("knobs", error);
 	return 0;
 }

@@ -20,7 +20,4 @@ int tuner_cmd_validate(int argc, char **argv);
 /* The live knobs a dead tuner left changed: show them, --restore them (cmd_knobs.c). */
 int tuner_cmd_knobs(int argc, char **argv);
 
-/* Prints "tuner <cmd>: <message>" on stderr and returns 2, the bad-input status. */
-int tuner_usage_error(const char *cmd, const char *message);
-
 #endif

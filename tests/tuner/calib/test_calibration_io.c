@@ -210,6 +210,14 @@ static void test_round_trip(void **state)
 	assert_same_double(g->b, f->b);
 	assert_same_double(g->se_a, f->se_a);
 	assert_same_double(g->se_b, f->se_b);
+	/* t and p are not in the file: read back, they follow from a, b, their errors and n. */
+	assert_same_double(f->t_a, f->a / f->se_a);
+	assert_same_double(f->t_b, f->b / f->se_b);
+	assert_same_double(g->t_a, f->t_a);
+	assert_same_double(g->t_b, f->t_b);
+	assert_same_double(g->p_a, f->p_a);
+	assert_same_double(g->p_b, f->p_b);
+	assert_true(f->p_b >= 0 && f->p_b < 0.05);
 	assert_same_double(g->r2, f->r2);
 	assert_same_double(g->adj_r2, f->adj_r2);
 	assert_same_double(g->rse, f->rse);
