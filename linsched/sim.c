@@ -14,6 +14,7 @@
 #include "kernel-extract/sched_core.h"
 #include "linsched/cache.h"
 #include "linsched/event.h"
+#include "linsched/sched_debug.h"
 
 enum event_kind {
 	EV_CPU,
@@ -74,6 +75,7 @@ struct linsched_sim {
 	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
+	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -301,6 +303,11 @@ uint64_t linsched_sim_now(const struct linsched_sim *sim)
 uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim)
 {
 	return sim->tick_ns;
+}
+
+uint64_t linsched_sim_debug_checks(const struct linsched_sim *sim)
+{
+	return sim->debug.checks;
 }
 
 /* Counters restart with the epoch, so that a workload's set-up is not part of its results. */
@@ -690,6 +697,12 @@ void linsched_sim_run(struct linsched_sim *sim)
 		else
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
 		reschedule_pending(sim);
+#ifdef SCHED_DEBUG
+		/* A task's task_struct comes first in it: the array reads as one of task_structs. */
+		sched_debug_assert(&sim->debug, &sim->sys,
+				   (const struct task_struct *const *)sim->tasks->pdata,
+				   sim->tasks->len, sim->cfg.seed);
+#endif
 	}
 
 	if (sim->alive && end != UINT64_MAX) {

@@ -135,6 +135,8 @@ void linsched_sim_free(struct linsched_sim *sim);
 const struct linsched_config *linsched_sim_config(const struct linsched_sim *sim);
 uint64_t linsched_sim_now(const struct linsched_sim *sim);
 uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim);
+/* Events whose invariants the -DSCHED_DEBUG build checked (linsched/sched_debug.h); 0 in others. */
+uint64_t linsched_sim_debug_checks(const struct linsched_sim *sim);
 
 /*
  * Creates a task and makes it runnable on the CPU fork balancing picks. The model's data belongs

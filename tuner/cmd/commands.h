@@ -19,5 +19,7 @@ int tuner_cmd_report(int argc, char **argv);
 int tuner_cmd_compare(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */
 int tuner_cmd_validate(int argc, char **argv);
+/* The live knobs a dead tuner left changed: show them, --restore them (cmd_knobs.c). */
+int tuner_cmd_knobs(int argc, char **argv);
 
 #endif

@@ -33,6 +33,8 @@ static const struct {
 	  "the best knobs of a search against the defaults, paired, on a real CFS kernel" },
 	{ "report", tuner_cmd_report,
 	  "gnuplot figures (PNG, SVG) and index.html for result directories" },
+	{ "knobs", tuner_cmd_knobs,
+	  "restore the live kernel's knobs that a killed tuner left changed (--restore)" },
 };
 
 static void usage(FILE *f)

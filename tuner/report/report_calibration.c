@@ -195,7 +195,15 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 
 	if (!g_file_test(path, G_FILE_TEST_EXISTS))
 		return TRUE;
+	static const ReportCsvColumn schema[] = {
+		{ .name = "seq", .kind = REPORT_CSV_KEY },
+		{ .name = "round", .kind = REPORT_CSV_WHOLE },
+		{ .name = "groups", .kind = REPORT_CSV_COUNT },
+		{ .name = "ms", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "start_s", .kind = REPORT_CSV_NONNEG },
+	};
 	if (!(csv = report_csv_read(path, error)) ||
+	    !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
 	    !(v = report_csv_numbers(csv, run_columns, N_RUN_COLUMNS, FALSE, error)))
 		return FALSE;
 
@@ -335,7 +343,16 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 		g_error_free(local);
 		return FALSE;
 	}
+	static const ReportCsvColumn schema[] = {
+		{ .name = "groups", .kind = REPORT_CSV_KEY },
+		{ .name = "sim_jiffies", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "real_mean_ms", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "real_sd_ms", .kind = REPORT_CSV_NONNEG },
+		{ .name = "predicted_ms", .kind = REPORT_CSV_FINITE },
+		{ .name = "residual_ms", .kind = REPORT_CSV_FINITE },
+	};
 	if (!(csv = report_csv_read(csv_path, error)) ||
+	    !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
 	    !(v = report_csv_numbers(csv, columns, N_COLUMNS, FALSE, error)) ||
 	    (runs_col = report_csv_column(csv, "runs", error)) < 0)
 		return FALSE;

@@ -415,6 +415,74 @@ static void test_malformed_csv(void **state)
 	run_clear(&r);
 }
 
+/* The issue's corrupt CSVs: values no run can have, a duplicated evaluation, damaged headers. Each
+ * is one line naming the file, line and column, and exit status 2. */
+static void test_impossible_values(void **state)
+{
+	g_autofree char *dir = g_build_filename(*state, "imp", NULL);
+	g_autofree char *history = g_build_filename(dir, "history.csv", NULL);
+	g_autofree char *out = g_build_filename(*state, "imp-out", NULL);
+	static const struct {
+		guint line;
+		const char *text, *error; /* error after "tuner report: FILE" */
+	} cases[] = {
+		/* Line 4 is evaluation 3 of the fixture. */
+		{ 4, "3,0,1619311,991201753,6595,-30.1,0,29.29364",
+		  ":4: column 'value': -30.1 must be > 0" },
+		{ 4, "3,0,1619311,991201753,6595,30.1,0,-29.29364",
+		  ":4: column 'best': -29.29364 must be > 0" },
+		{ 4, "3,0,1619311,991201753,6595,30.1,-1,29.29364",
+		  ":4: column 'std_error': -1 must be >= 0" },
+		{ 4, "3,0,1e400,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'latency_ns': '1e400' is not a number" },
+		/* 2e9 ns: above sysctl's 1 s. */
+		{ 4, "3,0,1619311,2000000000,6595,30.1,0,29.29364",
+		  ":4: column 'min_granularity_ns': 2000000000 must be whole nanoseconds in the knob's "
+		  "range 100000..1000000000" },
+		{ 4, "2,0,1619311,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'evaluation': 2 again (line 3 has it)" },
+		{ 4, "3,0.5,1619311,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'iteration': 0.5 must be a whole number >= 0" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,value,value,best",
+		  ":1: header: 'value' appears twice" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,,std_error,best",
+		  ":1: header: column 6 has no name" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_gr\xc3\xa9,value,std_error,best",
+		  ":1: header: 'wakeup_gr\xc3\xa9' is not a column name" },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		copy_fixture("pso", dir);
+		replace_line(history, cases[i].line, cases[i].text);
+		struct run r = TUNER_RUN("report", "--out", out, dir);
+		g_autofree char *msg =
+			g_strdup_printf("tuner report: %s%s", history, cases[i].error);
+		expect_input_error(&r, msg);
+		run_clear(&r);
+	}
+
+	/* scale.csv: a negative time, a duplicated group count. */
+	g_autofree char *sdir = g_build_filename(*state, "imp-scale", NULL);
+	g_autofree char *scale = g_build_filename(sdir, "scale.csv", NULL);
+	copy_fixture("scale", sdir);
+	replace_line(scale, 3, "2,-1,0,1,0,5");
+	struct run r = TUNER_RUN("report", "--out", out, sdir);
+	g_autofree char *msg = g_strdup_printf(
+		"tuner report: %s:3: column 'default_jiffies': -1 must be > 0", scale);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+	copy_fixture("scale", sdir);
+	replace_line(scale, 3, "1,10,0,9,0,10");
+	r = TUNER_RUN("report", "--out", out, sdir);
+	g_free(msg);
+	msg = g_strdup_printf("tuner report: %s:3: column 'groups': 1 again (line 2 has it)",
+			      scale);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+}
+
 static void test_malformed_other_inputs(void **state)
 {
 	g_autofree char *cal = g_build_filename(*state, "cal", NULL);
@@ -639,6 +707,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_convergence_blocks, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_csv, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_impossible_values, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, temp_dir_setup,
 						temp_dir_teardown),
