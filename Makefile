@@ -4,9 +4,10 @@
 # except the programs' entry points (linsched/cli/main.c, tuner/cmd/main.c).  Every tests/*/test_*.c is a
 # cmocka program linked against that library.  Adding a file needs no edit here.
 #
-# Two variants are built side by side: build/release (the programs users run) and build/asan
-# (AddressSanitizer + UndefinedBehaviorSanitizer, any report is fatal).  `make test` runs every test
-# in both.
+# Three variants are built side by side: build/release (the programs users run), build/asan
+# (AddressSanitizer + UndefinedBehaviorSanitizer, any report is fatal) and build/debug (-DSCHED_DEBUG:
+# the engine checks the scheduler's invariants after every event, linsched/sched_debug.h).  `make
+# test` runs every test in the first two, and the invariant test (DEBUG_TESTS) in the third.
 
 PKGS      := glib-2.0 gsl
 DEB_PKGS  := libglib2.0-dev libgsl-dev libcmocka-dev gnuplot-nox pkg-config rt-tests clang-format \
@@ -20,23 +21,27 @@ CMOCKA_LIBS = $(shell pkg-config --libs cmocka)
 
 CFLAGS_release := -O2 -g
 CFLAGS_asan    := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+CFLAGS_debug   := -O1 -g -DSCHED_DEBUG
 LDFLAGS_release :=
 LDFLAGS_asan    := -fsanitize=address,undefined
+LDFLAGS_debug   :=
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
-MAINS     := linsched/cli/main.c tuner/cmd/main.c
+MAINS     := linsched/cli/main.c linsched/cli/probe_main.c tuner/cmd/main.c
 LIB_SRCS  := $(filter-out $(MAINS),$(shell find $(SRC_DIRS) -name '*.c' | sort))
 TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 # Helpers shared by the tests (spawning the programs, reading their output), linked into each.
 TEST_SUPPORT_SRCS := $(wildcard tests/support/*.c)
 PROGRAMS  := linsched tuner
 
-VARIANTS  := release asan
+VARIANTS  := release asan debug
+# The tests worth running in build/debug: those that drive the engine through many events.
+DEBUG_TESTS := build/debug/tests/linsched/test_sched_debug
 
 # Objects, library, programs and tests of one variant: $(call objs,VARIANT,SOURCES)
 objs = $(patsubst %.c,build/$(1)/%.o,$(2))
 
-.PHONY: all deps run test check lint format test-release test-asan bench report clean
+.PHONY: all deps run test check lint format test-release test-asan bench report clean probe-static fuzz fuzz-smoke
 .DEFAULT_GOAL := all
 
 all: bin/linsched bin/tuner
@@ -87,14 +92,62 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 test: deps
 	@$(MAKE) --no-print-directory vm
 	@$(MAKE) --no-print-directory check
+	@$(MAKE) --no-print-directory fuzz-smoke
 
 # Both variants in one run, so the closing line counts every test; the lint first.
-check: lint $(TESTS_release) $(TESTS_asan) $(foreach v,$(VARIANTS),build/$(v)/bin/linsched build/$(v)/bin/tuner)
-	tests/run.sh $(TESTS_release) $(TESTS_asan)
+check: lint $(TESTS_release) $(TESTS_asan) $(DEBUG_TESTS) $(foreach v,release asan,build/$(v)/bin/linsched build/$(v)/bin/tuner)
+	tests/run.sh $(TESTS_release) $(TESTS_asan) $(DEBUG_TESTS)
+
+# ---- fuzzing: fuzz/README.md ------------------------------------------------------------------
+# One libFuzzer target per parser (fuzz/fuzz_*.c), built with clang, ASan and UBSan over its own
+# copy of the library (build/fuzz). Each target's corpus starts from the test fixtures and
+# fuzz/seeds/TARGET/; `make fuzz` runs every target FUZZ_SECONDS, `make fuzz-smoke` (part of
+# `make test`) FUZZ_RUNS inputs each, and says so and skips when clang is missing.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_RUNS    ?= 2000
+FUZZ_CFLAGS  := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+                -fno-sanitize-recover=all
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS    := $(addprefix build/fuzz/bin/,$(FUZZ_TARGETS))
+FUZZ_CORPORA := $(addprefix build/fuzz/corpus/,$(FUZZ_TARGETS))
+FIX := tests/tuner/fixtures
+FUZZ_SEEDS_fuzz_design_csv      := $(FIX)/report/rsm/design.csv
+FUZZ_SEEDS_fuzz_report_csv      := $(wildcard $(FIX)/report/*/*.csv)
+FUZZ_SEEDS_fuzz_calibration_ini := $(wildcard $(FIX)/report/*/calibration.ini)
+FUZZ_SEEDS_fuzz_result_json     := $(wildcard $(FIX)/report/*/*.json)
+FUZZ_SEEDS_fuzz_realbench       := $(wildcard $(FIX)/*.txt)
+
+build/fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=gnu11 $(WARN) $(FUZZ_CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP -c $< -o $@
+
+build/fuzz/liblinsched.a: $(call objs,fuzz,$(LIB_SRCS))
+	@mkdir -p $(@D)
+	rm -f $@ && ar rcs $@ $^
+
+build/fuzz/bin/%: build/fuzz/fuzz/%.o build/fuzz/liblinsched.a
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined $^ $(PKG_LIBS) -lpthread -o $@
+
+# The corpus of a target: the seeds, then whatever the fuzzer adds (kept between runs).
+build/fuzz/corpus/%: $(wildcard fuzz/seeds/*/*)
+	@mkdir -p $@
+	@for f in $(FUZZ_SEEDS_$*) $(wildcard fuzz/seeds/$*/*); do cp "$$f" "$@/seed-$$(echo "$$f" | tr / _)"; done
+
+fuzz:
+	@command -v $(FUZZ_CC) >/dev/null || { echo "fuzz: $(FUZZ_CC) not found: install clang"; exit 1; }
+	@$(MAKE) --no-print-directory $(FUZZ_BINS) $(FUZZ_CORPORA)
+	@fuzz/run.sh "-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1" $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	@if ! command -v $(FUZZ_CC) >/dev/null; then echo "fuzz-smoke: $(FUZZ_CC) not found: fuzz targets skipped"; exit 0; fi; \
+	$(MAKE) --no-print-directory $(FUZZ_BINS) $(FUZZ_CORPORA) && \
+	fuzz/run.sh "-runs=$(FUZZ_RUNS) -print_final_stats=1" $(FUZZ_TARGETS)
 
 # Every source in the one style of .clang-format; every include down the layers of
 # tools/check_layers.sh (and that check refusing what it must).
-FORMAT_SRCS = $(shell find $(SRC_DIRS) tests bench -name '*.[ch]' | sort)
+FORMAT_SRCS = $(shell find $(SRC_DIRS) tests bench fuzz -name '*.[ch]' | sort)
 lint:
 	@clang-format --dry-run --Werror $(FORMAT_SRCS)
 	@echo "format: $(words $(FORMAT_SRCS)) files follow .clang-format"
@@ -128,6 +181,14 @@ REPORT_FILES := calibration.csv history.csv design.csv surface.csv scale.csv tra
 REPORT_DIRS ?= $(sort $(patsubst %/,%,$(dir $(foreach f,$(REPORT_FILES),$(wildcard results/*/$(f))))))
 report: all
 	bin/tuner report --out results/report $(REPORT_DIRS)
+
+# The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
+# (vm/README.md: make vm VM_EXTRA=bin/linsched-probe-static).
+probe-static: bin/linsched-probe-static
+bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
+	@mkdir -p bin
+	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
+	    -lpthread -o $@
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

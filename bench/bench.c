@@ -130,6 +130,106 @@ static void hackbench_100x100_fsm(void)
 	hackbench_run(100, 100, HACKBENCH_FSM);
 }
 
+/* ---------------------------------------------------------------- profiles side by side */
+
+typedef void (*profile_fn)(const struct sched_profile *profile);
+
+static void sleeprun_40x4_profile(const struct sched_profile *profile)
+{
+	struct linsched_config cfg;
+	struct task_spec spec;
+
+	linsched_config_init(&cfg, profile, 4);
+	cfg.duration_ns = 60 * NSEC_PER_SEC;
+	task_spec_parse("sleeprun:busy_ms=1:sleep_ms=1:count=40", &spec, NULL);
+
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+
+	task_spec_spawn(sim, &spec);
+	linsched_sim_run(sim);
+	linsched_sim_free(sim);
+}
+
+static void hackbench_profile(const struct sched_profile *profile, unsigned int groups,
+			      unsigned int loops)
+{
+	struct hackbench_params p;
+	struct linsched_config cfg;
+	struct hackbench_outcome out;
+
+	hackbench_params_default(&p);
+	p.groups = groups;
+	p.loops = loops;
+	p.threads = true;
+	hackbench_params_resolve(&p);
+	linsched_config_init(&cfg, profile, 2);
+	cfg.costs.switch_ns = hackbench_switch_ns(&p);
+	hackbench_simulate(&cfg, &p, &out);
+	if (out.deadlock)
+		fprintf(stderr, "bench: unexpected deadlock (%s)\n", profile->name);
+}
+
+static void hackbench_5x1000_profile(const struct sched_profile *profile)
+{
+	hackbench_profile(profile, 5, 1000);
+}
+
+static void hackbench_100x100_profile(const struct sched_profile *profile)
+{
+	hackbench_profile(profile, 100, 100);
+}
+
+/*
+ * The median wall time of fn under profiles a and b, their runs interleaved (a, b, a, b, ...)
+ * after a warm-up of each, so that both see the same spells of a shared machine's speed.
+ */
+static void time_pair(profile_fn fn, const struct sched_profile *a, const struct sched_profile *b,
+		      int runs, double *ta, double *tb)
+{
+	double t[2][16];
+
+	fn(a);
+	fn(b);
+	for (int i = 0; i < runs; i++) {
+		for (int j = 0; j < 2; j++) {
+			double start = now_s();
+
+			fn(j ? b : a);
+			t[j][i] = now_s() - start;
+		}
+	}
+	qsort(t[0], (size_t)runs, sizeof(double), cmp_double);
+	qsort(t[1], (size_t)runs, sizeof(double), cmp_double);
+	*ta = t[0][runs / 2];
+	*tb = t[1][runs / 2];
+}
+
+static void compare_profiles(void)
+{
+	const struct sched_profile *cfs = sched_profile_find("6.1");
+	const struct sched_profile *eevdf = sched_profile_find("eevdf");
+	static const struct {
+		const char *what;
+		profile_fn fn;
+		int runs;
+	} cases[] = {
+		{ "40 sleeprun tasks, 4 CPUs, 60 s virtual (as 1.)", sleeprun_40x4_profile, 9 },
+		{ "hackbench 5 x 1000, threads, FSM, 2 CPUs (as 2.)", hackbench_5x1000_profile, 7 },
+		{ "hackbench 100 x 100, threads, FSM, 2 CPUs (as 4.)", hackbench_100x100_profile,
+		  5 },
+	};
+
+	printf("\n6. the eevdf profile beside 6.1's (medians of interleaved runs)\n");
+	printf("   %-52s %10s %10s %8s\n", "", "6.1", "eevdf", "ratio");
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		double t_cfs, t_eevdf;
+
+		time_pair(cases[i].fn, cfs, eevdf, cases[i].runs, &t_cfs, &t_eevdf);
+		printf("   %-52s %9.4fs %9.4fs %8.2f\n", cases[i].what, t_cfs, t_eevdf,
+		       t_eevdf / t_cfs);
+	}
+}
+
 /* The tuning workload: --profile 6.1 --cpus 2 --hz 250 --threads --groups 5 --loops 100. */
 static void tuning_workload(struct workload_cli *wc, struct workload *w)
 {
@@ -157,7 +257,7 @@ static TuneRun *pso_full(guint jobs)
 	TuneConfig c = {
 		.type = tuner_optimizer_pso,
 		.dim = space.dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = &space,
 		.evaluator = { .objective = workload_objective,
 			       .objective_ctx = &w,
@@ -242,7 +342,7 @@ static guint evaluations_to(const tuner_optimizer_type *T, const tuner_optimizer
 
 	while (!reached && (n = tuner_optimizer_ask(opt, x, cap)) > 0) {
 		for (size_t i = 0; i < n; i++)
-			tune_map_knob_space(x + i * space->dim, &k[i], (void *)space);
+			knob_space_map(x + i * space->dim, &k[i], (void *)space);
 		if (!evaluator_batch(ev, k, (guint)n, res, NULL, NULL, NULL))
 			abort();
 		for (size_t i = 0; i < n; i++) {
@@ -311,7 +411,7 @@ static void optimizer_table(void)
 	cap = MIN(tuner_optimizer_batch_max(grid), 64);
 	while ((n = tuner_optimizer_ask(grid, x, cap)) > 0) {
 		for (size_t i = 0; i < n; i++)
-			tune_map_knob_space(x + i * space.dim, &k[i], &space);
+			knob_space_map(x + i * space.dim, &k[i], &space);
 		if (!evaluator_batch(ev, k, (guint)n, res, NULL, NULL, NULL))
 			abort();
 		for (size_t i = 0; i < n; i++)
@@ -504,6 +604,8 @@ int main(int argc, char **argv)
 		if (run)
 			sections[i].run();
 	}
+
+	compare_profiles();
 
 	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
 	return failures ? 1 : 0;

@@ -73,7 +73,8 @@ static inline void rb_change_child(struct rb_node *old, struct rb_node *new_chil
  * Rotate `node` down towards `dir`: its child on the other side takes its place and `node` becomes
  * that child's `dir` child.  In-order sequence and colours are unchanged.
  */
-static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_root *root)
+static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_root *root,
+			     rb_augment_fn augment)
 {
 	enum rb_dir other = rb_opposite(dir);
 	struct rb_node *pivot = rb_child(node, other);
@@ -89,13 +90,19 @@ static inline void rb_rotate(struct rb_node *node, enum rb_dir dir, struct rb_ro
 
 	*rb_child_slot(pivot, dir) = node;
 	rb_set_parent(node, pivot);
+
+	/* The pivot now spans the subtree node spanned; node spans less, so it goes first. */
+	if (augment) {
+		augment(node);
+		augment(pivot);
+	}
 }
 
 /*
  * `node` is red and may have a red parent.  Either push the conflict two levels up by recolouring
  * (red uncle), or end it with one or two rotations (black uncle).
  */
-void rb_insert_color(struct rb_node *node, struct rb_root *root)
+static void rb_insert_rebalance(struct rb_node *node, struct rb_root *root, rb_augment_fn augment)
 {
 	for (;;) {
 		struct rb_node *parent = rb_parent(node);
@@ -122,14 +129,19 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
 
 		/* An inner grandchild is first rotated to the outside, where the second case applies. */
 		if (rb_child(parent, rb_opposite(side)) == node) {
-			rb_rotate(parent, side, root);
+			rb_rotate(parent, side, root, augment);
 			parent = node;
 		}
 		rb_set_black(parent);
 		rb_set_red(gparent);
-		rb_rotate(gparent, rb_opposite(side), root);
+		rb_rotate(gparent, rb_opposite(side), root, augment);
 		return;
 	}
+}
+
+void rb_insert_color(struct rb_node *node, struct rb_root *root)
+{
+	rb_insert_rebalance(node, root, NULL);
 }
 
 /*
@@ -137,7 +149,8 @@ void rb_insert_color(struct rb_node *node, struct rb_root *root)
  * `node` is one black short.  Borrow a black from the sibling's side by rotation, or recolour the
  * sibling red and move the deficit up to the parent.
  */
-static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, struct rb_root *root)
+static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, struct rb_root *root,
+			       rb_augment_fn augment)
 {
 	while (parent != NULL && !rb_is_red_or_null(node)) {
 		/*
@@ -152,7 +165,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 			/* Make the sibling black, without changing black heights, to reach the cases below. */
 			rb_set_black(sibling);
 			rb_set_red(parent);
-			rb_rotate(parent, side, root);
+			rb_rotate(parent, side, root, augment);
 			sibling = rb_child(parent, away);
 		}
 
@@ -170,7 +183,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 			/* Only the near nephew is red: rotate it into the far position. */
 			rb_set_black(near);
 			rb_set_red(sibling);
-			rb_rotate(sibling, away, root);
+			rb_rotate(sibling, away, root, augment);
 			far = sibling;
 			sibling = near;
 		}
@@ -178,7 +191,7 @@ static void rb_erase_rebalance(struct rb_node *node, struct rb_node *parent, str
 		rb_set_color(sibling, rb_color(parent));
 		rb_set_black(parent);
 		rb_set_black(far);
-		rb_rotate(parent, side, root);
+		rb_rotate(parent, side, root, augment);
 		return;
 	}
 	if (node)
@@ -209,7 +222,8 @@ static inline bool rb_unlink_simple(struct rb_node *node, struct rb_root *root,
  * was.
  */
 static inline bool rb_unlink_by_successor(struct rb_node *node, struct rb_root *root,
-					  struct rb_node **gap, struct rb_node **gap_parent)
+					  struct rb_node **gap, struct rb_node **gap_parent,
+					  struct rb_node **moved)
 {
 	struct rb_node *successor = node->rb_right;
 
@@ -240,22 +254,73 @@ static inline bool rb_unlink_by_successor(struct rb_node *node, struct rb_root *
 
 	successor->__rb_parent_color = node->__rb_parent_color; /* same parent, same colour */
 	rb_change_child(node, successor, parent, root);
+	*moved = successor;
 	return removed_black;
+}
+
+/*
+ * Recomputes the augmented values from node up, until one does not change once past must (a
+ * node whose value must be recomputed whatever happens below it; NULL: none).
+ */
+static void rb_augment_up(struct rb_node *node, struct rb_node *must, rb_augment_fn augment)
+{
+	bool past = must == NULL;
+
+	for (; node; node = rb_parent(node)) {
+		bool changed = augment(node);
+
+		if (node == must)
+			past = true;
+		else if (!changed && past)
+			return;
+	}
+}
+
+static void rb_erase_augmentable(struct rb_node *node, struct rb_root *root, rb_augment_fn augment)
+{
+	struct rb_node *gap;
+	struct rb_node *gap_parent;
+	struct rb_node *moved = NULL;
+	bool removed_black;
+
+	if (node->rb_left && node->rb_right)
+		removed_black = rb_unlink_by_successor(node, root, &gap, &gap_parent, &moved);
+	else
+		removed_black = rb_unlink_simple(node, root, &gap, &gap_parent);
+
+	/*
+	 * Every subtree that lost the node lies on the path from the gap up. A successor moved into
+	 * the node's place is on that path too (gap_parent is the successor or below it) and heads a
+	 * new set of descendants: the walk may stop only above it.
+	 */
+	if (augment)
+		rb_augment_up(gap_parent, moved, augment);
+	if (removed_black)
+		rb_erase_rebalance(gap, gap_parent, root, augment);
 }
 
 void rb_erase(struct rb_node *node, struct rb_root *root)
 {
-	struct rb_node *gap;
-	struct rb_node *gap_parent;
-	bool removed_black;
+	rb_erase_augmentable(node, root, NULL);
+}
 
-	if (node->rb_left && node->rb_right)
-		removed_black = rb_unlink_by_successor(node, root, &gap, &gap_parent);
-	else
-		removed_black = rb_unlink_simple(node, root, &gap, &gap_parent);
+void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,
+				rb_augment_fn augment)
+{
+	if (leftmost)
+		root->rb_leftmost = node;
+	/* The new leaf is in every subtree on its path: bring them up to date before rotating. */
+	augment(node);
+	rb_augment_up(rb_parent(node), NULL, augment);
+	rb_insert_rebalance(node, &root->rb_root, augment);
+}
 
-	if (removed_black)
-		rb_erase_rebalance(gap, gap_parent, root);
+void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+			       rb_augment_fn augment)
+{
+	if (root->rb_leftmost == node)
+		root->rb_leftmost = rb_next(node);
+	rb_erase_augmentable(node, &root->rb_root, augment);
 }
 
 static inline struct rb_node *rb_extreme(struct rb_node *node, enum rb_dir dir)

@@ -24,6 +24,13 @@
  * recognised with RB_EMPTY_NODE().  Erasing does not clear the node: callers that need to know whether
  * a node is queued call RB_CLEAR_NODE() after the erase, or keep their own flag (CFS's on_rq).
  *
+ * Augmented trees (EEVDF's timeline) keep in every node a value computed from its subtree, such as
+ * the minimum of a key over the subtree, so that a search can skip subtrees that cannot hold what it
+ * looks for.  The caller's rb_augment_fn recomputes one node's value from the node and its two
+ * children; the augmented insert and erase call it on every node whose subtree changed (the path
+ * up, as far as values change, and both nodes of each rotation), so the values are right whenever
+ * the call returns.
+ *
  * Costs: rb_first_cached() O(1); insertion and erasure O(log n) with at most three rotations;
  * rb_first/rb_last/rb_next/rb_prev O(log n) worst case, O(1) amortised over a full walk.
  * No recursion anywhere, so stack use is constant.
@@ -188,6 +195,43 @@ static inline void rb_add_cached(struct rb_node *node, struct rb_root_cached *tr
 	}
 	rb_link_node(node, parent, link);
 	rb_insert_color_cached(node, tree, leftmost);
+}
+
+/*
+ * Recomputes node's augmented value from node itself and its children (either may be NULL);
+ * returns whether it changed, so that a walk up the tree can stop where nothing changes.
+ */
+typedef bool (*rb_augment_fn)(struct rb_node *node);
+
+/* rb_insert_color_cached() for an augmented tree: node was just rb_link_node()d. O(log n). */
+void rb_insert_augmented_cached(struct rb_node *node, struct rb_root_cached *root, bool leftmost,
+				rb_augment_fn augment);
+
+/* rb_erase_cached() for an augmented tree. O(log n). */
+void rb_erase_augmented_cached(struct rb_node *node, struct rb_root_cached *root,
+			       rb_augment_fn augment);
+
+/* rb_add_cached() for an augmented tree. */
+static inline void rb_add_augmented_cached(struct rb_node *node, struct rb_root_cached *tree,
+					   bool (*less)(const struct rb_node *,
+							const struct rb_node *),
+					   rb_augment_fn augment)
+{
+	struct rb_node **link = &tree->rb_root.rb_node;
+	struct rb_node *parent = NULL;
+	bool leftmost = true;
+
+	while (*link) {
+		parent = *link;
+		if (less(node, parent)) {
+			link = &parent->rb_left;
+		} else {
+			link = &parent->rb_right;
+			leftmost = false;
+		}
+	}
+	rb_link_node(node, parent, link);
+	rb_insert_augmented_cached(node, tree, leftmost, augment);
 }
 
 #endif /* KERNEL_EXTRACT_RBTREE_H */

@@ -48,6 +48,18 @@ struct load_weight {
 	u32 inv_weight; /* 2^32 / weight for a task's table weight; 0 for a queue's summed weight */
 };
 
+/*
+ * Per-entity load tracking (PELT), as 6.1's wakeup placement reads it: a load that follows the
+ * weight while runnable and fades while asleep, with the kernel's half-life of 32 periods of
+ * 1024 us (y^32 = 1/2). The kernel sums whole periods in fixed point; this decays continuously.
+ * A queue's average is the sum of its entities', the sleeping ones included, which stay on the
+ * CPU they last ran on until they wake elsewhere.
+ */
+struct sched_avg {
+	u64 last_update_time;
+	double load_avg;
+};
+
 /* One schedulable entity; without group scheduling every entity is a task. */
 struct sched_entity {
 	struct load_weight load;
@@ -60,18 +72,38 @@ struct sched_entity {
 	u64 vruntime;
 	u64 nr_migrations;
 	struct cfs_rq *cfs_rq; /* the queue of the CPU it is on, or last ran on */
+
+	/* EEVDF (sched_eevdf.c) only; CFS leaves them zero. */
+	u64 deadline;	  /* virtual deadline: vruntime + slice in the entity's virtual time */
+	u64 slice;	  /* the request, in ns: base_slice, or the task's own (custom_slice) */
+	s64 vlag;	  /* lag saved at dequeue (avg_vruntime - vruntime), restored at enqueue */
+	u64 vprot;	  /* RUN_TO_PARITY: not preempted while vruntime is below this */
+	u64 min_vruntime; /* least vruntime in this entity's subtree of the timeline */
+	u64 min_slice, max_slice; /* least and greatest slice in that subtree */
+	bool custom_slice;	  /* slice was set per task (sched_setattr), not from base_slice */
+	bool sched_delayed; /* blocked, but left queued until it is eligible (DELAY_DEQUEUE) */
+	bool rel_deadline;  /* deadline holds deadline - vruntime while off a queue */
+	struct sched_avg avg;
+	bool avg_attached; /* its avg is counted in cfs_rq's */
 };
 
-/* CFS run queue: the time-ordered tree of runnable entities. curr is not in the tree. */
+/*
+ * CFS run queue: the time-ordered tree of runnable entities. curr is not in the tree. CFS orders it
+ * by vruntime; EEVDF by deadline, and keeps the weighted sum of the tree's vruntimes relative to
+ * min_vruntime, so that the average is exact in integers.
+ */
 struct cfs_rq {
 	struct load_weight load; /* sum of the weights of every queued entity, curr included */
 	unsigned int nr_running;
 	u64 min_vruntime; /* monotonic: never decreases */
 	struct rb_root_cached tasks_timeline;
+	s64 avg_vruntime;	/* EEVDF: sum of (vruntime - min_vruntime) * weight over the tree */
+	unsigned long avg_load; /* EEVDF: sum of the weights in the tree (curr excluded) */
 
 	struct sched_entity *curr;
 	struct sched_entity *next; /* wakeup buddy: the task just woken */
 	struct sched_entity *last; /* the task the wakeup preempted */
+	struct sched_avg avg;	   /* with SF_WAKE_AFFINE_SIS */
 };
 
 /* sched_info, as schedstats keeps it (/proc/PID/schedstat). */
@@ -101,6 +133,13 @@ struct task_struct {
 	struct sched_entity se;
 	struct sched_info sched_info;
 	unsigned long nvcsw, nivcsw; /* voluntary and involuntary context switches */
+
+	/* Wakeup placement (6.1): how often this task, waking others, switched between wakees
+	 * (halved every second), whom it woke last, and the CPU it was last woken from. */
+	unsigned int wakee_flips;
+	u64 wakee_flip_decay_ts;
+	const struct task_struct *last_wakee;
+	int recent_used_cpu;
 };
 
 /*
@@ -150,10 +189,11 @@ struct sched_system {
 	unsigned int features; /* bit set of enum sched_feature */
 	/* The policy every task of this system runs under; the core calls nothing else. */
 	const struct sched_class *policy;
-	struct rq *rqs;	      /* nr_cpus of them */
-	u64 idle_mask;	      /* CPUs with nothing to run */
-	u64 resched_mask;     /* CPUs whose need_resched the engine must act on */
-	u64 nr_migrations;    /* every set_task_cpu that changed CPU */
+	u64 tick_nsec;	   /* length of a tick (the kernel's TICK_NSEC); EEVDF bounds lag by it */
+	struct rq *rqs;	   /* nr_cpus of them */
+	u64 idle_mask;	   /* CPUs with nothing to run */
+	u64 resched_mask;  /* CPUs whose need_resched the engine must act on */
+	u64 nr_migrations; /* every set_task_cpu that changed CPU */
 	u64 nr_lb_migrations; /* of which load balancing did */
 	/* Called when a task changes rq, so the engine can charge migration costs. */
 	void (*migrate_hook)(struct task_struct *p, int from, int to, void *ctx);
@@ -192,6 +232,29 @@ void set_load_weight(struct task_struct *p);
 void update_load_add(struct load_weight *lw, unsigned long inc);
 void update_load_sub(struct load_weight *lw, unsigned long dec);
 u64 calc_delta_mine(u64 delta, unsigned long weight, struct load_weight *lw);
+/* delta of real time as virtual time of se: delta * NICE_0_LOAD / weight. */
+u64 calc_delta_fair(u64 delta, struct sched_entity *se);
+
+static inline struct task_struct *task_of(const struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+
+static inline struct rq *rq_of(const struct cfs_rq *cfs_rq)
+{
+	return container_of(cfs_rq, struct rq, cfs);
+}
+
+/* Time comparisons that survive u64 wrap-around, as the kernel's are. */
+static inline u64 max_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) > 0 ? b : a;
+}
+
+static inline u64 min_vruntime(u64 a, u64 b)
+{
+	return (s64)(b - a) < 0 ? b : a;
+}
 
 /* The need-resched flag, after resched_task(): the engine reschedules the CPU at once. */
 static inline void resched_curr(struct rq *rq)

@@ -8,8 +8,10 @@
  * queue, pull queued tasks worth the imbalance, skip cache-hot ones until balancing keeps failing)
  * are the kernel's.
  */
+#include "kernel-extract/sched_balance.h"
+
 #include "kernel-extract/sched_core.h"
-#include "kernel-extract/sched_fair.h"
+#include "kernel-extract/sched_pelt.h"
 
 static unsigned long cpu_load(const struct sched_system *sys, int cpu)
 {
@@ -70,8 +72,8 @@ static int find_idle_cpu(const struct sched_system *sys, int prev_cpu)
  * wakee there (sharing the waker's cache) if that leaves this CPU no more than half an
  * imbalance_pct busier than the wakee's previous CPU.
  */
-static bool wake_affine(const struct sched_system *sys, const struct task_struct *p, int prev_cpu,
-			int this_cpu)
+static bool wake_affine_2_6_28(const struct sched_system *sys, const struct task_struct *p,
+			       int prev_cpu, int this_cpu)
 {
 	const struct rq *this_rq = cpu_rq(sys, this_cpu);
 	const struct sched_domain *sd = domain_spanning(this_rq, prev_cpu);
@@ -88,6 +90,162 @@ static bool wake_affine(const struct sched_system *sys, const struct task_struct
 	return tl == 0 || 100 * (tl + p->se.load.weight) <= imbalance * load;
 }
 
+/* ---------------------------------------------------------------- 6.1 wakeup placement */
+
+static bool cpus_share_cache(const struct sched_system *sys, int a, int b)
+{
+	return cpu_rq(sys, a)->node == cpu_rq(sys, b)->node;
+}
+
+static unsigned int llc_size(const struct sched_system *sys)
+{
+	return sys->nr_cpus / sys->nr_nodes;
+}
+
+/*
+ * The waker remembers whom it wakes: a task that keeps switching between wakees (a sender writing
+ * to many receivers) is a one-to-many waker, whose flips are halved once a second.
+ */
+static void record_wakee(const struct sched_system *sys, struct task_struct *waker,
+			 const struct task_struct *p)
+{
+	if (sys->clock > waker->wakee_flip_decay_ts + NSEC_PER_SEC) {
+		waker->wakee_flips >>= 1;
+		waker->wakee_flip_decay_ts = sys->clock;
+	}
+	if (waker->last_wakee != p) {
+		waker->last_wakee = p;
+		waker->wakee_flips++;
+	}
+}
+
+/*
+ * Pulling the wakee to the waker's cache pays when one wakes one; when both sides flip between
+ * many partners (more than the CPUs sharing a cache can hold), spread them instead.
+ */
+static bool wake_wide(const struct sched_system *sys, const struct task_struct *waker,
+		      const struct task_struct *p)
+{
+	unsigned int master = waker->wakee_flips, slave = p->wakee_flips;
+	unsigned int factor = llc_size(sys);
+
+	if (master < slave) {
+		unsigned int t = master;
+
+		master = slave;
+		slave = t;
+	}
+	return !(slave < factor || master < slave * factor);
+}
+
+#define NO_CPU (-1)
+
+/* WA_IDLE: an idle CPU that shares the cache wins; a sync waker alone on its CPU takes it. */
+static int wake_affine_idle(const struct sched_system *sys, int this_cpu, int prev_cpu, int sync)
+{
+	if (idle_cpu(cpu_rq(sys, this_cpu)) && cpus_share_cache(sys, this_cpu, prev_cpu))
+		return idle_cpu(cpu_rq(sys, prev_cpu)) ? prev_cpu : this_cpu;
+	if (sync && cpu_rq(sys, this_cpu)->nr_running == 1)
+		return this_cpu;
+	if (idle_cpu(cpu_rq(sys, prev_cpu)))
+		return prev_cpu;
+	return NO_CPU;
+}
+
+/*
+ * WA_WEIGHT with WA_BIAS: this CPU, if its load with the wakee (less a sync waker's) is below the
+ * previous CPU's without it by more than half the domain's imbalance margin. Loads are PELT
+ * averages: a sleeping wakee still weighs on the CPU it last ran on.
+ */
+static int wake_affine_weight(const struct sched_system *sys, const struct sched_domain *sd,
+			      struct task_struct *p, struct task_struct *waker, int this_cpu,
+			      int prev_cpu, int sync)
+{
+	double this_eff_load = cfs_rq_load_avg(&cpu_rq(sys, this_cpu)->cfs);
+	double prev_eff_load = cfs_rq_load_avg(&cpu_rq(sys, prev_cpu)->cfs);
+	double task_load = task_load_avg(p);
+
+	if (sync && waker) {
+		double current_load = task_load_avg(waker);
+
+		if (current_load > this_eff_load)
+			return this_cpu;
+		this_eff_load -= current_load;
+	}
+	this_eff_load += task_load;
+	this_eff_load *= 100;
+	prev_eff_load -= task_load;
+	prev_eff_load *= 100 + (sd->imbalance_pct - 100) / 2;
+	if (sync)
+		prev_eff_load += 1;
+	return this_eff_load < prev_eff_load ? this_cpu : NO_CPU;
+}
+
+static int wake_affine(const struct sched_system *sys, const struct sched_domain *sd,
+		       struct task_struct *p, struct task_struct *waker, int this_cpu, int prev_cpu,
+		       int sync)
+{
+	int target = wake_affine_idle(sys, this_cpu, prev_cpu, sync);
+
+	if (target == NO_CPU)
+		target = wake_affine_weight(sys, sd, p, waker, this_cpu, prev_cpu, sync);
+	return target == NO_CPU ? prev_cpu : target;
+}
+
+/* The first idle CPU sharing target's cache, searched from the one after target. */
+static int select_idle_cpu(const struct sched_system *sys, int target)
+{
+	unsigned int size = llc_size(sys), first = (unsigned int)target / size * size;
+
+	for (unsigned int i = 1; i < size; i++) {
+		int cpu = (int)(first + ((unsigned int)target - first + i) % size);
+
+		if (idle_cpu(cpu_rq(sys, cpu)))
+			return cpu;
+	}
+	return NO_CPU;
+}
+
+static int select_idle_sibling(const struct sched_system *sys, struct task_struct *p, int prev,
+			       int target)
+{
+	if (idle_cpu(cpu_rq(sys, target)))
+		return target;
+	if (prev != target && cpus_share_cache(sys, prev, target) && idle_cpu(cpu_rq(sys, prev)))
+		return prev;
+
+	int recent = p->recent_used_cpu;
+
+	p->recent_used_cpu = prev;
+	if (recent >= 0 && recent != prev && recent != target &&
+	    cpus_share_cache(sys, recent, target) && idle_cpu(cpu_rq(sys, recent)))
+		return recent;
+
+	int idle = select_idle_cpu(sys, target);
+
+	return idle == NO_CPU ? target : idle;
+}
+
+/* The wakeup half of 6.1's select_task_rq_fair (this_cpu is the waker's, or the target's for a
+ * timer). */
+static int select_task_rq_wake(struct sched_system *sys, struct task_struct *p, int prev_cpu,
+			       int this_cpu, int wake_flags)
+{
+	struct task_struct *waker = cpu_rq(sys, this_cpu)->curr;
+	int new_cpu = prev_cpu;
+
+	if (waker && waker != p)
+		record_wakee(sys, waker, p);
+	if (this_cpu != prev_cpu && !(waker && wake_wide(sys, waker, p))) {
+		const struct sched_domain *sd = domain_spanning(cpu_rq(sys, this_cpu), prev_cpu);
+
+		if (sd)
+			new_cpu = wake_affine(sys, sd, p, waker, this_cpu, prev_cpu,
+					      wake_flags & WF_SYNC);
+	}
+	return select_idle_sibling(sys, p, prev_cpu, new_cpu);
+}
+
 int select_task_rq_fair(struct sched_system *sys, struct task_struct *p, int prev_cpu, int this_cpu,
 			int sd_flag, int wake_flags)
 {
@@ -95,6 +253,8 @@ int select_task_rq_fair(struct sched_system *sys, struct task_struct *p, int pre
 		return 0;
 	if (sd_flag & SD_BALANCE_FORK)
 		return find_idlest_cpu(sys);
+	if (sched_feat(sys, SF_WAKE_AFFINE_SIS))
+		return select_task_rq_wake(sys, p, prev_cpu, this_cpu, wake_flags);
 
 	if (idle_cpu(cpu_rq(sys, prev_cpu)))
 		return prev_cpu;
@@ -104,7 +264,7 @@ int select_task_rq_fair(struct sched_system *sys, struct task_struct *p, int pre
 	if (idle >= 0)
 		return idle;
 	if ((wake_flags & WF_SYNC) && this_cpu != prev_cpu &&
-	    wake_affine(sys, p, prev_cpu, this_cpu))
+	    wake_affine_2_6_28(sys, p, prev_cpu, this_cpu))
 		return this_cpu;
 	return prev_cpu;
 }
@@ -217,7 +377,8 @@ static struct rq *find_busiest_queue(const struct sched_system *sys,
 static bool can_migrate_task(const struct task_struct *p, const struct rq *src,
 			     const struct sched_domain *sd, u64 now)
 {
-	if (p == src->curr)
+	/* A task whose dequeue EEVDF delayed is asleep: there is nothing to run elsewhere. */
+	if (p == src->curr || p->se.sched_delayed)
 		return false;
 	return !task_hot(p, now, &src->sys->tun) || sd->nr_balance_failed > sd->cache_nice_tries;
 }

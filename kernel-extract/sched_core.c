@@ -61,7 +61,7 @@ static void build_sched_domains(struct sched_system *sys)
 }
 
 bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned int nr_nodes,
-		       const struct sched_tunables *tun, unsigned int features)
+		       const struct sched_tunables *tun, const struct sched_profile *profile)
 {
 	if (nr_cpus == 0 || nr_cpus > SCHED_MAX_CPUS || nr_nodes == 0 || nr_cpus % nr_nodes != 0)
 		return false;
@@ -71,8 +71,9 @@ bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned 
 	sys->nr_nodes = nr_nodes;
 	sys->tun = *tun;
 	sched_tunables_update(&sys->tun);
-	sys->features = features;
-	sys->policy = &fair_sched_class;
+	sys->features = profile->features;
+	sys->policy = profile->sched_class;
+	sys->tick_nsec = NSEC_PER_SEC / 1000;
 	sys->rqs = calloc(nr_cpus, sizeof(*sys->rqs));
 	if (!sys->rqs)
 		return false;
@@ -155,7 +156,7 @@ void set_task_cpu(struct sched_system *sys, struct task_struct *p, int new_cpu)
 
 /* ---------------------------------------------------------------- fork, wakeup */
 
-void sched_fork(struct task_struct *p, int pid, int nice)
+void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int nice)
 {
 	memset(&p->se, 0, sizeof(p->se));
 	memset(&p->sched_info, 0, sizeof(p->sched_info));
@@ -166,13 +167,22 @@ void sched_fork(struct task_struct *p, int pid, int nice)
 	p->cpu = 0;
 	p->on_cpu = false;
 	p->nvcsw = p->nivcsw = 0;
-	p->sched_class = &fair_sched_class;
+	p->wakee_flips = 0;
+	p->wakee_flip_decay_ts = 0;
+	p->last_wakee = NULL;
+	p->recent_used_cpu = -1;
+	p->sched_class = sys->policy;
 	set_load_weight(p);
+}
+
+void sched_setattr_runtime(struct task_struct *p, u64 runtime)
+{
+	p->se.custom_slice = runtime != 0;
+	p->se.slice = runtime;
 }
 
 void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_cpu)
 {
-	p->sched_class = sys->policy;
 	int cpu = p->sched_class->select_task_rq(sys, p, this_cpu, this_cpu, SD_BALANCE_FORK,
 						 WF_FORK);
 	struct rq *rq = cpu_rq(sys, cpu);
@@ -182,7 +192,7 @@ void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_
 	p->se.cfs_rq = &rq->cfs;
 	p->sched_class->task_fork(rq, p);
 	p->state = TASK_RUNNING;
-	activate_task(rq, p, 0);
+	activate_task(rq, p, ENQUEUE_INITIAL);
 	p->sched_class->check_preempt_curr(rq, p, WF_FORK);
 }
 
@@ -190,6 +200,20 @@ bool try_to_wake_up(struct sched_system *sys, struct task_struct *p, int this_cp
 {
 	if (p->state != TASK_INTERRUPTIBLE)
 		return false;
+
+	/*
+	 * Still queued: its class delayed the dequeue (EEVDF's DELAY_DEQUEUE). It wakes where it is,
+	 * without choosing a CPU (the kernel's ttwu_runnable).
+	 */
+	if (p->se.on_rq) {
+		struct rq *rq = task_rq(sys, p);
+
+		p->state = TASK_RUNNING;
+		activate_task(rq, p, ENQUEUE_WAKEUP | ENQUEUE_DELAYED);
+		if (!p->on_cpu)
+			p->sched_class->check_preempt_curr(rq, p, wake_flags);
+		return true;
+	}
 
 	int cpu = p->sched_class->select_task_rq(sys, p, p->cpu, this_cpu, SD_BALANCE_WAKE,
 						 wake_flags);
@@ -224,8 +248,10 @@ struct task_struct *schedule(struct rq *rq)
 	rq->need_resched = false;
 	sys->resched_mask &= ~(1ULL << rq->cpu);
 
+	/* A task that exited will not be woken: its dequeue must not be delayed. */
 	if (prev && prev->state != TASK_RUNNING && prev->se.on_rq)
-		deactivate_task(rq, prev, DEQUEUE_SLEEP);
+		deactivate_task(rq, prev,
+				DEQUEUE_SLEEP | (prev->state == TASK_DEAD ? DEQUEUE_SPECIAL : 0));
 
 	if (rq->nr_running == 0)
 		sys->policy->idle_balance(rq);

@@ -15,21 +15,28 @@
 /*
  * Builds nr_cpus run queues in nr_nodes memory domains (CPU i is in domain i * nr_nodes /
  * nr_cpus), with the load-balancing domains over them. nr_cpus must be 1..SCHED_MAX_CPUS and a
- * multiple of nr_nodes. Returns false on a bad topology.
+ * multiple of nr_nodes. The profile gives the feature flags and the class every task runs under;
+ * tun the knobs (which may differ from the profile's defaults). Returns false on a bad topology.
  */
 bool sched_system_init(struct sched_system *sys, unsigned int nr_cpus, unsigned int nr_nodes,
-		       const struct sched_tunables *tun, unsigned int features);
+		       const struct sched_tunables *tun, const struct sched_profile *profile);
 void sched_system_destroy(struct sched_system *sys);
 
-/* Prepares a task for its first enqueue: nice, weight, class (the kernel's sched_fork). */
-void sched_fork(struct task_struct *p, int pid, int nice);
+/* Prepares a task for its first enqueue: nice, weight, the system's class (the kernel's sched_fork). */
+void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int nice);
+
+/*
+ * The part of sched_setattr() that sets a fair task's own slice, sched_runtime, in ns (0: the base
+ * slice again). Only before the task's first enqueue; only EEVDF's 6.12+ profiles use it.
+ */
+void sched_setattr_runtime(struct task_struct *p, u64 runtime);
 
 /* Places a new task on the CPU fork balancing chooses and makes it runnable. */
 void wake_up_new_task(struct sched_system *sys, struct task_struct *p, int this_cpu);
 
 /*
- * Makes a sleeping task runnable on the CPU select_task_rq chooses; this_cpu is where the waker
- * runs. Returns false if p was not asleep.
+ * Makes a sleeping task runnable on the CPU select_task_rq chooses (or, if its class left it
+ * queued, where it is); this_cpu is where the waker runs. Returns false if p was not asleep.
  */
 bool try_to_wake_up(struct sched_system *sys, struct task_struct *p, int this_cpu, int wake_flags);
 

@@ -9,6 +9,8 @@
  */
 #include "kernel-extract/sched_fair.h"
 
+#include <math.h>
+
 static inline struct sched_system *sys_of(struct cfs_rq *cfs_rq)
 {
 	return rq_of(cfs_rq)->sys;
@@ -17,13 +19,6 @@ static inline struct sched_system *sys_of(struct cfs_rq *cfs_rq)
 static inline const struct sched_tunables *tun_of(struct cfs_rq *cfs_rq)
 {
 	return &sys_of(cfs_rq)->tun;
-}
-
-u64 calc_delta_fair(u64 delta, struct sched_entity *se)
-{
-	if (se->load.weight != NICE_0_LOAD)
-		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
-	return delta;
 }
 
 /* ---------------------------------------------------------------- the tree */
@@ -131,6 +126,90 @@ void update_curr(struct cfs_rq *cfs_rq)
 	update_min_vruntime(cfs_rq);
 }
 
+/* ---------------------------------------------------------------- load tracking */
+
+static bool pelt_on(struct cfs_rq *cfs_rq)
+{
+	return sched_feat(sys_of(cfs_rq), SF_WAKE_AFFINE_SIS);
+}
+
+/* What a load relaxing towards target has become after dt. */
+static double pelt_decay(double load, double target, u64 dt)
+{
+	return target + (load - target) * exp2(-(double)dt / (double)PELT_HALFLIFE_NS);
+}
+
+/* The queue's sum follows the weight queued on it (its runnable entities'). */
+void update_cfs_rq_load_avg(struct cfs_rq *cfs_rq, u64 now)
+{
+	struct sched_avg *sa = &cfs_rq->avg;
+
+	if (now > sa->last_update_time)
+		sa->load_avg = pelt_decay(sa->load_avg, (double)cfs_rq->load.weight,
+					  now - sa->last_update_time);
+	sa->last_update_time = now;
+}
+
+void update_se_load_avg(struct sched_entity *se, u64 now)
+{
+	struct sched_avg *sa = &se->avg;
+
+	if (now > sa->last_update_time)
+		sa->load_avg = pelt_decay(sa->load_avg, se->on_rq ? (double)se->load.weight : 0,
+					  now - sa->last_update_time);
+	sa->last_update_time = now;
+}
+
+/* Counts se in cfs_rq's average (a new task starts at its full weight, as 6.1's do). */
+static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 now = rq_clock(rq_of(cfs_rq));
+
+	if (se->avg_attached)
+		return;
+	update_cfs_rq_load_avg(cfs_rq, now);
+	update_se_load_avg(se, now);
+	cfs_rq->avg.load_avg += se->avg.load_avg;
+	se->avg_attached = true;
+}
+
+static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 now = rq_clock(rq_of(cfs_rq));
+
+	if (!se->avg_attached)
+		return;
+	update_cfs_rq_load_avg(cfs_rq, now);
+	update_se_load_avg(se, now);
+	cfs_rq->avg.load_avg -= se->avg.load_avg;
+	if (cfs_rq->avg.load_avg < 0)
+		cfs_rq->avg.load_avg = 0;
+	se->avg_attached = false;
+}
+
+/* Before the queue's weight or the entity's state changes, settle both up to now. */
+static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+{
+	u64 now = rq_clock(rq_of(cfs_rq));
+
+	if (!pelt_on(cfs_rq))
+		return;
+	update_cfs_rq_load_avg(cfs_rq, now);
+	update_se_load_avg(se, now);
+}
+
+double cfs_rq_load_avg(struct cfs_rq *cfs_rq)
+{
+	update_cfs_rq_load_avg(cfs_rq, rq_clock(rq_of(cfs_rq)));
+	return cfs_rq->avg.load_avg;
+}
+
+double task_load_avg(struct task_struct *p)
+{
+	update_se_load_avg(&p->se, rq_clock(rq_of(p->se.cfs_rq)));
+	return p->se.avg.load_avg;
+}
+
 /* ---------------------------------------------------------------- placement */
 
 /*
@@ -185,6 +264,9 @@ void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 		place_entity(cfs_rq, se, 0);
 	if (se != cfs_rq->curr)
 		__enqueue_entity(cfs_rq, se);
+	update_load_avg(cfs_rq, se);
+	if (pelt_on(cfs_rq))
+		attach_entity_load_avg(cfs_rq, se);
 	account_entity_enqueue(cfs_rq, se);
 	se->on_rq = 1;
 }
@@ -204,6 +286,7 @@ void dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int flags)
 	__clear_buddies(cfs_rq, se);
 	if (se != cfs_rq->curr)
 		__dequeue_entity(cfs_rq, se);
+	update_load_avg(cfs_rq, se);
 	account_entity_dequeue(cfs_rq, se);
 	se->on_rq = 0;
 	update_min_vruntime(cfs_rq);
@@ -315,12 +398,19 @@ int wakeup_preempt_entity(struct sched_entity *curr, struct sched_entity *se)
 	return 0;
 }
 
-/* p was just enqueued on rq: preempt curr if p is far enough behind it. */
+/*
+ * p was just enqueued on rq: preempt curr if p is far enough behind it. The buddies bias the next
+ * pick towards the woken task and back to the preempted one; 6.1 marks them only while the queue
+ * is at least sched_nr_latency long ("scale"), and marks the woken one whenever it preempts.
+ */
 void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 {
 	struct sched_system *sys = rq->sys;
 	struct task_struct *curr = rq->curr;
 	struct cfs_rq *cfs_rq = &rq->cfs;
+	bool scale =
+		!sched_feat(sys, SF_BUDDY_ON_PREEMPT) || cfs_rq->nr_running >= sys->tun.nr_latency;
+	bool next_marked = false;
 
 	(void)wake_flags;
 	if (!curr) {
@@ -329,15 +419,19 @@ void check_preempt_wakeup(struct rq *rq, struct task_struct *p, int wake_flags)
 	}
 	if (curr == p || !sched_feat(sys, SF_WAKEUP_PREEMPT))
 		return;
-	if (sched_feat(sys, SF_NEXT_BUDDY))
+	if (sched_feat(sys, SF_NEXT_BUDDY) && scale) {
 		cfs_rq->next = &p->se;
+		next_marked = true;
+	}
 	if (rq->need_resched)
 		return;
 
 	update_curr(cfs_rq);
 	if (wakeup_preempt_entity(&curr->se, &p->se) == 1) {
+		if (sched_feat(sys, SF_BUDDY_ON_PREEMPT) && !next_marked)
+			cfs_rq->next = &p->se;
 		resched_curr(rq);
-		if (sched_feat(sys, SF_LAST_BUDDY) && curr->se.on_rq)
+		if (sched_feat(sys, SF_LAST_BUDDY) && scale && curr->se.on_rq)
 			cfs_rq->last = &curr->se;
 	}
 }
@@ -374,8 +468,15 @@ static void task_tick_fair(struct rq *rq, struct task_struct *curr)
 	entity_tick(&rq->cfs, &curr->se);
 }
 
+static void update_curr_fair(struct rq *rq)
+{
+	update_curr(&rq->cfs);
+}
+
 static void task_fork_fair(struct rq *rq, struct task_struct *p)
 {
+	p->se.avg.load_avg = (double)p->se.load.weight;
+	p->se.avg.last_update_time = rq_clock(rq);
 	update_curr(&rq->cfs);
 	place_entity(&rq->cfs, &p->se, 1);
 }
@@ -390,6 +491,9 @@ static void migrate_task_rq_fair(struct sched_system *sys, struct task_struct *p
 	struct cfs_rq *to = &cpu_rq(sys, new_cpu)->cfs;
 
 	p->se.vruntime = p->se.vruntime - from->min_vruntime + to->min_vruntime;
+	/* Its load leaves with it; it is counted on the new queue when enqueued there. */
+	if (pelt_on(from))
+		detach_entity_load_avg(from, &p->se);
 }
 
 const struct sched_class fair_sched_class = {
@@ -405,4 +509,5 @@ const struct sched_class fair_sched_class = {
 	.task_fork = task_fork_fair,
 	.idle_balance = idle_balance,
 	.trigger_load_balance = trigger_load_balance,
+	.update_curr = update_curr_fair,
 };

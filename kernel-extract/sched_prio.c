@@ -66,3 +66,10 @@ u64 calc_delta_mine(u64 delta, unsigned long weight, struct load_weight *lw)
 		return (u64)((tmp + lw->weight / 2) / lw->weight);
 	return (u64)((tmp * lw->inv_weight + (1ULL << (WMULT_SHIFT - 1))) >> WMULT_SHIFT);
 }
+
+u64 calc_delta_fair(u64 delta, struct sched_entity *se)
+{
+	if (se->load.weight != NICE_0_LOAD)
+		delta = calc_delta_mine(delta, NICE_0_LOAD, &se->load);
+	return delta;
+}

@@ -1,5 +1,6 @@
 /*
- * sched_tunables.c - profiles and the boot-time scaling of the CFS knobs.
+ * sched_tunables.c - profiles and the boot-time scaling of the knobs (CFS's granularities, EEVDF's
+ * base_slice).
  *
  * The kernel multiplies its base latency, min_granularity and wakeup_granularity by
  * factor = 1 + ilog2(ncpus) at boot, because on more CPUs each CPU's queue is shorter and longer
@@ -7,6 +8,7 @@
  * ncpus at 8 instead.
  */
 #include "kernel-extract/sched.h"
+#include "kernel-extract/sched_class.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -22,6 +24,7 @@ static const struct sched_profile profiles[] = {
 			  .migration_cost = 500000 },
 		.features = F(SF_START_DEBIT) | F(SF_NORMALIZED_SLEEPER) | F(SF_ASYM_GRAN) |
 			    F(SF_WAKEUP_PREEMPT) | F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY),
+		.sched_class = &fair_sched_class,
 	},
 	{
 		.name = "6.1",
@@ -29,9 +32,36 @@ static const struct sched_profile profiles[] = {
 			  .min_granularity = 750000,
 			  .wakeup_granularity = 1000000,
 			  .migration_cost = 500000 },
+		/* NEXT_BUDDY is off in 6.1 (kernel/sched/features.h). */
 		.features = F(SF_START_DEBIT) | F(SF_GENTLE_FAIR_SLEEPERS) | F(SF_GRAN_BY_WOKEN) |
 			    F(SF_BASE_SLICE) | F(SF_TICK_VRUNTIME_PREEMPT) | F(SF_WAKEUP_PREEMPT) |
-			    F(SF_NEXT_BUDDY) | F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8),
+			    F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8) |
+			    F(SF_BUDDY_ON_PREEMPT) | F(SF_WAKE_AFFINE_SIS),
+		.sched_class = &fair_sched_class,
+	},
+	/*
+	 * 6.18's defaults (kernel/sched/features.h; this machine's debugfs reads base_slice 1.4 ms
+	 * on 2 CPUs): the base slice has been 0.70 ms since 6.15, short of a 1 ms tick.
+	 */
+	{
+		.name = "eevdf",
+		.base = { .migration_cost = 500000, .base_slice = 700000 },
+		.features = F(SF_PLACE_LAG) | F(SF_PLACE_DEADLINE_INITIAL) |
+			    F(SF_PLACE_REL_DEADLINE) | F(SF_RUN_TO_PARITY) | F(SF_PREEMPT_SHORT) |
+			    F(SF_DELAY_DEQUEUE) | F(SF_DELAY_ZERO) | F(SF_CUSTOM_SLICE) |
+			    F(SF_LAG_MAX_SLICE) | F(SF_RESCHED_PROTECT_END) | F(SF_WAKEUP_PREEMPT) |
+			    F(SF_SCALE_CPUS_CAPPED_AT_8),
+		.sched_class = &eevdf_sched_class,
+		.knobs = SCHED_KNOBS_EEVDF,
+	},
+	/* 6.6's: the first EEVDF, base slice 0.75 ms. */
+	{
+		.name = "6.6",
+		.base = { .migration_cost = 500000, .base_slice = 750000 },
+		.features = F(SF_PLACE_LAG) | F(SF_PLACE_DEADLINE_INITIAL) | F(SF_RUN_TO_PARITY) |
+			    F(SF_WAKEUP_PREEMPT) | F(SF_SCALE_CPUS_CAPPED_AT_8),
+		.sched_class = &eevdf_sched_class,
+		.knobs = SCHED_KNOBS_EEVDF,
 	},
 };
 
@@ -52,7 +82,7 @@ const struct sched_profile *sched_profile_default(void)
 
 const char *sched_profile_names(void)
 {
-	return "2.6.28, 6.1";
+	return "2.6.28, 6.1, eevdf, 6.6";
 }
 
 static unsigned int ilog2_u(unsigned int n)
@@ -76,6 +106,10 @@ unsigned int sched_tunable_factor(const struct sched_profile *profile, unsigned 
 void sched_tunables_update(struct sched_tunables *tun)
 {
 	/* ceil(latency / min_granularity), the number of tasks that fit in one latency period. */
+	if (tun->min_granularity == 0) {
+		tun->nr_latency = 0;
+		return;
+	}
 	tun->nr_latency =
 		(unsigned int)((tun->latency + tun->min_granularity - 1) / tun->min_granularity);
 }
@@ -89,6 +123,7 @@ struct sched_tunables sched_tunables_default(const struct sched_profile *profile
 	tun.latency *= factor;
 	tun.min_granularity *= factor;
 	tun.wakeup_granularity *= factor;
+	tun.base_slice *= factor;
 	if (!(profile->features & F(SF_SCALE_CPUS_CAPPED_AT_8))) {
 		if (tun.latency > LATENCY_CAP_2_6_28)
 			tun.latency = LATENCY_CAP_2_6_28;

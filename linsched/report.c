@@ -7,12 +7,17 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 {
 	json_key(w, "knobs");
 	json_begin_object(w);
-	json_key(w, "latency_ns");
-	json_uint(w, cfg->tun.latency);
-	json_key(w, "min_granularity_ns");
-	json_uint(w, cfg->tun.min_granularity);
-	json_key(w, "wakeup_granularity_ns");
-	json_uint(w, cfg->tun.wakeup_granularity);
+	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF) {
+		json_key(w, "base_slice_ns");
+		json_uint(w, cfg->tun.base_slice);
+	} else {
+		json_key(w, "latency_ns");
+		json_uint(w, cfg->tun.latency);
+		json_key(w, "min_granularity_ns");
+		json_uint(w, cfg->tun.min_granularity);
+		json_key(w, "wakeup_granularity_ns");
+		json_uint(w, cfg->tun.wakeup_granularity);
+	}
 	json_key(w, "migration_cost_ns");
 	json_uint(w, cfg->tun.migration_cost);
 	json_end_object(w);
@@ -23,6 +28,8 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.switch_ns);
 	json_key(w, "wakeup_ns");
 	json_uint(w, cfg->costs.wakeup_ns);
+	json_key(w, "wakeup_remote_ns");
+	json_uint(w, cfg->costs.wakeup_remote_ns);
 	json_key(w, "migrate_ns");
 	json_uint(w, cfg->costs.migrate_ns);
 	json_key(w, "cache_lines");
@@ -127,13 +134,19 @@ void report_text(GString *out, const struct linsched_sim *sim)
 		g_string_append_printf(out,
 				       "costs drawn per operation, coefficient of variation %g\n",
 				       cfg->costs.jitter_cv);
-	g_string_append_printf(out,
-			       "knobs: latency %" G_GUINT64_FORMAT
-			       " ns, min_granularity %" G_GUINT64_FORMAT
-			       " ns, wakeup_granularity %" G_GUINT64_FORMAT
-			       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-			       cfg->tun.latency, cfg->tun.min_granularity,
-			       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
+	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
+		g_string_append_printf(out,
+				       "knobs: base_slice %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       cfg->tun.base_slice, cfg->tun.migration_cost);
+	else
+		g_string_append_printf(out,
+				       "knobs: latency %" G_GUINT64_FORMAT
+				       " ns, min_granularity %" G_GUINT64_FORMAT
+				       " ns, wakeup_granularity %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       cfg->tun.latency, cfg->tun.min_granularity,
+				       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
 	g_string_append_printf(
 		out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
 		res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");

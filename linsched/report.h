@@ -4,7 +4,7 @@
  * The JSON keys are an interface (the tuner and the reports read them):
  *   profile, cpus, domains, hz, seed, runtime_ns, jiffies, context_switches, migrations,
  *   cpus_busy_ns [per CPU], knobs {latency_ns, min_granularity_ns, wakeup_granularity_ns,
- *   migration_cost_ns}, costs {...}, deadlock, tasks [{id, name, nice, cpu, sum_exec_ns,
+ *   migration_cost_ns} (EEVDF profiles: {base_slice_ns, migration_cost_ns}), costs {...}, deadlock, tasks [{id, name, nice, cpu, sum_exec_ns,
  *   run_delay_ns, pcount, nr_voluntary_switches, nr_involuntary_switches, nr_migrations,
  *   exit_ns (null while alive)}]
  * A caller may add keys of its own at the top level through the extra callback.

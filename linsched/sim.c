@@ -15,9 +15,9 @@
 
 #include "kernel-extract/sched_class.h"
 #include "kernel-extract/sched_core.h"
-#include "kernel-extract/sched_fair.h"
 #include "linsched/cache.h"
 #include "linsched/event.h"
+#include "linsched/sched_debug.h"
 
 enum event_kind {
 	EV_CPU,
@@ -74,9 +74,12 @@ struct linsched_sim {
 	struct linsched_result result;
 	linsched_switch_fn switch_fn;
 	void *switch_ctx;
+	linsched_wakeup_fn wakeup_fn;
+	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
-	gsl_rng *cost_rng; /* costs.jitter_cv > 0 only */
+	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
+	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -95,36 +98,41 @@ void linsched_config_init(struct linsched_config *cfg, const struct sched_profil
 	cfg->nr_domains = 1;
 	cfg->hz = 1000;
 	cfg->tun = sched_tunables_default(cfg->profile, nr_cpus);
-	cfg->costs = (struct linsched_costs){
-		.switch_ns = LINSCHED_DEFAULT_SWITCH_NS,
-		.wakeup_ns = LINSCHED_DEFAULT_WAKEUP_NS,
-		.migrate_ns = LINSCHED_DEFAULT_MIGRATE_NS,
-		.cache_lines = LINSCHED_DEFAULT_CACHE_LINES,
-		.miss_ps = LINSCHED_DEFAULT_MISS_PS,
-	};
+	linsched_machine_builtin(&cfg->machine);
+	linsched_config_set_machine(cfg, &cfg->machine);
 	cfg->seed = 1;
+}
+
+void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m)
+{
+	cfg->machine = *m;
+	cfg->costs = (struct linsched_costs){
+		.switch_ns = m->switch_ns,
+		.wakeup_ns = m->wakeup_ns,
+		.wakeup_remote_ns = m->wakeup_remote_ns,
+		.migrate_ns = m->migrate_ns,
+		.cache_lines = m->cache_lines,
+		.miss_ps = m->miss_ps,
+	};
+	if (m->hz)
+		cfg->hz = m->hz;
 }
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
 
-bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
+/* The profile's kernel's knobs within the ranges it accepts (sysctl, or debugfs for EEVDF). */
+static bool validate_knobs(const struct sched_profile *profile, const struct sched_tunables *t,
+			   GError **error)
 {
-	const struct sched_tunables *t = &cfg->tun;
-
-	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus,
-			    SCHED_MAX_CPUS);
-		return false;
-	}
-	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
-		g_set_error(error, CONFIG_ERROR, 1, "--domains: %u does not divide %u CPUs evenly",
-			    cfg->nr_domains, cfg->nr_cpus);
-		return false;
-	}
-	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
-		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
-			    cfg->hz);
-		return false;
+	if (profile->knobs == SCHED_KNOBS_EEVDF) {
+		if (t->base_slice > SCHED_BASE_SLICE_MAX) {
+			g_set_error(error, CONFIG_ERROR, 1,
+				    "--base-slice-ns: %" G_GUINT64_FORMAT
+				    " is outside the debugfs range %llu..%llu",
+				    t->base_slice, SCHED_BASE_SLICE_MIN, SCHED_BASE_SLICE_MAX);
+			return false;
+		}
+		return true;
 	}
 	if (t->latency < SCHED_LATENCY_MIN || t->latency > SCHED_LATENCY_MAX) {
 		g_set_error(error, CONFIG_ERROR, 1,
@@ -147,6 +155,30 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    t->wakeup_granularity, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX);
 		return false;
 	}
+	return true;
+}
+
+bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
+{
+	const struct sched_tunables *t = &cfg->tun;
+
+	if (cfg->nr_cpus == 0 || cfg->nr_cpus > SCHED_MAX_CPUS) {
+		g_set_error(error, CONFIG_ERROR, 1, "--cpus: %u is not in 1..%d", cfg->nr_cpus,
+			    SCHED_MAX_CPUS);
+		return false;
+	}
+	if (cfg->nr_domains == 0 || cfg->nr_cpus % cfg->nr_domains != 0) {
+		g_set_error(error, CONFIG_ERROR, 1, "--domains: %u does not divide %u CPUs evenly",
+			    cfg->nr_domains, cfg->nr_cpus);
+		return false;
+	}
+	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
+		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
+			    cfg->hz);
+		return false;
+	}
+	if (!validate_knobs(cfg->profile, t, error))
+		return false;
 	if (cfg->costs.cache_lines == 0) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
 		return false;
@@ -230,11 +262,11 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
 
 	sim->cfg = *cfg;
-	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun,
-			       cfg->profile->features)) {
+	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun, cfg->profile)) {
 		g_free(sim);
 		return NULL;
 	}
+	sim->sys.tick_nsec = NSEC_PER_SEC / cfg->hz;
 	sim->sys.migrate_hook = sim_migrate_hook;
 	sim->sys.hook_ctx = sim;
 	event_heap_init(&sim->events);
@@ -298,6 +330,11 @@ uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim)
 	return sim->tick_ns;
 }
 
+uint64_t linsched_sim_debug_checks(const struct linsched_sim *sim)
+{
+	return sim->debug.checks;
+}
+
 /* Counters restart with the epoch, so that a workload's set-up is not part of its results. */
 void linsched_sim_set_epoch(struct linsched_sim *sim)
 {
@@ -324,11 +361,24 @@ void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn f
 	sim->switch_ctx = ctx;
 }
 
+void linsched_sim_set_wakeup_hook(struct linsched_sim *sim, linsched_wakeup_fn fn, void *ctx)
+{
+	sim->wakeup_fn = fn;
+	sim->wakeup_ctx = ctx;
+}
+
 /* ---------------------------------------------------------------- tasks */
 
 struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 					   const struct linsched_task_ops *ops, void *data,
 					   const char *name, int nice)
+{
+	return linsched_task_create_sliced(sim, ops, data, name, nice, 0);
+}
+
+struct linsched_task *linsched_task_create_sliced(struct linsched_sim *sim,
+						  const struct linsched_task_ops *ops, void *data,
+						  const char *name, int nice, uint64_t slice_ns)
 {
 	struct linsched_task *t = g_new0(struct linsched_task, 1);
 
@@ -345,7 +395,9 @@ struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 	sim->alive++;
 
 	/* pid 0 is the idle task's in a kernel; ours start at 1. */
-	sched_fork(&t->ts, t->id + 1, nice);
+	sched_fork(&sim->sys, &t->ts, t->id + 1, nice);
+	if (slice_ns)
+		sched_setattr_runtime(&t->ts, slice_ns);
 	sim->sys.clock = sim->now;
 	int this_cpu = 0;
 
@@ -441,6 +493,13 @@ void linsched_task_stats(const struct linsched_task *t, struct linsched_task_sta
 void linsched_waitqueue_init(struct linsched_waitqueue *wq)
 {
 	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = false;
+}
+
+void linsched_waitqueue_init_lifo(struct linsched_waitqueue *wq)
+{
+	INIT_LIST_HEAD(&wq->waiters);
+	wq->lifo = true;
 }
 
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
@@ -448,11 +507,14 @@ bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
 	return !list_empty(&wq->waiters);
 }
 
-static void wake_task(struct linsched_sim *sim, struct linsched_task *t, int this_cpu,
-		      int wake_flags)
+/* waker NULL: a timer's wakeup, reported on the target CPU. */
+static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
+		      struct linsched_task *t, int this_cpu, int wake_flags)
 {
 	sim->sys.clock = sim->now;
-	try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags);
+	if (try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags) && sim->wakeup_fn)
+		sim->wakeup_fn(sim->wakeup_ctx, waker ? waker->ts.cpu : t->ts.cpu,
+			       sim->now - sim->epoch, waker, t, t->ts.cpu);
 }
 
 unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
@@ -472,8 +534,12 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
-		waker->overhead += linsched_cost(sim, sim->cfg.costs.wakeup_ns);
-		wake_task(sim, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
+		/* Where the policy put it decides what the waker paid. */
+		waker->overhead += linsched_cost(
+			sim, t->ts.cpu != waker->ts.cpu && sim->cfg.costs.wakeup_remote_ns
+				     ? sim->cfg.costs.wakeup_remote_ns
+				     : sim->cfg.costs.wakeup_ns);
 	}
 	return woken;
 }
@@ -534,8 +600,12 @@ static void task_step(struct linsched_sim *sim, struct linsched_task *t)
 				continue;
 			return;
 		}
-		if (step.kind == LINSCHED_STEP_BLOCK)
-			list_add_tail(&t->wq_node, &step.wq->waiters);
+		if (step.kind == LINSCHED_STEP_BLOCK) {
+			if (step.wq->lifo)
+				list_add(&t->wq_node, &step.wq->waiters);
+			else
+				list_add_tail(&t->wq_node, &step.wq->waiters);
+		}
 		if (t->overhead) {
 			t->deferred = true;
 			t->deferred_step = step;
@@ -614,7 +684,7 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 static void timer_event(struct linsched_sim *sim, struct linsched_task *t)
 {
 	t->overhead += linsched_cost(sim, sim->cfg.costs.wakeup_ns);
-	wake_task(sim, t, t->ts.cpu, 0);
+	wake_task(sim, NULL, t, t->ts.cpu, 0);
 }
 
 /* Brings every account up to now, for a run that ends before its tasks do. */
@@ -626,8 +696,8 @@ static void settle_all(struct linsched_sim *sim)
 		struct rq *rq = sim_rq(sim, (int)i);
 
 		cpu_account(sim, cpu);
-		update_curr(&rq->cfs);
 		if (rq->curr) {
+			rq->curr->sched_class->update_curr(rq);
 			sim->result.cpu_busy_ns[i] += sim->now - cpu->busy_since;
 			cpu->busy_since = sim->now;
 		}
@@ -657,6 +727,12 @@ void linsched_sim_run(struct linsched_sim *sim)
 		else
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
 		reschedule_pending(sim);
+#ifdef SCHED_DEBUG
+		/* A task's task_struct comes first in it: the array reads as one of task_structs. */
+		sched_debug_assert(&sim->debug, &sim->sys,
+				   (const struct task_struct *const *)sim->tasks->pdata,
+				   sim->tasks->len, sim->cfg.seed);
+#endif
 	}
 
 	if (sim->alive && end != UINT64_MAX) {

@@ -25,6 +25,7 @@
 
 #include "kernel-extract/sched.h"
 #include "linsched/list.h"
+#include "linsched/machine.h"
 
 #define LINSCHED_COMM_LEN 16
 
@@ -33,9 +34,10 @@
  * that runs while it is paid, as a kernel's accounting would.
  */
 struct linsched_costs {
-	uint64_t switch_ns;  /* switching to another task (context switch) */
-	uint64_t wakeup_ns;  /* waking a task, charged to the waker (a timer's to the woken) */
-	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */
+	uint64_t switch_ns; /* switching to another task (context switch) */
+	uint64_t wakeup_ns; /* waking a task, charged to the waker (a timer's to the woken) */
+	uint64_t wakeup_remote_ns; /* waking it onto another CPU than the waker's; 0: wakeup_ns */
+	uint64_t migrate_ns;	   /* a task arriving on another CPU, charged to it */
 	/*
 	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted
 	 * since it last ran in that memory domain; a task arriving from another domain starts cold.
@@ -54,13 +56,6 @@ struct linsched_costs {
 
 #define LINSCHED_MAX_JITTER_CV 2.0
 
-#define LINSCHED_DEFAULT_SWITCH_NS  2000
-#define LINSCHED_DEFAULT_WAKEUP_NS  1000
-#define LINSCHED_DEFAULT_MIGRATE_NS 5000
-#define LINSCHED_DEFAULT_CACHE_LINES \
-	(32ULL * 1024 * 1024 / 64)    /* 32 MiB of 64-byte lines (this kind of machine's L3) */
-#define LINSCHED_DEFAULT_MISS_PS 5000 /* 5 ns a line */
-
 struct linsched_config {
 	const struct sched_profile *profile;
 	unsigned int nr_cpus;
@@ -68,14 +63,20 @@ struct linsched_config {
 	unsigned int hz;	   /* 100, 250, 300 or 1000 */
 	struct sched_tunables tun; /* as a sysctl would show them */
 	struct linsched_costs costs;
+	/* The machine modelled: costs comes from it, and the task models read their own costs
+	 * (a message's, a channel's size) from it. */
+	struct linsched_machine machine;
 	uint64_t seed;
 	uint64_t duration_ns; /* stop this long after virtual time 0 (not after the epoch);
 	                              * 0: when every task has exited */
 };
 
-/* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot). */
+/* Fills cfg with the profile's defaults for nr_cpus CPUs (knobs scaled as at boot), on the
+ * built-in machine. */
 void linsched_config_init(struct linsched_config *cfg, const struct sched_profile *profile,
 			  unsigned int nr_cpus);
+/* Models machine m: its costs, and its HZ when it knows it. */
+void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m);
 /* Checks every field; the message names the offending setting. */
 bool linsched_config_validate(const struct linsched_config *cfg, GError **error);
 
@@ -84,6 +85,10 @@ struct linsched_task;
 
 struct linsched_waitqueue {
 	struct list_head waiters;
+	/* The kernel queues a non-exclusive waiter (poll, a socket's reader or writer) at the head
+	 * of a wait queue and wakes from the head: the last to block wakes first. Exclusive
+	 * waiters queue at the tail, first come first woken. */
+	bool lifo;
 };
 
 enum linsched_step_kind {
@@ -140,6 +145,8 @@ void linsched_sim_free(struct linsched_sim *sim);
 const struct linsched_config *linsched_sim_config(const struct linsched_sim *sim);
 uint64_t linsched_sim_now(const struct linsched_sim *sim);
 uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim);
+/* Events whose invariants the -DSCHED_DEBUG build checked (linsched/sched_debug.h); 0 in others. */
+uint64_t linsched_sim_debug_checks(const struct linsched_sim *sim);
 
 /*
  * Creates a task and makes it runnable on the CPU fork balancing picks. The model's data belongs
@@ -148,6 +155,13 @@ uint64_t linsched_sim_tick_ns(const struct linsched_sim *sim);
 struct linsched_task *linsched_task_create(struct linsched_sim *sim,
 					   const struct linsched_task_ops *ops, void *data,
 					   const char *name, int nice);
+/*
+ * The same for a task that asks for its own slice (ns), as sched_setattr(sched_runtime) would on
+ * Linux 6.12 and later (EEVDF profiles that have SF_CUSTOM_SLICE); 0: the base slice.
+ */
+struct linsched_task *linsched_task_create_sliced(struct linsched_sim *sim,
+						  const struct linsched_task_ops *ops, void *data,
+						  const char *name, int nice, uint64_t slice_ns);
 void *linsched_task_data(const struct linsched_task *t);
 struct linsched_sim *linsched_task_sim(const struct linsched_task *t);
 int linsched_task_id(const struct linsched_task *t);
@@ -163,10 +177,13 @@ void linsched_task_charge(struct linsched_task *t, uint64_t ns);
  */
 uint64_t linsched_cost(struct linsched_sim *sim, uint64_t mean_ns);
 
+/* A queue woken first blocked first (the kernel's exclusive waiters). */
 void linsched_waitqueue_init(struct linsched_waitqueue *wq);
+/* A queue woken last blocked first (the kernel's non-exclusive waiters). */
+void linsched_waitqueue_init_lifo(struct linsched_waitqueue *wq);
 bool linsched_waitqueue_active(const struct linsched_waitqueue *wq);
 /*
- * Wakes up to nr tasks blocked on wq (0: all), first blocked first. Called from the model of the
+ * Wakes up to nr tasks blocked on wq (0: all), in the queue's order. Called from the model of the
  * running task waker, which pays the wakeup cost; sync says the waker is about to block (a hint
  * for wake-affine placement). Returns how many woke.
  */
@@ -181,6 +198,16 @@ typedef void (*linsched_switch_fn)(void *ctx, int cpu, uint64_t now,
 				   const struct linsched_task *prev,
 				   const struct linsched_task *next);
 void linsched_sim_set_switch_hook(struct linsched_sim *sim, linsched_switch_fn fn, void *ctx);
+/*
+ * Called at every wakeup that made a sleeping task runnable, after the policy placed it on
+ * target_cpu (and decided whether it preempts), as the kernel's sched_wakeup tracepoint fires.
+ * waker is the running task that woke it on cpu, or NULL for a timer's wakeup (cpu is then the
+ * target CPU).
+ */
+typedef void (*linsched_wakeup_fn)(void *ctx, int cpu, uint64_t now,
+				   const struct linsched_task *waker,
+				   const struct linsched_task *wakee, int target_cpu);
+void linsched_sim_set_wakeup_hook(struct linsched_sim *sim, linsched_wakeup_fn fn, void *ctx);
 /* Called when a model sets the epoch, e.g. so that a trace starts over with the measured run. */
 typedef void (*linsched_epoch_fn)(void *ctx, const struct linsched_sim *sim);
 void linsched_sim_set_epoch_hook(struct linsched_sim *sim, linsched_epoch_fn fn, void *ctx);

@@ -121,6 +121,31 @@ static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct 
 		prev_state(prev), ncomm, npid, nprio);
 }
 
+/*
+ * The kernel prints a wakeup from the context that did it: the waker on its CPU. A timer's wakeup
+ * (no waker) is printed from the target CPU, from whatever it is running, idle included.
+ */
+static void on_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_task *waker,
+		      const struct linsched_task *wakee, int target_cpu)
+{
+	struct trace *tr = ctx;
+	char wcomm[32], comm[32], task[48];
+	int wpid, wprio, pid, prio;
+
+	if (!waker)
+		waker = tr->running[cpu];
+	describe(waker, cpu, wcomm, sizeof(wcomm), &wpid, &wprio);
+	describe(wakee, target_cpu, comm, sizeof(comm), &pid, &prio);
+	g_snprintf(task, sizeof(task), "%s-%d", wcomm, wpid);
+	fprintf(tr->f,
+		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_wakeup: "
+		"comm=%s pid=%d prio=%d target_cpu=%03d\n",
+		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
+		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), comm, pid, prio, target_cpu);
+	if (ferror(tr->f))
+		tr->failed = true;
+}
+
 /* The span the outgoing task ran as one complete event on its CPU's track; times in µs. */
 static void json_switch(struct trace *tr, int cpu, uint64_t now, const struct linsched_task *prev,
 			const struct linsched_task *next)
@@ -168,10 +193,12 @@ static void on_switch(void *ctx, int cpu, uint64_t now, const struct linsched_ta
 {
 	struct trace *tr = ctx;
 
-	if (tr->format == TRACE_FTRACE)
+	if (tr->format == TRACE_FTRACE) {
 		ftrace_switch(tr, cpu, now, prev, next);
-	else
+		tr->running[cpu] = next;
+	} else {
 		json_switch(tr, cpu, now, prev, next);
+	}
 	if (ferror(tr->f))
 		tr->failed = true;
 }
@@ -197,6 +224,9 @@ void trace_attach(struct trace *tr, struct linsched_sim *sim)
 {
 	linsched_sim_set_switch_hook(sim, on_switch, tr);
 	linsched_sim_set_epoch_hook(sim, on_epoch, tr);
+	/* Chrome's trace has no place for wakeups: they are instants, not spans. */
+	if (tr->format == TRACE_FTRACE)
+		linsched_sim_set_wakeup_hook(sim, on_wakeup, tr);
 }
 
 static void trace_free(struct trace *tr)

@@ -2,7 +2,8 @@
  * trace.h - one record per context switch, written while a simulation runs:
  *
  *   ftrace  the text format of the kernel's sched_switch tracepoint (as in
- *           /sys/kernel/tracing/trace), which trace tools such as trace-cmd's parsers read;
+ *           /sys/kernel/tracing/trace), which trace tools such as trace-cmd's parsers read,
+ *           with a sched_wakeup line for every wakeup of a sleeping task, as the kernel's;
  *   json    Chrome trace-event JSON ("X" events, one track per CPU), which the Perfetto UI and
  *           chrome://tracing open.
  *

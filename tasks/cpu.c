@@ -20,5 +20,11 @@ static const struct linsched_task_ops cpu_ops = {
 
 struct linsched_task *cpu_task_create(struct linsched_sim *sim, const char *name, int nice)
 {
-	return linsched_task_create(sim, &cpu_ops, NULL, name, nice);
+	return cpu_task_create_sliced(sim, name, nice, 0);
+}
+
+struct linsched_task *cpu_task_create_sliced(struct linsched_sim *sim, const char *name, int nice,
+					     uint64_t slice_ns)
+{
+	return linsched_task_create_sliced(sim, &cpu_ops, NULL, name, nice, slice_ns);
 }

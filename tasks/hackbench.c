@@ -25,24 +25,60 @@ void hackbench_params_default(struct hackbench_params *p)
 	p->fds = 20;
 	p->datasize = 100;
 	p->model = HACKBENCH_FSM;
+	p->start = HACKBENCH_START_BARRIER;
+	p->fork_ns = HACKBENCH_FORK_NS;
 	p->footprint_lines = HACKBENCH_FOOTPRINT_LINES;
 	p->solo_ms = HACKBENCH_SOLO_MS;
 	p->degradation = HACKBENCH_DEGRADATION;
 }
 
+void hackbench_params_resolve_for(struct hackbench_params *p, const struct linsched_machine *m)
+{
+	struct linsched_machine builtin;
+
+	if (!m) {
+		linsched_machine_builtin(&builtin);
+		m = &builtin;
+	}
+	if (!p->capacity_bytes)
+		p->capacity_bytes = p->pipe ? m->pipe_bytes : m->socket_sndbuf_bytes;
+	if (!p->write_ns)
+		p->write_ns = p->pipe ? m->pipe_write_ns : m->socket_write_ns;
+	if (!p->read_ns)
+		p->read_ns = p->pipe ? m->pipe_read_ns : m->socket_read_ns;
+	if (!p->msg_overhead)
+		p->msg_overhead = m->socket_msg_overhead;
+}
+
 void hackbench_params_resolve(struct hackbench_params *p)
 {
-	if (!p->capacity_bytes)
-		p->capacity_bytes = p->pipe ? HACKBENCH_PIPE_BYTES : HACKBENCH_SOCKET_SNDBUF;
-	if (!p->write_ns)
-		p->write_ns = p->pipe ? HACKBENCH_PIPE_WRITE_NS : HACKBENCH_SOCKET_WRITE_NS;
-	if (!p->read_ns)
-		p->read_ns = p->pipe ? HACKBENCH_PIPE_READ_NS : HACKBENCH_SOCKET_READ_NS;
+	hackbench_params_resolve_for(p, NULL);
+}
+
+uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct linsched_machine *m)
+{
+	struct linsched_machine builtin;
+
+	if (!m) {
+		linsched_machine_builtin(&builtin);
+		m = &builtin;
+	}
+	return p->threads ? m->thread_switch_ns : m->process_switch_ns;
 }
 
 uint64_t hackbench_switch_ns(const struct hackbench_params *p)
 {
-	return p->threads ? HACKBENCH_THREAD_SWITCH_NS : HACKBENCH_PROCESS_SWITCH_NS;
+	return hackbench_switch_ns_on(p, NULL);
+}
+
+static uint64_t socket_overhead(const struct hackbench_params *p)
+{
+	struct linsched_machine builtin;
+
+	if (p->msg_overhead)
+		return p->msg_overhead;
+	linsched_machine_builtin(&builtin);
+	return builtin.socket_msg_overhead;
 }
 
 /* A socket charges each message its data plus the kernel's buffer overhead; a pipe packs
@@ -50,7 +86,7 @@ uint64_t hackbench_switch_ns(const struct hackbench_params *p)
 uint64_t hackbench_capacity_msgs(const struct hackbench_params *p)
 {
 	if (!p->pipe)
-		return p->capacity_bytes / (p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+		return p->capacity_bytes / (p->datasize + socket_overhead(p));
 	if (p->datasize > HACKBENCH_PAGE_SIZE)
 		return p->capacity_bytes / p->datasize;
 	uint64_t pages = p->capacity_bytes / HACKBENCH_PAGE_SIZE;
@@ -96,7 +132,13 @@ bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
 			    " bytes cannot hold one %u-byte message "
 			    "(a %s charges %u bytes for it)",
 			    p->capacity_bytes, p->datasize, p->pipe ? "pipe" : "socket",
-			    p->pipe ? p->datasize : p->datasize + HACKBENCH_SOCKET_MSG_OVERHEAD);
+			    p->pipe ? p->datasize : p->datasize + (unsigned int)socket_overhead(p));
+		return false;
+	}
+	if (p->model == HACKBENCH_BOOTSTRAP && p->start == HACKBENCH_START_PARENT) {
+		g_set_error(
+			error, HB_ERROR, 1,
+			"--start: parent is for the fsm model; bootstrapped tasks start at a barrier");
 		return false;
 	}
 	if (p->model == HACKBENCH_BOOTSTRAP) {
@@ -177,14 +219,21 @@ static struct hb_channel *channel(struct hackbench *hb, unsigned int group, unsi
 }
 
 /*
- * Every task reports at the barrier; the last to arrive releases them all and starts the clock,
- * as the real benchmark's parent does once every child is ready.
+ * Every task reports at the barrier. At a barrier start the last to arrive releases them all and
+ * starts the clock; at a parent start it wakes the parent, which does.
  */
 static bool hb_barrier(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
 {
 	struct hackbench *hb = ht->hb;
 
 	ht->state = HB_WORK;
+	if (hb->p.start == HACKBENCH_START_PARENT) {
+		if (++hb->arrived == hb->total)
+			linsched_wake_up(t, &hb->ready, 0, false);
+		step->kind = LINSCHED_STEP_BLOCK;
+		step->wq = &hb->barrier;
+		return true;
+	}
 	if (++hb->arrived < hb->total) {
 		step->kind = LINSCHED_STEP_BLOCK;
 		step->wq = &hb->barrier;
@@ -275,8 +324,55 @@ static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int 
 	return linsched_task_create(hb->sim, sender ? &sender_ops : &receiver_ops, ht, name, 0);
 }
 
-/* ---------------------------------------------------------------- the workload */
+/* ---------------------------------------------------------------- the parent */
 
+static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int group,
+					     unsigned int index, bool sender);
+
+/* Worker n in the real tools' order: each group's receivers, then its senders. */
+static struct linsched_task *create_worker(struct hackbench *hb, unsigned int n)
+{
+	unsigned int per_group = 2 * hb->p.fds;
+	unsigned int in_group = n % per_group;
+	struct linsched_task *t =
+		hb->p.model == HACKBENCH_FSM
+			? fsm_task_create(hb, n / per_group, in_group % hb->p.fds,
+					  in_group >= hb->p.fds)
+			: bootstrap_task_create(hb, n / per_group, in_group % hb->p.fds,
+						in_group >= hb->p.fds);
+
+	linsched_task_set_footprint(t, hb->p.footprint_lines);
+	return t;
+}
+
+/* Creates a worker per step, waits for them all to be ready, releases them, and leaves. */
+static void parent_next(struct linsched_task *t, struct linsched_step *step)
+{
+	struct hackbench *hb = linsched_task_data(t);
+
+	if (hb->created < hb->total) {
+		create_worker(hb, hb->created++);
+		step->kind = LINSCHED_STEP_RUN;
+		step->ns = hb->p.fork_ns;
+		return;
+	}
+	if (hb->arrived < hb->total) {
+		step->kind = LINSCHED_STEP_BLOCK;
+		step->wq = &hb->ready;
+		return;
+	}
+	if (linsched_waitqueue_active(&hb->barrier)) {
+		linsched_sim_set_epoch(hb->sim);
+		linsched_wake_up(t, &hb->barrier, 0, true);
+	}
+	step->kind = LINSCHED_STEP_EXIT;
+}
+
+/* The parent's data is the workload itself, which hackbench_free frees. */
+static const struct linsched_task_ops parent_ops = { .kind = "hackbench-parent",
+						     .next = parent_next };
+
+/* ---------------------------------------------------------------- the workload */
 struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbench_params *params)
 {
 	struct hackbench *hb = g_new0(struct hackbench, 1);
@@ -284,7 +380,7 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 	unsigned int domains = linsched_sim_config(sim)->nr_domains;
 
 	hb->p = *params;
-	hackbench_params_resolve(&hb->p);
+	hackbench_params_resolve_for(&hb->p, &linsched_sim_config(sim)->machine);
 	hb->sim = sim;
 	hb->total = hackbench_nr_tasks(p);
 	linsched_waitqueue_init(&hb->barrier);
@@ -308,18 +404,16 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 	hb->present = g_new0(unsigned int, (size_t)domains * p->groups);
 	hb->groups_in_domain = g_new0(unsigned int, domains);
 
-	/* Receivers first, as the real benchmark creates them before the senders of each group. */
-	for (unsigned int g = 0; g < p->groups; g++) {
-		for (int sender = 0; sender <= 1; sender++)
-			for (unsigned int i = 0; i < p->fds; i++) {
-				struct linsched_task *t =
-					p->model == HACKBENCH_FSM
-						? fsm_task_create(hb, g, i, sender)
-						: bootstrap_task_create(hb, g, i, sender);
-
-				linsched_task_set_footprint(t, p->footprint_lines);
-			}
+	if (p->start == HACKBENCH_START_PARENT) {
+		/* The pollers of the start pipe wait at the head of its queue. */
+		linsched_waitqueue_init_lifo(&hb->barrier);
+		linsched_waitqueue_init(&hb->ready);
+		linsched_task_create(sim, &parent_ops, hb, "hackbench", 0);
+		return hb;
 	}
+	/* Receivers first, as the real benchmark creates them before the senders of each group. */
+	for (unsigned int n = 0; n < hb->total; n++)
+		create_worker(hb, n);
 	return hb;
 }
 
@@ -370,6 +464,8 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 	json_string(w, "hackbench");
 	json_key(w, "model");
 	json_string(w, p->model == HACKBENCH_FSM ? "fsm" : "bootstrap");
+	json_key(w, "start");
+	json_string(w, p->start == HACKBENCH_START_PARENT ? "parent" : "barrier");
 	json_key(w, "groups");
 	json_uint(w, p->groups);
 	json_key(w, "loops");
@@ -419,6 +515,13 @@ void hackbench_simulate(const struct linsched_config *cfg, const struct hackbenc
 	out->migrations = res->migrations;
 	out->messages = hb->messages;
 	out->deadlock = res->deadlock;
+	out->task_switches = 0;
+	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
+		struct linsched_task_stats st;
+
+		linsched_task_stats(linsched_sim_task(sim, i), &st);
+		out->task_switches += st.nvcsw + st.nivcsw;
+	}
 	hackbench_free(hb);
 	linsched_sim_free(sim);
 }

@@ -31,22 +31,26 @@ enum hackbench_model {
 };
 
 /*
- * Defaults measured on this kind of machine (2-core AMD EPYC VM, kernel 6.18): see README.md,
- * "How the hackbench defaults were measured".
+ * How the workers start (FSM model):
+ *   barrier  all are created at once; the last to reach the start barrier releases the others,
+ *            first arrived first woken;
+ *   parent   as the real tools: a parent task ("hackbench") creates the workers one at a time
+ *            (each reaches the barrier, on whichever CPU fork balancing gave it, before the next
+ *            is created), waits until all are ready, and releases them with one write to a pipe
+ *            they all poll: a synchronous wakeup of every poller, the last to poll first (poll
+ *            waits at the head of the queue). Then the parent leaves.
  */
-#define HACKBENCH_SOCKET_SNDBUF	      212992 /* net.core.wmem_default */
-#define HACKBENCH_SOCKET_MSG_OVERHEAD 666    /* bytes charged per message beyond its data */
-#define HACKBENCH_PIPE_BYTES	      65536  /* 16 pages */
-#define HACKBENCH_PAGE_SIZE	      4096
-#define HACKBENCH_SOCKET_WRITE_NS     1090
-#define HACKBENCH_SOCKET_READ_NS      1190
-#define HACKBENCH_PIPE_WRITE_NS	      360
-#define HACKBENCH_PIPE_READ_NS	      370
-#define HACKBENCH_PROCESS_SWITCH_NS   5700
-#define HACKBENCH_THREAD_SWITCH_NS    1800
-#define HACKBENCH_FOOTPRINT_LINES     512   /* 32 KiB: stack, task and socket state */
-#define HACKBENCH_SOLO_MS	      120.0 /* one group, 100 loops, threads (SPEC.md §2) */
-#define HACKBENCH_DEGRADATION	      0.9
+enum hackbench_start {
+	HACKBENCH_START_BARRIER,
+	HACKBENCH_START_PARENT
+};
+
+/* The page a pipe packs messages into (the costs and sizes are the machine's: linsched/machine.h). */
+#define HACKBENCH_PAGE_SIZE	  4096
+#define HACKBENCH_FORK_NS	  20000 /* creating a thread or process */
+#define HACKBENCH_FOOTPRINT_LINES 512	/* 32 KiB: stack, task and socket state */
+#define HACKBENCH_SOLO_MS	  120.0 /* one group, 100 loops, threads (SPEC.md §2) */
+#define HACKBENCH_DEGRADATION	  0.9
 
 struct hackbench_params {
 	unsigned int groups;
@@ -56,8 +60,12 @@ struct hackbench_params {
 	bool pipe;	       /* pipes instead of socket pairs */
 	bool threads;	       /* threads instead of processes */
 	enum hackbench_model model;
-	uint64_t capacity_bytes;    /* per channel; 0: the kind's default */
-	uint64_t write_ns, read_ns; /* CPU cost of one write, one read */
+	enum hackbench_start start;
+	uint64_t fork_ns;	    /* parent start: CPU time to create one worker */
+	uint64_t capacity_bytes;    /* per channel; 0: the machine's for the kind */
+	uint64_t write_ns, read_ns; /* CPU cost of one write, one read; 0: the machine's */
+	uint64_t msg_overhead;	    /* socket: bytes charged per message beyond its data; 0: the
+				     * built-in machine's */
 	uint64_t footprint_lines;   /* cache footprint of each task */
 	double solo_ms;		    /* bootstrap: runtime of one group alone */
 	double degradation;	    /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
@@ -65,13 +73,19 @@ struct hackbench_params {
 
 /* The real tools' defaults: 10 groups, 100 loops, 20 fds, 100 bytes, sockets, processes, FSM. */
 void hackbench_params_default(struct hackbench_params *p);
-/* Fills the costs that depend on the channel kind and the task kind, where left at 0. */
+/* Fills the costs and sizes that depend on the channel kind and the task kind, where left at 0,
+ * from machine m (NULL: the built-in machine). */
+void hackbench_params_resolve_for(struct hackbench_params *p, const struct linsched_machine *m);
+/* The same on the built-in machine. */
 void hackbench_params_resolve(struct hackbench_params *p);
 /* How many messages fit in one channel (at least 1 once validated). */
 uint64_t hackbench_capacity_msgs(const struct hackbench_params *p);
 bool hackbench_params_validate(const struct hackbench_params *p, GError **error);
 unsigned int hackbench_nr_tasks(const struct hackbench_params *p);
-/* The context-switch cost of the task kind: threads share an address space and switch cheaper. */
+/* The context-switch cost of the task kind on machine m (NULL: the built-in machine): threads
+ * share an address space and switch cheaper. */
+uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct linsched_machine *m);
+/* The same on the built-in machine. */
 uint64_t hackbench_switch_ns(const struct hackbench_params *p);
 
 /* Reads solo_ms (> 0) and degradation (in (0, 1]) from the [bootstrap] group of a key file:
@@ -93,6 +107,10 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 struct hackbench_outcome {
 	uint64_t runtime_ns, jiffies;
 	uint64_t context_switches, migrations, messages;
+	/* Every time a task left a CPU, over the tasks' whole lives (set-up included): what a real
+	 * run's rusage counts (ru_nvcsw + ru_nivcsw), unlike context_switches, which counts the
+	 * CPUs' switches, idle ones too, from the start barrier on. */
+	uint64_t task_switches;
 	bool deadlock;
 };
 

@@ -20,6 +20,9 @@ struct hackbench {
 	struct hb_channel *channels; /* groups x fds, one per receiver */
 	struct linsched_waitqueue barrier;
 	unsigned int arrived, total;
+	/* parent start: workers created so far, and where the parent waits for them */
+	unsigned int created;
+	struct linsched_waitqueue ready;
 	uint64_t messages;
 	/* bootstrap: live tasks per (memory domain, group), and groups present per domain */
 	unsigned int *present;

@@ -86,6 +86,6 @@ struct linsched_task *sleeprun_task_create(struct linsched_sim *sim, const struc
 
 	sr->spec = *spec;
 	sr->random = g_strcmp0(spec->kind, "randsleeprun") == 0;
-	return linsched_task_create(sim, sr->random ? &randsleeprun_ops : &sleeprun_ops, sr, name,
-				    spec->nice);
+	return linsched_task_create_sliced(sim, sr->random ? &randsleeprun_ops : &sleeprun_ops, sr,
+					   name, spec->nice, spec->slice_ns);
 }

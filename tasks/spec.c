@@ -17,16 +17,17 @@ enum spec_key {
 	K_BUSY,
 	K_SLEEP,
 	K_DIST,
-	K_CV
+	K_CV,
+	K_SLICE
 };
 
 static const char *const key_names[] = {
 	[K_NICE] = "nice",	[K_COUNT] = "count", [K_LOOPS] = "loops", [K_BUSY] = "busy_ms",
-	[K_SLEEP] = "sleep_ms", [K_DIST] = "dist",   [K_CV] = "cv",
+	[K_SLEEP] = "sleep_ms", [K_DIST] = "dist",   [K_CV] = "cv",	  [K_SLICE] = "slice_ns",
 };
 
 #define KEY(k)	    (1U << (k))
-#define COMMON_KEYS (KEY(K_NICE) | KEY(K_COUNT))
+#define COMMON_KEYS (KEY(K_NICE) | KEY(K_COUNT) | KEY(K_SLICE))
 
 static const struct {
 	const char *kind;
@@ -125,6 +126,12 @@ static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char 
 		return parse_ms(key, value, &spec->sleep_ms, error);
 	case K_CV:
 		return parse_ms(key, value, &spec->cv, error);
+	case K_SLICE:
+		if (!parse_long(key, value, (long)SCHED_CUSTOM_SLICE_MIN,
+				(long)SCHED_CUSTOM_SLICE_MAX, &v, error))
+			return false;
+		spec->slice_ns = (uint64_t)v;
+		return true;
 	case K_DIST:
 		if (strcmp(value, "exponential") == 0 || strcmp(value, "exp") == 0)
 			spec->dist = DIST_EXPONENTIAL;
@@ -175,6 +182,19 @@ bool task_spec_parse(const char *text, struct task_spec *spec, GError **error)
 	return true;
 }
 
+bool task_spec_check_profile(const struct task_spec *spec, const struct sched_profile *profile,
+			     GError **error)
+{
+	if (spec->slice_ns && !(profile->features & (1U << SF_CUSTOM_SLICE))) {
+		g_set_error(error, SPEC_ERROR, 1,
+			    "--task: slice_ns needs a kernel with per-task slices (Linux 6.12+: "
+			    "--profile eevdf), not the %s profile",
+			    profile->name);
+		return false;
+	}
+	return true;
+}
+
 void task_spec_spawn(struct linsched_sim *sim, const struct task_spec *spec)
 {
 	for (unsigned int i = 0; i < spec->count; i++) {
@@ -183,7 +203,7 @@ void task_spec_spawn(struct linsched_sim *sim, const struct task_spec *spec)
 		/* comm is 15 characters in a kernel: keep the kind short enough to leave room. */
 		g_snprintf(name, sizeof(name), "%.8s-%u", spec->kind, linsched_sim_nr_tasks(sim));
 		if (strcmp(spec->kind, "cpu") == 0)
-			cpu_task_create(sim, name, spec->nice);
+			cpu_task_create_sliced(sim, name, spec->nice, spec->slice_ns);
 		else
 			sleeprun_task_create(sim, spec, name);
 	}

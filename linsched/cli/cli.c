@@ -10,6 +10,7 @@ void linsched_cli_init(struct linsched_cli *cli)
 	memset(cli, 0, sizeof(*cli));
 	cli->cpus = cli->domains = cli->hz = -1;
 	cli->latency_ns = cli->min_gran_ns = cli->wakeup_gran_ns = cli->migration_cost_ns = -1;
+	cli->base_slice_ns = -1;
 	cli->switch_cost_ns = cli->wakeup_cost_ns = cli->migrate_cost_ns = -1;
 	cli->cache_lines = cli->miss_cost_ps = -1;
 	cli->seed = -1;
@@ -19,7 +20,8 @@ void linsched_cli_clear(struct linsched_cli *cli)
 {
 	g_free(cli->profile);
 	g_free(cli->format);
-	cli->profile = cli->format = NULL;
+	g_free(cli->machine);
+	cli->profile = cli->format = cli->machine = NULL;
 }
 
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
@@ -31,7 +33,8 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Memory domains (shared last-level caches); must divide --cpus (default 1)",
 		  "N" },
 		{ "profile", 0, 0, G_OPTION_ARG_STRING, &cli->profile,
-		  "Scheduler profile: 2.6.28 (default) or 6.1", "P" },
+		  "Scheduler profile: 2.6.28 (default) or 6.1 (CFS), eevdf (Linux 6.18) or 6.6 (EEVDF)",
+		  "P" },
 		{ "hz", 0, 0, G_OPTION_ARG_INT64, &cli->hz,
 		  "Ticks per second: 100, 250, 300 or 1000 (default)", "HZ" },
 		{ "latency-ns", 0, 0, G_OPTION_ARG_INT64, &cli->latency_ns,
@@ -40,6 +43,10 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "sched_min_granularity_ns", "NS" },
 		{ "wakeup-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->wakeup_gran_ns,
 		  "sched_wakeup_granularity_ns", "NS" },
+		{ "base-slice-ns", 0, 0, G_OPTION_ARG_INT64, &cli->base_slice_ns,
+		  "EEVDF profiles: base_slice_ns, the request of every task (default: profile, scaled "
+		  "for the CPUs: 0.70 ms x (1 + ilog2 min(CPUs, 8)) for eevdf, 0.75 ms for 6.6)",
+		  "NS" },
 		{ "migration-cost-ns", 0, 0, G_OPTION_ARG_INT64, &cli->migration_cost_ns,
 		  "sched_migration_cost_ns: a task that ran this recently is cache hot (default 500000)",
 		  "NS" },
@@ -58,6 +65,10 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Draw every switch, wakeup, write and read cost from a gamma distribution with "
 		  "this coefficient of variation around its mean, 0..2 (default 0: fixed costs)",
 		  "CV" },
+		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
+		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
+		  "one) in place of the built-in machine",
+		  "FILE" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &cli->seed, "Random seed (default 1)", "S" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &cli->format,
 		  "Output: text (default) or json", "F" },
@@ -74,6 +85,38 @@ static bool check_nonneg(const char *flag, gint64 v, GError **error)
 {
 	if (v < -1) {
 		g_set_error(error, CLI_ERROR, 1, "%s: %" G_GINT64_FORMAT " is negative", flag, v);
+		return false;
+	}
+	return true;
+}
+
+/* A knob the profile's kernel does not have is an error, not silently ignored. */
+static bool check_profile_knobs(const struct linsched_cli *cli, const struct sched_profile *profile,
+				GError **error)
+{
+	const struct {
+		const char *flag;
+		gint64 v;
+	} cfs[] = {
+		{ "--latency-ns", cli->latency_ns },
+		{ "--min-gran-ns", cli->min_gran_ns },
+		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
+	};
+
+	if (profile->knobs == SCHED_KNOBS_EEVDF) {
+		for (size_t i = 0; i < G_N_ELEMENTS(cfs); i++)
+			if (cfs[i].v >= 0) {
+				g_set_error(error, CLI_ERROR, 1,
+					    "%s: the %s profile is EEVDF, which has no such knob "
+					    "(its knob is --base-slice-ns)",
+					    cfs[i].flag, profile->name);
+				return false;
+			}
+	} else if (cli->base_slice_ns >= 0) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "--base-slice-ns: the %s profile is CFS, which has no base_slice "
+			    "(EEVDF's knob: --profile eevdf or 6.6)",
+			    profile->name);
 		return false;
 	}
 	return true;
@@ -100,6 +143,7 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 		{ "--min-gran-ns", cli->min_gran_ns },
 		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
 		{ "--migration-cost-ns", cli->migration_cost_ns },
+		{ "--base-slice-ns", cli->base_slice_ns },
 		{ "--switch-cost-ns", cli->switch_cost_ns },
 		{ "--wakeup-cost-ns", cli->wakeup_cost_ns },
 		{ "--migrate-cost-ns", cli->migrate_cost_ns },
@@ -116,9 +160,19 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 		return false;
 	}
 
+	if (!check_profile_knobs(cli, profile, error))
+		return false;
+
 	unsigned int cpus = cli->cpus > 0 ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS;
 
 	linsched_config_init(cfg, profile, cpus);
+	if (cli->machine) {
+		struct linsched_machine m;
+
+		if (!linsched_machine_load(cli->machine, &m, error))
+			return false;
+		linsched_config_set_machine(cfg, &m);
+	}
 	if (cli->domains >= 0)
 		cfg->nr_domains = (unsigned int)MIN(cli->domains, G_MAXUINT);
 	if (cli->hz >= 0)
@@ -131,6 +185,8 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 		cfg->tun.wakeup_granularity = (uint64_t)cli->wakeup_gran_ns;
 	if (cli->migration_cost_ns >= 0)
 		cfg->tun.migration_cost = (uint64_t)cli->migration_cost_ns;
+	if (cli->base_slice_ns >= 0)
+		cfg->tun.base_slice = (uint64_t)cli->base_slice_ns;
 	if (cli->switch_cost_ns >= 0)
 		cfg->costs.switch_ns = (uint64_t)cli->switch_cost_ns;
 	if (cli->wakeup_cost_ns >= 0)

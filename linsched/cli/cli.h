@@ -1,8 +1,9 @@
 /*
  * cli.h - the command-line flags every simulation takes (topology, profile, knobs, HZ, costs,
- * seed, output format), shared by `linsched run`, `linsched hackbench` and the tuner. The flags
- * fill a struct linsched_cli; linsched_cli_config() turns it into a validated configuration: the
- * profile's defaults for the CPU count, then every value the user gave, as given.
+ * seed, output format, machine), shared by `linsched run`, `linsched hackbench` and the tuner.
+ * The flags fill a struct linsched_cli; linsched_cli_config() turns it into a validated
+ * configuration: the profile's defaults for the CPU count on the machine of --machine (or the
+ * built-in one), then every value the user gave, as given.
  */
 #ifndef LINSCHED_CLI_H
 #define LINSCHED_CLI_H
@@ -23,11 +24,12 @@ enum output_format {
 struct linsched_cli {
 	gint64 cpus, domains, hz;
 	char *profile;
-	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns;
+	gint64 latency_ns, min_gran_ns, wakeup_gran_ns, migration_cost_ns, base_slice_ns;
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	double cost_jitter;
 	char *format;
+	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
 };
 
 #define LINSCHED_CLI_DEFAULT_CPUS 2

@@ -95,8 +95,8 @@ int linsched_cmd_hackbench(int argc, char **argv)
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 
 	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
-	    !hackbench_cli_params(&hc, &params, &error) ||
 	    !linsched_cli_config(&cli, &cfg, &error) ||
+	    !hackbench_cli_params(&hc, &cfg.machine, &params, &error) ||
 	    !linsched_cli_format(&cli, &format, &error)) {
 		status = linsched_usage_error("hackbench", error->message);
 		goto out;

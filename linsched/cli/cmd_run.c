@@ -75,7 +75,8 @@ int linsched_cmd_run(int argc, char **argv)
 	for (size_t i = 0; specs[i]; i++) {
 		struct task_spec spec;
 
-		if (!task_spec_parse(specs[i], &spec, &error)) {
+		if (!task_spec_parse(specs[i], &spec, &error) ||
+		    !task_spec_check_profile(&spec, cfg.profile, &error)) {
 			g_array_free(parsed, TRUE);
 			status = linsched_usage_error("run", error->message);
 			goto out;

@@ -21,7 +21,8 @@ void hackbench_cli_clear(struct hackbench_cli *hc)
 {
 	g_free(hc->model);
 	g_free(hc->bootstrap_file);
-	hc->model = hc->bootstrap_file = NULL;
+	g_free(hc->start);
+	hc->model = hc->bootstrap_file = hc->start = NULL;
 }
 
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
@@ -44,6 +45,11 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		  NULL },
 		{ "model", 0, 0, G_OPTION_ARG_STRING, &o->model, "fsm (default) or bootstrap",
 		  "M" },
+		{ "start", 0, 0, G_OPTION_ARG_STRING, &o->start,
+		  "barrier (default: all created at once, the last ready releases the others) or "
+		  "parent (as the real tools: a parent creates them one by one and releases them "
+		  "with one write)",
+		  "S" },
 		{ "capacity-bytes", 0, 0, G_OPTION_ARG_INT64, &o->capacity_bytes,
 		  "Channel capacity (default: socket 212992, pipe 65536)", "N" },
 		{ "write-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->write_ns,
@@ -82,7 +88,8 @@ static bool in_range(const char *flag, gint64 v, gint64 lo, gint64 hi, GError **
 	return true;
 }
 
-bool hackbench_cli_params(const struct hackbench_cli *o, struct hackbench_params *p, GError **error)
+bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_machine *m,
+			  struct hackbench_params *p, GError **error)
 {
 	hackbench_params_default(p);
 	if (o->threads && o->processes) {
@@ -123,13 +130,20 @@ bool hackbench_cli_params(const struct hackbench_cli *o, struct hackbench_params
 		g_set_error(error, CLI_ERROR, 1, "--model: '%s' is not fsm or bootstrap", o->model);
 		return false;
 	}
+	if (o->start && strcmp(o->start, "parent") == 0)
+		p->start = HACKBENCH_START_PARENT;
+	else if (o->start && strcmp(o->start, "barrier") != 0) {
+		g_set_error(error, CLI_ERROR, 1, "--start: '%s' is not barrier or parent",
+			    o->start);
+		return false;
+	}
 	if (o->bootstrap_file && !hackbench_load_bootstrap_file(p, o->bootstrap_file, error))
 		return false;
 	if (o->solo_ms >= 0)
 		p->solo_ms = o->solo_ms;
 	if (o->degradation >= 0)
 		p->degradation = o->degradation;
-	hackbench_params_resolve(p);
+	hackbench_params_resolve_for(p, m);
 	return hackbench_params_validate(p, error);
 }
 
@@ -137,5 +151,5 @@ void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct ha
 				 struct linsched_config *cfg)
 {
 	if (cli->switch_cost_ns < 0)
-		cfg->costs.switch_ns = hackbench_switch_ns(p);
+		cfg->costs.switch_ns = hackbench_switch_ns_on(p, &cfg->machine);
 }

@@ -16,7 +16,7 @@
 struct hackbench_cli {
 	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, footprint;
 	gboolean pipe, threads, processes;
-	char *model, *bootstrap_file;
+	char *model, *bootstrap_file, *start;
 	double solo_ms, degradation;
 };
 
@@ -25,11 +25,13 @@ void hackbench_cli_clear(struct hackbench_cli *hc);
 /* The flags as a GOptionGroup; with_groups false leaves out --groups/--loops for commands that
  * sweep them themselves. */
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups);
-/* The workload the flags describe; false with a one-line error naming the flag. */
-bool hackbench_cli_params(const struct hackbench_cli *hc, struct hackbench_params *p,
-			  GError **error);
-/* The configuration for simulating p: the task kind decides the context-switch cost unless
- * --switch-cost-ns was given. */
+/* The workload the flags describe on machine m (whose costs and sizes fill what the flags leave
+ * out: cfg->machine of the configuration the simulation flags gave); false with a one-line error
+ * naming the flag. */
+bool hackbench_cli_params(const struct hackbench_cli *hc, const struct linsched_machine *m,
+			  struct hackbench_params *p, GError **error);
+/* The configuration for simulating p: the task kind decides the context-switch cost (the
+ * machine's for threads or processes) unless --switch-cost-ns was given. */
 void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,
 				 struct linsched_config *cfg);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linsched/cli/commands.h"
+#include "linsched/cli/probe.h"
 
 static void usage(FILE *f)
 {
@@ -12,6 +13,7 @@ static void usage(FILE *f)
 	      "\n"
 	      "  run        simulate simple tasks (cpu, sleeprun, randsleeprun) for a given time\n"
 	      "  hackbench  simulate the hackbench messaging benchmark to completion\n"
+	      "  probe      measure this machine's costs and write machine.ini (--machine FILE)\n"
 	      "\n"
 	      "linsched COMMAND --help lists a command's options.\n",
 	      f);
@@ -32,6 +34,8 @@ int main(int argc, char **argv)
 		return linsched_cmd_run(argc - 1, argv + 1);
 	if (strcmp(argv[1], "hackbench") == 0)
 		return linsched_cmd_hackbench(argc - 1, argv + 1);
-	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench)\n", argv[1]);
+	if (strcmp(argv[1], "probe") == 0)
+		return linsched_probe_main(argc - 1, argv + 1);
+	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench, probe)\n", argv[1]);
 	return 2;
 }

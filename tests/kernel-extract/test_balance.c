@@ -62,7 +62,7 @@ static struct sched_system *boot(void **state, unsigned int nr_cpus, unsigned in
 	assert_non_null(p);
 	if (sys->rqs)
 		sched_system_destroy(sys);
-	assert_true(sched_system_init(sys, nr_cpus, nr_nodes, &tunables, p->features));
+	assert_true(sched_system_init(sys, nr_cpus, nr_nodes, &tunables, p));
 	sys->clock = T0;
 	return sys;
 }
@@ -250,7 +250,7 @@ static void test_fork_spreads(void **state)
 		struct task_struct t[8];
 
 		for (int i = 0; i < 8; i++) {
-			sched_fork(&t[i], i + 1, 0);
+			sched_fork(sys, &t[i], i + 1, 0);
 			wake_up_new_task(sys, &t[i], 0);
 			assert_int_equal(t[i].state, TASK_RUNNING);
 			assert_int_equal(t[i].se.on_rq, 1);
@@ -274,17 +274,239 @@ static void test_fork_weighs_load(void **state)
 	struct sched_system *sys = boot(state, 2, 1);
 	struct task_struct t[6];
 
-	sched_fork(&t[0], 1, -5);
+	sched_fork(sys, &t[0], 1, -5);
 	wake_up_new_task(sys, &t[0], 0);
 	int heavy = t[0].cpu, other = 1 - heavy;
 
 	for (int i = 1; i < 6; i++) {
-		sched_fork(&t[i], i + 1, 0);
+		sched_fork(sys, &t[i], i + 1, 0);
 		wake_up_new_task(sys, &t[i], heavy);
 		assert_int_equal(t[i].cpu, i < 5 ? other : heavy);
 	}
 	assert_int_equal(cpu_rq(sys, heavy)->cfs.load.weight, 3121 + 1024);
 	assert_int_equal(cpu_rq(sys, other)->cfs.load.weight, 4096);
+}
+
+/* ---------------------------------------------------------------- 6.1 wakeup placement */
+
+/* A system with the 6.1 profile's features (wake_affine and select_idle_sibling). */
+static struct sched_system *boot_61(void **state, unsigned int nr_cpus)
+{
+	struct sched_system *sys = *state;
+	const struct sched_profile *p = sched_profile_find("6.1");
+
+	assert_non_null(p);
+	if (sys->rqs)
+		sched_system_destroy(sys);
+	assert_true(sched_system_init(sys, nr_cpus, 1, &tunables, p));
+	sys->clock = T0;
+	return sys;
+}
+
+/* n nice-0 tasks queued on cpu, the first of them running; returns the running one. */
+static struct task_struct *busy(struct sched_system *sys, struct task_struct *t, int n, int pid,
+				int cpu)
+{
+	for (int i = 0; i < n; i++)
+		queue_at(sys, &t[i], pid + i, 0, cpu, V0 + (u64)i * MS);
+	run(sys, cpu, &t[0]);
+	return &t[0];
+}
+
+/*
+ * WA_IDLE: a sync waker alone on its CPU (nr_running 1: it is about to sleep) takes the wakee
+ * when the wakee's previous CPU is busy; when that CPU is idle, select_idle_sibling sends the
+ * wakee back there.
+ */
+static void test_61_sync_waker_alone_pulls(void **state)
+{
+	struct task_struct w[1], other[1], p;
+	struct sched_system *sys = boot_61(state, 2);
+
+	busy(sys, w, 1, 10, 0);
+	busy(sys, other, 1, 20, 1);
+	sleeper(sys, &p, 1, 0, 1);
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC), 0);
+	/* Without the sync hint it is load: none of these tasks has a history yet, both averages
+	 * are 0, and 0 < 0 does not hold: not affine, CPU 1. */
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, 0), 1);
+
+	sys = boot_61(state, 2);
+	busy(sys, w, 1, 10, 0);
+	sleeper(sys, &p, 1, 0, 1);
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC), 1);
+}
+
+/*
+ * WA_WEIGHT with WA_BIAS (imbalance_pct 117 at the cache level: a margin of 100 + 17 / 2 = 108),
+ * on PELT averages set by hand, p's own (0) counted on CPU 1: a non-sync waker's CPU of average
+ * 1024 against the previous CPU's 3072: (1024 + 0) * 100 = 102400 < 3072 * 108 = 331776,
+ * affine (CPU 0); 3072 against 1024: 307200 >= 110592, the previous CPU.
+ */
+static void test_61_wake_affine_weight(void **state)
+{
+	struct task_struct a[3], b[3], p;
+
+	for (int heavy_here = 0; heavy_here <= 1; heavy_here++) {
+		struct sched_system *sys = boot_61(state, 2);
+
+		busy(sys, a, heavy_here ? 3 : 1, 10, 0);
+		busy(sys, b, heavy_here ? 1 : 3, 20, 1);
+		sleeper(sys, &p, 1, 0, 1);
+		p.se.avg_attached = true;
+		cpu_rq(sys, 0)->cfs.avg = (struct sched_avg){ T0, heavy_here ? 3072 : 1024 };
+		cpu_rq(sys, 1)->cfs.avg = (struct sched_avg){ T0, heavy_here ? 1024 : 3072 };
+		assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, 0),
+				 heavy_here ? 1 : 0);
+	}
+}
+
+/*
+ * wake_wide: with llc_size 2, a waker of 8 flips (7 before this wakeup, which flips it once more)
+ * and a wakee of 4 are a many-to-many pair (4 >= 2 and 8 >= 4 * 2): no affine wakeup, the wakee
+ * stays on its previous CPU although the sync waker is alone. With a wakee of 1 flip (< 2) the
+ * waker pulls it.
+ */
+static void test_61_wake_wide(void **state)
+{
+	struct task_struct w[1], other[1], p;
+
+	for (unsigned int flips = 1; flips <= 4; flips += 3) {
+		struct sched_system *sys = boot_61(state, 2);
+
+		busy(sys, w, 1, 10, 0);
+		busy(sys, other, 1, 20, 1);
+		sleeper(sys, &p, 1, 0, 1);
+		w[0].wakee_flips = 7;
+		w[0].wakee_flip_decay_ts = T0;
+		p.wakee_flips = flips;
+		assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC),
+				 flips == 4 ? 1 : 0);
+		assert_int_equal(w[0].wakee_flips, 8);
+		assert_ptr_equal(w[0].last_wakee, &p);
+	}
+}
+
+/* A waker's flips halve once a second has passed since they last did. */
+static void test_61_wakee_flips_decay(void **state)
+{
+	struct task_struct w[1], p, q;
+	struct sched_system *sys = boot_61(state, 2);
+
+	busy(sys, w, 1, 10, 0);
+	sleeper(sys, &p, 1, 0, 0);
+	new_task(sys, &q, 2, 0, 0);
+	q.state = TASK_INTERRUPTIBLE;
+	w[0].wakee_flips = 10;
+	w[0].wakee_flip_decay_ts = T0;
+	select_task_rq_fair(sys, &p, 0, 0, SD_BALANCE_WAKE, 0);
+	assert_int_equal(w[0].wakee_flips, 11); /* no decay yet, a new wakee */
+	select_task_rq_fair(sys, &p, 0, 0, SD_BALANCE_WAKE, 0);
+	assert_int_equal(w[0].wakee_flips, 11); /* the same wakee: no flip */
+	sys->clock = T0 + SEC + 1;
+	select_task_rq_fair(sys, &q, 0, 0, SD_BALANCE_WAKE, 0);
+	assert_int_equal(w[0].wakee_flips, 11 / 2 + 1);
+	assert_int_equal(w[0].wakee_flip_decay_ts, T0 + SEC + 1);
+}
+
+/*
+ * select_idle_sibling on 4 CPUs sharing a cache, CPUs 0 and 1 busy, 2 and 3 idle: the target (the
+ * sync waker's CPU 0) and prev (1) are busy; a recently used CPU 3 that is idle wins over the scan
+ * from the target, which would find CPU 2 first. p remembers prev as its recent CPU.
+ */
+static void test_61_recent_used_cpu(void **state)
+{
+	struct task_struct w[1], other[1], p;
+	struct sched_system *sys = boot_61(state, 4);
+
+	busy(sys, w, 1, 10, 0);
+	busy(sys, other, 1, 20, 1);
+	sleeper(sys, &p, 1, 0, 1);
+	p.recent_used_cpu = 3;
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC), 3);
+	assert_int_equal(p.recent_used_cpu, 1);
+	/* Again: recent is now prev itself, so the scan from CPU 0 finds CPU 2. */
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC), 2);
+}
+
+/*
+ * PELT with the kernel's half-life H = 32 x 1024 us: a nice-0 task queued at T0 with no history
+ * has 1024 - 1024 / 2 = 512 after H, as has its queue (weight 1024, from 0); asleep from then on,
+ * both fade to 512 / 4 = 128 after 2 H more.
+ */
+static void test_61_pelt(void **state)
+{
+	struct task_struct t;
+	struct sched_system *sys = boot_61(state, 1);
+	struct rq *rq = cpu_rq(sys, 0);
+	const u64 h = 32 * 1024 * US;
+
+	queue_at(sys, &t, 1, 0, 0, V0);
+	assert_true(t.se.avg_attached);
+	sys->clock = T0 + h;
+	assert_float_equal(task_load_avg(&t), 512, 1e-6);
+	assert_float_equal(cfs_rq_load_avg(&rq->cfs), 512, 1e-6);
+	t.state = TASK_INTERRUPTIBLE;
+	deactivate_task(rq, &t, DEQUEUE_SLEEP);
+	sys->clock = T0 + 3 * h;
+	assert_float_equal(task_load_avg(&t), 128, 1e-6);
+	assert_float_equal(cfs_rq_load_avg(&rq->cfs), 128, 1e-6);
+	/* Its load stays counted where it slept until it wakes elsewhere. */
+	assert_true(t.se.avg_attached);
+}
+
+/* A task moved to another CPU takes its load along: detached from one sum, added to the other. */
+static void test_61_pelt_follows_migration(void **state)
+{
+	struct task_struct t, other[1];
+	struct sched_system *sys = boot_61(state, 2);
+
+	busy(sys, other, 1, 10, 0);
+	sleeper(sys, &t, 1, 0, 0);
+	t.se.avg = (struct sched_avg){ T0, 700 };
+	t.se.avg_attached = true;
+	cpu_rq(sys, 0)->cfs.avg = (struct sched_avg){ T0, 1000 };
+	cpu_rq(sys, 1)->cfs.avg = (struct sched_avg){ T0, 50 };
+	/* Woken from idle CPU 1 (WA_IDLE) while CPU 0 is busy: it goes to CPU 1. */
+	assert_true(try_to_wake_up(sys, &t, 1, 0));
+	assert_int_equal(t.cpu, 1);
+	assert_float_equal(cfs_rq_load_avg(&cpu_rq(sys, 0)->cfs), 300, 1e-6);
+	assert_float_equal(cfs_rq_load_avg(&cpu_rq(sys, 1)->cfs), 750, 1e-6);
+}
+
+/*
+ * WA_WEIGHT reads PELT loads: CPU 1 runs one task (instantaneous load 1024, average 0) and holds
+ * the sleeping loads of three tasks that ran there (1024 each, p one of them); CPU 0 runs the
+ * non-sync waker (average 1024). Averages: this = (1024 + 1024) * 100 = 204800 < prev =
+ * (3072 + 0 - 1024) * 108 = 221184, affine: CPU 0. Instantaneous loads would have said CPU 1:
+ * (1024 + 1024) * 100 against 1024 * 108.
+ */
+static void test_61_wake_affine_reads_blocked_load(void **state)
+{
+	struct task_struct w[1], r[1], p;
+	struct sched_system *sys = boot_61(state, 2);
+
+	busy(sys, w, 1, 10, 0);
+	busy(sys, r, 1, 20, 1);
+	sleeper(sys, &p, 1, 0, 1);
+	w[0].se.avg = (struct sched_avg){ T0, 1024 };
+	cpu_rq(sys, 0)->cfs.avg = (struct sched_avg){ T0, 1024 };
+	r[0].se.avg = (struct sched_avg){ T0, 0 };
+	p.se.avg = (struct sched_avg){ T0, 1024 };
+	p.se.avg_attached = true;
+	cpu_rq(sys, 1)->cfs.avg = (struct sched_avg){ T0, 3072 };
+	assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, 0), 0);
+}
+
+/* A timer's wakeup (waker and prev the same busy CPU): any idle CPU sharing the cache. */
+static void test_61_timer_wakeup_finds_idle(void **state)
+{
+	struct task_struct t[1], p;
+	struct sched_system *sys = boot_61(state, 2);
+
+	busy(sys, t, 1, 10, 0);
+	sleeper(sys, &p, 1, 0, 0);
+	assert_int_equal(select_task_rq_fair(sys, &p, 0, 0, SD_BALANCE_WAKE, 0), 1);
 }
 
 /* ---------------------------------------------------------------- load balancing */
@@ -484,6 +706,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_wake_keeps_idle_prev, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wake_picks_idle_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wake_affine, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_sync_waker_alone_pulls, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_wake_affine_weight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_wake_wide, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_wakee_flips_decay, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_recent_used_cpu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_timer_wakeup_finds_idle, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_pelt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_pelt_follows_migration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_wake_affine_reads_blocked_load, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_fork_spreads, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_weighs_load, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load_balance_pulls_to_idle, setup, teardown),

@@ -24,6 +24,8 @@ struct item {
 	uint64_t seq; /* insertion stamp: breaks ties, proves FIFO among equal keys */
 	size_t slot;  /* index in the pool's queued[] or idle[] list, for O(1) random picks */
 	bool queued;
+	uint64_t value;	      /* augmented trees: a second key, not the order */
+	uint64_t subtree_min; /* augmented trees: the least value in the subtree */
 	struct rb_node node;
 };
 
@@ -255,6 +257,102 @@ static uint64_t rng_u64(gsl_rng *rng)
 static uint64_t random_key(gsl_rng *rng)
 {
 	return gsl_rng_uniform_int(rng, 2) ? gsl_rng_uniform_int(rng, 500) : rng_u64(rng);
+}
+
+/* ---- augmented trees ----------------------------------------------------------------------- */
+
+static uint64_t subtree_min_of(const struct rb_node *node)
+{
+	return node ? rb_entry(node, struct item, node)->subtree_min : UINT64_MAX;
+}
+
+/* The callback under test's contract: this node's minimum from its value and its children's,
+ * and whether it changed. */
+static bool item_augment(struct rb_node *node)
+{
+	struct item *it = rb_entry(node, struct item, node);
+	uint64_t m = it->value, old = it->subtree_min;
+
+	if (subtree_min_of(node->rb_left) < m)
+		m = subtree_min_of(node->rb_left);
+	if (subtree_min_of(node->rb_right) < m)
+		m = subtree_min_of(node->rb_right);
+	it->subtree_min = m;
+	return m != old;
+}
+
+/* Recomputes every subtree's minimum from scratch by recursion and compares with the cached one. */
+static uint64_t check_augmented(const struct rb_node *node)
+{
+	if (node == NULL)
+		return UINT64_MAX;
+
+	uint64_t left = check_augmented(node->rb_left);
+	uint64_t right = check_augmented(node->rb_right);
+	const struct item *it = rb_entry(node, struct item, node);
+	uint64_t m = it->value;
+
+	if (left < m)
+		m = left;
+	if (right < m)
+		m = right;
+	assert_int_equal(it->subtree_min, m);
+	return m;
+}
+
+/*
+ * Random inserts and erases through the augmented calls: after every one the tree passes the full
+ * red-black check, and every node's cached minimum equals the minimum recomputed by recursion, so
+ * no rotation or successor move was missed. A few hundred items make trees deep enough for every
+ * rebalancing case.
+ */
+static void test_augmented_random_operations(void **state)
+{
+	(void)state;
+	enum {
+		POOL = 300,
+		OPS = 6000
+	};
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct pool p;
+
+	assert_non_null(rng);
+	gsl_rng_set(rng, 20251124);
+	pool_init(&p, POOL);
+	for (size_t i = 0; i < OPS; i++) {
+		/* Grow for the first third, then shrink and grow at random. */
+		bool insert = gsl_rng_uniform_int(rng, 100) < (i < OPS / 3 ? 80U : 50U);
+
+		if (p.nr_idle == 0)
+			insert = false;
+		if (p.nr_queued == 0)
+			insert = true;
+		if (insert) {
+			struct item *it = p.idle[gsl_rng_uniform_int(rng, p.nr_idle)];
+
+			it->key = random_key(rng);
+			it->value = rng_u64(rng);
+			it->seq = p.next_seq++;
+			rb_add_augmented_cached(&it->node, &p.tree, item_less, item_augment);
+			it->queued = true;
+			list_remove(p.idle, &p.nr_idle, it);
+			list_append(p.queued, &p.nr_queued, it);
+		} else {
+			struct item *it = gsl_rng_uniform_int(rng, 4) == 0
+						  ? item_of(rb_first_cached(&p.tree))
+						  : p.queued[gsl_rng_uniform_int(rng, p.nr_queued)];
+
+			rb_erase_augmented_cached(&it->node, &p.tree, item_augment);
+			RB_CLEAR_NODE(&it->node);
+			it->queued = false;
+			list_remove(p.queued, &p.nr_queued, it);
+			list_append(p.idle, &p.nr_idle, it);
+		}
+		pool_check(&p);
+		check_augmented(p.tree.rb_root.rb_node);
+	}
+	pool_free(&p);
+	gsl_rng_free(rng);
 }
 
 /* ---- tests ---------------------------------------------------------------------------------- */
@@ -679,6 +777,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_equal_keys),
 		cmocka_unit_test(test_erase_leftmost_repeatedly),
 		cmocka_unit_test(test_plain_root),
+		cmocka_unit_test(test_augmented_random_operations),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -116,7 +116,7 @@ static struct sched_system *boot(void **state, enum prof which, unsigned int nr_
 	assert_non_null(p);
 	if (f->sys.rqs)
 		sched_system_destroy(&f->sys);
-	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &setups[which].tun, p->features));
+	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &setups[which].tun, p));
 	assert_int_equal(f->sys.tun.nr_latency, setups[which].nr_latency);
 	f->sys.clock = T0;
 	return &f->sys;
@@ -174,13 +174,16 @@ static void clear_resched(struct sched_system *sys, struct rq *rq)
 
 /* ---------------------------------------------------------------- calc_delta_fair */
 
+/* The weight tests need a task's weight only, not a system to run it in. */
+static struct sched_system no_system;
+
 static void test_calc_delta_fair_nice0_is_identity(void **state)
 {
 	(void)state;
 	static const u64 deltas[] = { 0, 1, 999, 4 * MS, 12345678901234ULL, 1ULL << 62 };
 	struct task_struct p;
 
-	sched_fork(&p, 1, 0);
+	sched_fork(&no_system, &p, 1, 0);
 	for (size_t i = 0; i < sizeof(deltas) / sizeof(deltas[0]); i++)
 		assert_int_equal(calc_delta_fair(deltas[i], &p.se), deltas[i]);
 }
@@ -194,7 +197,7 @@ static void test_calc_delta_fair_all_weights(void **state)
 	struct task_struct p;
 
 	for (int nice = MIN_NICE; nice <= MAX_NICE; nice++) {
-		sched_fork(&p, 1, nice);
+		sched_fork(&no_system, &p, 1, nice);
 		u64 w = p.se.load.weight;
 
 		for (size_t i = 0; i < sizeof(small) / sizeof(small[0]); i++)
@@ -206,10 +209,10 @@ static void test_calc_delta_fair_all_weights(void **state)
 		assert_int_equal(calc_delta_fair(0, &p.se), 0);
 	}
 	/* Spot checks typed in: 3 ms at nice 5 is 3e6 * 1024 / 335 = 9 170 149.25 virtual ns. */
-	sched_fork(&p, 1, 5);
+	sched_fork(&no_system, &p, 1, 5);
 	assert_in_range(calc_delta_fair(3 * MS, &p.se), 9170148, 9170150);
 	/* nice -20: 1 ms is 1e6 * 1024 / 88761 = 11 536.6 virtual ns. */
-	sched_fork(&p, 1, -20);
+	sched_fork(&no_system, &p, 1, -20);
 	assert_in_range(calc_delta_fair(1 * MS, &p.se), 11536, 11537);
 }
 
@@ -466,7 +469,7 @@ static void test_fork_placement_from_boot(void **state)
 			struct sched_system *sys = boot(state, (enum prof)which, 1);
 			u64 min_v = cpu_rq(sys, 0)->cfs.min_vruntime;
 
-			sched_fork(&p, 1, nices[i]);
+			sched_fork(sys, &p, 1, nices[i]);
 			wake_up_new_task(sys, &p, 0);
 			assert_int_equal(p.cpu, 0);
 			assert_int_equal(p.state, TASK_RUNNING);
@@ -701,8 +704,10 @@ static void test_wakeup_preempt_entity(void **state)
 
 /*
  * check_preempt_wakeup() on a CPU running curr, for every case above: need_resched is set exactly
- * when wakeup_preempt_entity() is 1; the woken task is the next buddy either way, and curr becomes
- * the last buddy when it is preempted.
+ * when wakeup_preempt_entity() is 1. 2.6.28 makes the woken task the next buddy either way, and
+ * curr the last buddy when it is preempted; 6.1 (NEXT_BUDDY off) makes the woken task the next
+ * buddy only when it preempts, and marks no last buddy with 2 tasks queued, fewer than
+ * sched_nr_latency = 8.
  */
 static void test_check_preempt_wakeup(void **state)
 {
@@ -724,10 +729,41 @@ static void test_check_preempt_wakeup(void **state)
 				 "need_resched %d",
 				 i, setups[c->which].name, c->curr_nice, c->woken_nice,
 				 (long long)c->vdiff, rq->need_resched);
-		assert_ptr_equal(rq->cfs.next, &woken.se);
-		assert_ptr_equal(rq->cfs.last, expected ? &curr.se : NULL);
+		if (c->which == P2628) {
+			assert_ptr_equal(rq->cfs.next, &woken.se);
+			assert_ptr_equal(rq->cfs.last, expected ? &curr.se : NULL);
+		} else {
+			assert_ptr_equal(rq->cfs.next, expected ? &woken.se : NULL);
+			assert_null(rq->cfs.last);
+		}
 		/* Nothing was charged: the clock did not move. */
 		assert_int_equal(curr.se.vruntime, V0 + 50 * MS);
+	}
+}
+
+/*
+ * 6.1 with a queue of sched_nr_latency = 8 (curr, 6 waiting, the woken one): a wakeup that
+ * preempts (vdiff 3 ms > 2 ms) marks the woken task next and curr last; one that does not (1 ms)
+ * marks neither, NEXT_BUDDY being off.
+ */
+static void test_61_buddies_at_nr_latency(void **state)
+{
+	for (int preempt = 0; preempt <= 1; preempt++) {
+		struct task_struct curr, wait[6], woken;
+		struct sched_system *sys = boot(state, P61, 1);
+		struct rq *rq = cpu_rq(sys, 0);
+		u64 vdiff = preempt ? 3 * MS : 1 * MS;
+
+		queue_at(sys, &curr, 1, 0, 0, V0 + 50 * MS);
+		make_curr(sys, &curr);
+		for (int i = 0; i < 6; i++)
+			queue_at(sys, &wait[i], 10 + i, 0, 0, V0 + 60 * MS);
+		queue_at(sys, &woken, 2, 0, 0, V0 + 50 * MS - vdiff);
+		assert_int_equal(rq->cfs.nr_running, 8);
+		check_preempt_wakeup(rq, &woken, 0);
+		assert_int_equal(resched_set(sys, rq), preempt);
+		assert_ptr_equal(rq->cfs.next, preempt ? &woken.se : NULL);
+		assert_ptr_equal(rq->cfs.last, preempt ? &curr.se : NULL);
 	}
 }
 
@@ -1142,6 +1178,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_update_curr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_preempt_entity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_buddies_at_nr_latency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_check_preempt_wakeup_idle_cpu, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_wakeup_path, setup, teardown),

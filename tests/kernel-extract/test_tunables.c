@@ -40,6 +40,62 @@ static void test_profile_lookup(void **state)
 	assert_null(sched_profile_find("6.1 "));
 	assert_non_null(strstr(sched_profile_names(), "2.6.28"));
 	assert_non_null(strstr(sched_profile_names(), "6.1"));
+	assert_non_null(strstr(sched_profile_names(), "eevdf"));
+	assert_non_null(strstr(sched_profile_names(), "6.6"));
+	assert_int_equal(profile("6.1")->knobs, SCHED_KNOBS_CFS);
+	assert_int_equal(profile("eevdf")->knobs, SCHED_KNOBS_EEVDF);
+	assert_int_equal(profile("6.6")->knobs, SCHED_KNOBS_EEVDF);
+}
+
+/*
+ * EEVDF's base slice (kernel/sched/fair.c): 0.75 ms in 6.6, 0.70 ms since 6.15 (what this
+ * machine's 6.18 shows: 1.4 ms on 2 CPUs), scaled by 1 + ilog2(min(ncpus, 8)): on 2 CPUs 1.4 and
+ * 1.5 ms, on 64 CPUs (capped at 8, factor 4) 2.8 and 3 ms. No CFS knob, hence no nr_latency.
+ * The flags that differ: 6.12's per-task slices, delayed dequeue and shorter-slice preemption,
+ * 6.17's lag bound and end-of-protection reschedule.
+ */
+static void test_eevdf_profiles(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *name;
+		unsigned int ncpus;
+		uint64_t base_slice;
+	} cases[] = {
+		{ "eevdf", 1, 700000 }, { "eevdf", 2, 1400000 }, { "eevdf", 64, 2800000 },
+		{ "6.6", 1, 750000 },	{ "6.6", 2, 1500000 },	 { "6.6", 64, 3000000 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sched_tunables t =
+			sched_tunables_default(profile(cases[i].name), cases[i].ncpus);
+
+		assert_int_equal(t.base_slice, cases[i].base_slice);
+		assert_int_equal(t.latency, 0);
+		assert_int_equal(t.min_granularity, 0);
+		assert_int_equal(t.nr_latency, 0);
+		assert_int_equal(t.migration_cost, 500000);
+	}
+	static const enum sched_feature only_618[] = { SF_PLACE_REL_DEADLINE, SF_PREEMPT_SHORT,
+						       SF_DELAY_DEQUEUE,      SF_DELAY_ZERO,
+						       SF_CUSTOM_SLICE,	      SF_LAG_MAX_SLICE,
+						       SF_RESCHED_PROTECT_END };
+	static const enum sched_feature both[] = { SF_PLACE_LAG, SF_PLACE_DEADLINE_INITIAL,
+						   SF_RUN_TO_PARITY, SF_WAKEUP_PREEMPT,
+						   SF_SCALE_CPUS_CAPPED_AT_8 };
+
+	for (size_t i = 0; i < sizeof(only_618) / sizeof(only_618[0]); i++) {
+		assert_true(profile("eevdf")->features & (1U << only_618[i]));
+		assert_false(profile("6.6")->features & (1U << only_618[i]));
+	}
+	for (size_t i = 0; i < sizeof(both) / sizeof(both[0]); i++) {
+		assert_true(profile("eevdf")->features & (1U << both[i]));
+		assert_true(profile("6.6")->features & (1U << both[i]));
+	}
+	/* Neither has buddies (NEXT_BUDDY is off in both kernels) nor CFS's rules. */
+	assert_false(profile("eevdf")->features & (1U << SF_NEXT_BUDDY));
+	assert_false(profile("eevdf")->features & (1U << SF_START_DEBIT));
+	assert_int_equal(SCHED_BASE_SLICE_MAX, 4294967295ULL);
 }
 
 /* The base values of SPEC.md's table, before any scaling. */
@@ -200,7 +256,7 @@ static struct sched_tunables booted_with(const struct sched_tunables *tun, unsig
 {
 	struct sched_system sys;
 
-	assert_true(sched_system_init(&sys, ncpus, 1, tun, profile(name)->features));
+	assert_true(sched_system_init(&sys, ncpus, 1, tun, profile(name)));
 	struct sched_tunables got = sys.tun;
 
 	sched_system_destroy(&sys);
@@ -309,10 +365,19 @@ static void test_inverse_weights(void **state)
 	assert_int_equal(prio_to_wmult[20], 4194304);
 }
 
-/* sched_fork() gives a task its nice level's weight and inverse weight. */
+/*
+ * sched_fork() gives a task its nice level's weight and inverse weight, and the class of the
+ * system it is forked in, which is the one its profile names (CFS for 2.6.28 and 6.1).
+ */
 static void test_sched_fork_sets_weight(void **state)
 {
 	(void)state;
+	const struct sched_tunables tun = sched_tunables_default(profile("6.1"), 2);
+	struct sched_system sys;
+
+	assert_true(sched_system_init(&sys, 2, 1, &tun, profile("6.1")));
+	assert_ptr_equal(sys.policy, &fair_sched_class);
+	assert_ptr_equal(profile("2.6.28")->sched_class, &fair_sched_class);
 	static const struct {
 		int nice;
 		unsigned long weight;
@@ -324,7 +389,7 @@ static void test_sched_fork_sets_weight(void **state)
 		struct task_struct p;
 
 		memset(&p, 0xa5, sizeof(p));
-		sched_fork(&p, 7, cases[i].nice);
+		sched_fork(&sys, &p, 7, cases[i].nice);
 		assert_int_equal(p.se.load.weight, cases[i].weight);
 		assert_int_equal(p.se.load.inv_weight, prio_to_wmult[cases[i].nice + 20]);
 		assert_int_equal(p.static_prio, 120 + cases[i].nice);
@@ -334,12 +399,14 @@ static void test_sched_fork_sets_weight(void **state)
 		assert_int_equal(p.state, TASK_NEW);
 		assert_ptr_equal(p.sched_class, &fair_sched_class);
 	}
+	sched_system_destroy(&sys);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_profile_lookup),
+		cmocka_unit_test(test_eevdf_profiles),
 		cmocka_unit_test(test_profile_base_values),
 		cmocka_unit_test(test_sysctl_ranges),
 		cmocka_unit_test(test_tunable_factor),

@@ -3,9 +3,11 @@
  * (BUILD_BIN_DIR/linsched), spawned without a shell.
  *
  *   ftrace  one line per context switch in the text format of the kernel's sched_switch
- *           tracepoint. Every line must match the format, the lines must be as many as the run's
- *           context_switches (the JSON report of the same run), each CPU's timestamps must not go
- *           back, and on each CPU a line's prev must be what the CPU's previous line switched to.
+ *           tracepoint, and one per wakeup in that of sched_wakeup. Every line must match its
+ *           format, the switch lines must be as many as the run's context_switches (the JSON
+ *           report of the same run), each CPU's timestamps must not go back, on each CPU a line's
+ *           prev must be what the CPU's previous line switched to, a wakeup is told by the task
+ *           its CPU runs, and a woken task is not running.
  *   json    Chrome trace-event JSON: valid JSON (the strict parser of tests/support), complete
  *           ("X") events with ts and dur, one track (tid) per CPU named by a metadata event,
  *           spans of one CPU that do not overlap and add up to the CPU's busy time of the report.
@@ -73,21 +75,6 @@ static void expect_listing(const char *dir, const char *expected)
 		fail_msg("%s holds '%s', expected '%s'", dir, listing, expected);
 }
 
-/* Each test works in a directory of its own, removed with what it holds when the test ends. */
-static int make_dir(void **state)
-{
-	*state = temp_dir("test_trace-XXXXXX");
-	return 0;
-}
-
-static int unmake_dir(void **state)
-{
-	/* Whatever a test left, also when it failed half-way. */
-	assert_true(remove_tree(*state));
-	g_free(*state);
-	return 0;
-}
-
 /* ---- the ftrace format ----------------------------------------------------------------------- */
 
 /* The format the issue states, with every field captured. */
@@ -96,6 +83,10 @@ static int unmake_dir(void **state)
 	"prev_comm=(\\S+) prev_pid=(\\d+) prev_prio=(\\d+) prev_state=([RSX]) ==> "         \
 	"next_comm=(\\S+) next_pid=(\\d+) next_prio=(\\d+)$"
 
+#define SCHED_WAKEUP_RE                                                                     \
+	"^\\s*(\\S+)-(\\d+)\\s+\\[(\\d{3})\\]\\s+\\S+\\s+(\\d+)\\.(\\d{6}): sched_wakeup: " \
+	"comm=(\\S+) pid=(\\d+) prio=(\\d+) target_cpu=(\\d{3})$"
+
 struct cpu_track {
 	bool seen;
 	guint64 last_us;
@@ -103,7 +94,7 @@ struct cpu_track {
 };
 
 struct ftrace_summary {
-	guint64 lines, exits;
+	guint64 lines, exits, wakeups;
 };
 
 static guint64 field_uint(GMatchInfo *m, int i)
@@ -116,6 +107,34 @@ static guint64 field_uint(GMatchInfo *m, int i)
 }
 
 /*
+ * A wakeup is told from its CPU by the task running there (once the CPU's chain is known), at
+ * a time that does not go back, and wakes a task that no CPU runs.
+ */
+static void check_wakeup(GMatchInfo *m, const char *line, guint64 cpus, struct cpu_track *track)
+{
+	g_autofree char *task = g_match_info_fetch(m, 1);
+	g_autofree char *comm = g_match_info_fetch(m, 6);
+	guint64 cpu = field_uint(m, 3), us = field_uint(m, 4) * 1000000 + field_uint(m, 5);
+	g_autofree char *waker = g_strdup_printf("%s/%" G_GUINT64_FORMAT, task, field_uint(m, 2));
+	g_autofree char *wakee = g_strdup_printf("%s/%" G_GUINT64_FORMAT, comm, field_uint(m, 7));
+
+	if (cpu >= cpus || field_uint(m, 9) >= cpus)
+		fail_msg("a CPU beyond %" G_GUINT64_FORMAT ": '%s'", cpus, line);
+	assert_true(field_uint(m, 7) != 0);
+	if (track[cpu].seen) {
+		if (us < track[cpu].last_us)
+			fail_msg("CPU %" G_GUINT64_FORMAT " goes back in time: '%s'", cpu, line);
+		if (strcmp(waker, track[cpu].next) != 0)
+			fail_msg("CPU %" G_GUINT64_FORMAT " runs %s, but '%s'", cpu,
+				 track[cpu].next, line);
+		track[cpu].last_us = us;
+	}
+	for (guint64 c = 0; c < cpus; c++)
+		if (track[c].seen && strcmp(track[c].next, wakee) == 0)
+			fail_msg("CPU %" G_GUINT64_FORMAT " runs the woken task: '%s'", c, line);
+}
+
+/*
  * Checks every line of an ftrace trace of a run whose report is doc: the format, one line per
  * context switch, each CPU's timestamps in order and within the run, each CPU's chain of
  * prev and next, idle as swapper/N with pid 0, every CPU idle at the end.
@@ -123,13 +142,15 @@ static guint64 field_uint(GMatchInfo *m, int i)
 static struct ftrace_summary check_ftrace(const char *text, const struct json *doc)
 {
 	g_autoptr(GRegex) re = g_regex_new(SCHED_SWITCH_RE, 0, 0, NULL);
+	g_autoptr(GRegex) wake_re = g_regex_new(SCHED_WAKEUP_RE, 0, 0, NULL);
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	guint64 cpus = member_uint(doc, "cpus");
 	guint64 runtime_us = member_uint(doc, "runtime_ns") / 1000;
 	struct cpu_track track[64];
-	struct ftrace_summary sum = { 0, 0 };
+	struct ftrace_summary sum = { 0, 0, 0 };
 
 	assert_non_null(re);
+	assert_non_null(wake_re);
 	assert_true(cpus <= G_N_ELEMENTS(track));
 	memset(track, 0, sizeof(track));
 	assert_true(g_str_has_prefix(text, "# tracer: nop\n"));
@@ -138,9 +159,16 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 
 		if (**l == '\0' || **l == '#') {
 			/* Comments only in the header, and the file ends with a newline. */
-			assert_true(**l == '#' ? sum.lines == 0 : l[1] == NULL);
+			assert_true(**l == '#' ? sum.lines + sum.wakeups == 0 : l[1] == NULL);
 			continue;
 		}
+		if (g_regex_match(wake_re, *l, 0, &m)) {
+			check_wakeup(m, *l, cpus, track);
+			sum.wakeups++;
+			continue;
+		}
+		g_match_info_free(m);
+		m = NULL;
 		if (!g_regex_match(re, *l, 0, &m))
 			fail_msg("not a sched_switch line: '%s'", *l);
 		sum.lines++;
@@ -232,6 +260,11 @@ static void check_ftrace_run(const char *dir, const char *const *workload)
 
 	/* Each task exits once, and the trace sees it leave its CPU for good. */
 	assert_int_equal(sum.exits, member(doc, "tasks", J_ARRAY)->array->len);
+	/* Tasks that pass messages block and are woken; bootstrapped tasks never sleep. */
+	if (strcmp(json_string_at(doc, "workload.model"), "fsm") == 0)
+		assert_true(sum.wakeups > 0);
+	else
+		assert_int_equal(sum.wakeups, 0);
 	json_free(doc);
 	run_clear(&r);
 	g_ptr_array_free(args, TRUE);
@@ -442,11 +475,13 @@ static void test_failed_run_leaves_no_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_ftrace_lines, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_ftrace_deterministic, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_json_trace, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, make_dir,
-						unmake_dir),
+		cmocka_unit_test_setup_teardown(test_ftrace_lines, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_ftrace_deterministic, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_json_trace, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

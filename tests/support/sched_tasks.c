@@ -3,7 +3,7 @@
 
 void new_task(struct sched_system *sys, struct task_struct *p, int pid, int nice, int cpu)
 {
-	sched_fork(p, pid, nice);
+	sched_fork(sys, p, pid, nice);
 	p->cpu = cpu;
 	p->se.cfs_rq = &cpu_rq(sys, cpu)->cfs;
 }

@@ -110,6 +110,10 @@ static void test_parse_examples(void **state)
 	assert_int_equal(s.count, 1);
 	/* a later key overrides an earlier one */
 	assert_int_equal(parse_ok("cpu:nice=1:nice=2").nice, 2);
+	/* a slice of its own, in sched_setattr's range 0.1 .. 100 ms; none by default */
+	assert_int_equal(parse_ok("cpu").slice_ns, 0);
+	assert_int_equal(parse_ok("cpu:slice_ns=100000").slice_ns, 100000);
+	assert_int_equal(parse_ok("sleeprun:slice_ns=100000000").slice_ns, 100000000);
 	/* a task may sleep without running or run without sleeping */
 	assert_true(parse_ok("sleeprun:busy_ms=0:sleep_ms=3").busy_ms == 0.0);
 	assert_true(parse_ok("sleeprun:busy_ms=3:sleep_ms=0").sleep_ms == 0.0);
@@ -146,6 +150,9 @@ static void test_parse_rejects(void **state)
 	BAD("randsleeprun:dist=uniform", "dist", "uniform");
 	BAD("randsleeprun:cv=-0.5", "cv");
 	BAD("randsleeprun:cv=abc", "cv");
+	BAD("cpu:slice_ns=99999", "slice_ns");
+	BAD("cpu:slice_ns=100000001", "slice_ns");
+	BAD("cpu:slice_ns=1.5", "slice_ns");
 }
 
 /* ---- spawning and the deterministic models ------------------------------------------------------ */

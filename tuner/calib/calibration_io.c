@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "tuner/stats/regression.h"
@@ -60,6 +61,10 @@ static CalibrationFit unfitted(void)
 				 .b = NAN,
 				 .se_a = NAN,
 				 .se_b = NAN,
+				 .t_a = NAN,
+				 .t_b = NAN,
+				 .p_a = NAN,
+				 .p_b = NAN,
 				 .r2 = NAN,
 				 .adj_r2 = NAN,
 				 .rse = NAN,
@@ -130,10 +135,24 @@ void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
 		.real_sd_ms = n_runs > 1 ? gsl_stats_sd(real_ms, 1, n_runs) : 0.0,
 		.predicted_ms = NAN,
 		.residual_ms = NAN,
+		.sim_switches = NAN,
+		.real_switches = NAN,
 	};
 	g_array_append_vals(point.real_ms, real_ms, (guint)n_runs);
 	g_array_append_val(cal->points, point);
 	g_array_append_val(cal->groups, groups);
+}
+
+void calibration_set_switches(Calibration *cal, guint i, double sim_switches,
+			      const double *real_switches, gsize n)
+{
+	g_return_if_fail(i < cal->points->len && n >= 1);
+	CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
+	g_autofree double *sorted = g_memdup2(real_switches, n * sizeof(double));
+
+	gsl_sort(sorted, 1, n);
+	p->sim_switches = sim_switches;
+	p->real_switches = gsl_stats_median_from_sorted_data(sorted, 1, n);
 }
 
 void calibration_add_run(Calibration *cal, const CalibrationRun *run)
@@ -182,6 +201,10 @@ gboolean calibration_fit(Calibration *cal, GError **error)
 		.b = r->b,
 		.se_a = r->se_a,
 		.se_b = r->se_b,
+		.t_a = r->t_a,
+		.t_b = r->t_b,
+		.p_a = r->p_a,
+		.p_b = r->p_b,
 		.r2 = r->r2,
 		.adj_r2 = r->adj_r2,
 		.rse = r->rse,
@@ -251,10 +274,17 @@ static void append_number(GString *s, double value)
 	g_string_append(s, g_ascii_formatd(buf, sizeof buf, "%.10g", value));
 }
 
+/* A number, or nothing when there is none (the CSV convention for a missing value). */
+static void append_optional(GString *s, double value)
+{
+	if (isfinite(value))
+		append_number(s, value);
+}
+
 static gchar *csv_text(const Calibration *cal)
 {
 	GString *s = g_string_new("groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,"
-				  "residual_ms,runs\n");
+				  "residual_ms,runs,sim_switches,real_switches\n");
 	for (guint i = 0; i < cal->points->len; i++) {
 		const CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
 		const double columns[] = { p->sim_jiffies, p->real_mean_ms, p->real_sd_ms,
@@ -270,6 +300,10 @@ static gchar *csv_text(const Calibration *cal)
 				g_string_append_c(s, ';');
 			append_number(s, g_array_index(p->real_ms, double, r));
 		}
+		g_string_append_c(s, ',');
+		append_optional(s, p->sim_switches);
+		g_string_append_c(s, ',');
+		append_optional(s, p->real_switches);
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);
@@ -277,13 +311,15 @@ static gchar *csv_text(const Calibration *cal)
 
 static gchar *runs_csv_text(const Calibration *cal)
 {
-	GString *s = g_string_new("seq,round,groups,ms,start_s\n");
+	GString *s = g_string_new("seq,round,groups,ms,start_s,switches\n");
 	for (guint i = 0; i < cal->runs->len; i++) {
 		const CalibrationRun *run = &g_array_index(cal->runs, CalibrationRun, i);
 		g_string_append_printf(s, "%u,%u,%u,", run->seq, run->round, run->groups);
 		append_number(s, run->ms);
 		g_string_append_c(s, ',');
 		append_number(s, run->start_s);
+		g_string_append_c(s, ',');
+		append_optional(s, run->switches);
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);
@@ -594,8 +630,14 @@ Calibration *calibration_read(const char *path, GError **error)
 	gboolean ok =
 		read_calibration_group(&r, cal, error) && read_fit_group(&r, &cal->fit, error);
 	ini_close(&r);
-	if (!ok)
+	if (!ok) {
 		g_clear_pointer(&cal, calibration_free);
+		return NULL;
+	}
+	regression_t_test(cal->fit.a, cal->fit.se_a, cal->fit.n - 2.0, &cal->fit.t_a,
+			  &cal->fit.p_a);
+	regression_t_test(cal->fit.b, cal->fit.se_b, cal->fit.n - 2.0, &cal->fit.t_b,
+			  &cal->fit.p_b);
 	return cal;
 }
 

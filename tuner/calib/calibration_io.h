@@ -7,11 +7,15 @@
  * the result and writes it where a person and the tuner can read it:
  *
  *   DIR/calibration.csv   one row per group count, for plots and for the reader:
- *       groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs
- *       "runs" lists every real run in ms, separated by ';' (so the row stays 7 fields).
+ *       groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs,
+ *       sim_switches,real_switches
+ *       "runs" lists every real run in ms, separated by ';' (so the row stays 9 fields);
+ *       sim_switches is the simulation's context switches, real_switches the median of the real
+ *       runs' (both counted per task, see realbench.h), empty when not counted.
  *   DIR/calibration_runs.csv   every real run in the order it ran, to see the machine's drift:
- *       seq,round,groups,ms,start_s
- *       start_s is when the run started, in seconds after the first measured run started.
+ *       seq,round,groups,ms,start_s,switches
+ *       start_s is when the run started, in seconds after the first measured run started;
+ *       switches its context switches, empty when not counted.
  *   DIR/calibration.ini   the summary the tuner loads (GKeyFile):
  *       [calibration] model (fsm|bootstrap), workload (free text), date (ISO 8601 UTC),
  *                     kernel (uname -r), cpus, loops, mode (threads|processes),
@@ -79,6 +83,11 @@ typedef struct {
 	double real_sd_ms;   /* sample standard deviation of real_ms (n - 1); 0 for a single run */
 	double predicted_ms; /* a + b * sim_jiffies after calibration_fit; NaN before */
 	double residual_ms;  /* real_mean_ms - predicted_ms after calibration_fit; NaN before */
+	/* Context switches (realbench.h: every time a task left a CPU): the simulation's, and the
+	 * median of the real runs' (the runs vary, and the median resists the odd one); NaN until
+	 * calibration_set_switches. */
+	double sim_switches;
+	double real_switches;
 } CalibrationPoint;
 
 /* The fitted line and its statistics, as in Regression (regression.h). */
@@ -86,6 +95,9 @@ typedef struct {
 	double a; /* intercept, ms */
 	double b; /* slope, ms per jiffy */
 	double se_a, se_b;
+	double t_a, t_b; /* t values: estimate / standard error */
+	double p_a, p_b; /* their two-sided p-values (n - 2 df); computed again when read back, as
+			  * they follow from a, b, their standard errors and n */
 	double r2, adj_r2;
 	double rse;	 /* residual standard error, ms */
 	double f, f_p;	 /* F statistic of the slope and its p-value */
@@ -105,11 +117,12 @@ typedef struct {
 
 /* One real run, as it happened. */
 typedef struct {
-	guint seq;	/* 0-based position in the order the runs were made */
-	guint round;	/* 0-based repeat number among its group count's runs */
-	guint groups;	/* hackbench groups */
-	double ms;	/* its time, ms */
-	double start_s; /* when it started, seconds after the first measured run started */
+	guint seq;	 /* 0-based position in the order the runs were made */
+	guint round;	 /* 0-based repeat number among its group count's runs */
+	guint groups;	 /* hackbench groups */
+	double ms;	 /* its time, ms */
+	double start_s;	 /* when it started, seconds after the first measured run started */
+	double switches; /* its context switches (realbench.h); NaN when not counted */
 } CalibrationRun;
 
 /* How the real runs were made: their order and the warm-up before them. */
@@ -171,6 +184,10 @@ void calibration_free(Calibration *cal);
  * calibration_fit. Also appends groups to cal->groups. */
 void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
 			   const double *real_ms, gsize n_runs);
+
+/* Point i's context switches: the simulation's, and the median of the n >= 1 real runs'. */
+void calibration_set_switches(Calibration *cal, guint i, double sim_switches,
+			      const double *real_switches, gsize n);
 
 /* Append one run to cal->runs (copied), for DIR/calibration_runs.csv. */
 void calibration_add_run(Calibration *cal, const CalibrationRun *run);

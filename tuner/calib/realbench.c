@@ -3,9 +3,15 @@
  */
 #include "tuner/calib/realbench.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
@@ -292,8 +298,90 @@ static void set_failed_error(GError **error, const char *command, gint wait_stat
 			    detail);
 }
 
-gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload, double *ms_out,
-		       GError **error)
+/* An unlinked temporary file for a child's output; -1 with an error. */
+static int output_file(const char *command, GError **error)
+{
+	g_autofree gchar *path = NULL;
+	GError *tmp_error = NULL;
+	int fd = g_file_open_tmp("realbench-XXXXXX", &path, &tmp_error);
+
+	if (fd < 0) {
+		g_set_error(error, REALBENCH_ERROR, REALBENCH_ERROR_SPAWN,
+			    "cannot run '%s': no file for its output: %s", command,
+			    tmp_error->message);
+		g_error_free(tmp_error);
+		return -1;
+	}
+	g_unlink(path);
+	return fd;
+}
+
+/* Everything written to fd, from its start. */
+static gchar *read_back(int fd)
+{
+	GString *text = g_string_new(NULL);
+	char buf[65536];
+	ssize_t n;
+
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		while ((n = read(fd, buf, sizeof buf)) > 0)
+			g_string_append_len(text, buf, n);
+	return g_string_free(text, FALSE);
+}
+
+/*
+ * Runs argv to its end with standard input from /dev/null and its output in unlinked temporary
+ * files (which cannot fill up and block the child as an unread pipe would), and reaps it with
+ * wait4() for its resource usage: GLib's spawn functions reap their children themselves and keep
+ * only the status. The usage covers the child, all its threads and every descendant it waited
+ * for, as getrusage(RUSAGE_BOTH) of the child.
+ */
+static gboolean spawn_and_wait(char **argv, const char *command, gchar **out, gchar **err,
+			       int *wait_status, struct rusage *usage, GError **error)
+{
+	int in_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	int out_fd = output_file(command, error);
+	int err_fd = out_fd >= 0 ? output_file(command, error) : -1;
+	gboolean ok = FALSE;
+	GPid pid;
+	GError *spawn_error = NULL;
+
+	if (in_fd < 0 || out_fd < 0 || err_fd < 0) {
+		if (in_fd < 0 && out_fd >= 0 && err_fd >= 0)
+			g_set_error(error, REALBENCH_ERROR, REALBENCH_ERROR_SPAWN,
+				    "cannot run '%s': /dev/null: %s", command, g_strerror(errno));
+		goto out;
+	}
+	if (!g_spawn_async_with_fds(NULL, argv, NULL,
+				    G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+				    &pid, in_fd, out_fd, err_fd, &spawn_error)) {
+		g_set_error(error, REALBENCH_ERROR, REALBENCH_ERROR_SPAWN, "cannot run '%s': %s",
+			    command, spawn_error->message);
+		g_error_free(spawn_error);
+		goto out;
+	}
+	while (wait4(pid, wait_status, 0, usage) < 0) {
+		if (errno != EINTR) {
+			g_set_error(error, REALBENCH_ERROR, REALBENCH_ERROR_SPAWN,
+				    "cannot wait for '%s': %s", command, g_strerror(errno));
+			goto out;
+		}
+	}
+	*out = read_back(out_fd);
+	*err = read_back(err_fd);
+	ok = TRUE;
+out:
+	for (int i = 0; i < 3; i++) {
+		int fd = i == 0 ? in_fd : i == 1 ? out_fd : err_fd;
+
+		if (fd >= 0)
+			close(fd);
+	}
+	return ok;
+}
+
+gboolean realbench_run_outcome(const Realbench *bench, const RealbenchWorkload *workload,
+			       RealbenchOutcome *outcome, GError **error)
 {
 	g_auto(GStrv) argv = realbench_argv(bench, workload, error);
 	if (argv == NULL)
@@ -303,18 +391,25 @@ gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload
 	g_autofree gchar *out = NULL;
 	g_autofree gchar *err = NULL;
 	gint wait_status = 0;
-	GError *spawn_error = NULL;
-	if (!g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-			  &wait_status, &spawn_error)) {
-		g_set_error(error, REALBENCH_ERROR, REALBENCH_ERROR_SPAWN, "cannot run '%s': %s",
-			    command, spawn_error->message);
-		g_error_free(spawn_error);
+	struct rusage usage;
+	if (!spawn_and_wait(argv, command, &out, &err, &wait_status, &usage, error))
 		return FALSE;
-	}
 	if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
 		set_failed_error(error, command, wait_status, out, err);
 		return FALSE;
 	}
+	outcome->context_switches = (guint64)usage.ru_nvcsw + (guint64)usage.ru_nivcsw;
 	g_autofree gchar *all = g_strconcat(out, "\n", err, NULL);
-	return realbench_parse_time(all, command, ms_out, error);
+	return realbench_parse_time(all, command, &outcome->ms, error);
+}
+
+gboolean realbench_run(const Realbench *bench, const RealbenchWorkload *workload, double *ms_out,
+		       GError **error)
+{
+	RealbenchOutcome outcome;
+
+	if (!realbench_run_outcome(bench, workload, &outcome, error))
+		return FALSE;
+	*ms_out = outcome.ms;
+	return TRUE;
 }

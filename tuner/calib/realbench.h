@@ -17,9 +17,11 @@
  * rules (g_shell_parse_argv); no shell ever runs the command, so nothing in it is expanded. A
  * template decides threads/processes and sockets/pipes itself: those workload fields do not apply.
  *
- * The command runs with g_spawn_sync (standard input /dev/null, standard output and error
- * captured). Its time is the last "Time: S" or "Total time: S" found anywhere in its output
- * (standard output, then standard error), S in seconds; it is returned in milliseconds.
+ * The command runs with standard input /dev/null and its standard output and error captured. Its
+ * time is the last "Time: S" or "Total time: S" found anywhere in its output (standard output,
+ * then standard error), S in seconds; it is returned in milliseconds. Its context switches are
+ * its resource usage's voluntary plus involuntary ones (wait4): every time one of its threads, or
+ * of the processes it waited for, left a CPU, which is what the simulator counts per task.
  * A run blocks until the command exits: there is no time limit.
  *
  * Errors (REALBENCH_ERROR) are one line that names the command as it would be typed:
@@ -102,6 +104,17 @@ gchar **realbench_argv(const Realbench *bench, const RealbenchWorkload *workload
 /* The argument vector as one line a user could paste into a shell (words quoted only when they
  * need it), for messages and records. */
 gchar *realbench_command_line(const char *const *argv);
+
+/* What one run measured. */
+typedef struct {
+	double ms;		  /* its time, ms */
+	guint64 context_switches; /* ru_nvcsw + ru_nivcsw of the command and its waited children */
+} RealbenchOutcome;
+
+/* Run the workload once. FALSE with an error (see the list above) when it cannot run, fails, or
+ * prints no time. */
+gboolean realbench_run_outcome(const Realbench *bench, const RealbenchWorkload *workload,
+			       RealbenchOutcome *outcome, GError **error);
 
 /* Run the workload once and store its time in *ms_out (milliseconds). FALSE with an error
  * (see the list above) when it cannot run, fails, or prints no time. */

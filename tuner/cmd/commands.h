@@ -15,10 +15,11 @@ int tuner_cmd_meta_pso(int argc, char **argv);
  * (cmd_report.c). */
 int tuner_cmd_scale(int argc, char **argv);
 int tuner_cmd_report(int argc, char **argv);
+/* A real trace beside a simulated one (cmd_compare.c). */
+int tuner_cmd_compare(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */
 int tuner_cmd_validate(int argc, char **argv);
-
-/* Prints "tuner <cmd>: <message>" on stderr and returns 2, the bad-input status. */
-int tuner_usage_error(const char *cmd, const char *message);
+/* The live knobs a dead tuner left changed: show them, --restore them (cmd_knobs.c). */
+int tuner_cmd_knobs(int argc, char **argv);
 
 #endif

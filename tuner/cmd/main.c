@@ -27,10 +27,14 @@ static const struct {
 	  "response surface of PSO's omega, phi_p, phi_g (Box-Behnken)" },
 	{ "scale", tuner_cmd_scale,
 	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
+	{ "compare", tuner_cmd_compare,
+	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
 	{ "validate", tuner_cmd_validate,
 	  "the best knobs of a search against the defaults, paired, on a real CFS kernel" },
 	{ "report", tuner_cmd_report,
 	  "gnuplot figures (PNG, SVG) and index.html for result directories" },
+	{ "knobs", tuner_cmd_knobs,
+	  "restore the live kernel's knobs that a killed tuner left changed (--restore)" },
 };
 
 static void usage(FILE *f)

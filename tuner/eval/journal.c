@@ -5,16 +5,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define JOURNAL_MAGIC	"# linsched-tuner journal "
-#define JOURNAL_VERSION "v1"
+#define JOURNAL_VERSION "v2"
 #define JOURNAL_COLUMNS \
-	"# latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s\n"
-#define JOURNAL_FIELDS 7
+	"# latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s check\n"
+#define JOURNAL_FIELDS 8
+/* Hex digits of the SHA-256 kept as a record's check. */
+#define CHECK_DIGITS   8
 
 struct Journal {
 	char *path;
@@ -67,16 +70,39 @@ static char *header_line(const char *settings)
 			       settings);
 }
 
+/* The check of a record's first seven fields (text, without the space before the check). */
+static void record_check(const char *text, gsize len, char check[CHECK_DIGITS + 1])
+{
+	g_autofree char *sha =
+		g_compute_checksum_for_data(G_CHECKSUM_SHA256, (const guchar *)text, len);
+	memcpy(check, sha, CHECK_DIGITS);
+	check[CHECK_DIGITS] = '\0';
+}
+
 static char *format_record(const JournalRecord *r)
 {
 	char value[G_ASCII_DTOSTR_BUF_SIZE], wall[G_ASCII_DTOSTR_BUF_SIZE];
 	/* %.17g: 17 significant digits identify every double, so the value reads back bit-exact. */
 	g_ascii_formatd(value, sizeof value, "%.17g", r->value);
 	g_ascii_formatd(wall, sizeof wall, "%.6f", r->wall_s);
-	return g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-			       " %" G_GUINT64_FORMAT " %u %s %s\n",
-			       r->knobs.latency_ns, r->knobs.min_granularity_ns,
-			       r->knobs.wakeup_granularity_ns, r->seed, r->replicate, value, wall);
+	g_autofree char *fields =
+		g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+				" %" G_GUINT64_FORMAT " %u %s %s",
+				r->knobs.latency_ns, r->knobs.min_granularity_ns,
+				r->knobs.wakeup_granularity_ns, r->seed, r->replicate, value, wall);
+	char check[CHECK_DIGITS + 1];
+	record_check(fields, strlen(fields), check);
+	return g_strdup_printf("%s %s\n", fields, check);
+}
+
+/* Why value and wall_s cannot be a record's, or NULL: every objective is a time. */
+static const char *impossible(double value, double wall_s)
+{
+	if (!isfinite(value) || value <= 0)
+		return "value is not a finite time > 0";
+	if (!isfinite(wall_s) || wall_s < 0)
+		return "wall_s is not a finite time >= 0";
+	return NULL;
 }
 
 static gboolean parse_u64(const char *text, guint64 max, guint64 *out)
@@ -105,7 +131,8 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 							   [KNOB_COUNT] = "seed",
 							   "replicate",
 							   "value",
-							   "wall_s" };
+							   "wall_s",
+							   "check" };
 	g_auto(GStrv) field = g_strsplit(line, " ", -1);
 	guint n = g_strv_length(field);
 	if (n != JOURNAL_FIELDS) {
@@ -114,8 +141,18 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 			    journal->path, lineno, JOURNAL_FIELDS, n);
 		return FALSE;
 	}
+	/* The check first: a damaged line is reported as damaged, whatever its fields now say. */
+	char check[CHECK_DIGITS + 1];
+	record_check(line, (gsize)(strrchr(line, ' ') - line), check);
+	if (strcmp(check, field[JOURNAL_FIELDS - 1]) != 0) {
+		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
+			    "journal %s line %u: the check '%s' does not match the record (should "
+			    "be '%s'): the line was damaged or edited",
+			    journal->path, lineno, field[JOURNAL_FIELDS - 1], check);
+		return FALSE;
+	}
 	guint64 replicate = 0;
-	gboolean ok[JOURNAL_FIELDS] = {
+	gboolean ok[JOURNAL_FIELDS - 1] = {
 		parse_u64(field[0], G_MAXUINT64, &out->knobs.latency_ns),
 		parse_u64(field[1], G_MAXUINT64, &out->knobs.min_granularity_ns),
 		parse_u64(field[2], G_MAXUINT64, &out->knobs.wakeup_granularity_ns),
@@ -124,7 +161,7 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 		parse_double(field[5], &out->value),
 		parse_double(field[6], &out->wall_s),
 	};
-	for (guint i = 0; i < JOURNAL_FIELDS; i++) {
+	for (guint i = 0; i < JOURNAL_FIELDS - 1; i++) {
 		if (!ok[i]) {
 			g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
 				    "journal %s line %u: field %u (%s) is not a valid number: '%s'",
@@ -133,6 +170,12 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 		}
 	}
 	out->replicate = (guint)replicate;
+	const char *why = impossible(out->value, out->wall_s);
+	if (why) {
+		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
+			    "journal %s line %u: %s: '%s'", journal->path, lineno, why, line);
+		return FALSE;
+	}
 	return TRUE;
 }
 
@@ -167,6 +210,15 @@ static gboolean check_header(const Journal *journal, const char *line, const cha
 			     GError **error)
 {
 	const char *version = line + strlen(JOURNAL_MAGIC);
+	if (g_str_has_prefix(version, "v1 ")) {
+		g_set_error(
+			error, JOURNAL_ERROR, JOURNAL_ERROR_NOT_JOURNAL,
+			"journal %s line 1: format v1, an older tuner's, whose records carry no "
+			"check; this tuner reads and writes " JOURNAL_VERSION
+			" only (give another --journal, or delete this one to start afresh)",
+			journal->path);
+		return FALSE;
+	}
 	if (!g_str_has_prefix(version, JOURNAL_VERSION " ")) {
 		g_set_error(
 			error, JOURNAL_ERROR, JOURNAL_ERROR_NOT_JOURNAL,
@@ -387,6 +439,18 @@ gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 s
 
 gboolean journal_append(Journal *journal, const JournalRecord *record, GError **error)
 {
+	const char *why = impossible(record->value, record->wall_s);
+	if (why) {
+		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_INVALID,
+			    "journal %s: cannot record latency_ns=%" G_GUINT64_FORMAT
+			    " min_granularity_ns=%" G_GUINT64_FORMAT
+			    " wakeup_granularity_ns=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT
+			    ": %s (value %g, wall_s %g)",
+			    journal->path, record->knobs.latency_ns,
+			    record->knobs.min_granularity_ns, record->knobs.wakeup_granularity_ns,
+			    record->seed, why, record->value, record->wall_s);
+		return FALSE;
+	}
 	g_autofree char *line = format_record(record);
 	gsize len = strlen(line);
 	if (!write_once(journal, line, len, error))

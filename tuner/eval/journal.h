@@ -4,7 +4,7 @@
  *
  * A journal is a text file.  Line 1 is the header:
  *
- *     # linsched-tuner journal v1 sha256=<64 hex digits> settings=<settings>
+ *     # linsched-tuner journal v2 sha256=<64 hex digits> settings=<settings>
  *
  * where <settings> is a canonical one-line description of everything that changes the value of an
  * evaluation (workload, simulator parameters, objective, optimizer settings), built by the caller,
@@ -13,13 +13,21 @@
  * that the refusal can say what differs (and the hash catches a hand-edited header).  Write
  * <settings> as space-separated key=value tokens: the refusal then lists the tokens that differ.
  *
- * Every later line is a comment (starting with '#') or one record of seven space-separated fields:
+ * Every later line is a comment (starting with '#') or one record of eight space-separated fields:
  *
- *     latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s
+ *     latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s check
  *
  * the knobs and seed as decimal integers, the replicate index, the objective value printed with
- * "%.17g" (which round-trips every double exactly, so a resumed run computes bit-identical results)
- * and the evaluation's wall time in seconds.
+ * "%.17g" (which round-trips every double exactly, so a resumed run computes bit-identical results),
+ * the evaluation's wall time in seconds, and the check: the first 8 hex digits of the SHA-256 of
+ * the line's text before the space that precedes it.  The check catches a damaged or hand-edited
+ * record (it is no protection against someone who recomputes it); every objective of the tuner is
+ * a time (jiffies, milliseconds, or meta-pso's score, a time plus a penalty), so a value must also
+ * be finite and > 0, and wall_s finite and >= 0.  A record that breaks any of this is an error
+ * naming the file and line: a resumed search must never be steered by an impossible value.
+ *
+ * Versions: v1 (up to the first release with checks) had seven fields and no check; such a journal
+ * is refused with a message that says so, rather than read without its records being checked.
  *
  * Crash safety.  A record is appended with one write(2) of the whole line on an O_APPEND
  * descriptor.  After kill -9 the kernel still holds every completed write, so at most the
@@ -69,7 +77,7 @@ typedef enum {
 	JOURNAL_ERROR_MISMATCH,	   /* written for different settings */
 	JOURNAL_ERROR_PARSE,	   /* a malformed line (message names file and line) */
 	JOURNAL_ERROR_BUSY,	   /* another process holds the journal open */
-	JOURNAL_ERROR_INVALID,	   /* settings contain a newline */
+	JOURNAL_ERROR_INVALID,	   /* settings contain a newline; a record's value is impossible */
 } JournalError;
 
 GQuark journal_error_quark(void);
@@ -96,7 +104,8 @@ gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 s
 
 /*
  * Append a record to the file (and make it durable unless JOURNAL_NO_SYNC) and to the in-memory
- * table.  If the write fails, the file is cut back to its previous length, so no partial line stays
+ * table.  A value that is not a finite time > 0 (or a wall time not finite and >= 0) is refused,
+ * JOURNAL_ERROR_INVALID, as journal_open would refuse it.  If the write fails, the file is cut back to its previous length, so no partial line stays
  * behind, and an error is returned.
  */
 gboolean journal_append(Journal *journal, const JournalRecord *record, GError **error);

@@ -6,20 +6,27 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "tuner/eval/knob_state.h"
 
 static const struct {
 	const char *dir; /* relative to ROOT */
 	const char *name;
+	const char *key; /* in the state file */
 } layouts[] = {
-	[LIVE_KNOBS_SYSCTL] = { "proc/sys/kernel",
-				"sysctl /proc/sys/kernel (kernels before 5.13)" },
+	[LIVE_KNOBS_SYSCTL] = { "proc/sys/kernel", "sysctl /proc/sys/kernel (kernels before 5.13)",
+				"sysctl" },
 	[LIVE_KNOBS_DEBUGFS] = { "sys/kernel/debug/sched",
-				 "debugfs /sys/kernel/debug/sched (kernels 5.13 to 6.5)" },
+				 "debugfs /sys/kernel/debug/sched (kernels 5.13 to 6.5)",
+				 "debugfs" },
 };
 
 /* The file of knob k in layout, relative to the layout's dir. */
@@ -31,17 +38,37 @@ static const char *knob_file(LiveKnobsLayout layout, enum knob k)
 struct LiveKnobs {
 	LiveKnobsLayout layout;
 	char *path[KNOB_COUNT];
-	CfsKnobs saved; /* the values found by live_knobs_open */
-	guint written;	/* bit i: knob i was written since the last restore */
-	GMutex lock;	/* held by live_knobs_run_cmd from apply to restore */
+	CfsKnobs saved;	      /* the values found by live_knobs_open */
+	guint written;	      /* bit i: knob i was written since the last restore */
+	GMutex lock;	      /* held by live_knobs_run_cmd from apply to restore */
+	char *state_path;     /* the state file (knob_state.h), removed once restored */
+	int state_lock;	      /* its lock, held while open */
+	gboolean saved_state; /* this process wrote the state file (else it must not remove it) */
 };
 
 /*
- * The one piece of mutable global state: the signal caught by live_knobs_catch_signals (0: none).
- * A signal handler receives no context pointer, so a static is the only place it can leave a mark,
- * and volatile sig_atomic_t is the only type it may write safely.
+ * The one piece of mutable global state: what the signal handler of live_knobs_catch_signals
+ * saw. A signal handler receives no context pointer, so statics are the only place it can leave a
+ * mark, and volatile sig_atomic_t is the only type it may write safely.
+ *   caught_signal  the last signal caught (0: none)
+ *   caught_count   how many were caught (saturating)
+ *   child_pgid     the process group of the benchmark running now (0: none), which the handler
+ *                  stops: SIGTERM at the first signal, SIGKILL at any later one
  */
-static volatile sig_atomic_t caught_signal;
+static volatile sig_atomic_t caught_signal, caught_count, child_pgid;
+
+/* Every signal whose default action ends the process, except the faults (SIGSEGV, SIGBUS, SIGFPE,
+ * SIGILL, SIGABRT, SIGTRAP, SIGSYS) that say the tuner itself is broken: after those the state
+ * file and `tuner knobs --restore` put the knobs back. */
+static const int terminating_signals[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,	 SIGTERM,
+					   SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM };
+
+static void terminating_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (gsize i = 0; i < G_N_ELEMENTS(terminating_signals); i++)
+		sigaddset(set, terminating_signals[i]);
+}
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
@@ -119,35 +146,130 @@ static gboolean read_knob(const char *path, guint64 *value, GError **error)
 	return TRUE;
 }
 
-LiveKnobs *live_knobs_open(const char *root, GError **error)
+/* The layout under root, or -1 with error set. */
+static int detect_layout(const char *root, GError **error)
 {
-	root = root ? root : "/";
 	int found = -1;
 	for (int l = 0; l < (int)G_N_ELEMENTS(layouts) && found < 0; l++) {
 		g_autofree char *latency = g_build_filename(
 			root, layouts[l].dir, knob_file((LiveKnobsLayout)l, KNOB_LATENCY), NULL);
 		int exists = probe(latency, error);
 		if (exists < 0)
-			return NULL;
+			return -1;
 		if (exists)
 			found = l;
 	}
-	if (found < 0) {
+	if (found < 0)
 		set_no_knobs_error(root, error);
-		return NULL;
+	return found;
+}
+
+static char *knob_path(const char *root, LiveKnobsLayout layout, enum knob k)
+{
+	return g_build_filename(root, layouts[layout].dir, knob_file(layout, k), NULL);
+}
+
+/* Lock the state file of the knobs under root: *fd and *path, or an error that says who has it. */
+static gboolean lock_state(const char *root, int *fd, char **path, GError **error)
+{
+	GError *local = NULL;
+	if (!(*path = knob_state_path(root, &local)) ||
+	    (*fd = knob_state_lock(*path, &local)) < 0) {
+		g_set_error(error, LIVE_KNOBS_ERROR,
+			    g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_AGAIN)
+				    ? LIVE_KNOBS_ERROR_BUSY
+				    : LIVE_KNOBS_ERROR_IO,
+			    "%s", local->message);
+		g_error_free(local);
+		return FALSE;
 	}
+	return TRUE;
+}
+
+static void unlock_state(int fd)
+{
+	if (fd >= 0)
+		close(fd);
+}
+
+/* An error unless the state file at path is absent: a tuner died before it restored. */
+static gboolean check_no_stale_state(const char *path, GError **error)
+{
+	KnobState stale;
+	gboolean found;
+	g_autoptr(GError) local = NULL;
+	if (knob_state_read(path, &stale, &found, &local)) {
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
+			"a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
+			"restoring the CFS knobs under %s, which may still hold its values; "
+			"run `tuner knobs --restore%s%s` to write back latency_ns=%" G_GUINT64_FORMAT
+			" min_granularity_ns=%" G_GUINT64_FORMAT
+			" wakeup_granularity_ns=%" G_GUINT64_FORMAT " (saved in %s)",
+			stale.pid, stale.started, stale.root,
+			strcmp(stale.root, "/") ? " --knob-root " : "",
+			strcmp(stale.root, "/") ? stale.root : "", stale.saved.latency_ns,
+			stale.saved.min_granularity_ns, stale.saved.wakeup_granularity_ns, path);
+		knob_state_clear(&stale);
+		return FALSE;
+	}
+	if (found) {
+		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
+			    "a tuner stopped without restoring the CFS knobs, and its state file "
+			    "cannot be used: %s; set the knobs by hand, then remove that file",
+			    local->message);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static char *utc_now(void)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
+	return g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
+}
+
+LiveKnobs *live_knobs_open(const char *root, GError **error)
+{
+	root = root ? root : "/";
+	/* Before anything is written: from here on a signal cannot stop the tuner half-way. */
+	if (!live_knobs_catch_signals(error))
+		return NULL;
+	int found = detect_layout(root, error);
+	if (found < 0)
+		return NULL;
 	g_autoptr(LiveKnobs) live = g_new0(LiveKnobs, 1);
 	g_mutex_init(&live->lock);
+	live->state_lock = -1;
 	live->layout = (LiveKnobsLayout)found;
+	if (!lock_state(root, &live->state_lock, &live->state_path, error) ||
+	    !check_no_stale_state(live->state_path, error))
+		return NULL;
 	guint64 v[KNOB_COUNT];
 	for (int i = 0; i < KNOB_COUNT; i++) {
-		live->path[i] =
-			g_build_filename(root, layouts[found].dir,
-					 knob_file((LiveKnobsLayout)found, (enum knob)i), NULL);
+		live->path[i] = knob_path(root, live->layout, (enum knob)i);
 		if (!read_knob(live->path[i], &v[i], error))
 			return NULL;
 	}
 	live->saved = (CfsKnobs){ v[0], v[1], v[2] };
+	KnobState state = { .pid = getpid(),
+			    .started = utc_now(),
+			    .root = realpath(root, NULL),
+			    .layout = g_strdup(layouts[found].key),
+			    .saved = live->saved };
+	GError *local = NULL;
+	gboolean written = state.root && knob_state_write(live->state_path, &state, &local);
+	free(state.root);
+	state.root = NULL;
+	knob_state_clear(&state);
+	live->saved_state = written;
+	if (!written) {
+		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_IO,
+			    "cannot save the CFS knobs before changing them: %s",
+			    local ? local->message : "cannot resolve the knob root");
+		g_clear_error(&local);
+		return NULL;
+	}
 	return g_steal_pointer(&live);
 }
 
@@ -205,6 +327,10 @@ static gboolean restore_locked(LiveKnobs *live, GError **error)
 	guint64 v[KNOB_COUNT];
 	knobs_to_array(&live->saved, v);
 	gboolean ok = TRUE;
+	/* Not interruptible: a signal now waits until every knob is back. */
+	sigset_t block, old;
+	terminating_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
 	for (int i = 0; i < KNOB_COUNT; i++) {
 		GError *write_error = NULL;
 		if (!(live->written & (1U << i)))
@@ -220,6 +346,7 @@ static gboolean restore_locked(LiveKnobs *live, GError **error)
 			g_error_free(write_error);
 		ok = FALSE;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ok;
 }
 
@@ -244,8 +371,16 @@ void live_knobs_free(LiveKnobs *live)
 	if (live == NULL)
 		return;
 	g_autoptr(GError) error = NULL;
-	if (!live_knobs_restore(live, &error))
-		g_warning("%s", error->message);
+	if (live->saved_state) {
+		if (!live_knobs_restore(live, &error))
+			g_printerr(
+				"%s; the values to restore stay in %s, for `tuner knobs --restore`\n",
+				error->message, live->state_path);
+		else if (!knob_state_remove(live->state_path, &error))
+			g_printerr("the CFS knobs were restored, but %s\n", error->message);
+	}
+	unlock_state(live->state_lock);
+	g_free(live->state_path);
 	for (int i = 0; i < KNOB_COUNT; i++)
 		g_free(live->path[i]);
 	g_mutex_clear(&live->lock);
@@ -267,23 +402,93 @@ const CfsKnobs *live_knobs_saved(const LiveKnobs *live)
 	return &live->saved;
 }
 
+/* The layout a state file names, or -1. */
+static int layout_from_key(const char *key)
+{
+	for (int l = 0; l < (int)G_N_ELEMENTS(layouts); l++)
+		if (strcmp(layouts[l].key, key) == 0)
+			return l;
+	return -1;
+}
+
+/* Write the state file's values back under its own root and layout. */
+static gboolean write_saved(const KnobState *state, const char *path, GError **error)
+{
+	int layout = layout_from_key(state->layout);
+	if (layout < 0) {
+		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_PARSE,
+			    "%s is damaged: layout '%s' is neither sysctl nor debugfs", path,
+			    state->layout);
+		return FALSE;
+	}
+	/* A half-restored kernel is the one outcome to avoid: no signal until every knob is back. */
+	sigset_t block, old;
+	terminating_set(&block);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	gboolean ok = TRUE;
+	for (int i = 0; i < KNOB_COUNT && ok; i++) {
+		g_autofree char *file =
+			knob_path(state->root, (LiveKnobsLayout)layout, (enum knob)i);
+		ok = write_knob(file, (guint64)knob_get(&state->saved, (enum knob)i), error);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ok;
+}
+
+gboolean live_knobs_recover(const char *root, KnobState *restored, gboolean *found, GError **error)
+{
+	*found = FALSE;
+	*restored = (KnobState){ 0 };
+	int fd;
+	g_autofree char *path = NULL;
+	if (!lock_state(root, &fd, &path, error))
+		return FALSE;
+	GError *local = NULL;
+	gboolean ok = knob_state_read(path, restored, found, &local);
+	if (!ok && !*found) {
+		unlock_state(fd);
+		return TRUE; /* nothing to restore */
+	}
+	if (ok)
+		ok = write_saved(restored, path, &local) && knob_state_remove(path, &local);
+	unlock_state(fd);
+	if (!ok) {
+		gboolean damaged = g_error_matches(local, G_FILE_ERROR, G_FILE_ERROR_INVAL);
+		g_set_error(error, LIVE_KNOBS_ERROR,
+			    local->domain == LIVE_KNOBS_ERROR ? local->code
+			    : damaged			      ? LIVE_KNOBS_ERROR_PARSE
+							      : LIVE_KNOBS_ERROR_IO,
+			    "%s", local->message);
+		g_error_free(local);
+		knob_state_clear(restored);
+	}
+	return ok;
+}
+
 /* ---- signals ---- */
 
+/* Only async-signal-safe calls (kill), and errno as it was. */
 static void on_signal(int signo)
 {
+	int saved_errno = errno;
 	caught_signal = signo;
+	if (caught_count < 1000)
+		caught_count++;
+	pid_t pgid = child_pgid;
+	if (pgid > 0)
+		kill(-pgid, caught_count > 1 ? SIGKILL : SIGTERM);
+	errno = saved_errno;
 }
 
 gboolean live_knobs_catch_signals(GError **error)
 {
-	static const int signals[] = { SIGINT, SIGTERM };
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND | SA_RESTART };
-	sigemptyset(&sa.sa_mask);
-	for (gsize i = 0; i < G_N_ELEMENTS(signals); i++) {
-		if (sigaction(signals[i], &sa, NULL) != 0) {
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	terminating_set(&sa.sa_mask);
+	for (gsize i = 0; i < G_N_ELEMENTS(terminating_signals); i++) {
+		if (sigaction(terminating_signals[i], &sa, NULL) != 0) {
 			g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_IO,
-				    "cannot catch signal %s: %s", g_strsignal(signals[i]),
-				    g_strerror(errno));
+				    "cannot catch signal %s: %s",
+				    g_strsignal(terminating_signals[i]), g_strerror(errno));
 			return FALSE;
 		}
 	}
@@ -312,13 +517,16 @@ static gboolean check_not_interrupted(const char *note, GError **error)
  * The benchmark's time in seconds: the last line "Time: X" (hackbench) or "Total time: X [sec]"
  * (perf bench sched messaging).  A deliberately small parser for the live objective; the fuller
  * one of the calibration lives in tuner/calib/realbench.c, and the two are meant to be merged.
+ * Returns the last such line (g_free), NULL if there is none; *seconds is its number, NaN when
+ * the number is not a time the tuner can use (negative, zero, nan, out of range), so that the
+ * error can quote the line instead of claiming there was none.
  */
-static gboolean live_parse_bench_seconds(const char *output, double *seconds)
+static char *live_parse_bench_seconds(const char *output, double *seconds)
 {
 	static const struct {
 		const char *label, *unit;
 	} forms[] = { { "Time:", "" }, { "Total time:", "[sec]" } };
-	gboolean found = FALSE;
+	char *found = NULL;
 	g_auto(GStrv) lines = g_strsplit(output, "\n", -1);
 	for (char **line = lines; *line; line++) {
 		const char *text = g_strstrip(*line);
@@ -327,30 +535,90 @@ static gboolean live_parse_bench_seconds(const char *output, double *seconds)
 				continue;
 			const char *number = text + strlen(forms[f].label);
 			char *end;
+			errno = 0;
 			double value = g_ascii_strtod(number, &end);
+			gboolean overflow = errno == ERANGE;
 			while (g_ascii_isspace(*end))
 				end++;
-			if (end != number && isfinite(value) && value >= 0 &&
-			    strcmp(end, forms[f].unit) == 0) {
-				*seconds = value;
-				found = TRUE;
-			}
+			if (end == number || strcmp(end, forms[f].unit) != 0)
+				continue;
+			g_free(found);
+			found = g_strdup(text);
+			*seconds = !overflow && isfinite(value) && value > 0 ? value : NAN;
 		}
 	}
 	return found;
 }
 
+/* In the child: a process group of its own, which the signal handler can stop as a whole. */
+static void own_process_group(gpointer data)
+{
+	(void)data;
+	setpgid(0, 0);
+}
+
+/* Read fds[0] and fds[1] into out[0] and out[1] until both end, then close them. */
+static void drain(int fds[2], GString *out[2])
+{
+	struct pollfd p[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
+	while (p[0].fd >= 0 || p[1].fd >= 0) {
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			char buf[4096];
+			ssize_t n = read(p[i].fd, buf, sizeof buf);
+			if (n > 0) {
+				g_string_append_len(out[i], buf, n);
+			} else if (n == 0 || errno != EINTR) {
+				close(p[i].fd);
+				p[i].fd = -1;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		if (p[i].fd >= 0)
+			close(p[i].fd);
+}
+
+/*
+ * Run argv in a process group of its own (so that a signal to the tuner, forwarded by on_signal,
+ * stops the whole benchmark), capture its output and wait for it. The group is forgotten only
+ * once the child has exited and before it is reaped, so its number cannot have been reused.
+ */
 static gboolean spawn_command(char *const *argv, char **out, char **err, gint *status,
 			      GError **error)
 {
 	g_autoptr(GError) spawn_error = NULL;
-	if (g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, out, err,
-			 status, &spawn_error))
-		return TRUE;
-	g_autofree char *command = g_strjoinv(" ", (char **)argv);
-	g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
-		    "cannot run command '%s': %s", command, spawn_error->message);
-	return FALSE;
+	GPid pid;
+	int fds[2];
+	if (!g_spawn_async_with_pipes(
+		    NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+		    own_process_group, NULL, &pid, NULL, &fds[0], &fds[1], &spawn_error)) {
+		g_autofree char *command = g_strjoinv(" ", (char **)argv);
+		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
+			    "cannot run command '%s': %s", command, spawn_error->message);
+		return FALSE;
+	}
+	setpgid(pid, pid); /* also here, so that the group exists before we may signal it */
+	child_pgid = pid;
+	if (caught_count > 0) /* a signal came before child_pgid was set */
+		kill(-pid, caught_count > 1 ? SIGKILL : SIGTERM);
+	GString *text[2] = { g_string_new(NULL), g_string_new(NULL) };
+	drain(fds, text);
+	siginfo_t info;
+	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) != 0 && errno == EINTR)
+		;
+	child_pgid = 0;
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	*out = g_string_free(text[0], FALSE);
+	*err = g_string_free(text[1], FALSE);
+	return TRUE;
 }
 
 /* The command's outcome: it exited with status 0 and printed a time. */
@@ -368,12 +636,20 @@ static gboolean command_result(char *const *argv, gint status, const char *out, 
 		return FALSE;
 	}
 	double seconds;
-	if (!live_parse_bench_seconds(out, &seconds)) {
+	g_autofree char *line = live_parse_bench_seconds(out, &seconds);
+	if (!line) {
 		g_set_error(
 			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
 			"command '%s' printed no 'Time: X' (hackbench) or 'Total time: X [sec]' "
 			"(perf bench) line",
 			command);
+		return FALSE;
+	}
+	if (isnan(seconds)) {
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_COMMAND,
+			"command '%s' printed '%s': not a time (a finite number of seconds > 0)",
+			command, line);
 		return FALSE;
 	}
 	*ms = seconds * 1000.0;

@@ -4,7 +4,7 @@
  * This is the `--objective cmd --cmd 'COMMAND'` objective: instead of simulating, the tuner applies
  * a knob setting to the live kernel, runs a real benchmark (hackbench, perf bench sched messaging),
  * reads its time and restores the values the kernel had before, also when the command fails and
- * when the tuner is interrupted by Ctrl-C or SIGTERM.
+ * when the tuner is interrupted by a signal.
  *
  * Where the knobs are, under ROOT ("/" on a real machine; `--knob-root DIR` points elsewhere so
  * that tests can use a temporary tree):
@@ -24,15 +24,20 @@
  * from apply to restore; parallel evaluations are serialised rather than measuring each other's
  * knobs (running them with --jobs 1 says the same thing more honestly).
  *
- * What is not handled: kill -9 of the tuner between apply and restore leaves the knobs applied
- * (no process can react to SIGKILL).  live_knobs_saved gives the previous values, for the tuner to
- * print before it starts so that the user can restore them by hand.
+ * Signals: every signal that would end the tuner (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, ...;
+ * see live_knobs_catch_signals) is caught, as often as it comes, and the knobs are restored before
+ * the tuner stops.  What no process can catch (SIGKILL, a crash, a power cut) is covered by the
+ * state file (knob_state.h): live_knobs_open saves the original values there before it writes any
+ * knob and live_knobs_free removes it once they are back; a tuner that finds a file left behind
+ * refuses to touch the knobs until live_knobs_recover (`tuner knobs --restore`) has written the
+ * saved values back.
  */
 #ifndef TUNER_LIVE_KNOBS_H
 #define TUNER_LIVE_KNOBS_H
 
 #include <glib.h>
 
+#include "tuner/eval/knob_state.h"
 #include "tuner/knobs/knobs.h"
 
 G_BEGIN_DECLS
@@ -53,21 +58,33 @@ typedef enum {
 	LIVE_KNOBS_ERROR_PARSE,	      /* a knob file does not hold an integer */
 	LIVE_KNOBS_ERROR_COMMAND,     /* the command could not run, failed, or printed no time */
 	LIVE_KNOBS_ERROR_RESTORE,     /* the command failed and restoring the knobs failed too */
-	LIVE_KNOBS_ERROR_INTERRUPTED, /* SIGINT or SIGTERM arrived (see live_knobs_catch_signals) */
+	LIVE_KNOBS_ERROR_INTERRUPTED, /* a signal arrived (see live_knobs_catch_signals) */
+	LIVE_KNOBS_ERROR_STALE,	      /* a dead tuner's state file: `tuner knobs --restore` first */
+	LIVE_KNOBS_ERROR_BUSY,	      /* another tuner holds these knobs now */
 } LiveKnobsError;
 
 GQuark live_knobs_error_quark(void);
 
 /*
- * Detect the knob layout under root (NULL means "/"), read the current values and remember them
- * for live_knobs_restore.  Returns NULL and sets error when there are no knobs, when one of the
- * three files is missing or unreadable, or does not hold an integer.
+ * Catch the terminating signals (live_knobs_catch_signals), detect the knob layout under root
+ * (NULL means "/"), lock the knobs' state file, read the current values, remember them for
+ * live_knobs_restore and save them in the state file.  Returns NULL and sets error when there are
+ * no knobs, when one of the three files is missing or unreadable, or does not hold an integer,
+ * when another tuner holds these knobs (BUSY), when a dead tuner's state file is there (STALE: the
+ * message says what to run), or when the state file cannot be written.
  */
 LiveKnobs *live_knobs_open(const char *root, GError **error);
 
-/* Restore the remembered values if knobs were applied and not restored (a failure is logged with
- * g_warning), then free.  NULL is allowed. */
+/* Restore the remembered values if knobs were applied and not restored, remove the state file
+ * (kept, with a message on stderr, when restoring fails), unlock, and free.  NULL is allowed. */
 void live_knobs_free(LiveKnobs *live);
+
+/*
+ * `tuner knobs --restore`: write back the values of the state file of the knobs under root (NULL:
+ * "/") that a dead tuner left, and remove it.  *found says whether there was one; *restored gets
+ * its contents (knob_state_clear it).  Refuses (BUSY) while a running tuner holds these knobs.
+ */
+gboolean live_knobs_recover(const char *root, KnobState *restored, gboolean *found, GError **error);
 
 LiveKnobsLayout live_knobs_layout(const LiveKnobs *live);
 
@@ -97,11 +114,14 @@ gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const 
 			    GError **error);
 
 /*
- * Catch SIGINT and SIGTERM: the first one only sets a flag, so that the command in flight ends (a
- * Ctrl-C reaches it too, being sent to the whole foreground process group), the knobs are restored
- * and live_knobs_run_cmd returns LIVE_KNOBS_ERROR_INTERRUPTED; the tuner then stops.  The handler
- * is reset by its first delivery, so a second Ctrl-C kills at once (without restoring).  Install it
- * only for the live objective: a tuner that simulates would otherwise ignore Ctrl-C.
+ * Catch every signal whose default action would end the process, but the faults: SIGHUP, SIGINT,
+ * SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM.  A signal sets
+ * a flag and stops the benchmark in flight (it runs in a process group of its own: SIGTERM to it at
+ * the first signal, SIGKILL at any later one, for a benchmark that ignores SIGTERM); the knobs are
+ * then restored with these signals blocked, and live_knobs_run_cmd returns
+ * LIVE_KNOBS_ERROR_INTERRUPTED; the tuner then stops.  Repeated signals change nothing but the
+ * SIGKILL: the handler stays installed.  live_knobs_open calls this; it is idempotent.  Install it
+ * only for the live objective: a tuner that simulates would otherwise not stop at Ctrl-C.
  */
 gboolean live_knobs_catch_signals(GError **error);
 

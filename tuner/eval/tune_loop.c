@@ -5,7 +5,6 @@
 
 #include <math.h>
 
-#include "tuner/knobs/knob_space.h"
 #include "tuner/util/progress.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -88,13 +87,6 @@ static void record_prediction(const TuneConfig *c, const tuner_optimizer *opt, T
 	g_array_append_val(run->predictions, p);
 }
 
-static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
-{
-	sum->total += s->total;
-	sum->from_journal += s->from_journal;
-	sum->run += s->run;
-}
-
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
 static gboolean step(const TuneConfig *c, Evaluator *ev, tuner_optimizer *opt, TuneRun *run,
 		     const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res, double *y,
@@ -106,7 +98,7 @@ static gboolean step(const TuneConfig *c, Evaluator *ev, tuner_optimizer *opt, T
 		c->map(x + i * c->dim, &knobs[i], c->map_ctx);
 	gboolean ok = evaluator_batch(ev, knobs, (guint)n, res, NULL, &stats, error);
 
-	add_stats(&run->totals, &stats);
+	evaluator_stats_add(&run->totals, &stats);
 	if (!ok)
 		return FALSE;
 	for (size_t i = 0; i < n; i++) {
@@ -238,10 +230,4 @@ guint tune_run_evaluations_to_within(const TuneRun *run, double fraction)
 		if (g_array_index(run->evaluations, TuneEvaluation, i).best <= target)
 			return i + 1;
 	return run->evaluations->len; /* unreachable: the last best is the best */
-}
-
-void tune_map_knob_space(const double *unit, CfsKnobs *knobs, void *ctx)
-{
-	*knobs = (CfsKnobs){ 0 };
-	knob_space_to_knobs(ctx, unit, knobs);
 }

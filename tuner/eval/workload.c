@@ -65,6 +65,11 @@ static char *describe_settings(const struct workload *w)
 		c->costs.miss_ps);
 	if (c->costs.jitter_cv > 0) /* absent when 0, so that earlier journals still match */
 		g_string_append_printf(s, " cost_jitter=%.17g", c->costs.jitter_cv);
+	if (c->profile->knobs == SCHED_KNOBS_EEVDF)
+		g_string_append_printf(s, " base_slice=%" G_GUINT64_FORMAT, c->tun.base_slice);
+	if (c->costs.wakeup_remote_ns)
+		g_string_append_printf(s, " wakeup_remote=%" G_GUINT64_FORMAT,
+				       c->costs.wakeup_remote_ns);
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 
@@ -78,6 +83,15 @@ static char *describe_settings(const struct workload *w)
 			p->fds, p->datasize, p->pipe ? "pipe" : "socket",
 			p->threads ? "threads" : "processes", p->capacity_bytes, p->write_ns,
 			p->read_ns, p->footprint_lines, p->solo_ms, p->degradation);
+		struct linsched_machine builtin;
+
+		if (p->start == HACKBENCH_START_PARENT)
+			g_string_append(s, " start=parent");
+		/* Only a --machine changes it; journals written before it existed stay valid. */
+		linsched_machine_builtin(&builtin);
+		if (p->msg_overhead != builtin.socket_msg_overhead)
+			g_string_append_printf(s, " msg_overhead=%" G_GUINT64_FORMAT,
+					       p->msg_overhead);
 	} else {
 		g_string_append(s, " workload=tasks");
 		for (guint i = 0; i < w->tasks->len; i++) {
@@ -88,6 +102,9 @@ static char *describe_settings(const struct workload *w)
 				" task=%s:nice=%d:count=%u:busy_ms=%.17g:sleep_ms=%.17g:cv=%.17g:dist=%d:loops=%lu",
 				t->kind, t->nice, t->count, t->busy_ms, t->sleep_ms, t->cv,
 				(int)t->dist, t->loops);
+			if (t->slice_ns)
+				g_string_append_printf(s, ":slice_ns=%" G_GUINT64_FORMAT,
+						       t->slice_ns);
 		}
 		g_string_append_printf(s, " duration_ns=%" G_GUINT64_FORMAT, c->duration_ns);
 	}
@@ -108,7 +125,8 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 		for (size_t i = 0; wc->tasks[i]; i++) {
 			struct task_spec spec;
 
-			if (!task_spec_parse(wc->tasks[i], &spec, error))
+			if (!task_spec_parse(wc->tasks[i], &spec, error) ||
+			    !task_spec_check_profile(&spec, w->cfg.profile, error))
 				return false;
 			if (strcmp(spec.kind, "cpu") == 0 || spec.loops == 0) {
 				g_set_error(
@@ -123,7 +141,7 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 		w->cfg.duration_ns = (uint64_t)wc->duration_ms * NSEC_PER_MSEC;
 	} else {
 		w->hackbench = true;
-		if (!hackbench_cli_params(&wc->hb, &w->hb, error))
+		if (!hackbench_cli_params(&wc->hb, &w->cfg.machine, &w->hb, error))
 			return false;
 		hackbench_cli_adjust_config(&wc->sim, &w->hb, &w->cfg);
 		w->nr_tasks = hackbench_nr_tasks(&w->hb);

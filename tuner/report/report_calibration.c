@@ -195,7 +195,15 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 
 	if (!g_file_test(path, G_FILE_TEST_EXISTS))
 		return TRUE;
+	static const ReportCsvColumn schema[] = {
+		{ .name = "seq", .kind = REPORT_CSV_KEY },
+		{ .name = "round", .kind = REPORT_CSV_WHOLE },
+		{ .name = "groups", .kind = REPORT_CSV_COUNT },
+		{ .name = "ms", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "start_s", .kind = REPORT_CSV_NONNEG },
+	};
 	if (!(csv = report_csv_read(path, error)) ||
+	    !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
 	    !(v = report_csv_numbers(csv, run_columns, N_RUN_COLUMNS, FALSE, error)))
 		return FALSE;
 
@@ -251,6 +259,75 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 			   "Calibration: the machine's drift", caption, vars, error);
 }
 
+/*
+ * Real against simulated context switches per group count, when the calibration counted them
+ * (calibration.csv's sim_switches and real_switches; each run's from calibration_runs.csv): the
+ * time fit can hold while the simulator schedules differently, and the switches show that.
+ */
+static gboolean switches(Report *r, ReportSection *s, const char *dir, const char *prefix,
+			 const ReportCsv *csv, GError **error)
+{
+	static const char *const names[] = { "groups", "sim_switches", "real_switches" };
+	g_autofree double *v = NULL;
+	guint n = csv->rows->len, agree = 0;
+
+	for (guint j = 1; j < G_N_ELEMENTS(names); j++)
+		if (report_csv_column(csv, names[j], NULL) < 0)
+			return TRUE;
+	if (!(v = report_csv_numbers(csv, names, G_N_ELEMENTS(names), TRUE, error)))
+		return FALSE;
+	for (guint i = 0; i < n; i++)
+		if (!isfinite(v[i * 3 + 1]) || !isfinite(v[i * 3 + 2]))
+			return TRUE;
+
+	g_autoptr(GString) data =
+		g_string_new("# per group count: groups real_switches (median) sim_switches\n");
+
+	for (guint i = 0; i < n; i++) {
+		double ratio = v[i * 3 + 2] / v[i * 3 + 1];
+
+		agree += ratio <= 1.5 && ratio >= 1 / 1.5;
+		g_string_append_printf(data, "%.0f %.10g %.10g\n", v[i * 3], v[i * 3 + 2],
+				       v[i * 3 + 1]);
+	}
+	g_string_append(data, "\n\n# every real run: groups switches\n");
+
+	g_autofree char *runs_path = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
+	g_autoptr(ReportCsv) runs = NULL;
+
+	if (g_file_test(runs_path, G_FILE_TEST_EXISTS)) {
+		static const char *const run_names[] = { "groups", "switches" };
+		g_autofree double *rv = NULL;
+
+		if (!(runs = report_csv_read(runs_path, error)))
+			return FALSE;
+		if (report_csv_column(runs, "switches", NULL) >= 0) {
+			if (!(rv = report_csv_numbers(runs, run_names, 2, TRUE, error)))
+				return FALSE;
+			for (guint i = 0; i < runs->rows->len; i++)
+				if (isfinite(rv[i * 2 + 1]))
+					g_string_append_printf(data, "%.0f %.10g\n", rv[i * 2],
+							       rv[i * 2 + 1]);
+		}
+	}
+	/* gnuplot wants something in every index it plots. */
+	g_string_append(data, "NaN NaN\n");
+
+	g_autofree char *stem = g_strconcat(prefix, "calibration-switches", NULL);
+	g_autofree char *data_name = g_strconcat(stem, ".dat", NULL);
+	g_autofree char *caption = g_strdup_printf(
+		"Context switches of one run (every time one of its tasks left a CPU) against the group count: each "
+		"real run (grey, from the kernel's rusage), their median (blue) and the simulation's (red). They "
+		"agree within 1.5× at %u of %u group counts.",
+		agree, n);
+
+	report_row(s, "context switches", "real (median) and simulated within 1.5× at %u of %u",
+		   agree, n);
+	return report_write_data(r, data_name, data->str, error) &&
+	       report_plot(r, s, "calibration-switches.gp", data_name, stem,
+			   "Calibration: real vs simulated context switches", caption, NULL, error);
+}
+
 gboolean report_calibration(Report *r, const char *dir, const char *prefix, GError **error)
 {
 	g_autofree char *csv_path = g_build_filename(dir, CALIBRATION_CSV_NAME, NULL);
@@ -266,7 +343,16 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 		g_error_free(local);
 		return FALSE;
 	}
+	static const ReportCsvColumn schema[] = {
+		{ .name = "groups", .kind = REPORT_CSV_KEY },
+		{ .name = "sim_jiffies", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "real_mean_ms", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "real_sd_ms", .kind = REPORT_CSV_NONNEG },
+		{ .name = "predicted_ms", .kind = REPORT_CSV_FINITE },
+		{ .name = "residual_ms", .kind = REPORT_CSV_FINITE },
+	};
 	if (!(csv = report_csv_read(csv_path, error)) ||
+	    !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
 	    !(v = report_csv_numbers(csv, columns, N_COLUMNS, FALSE, error)) ||
 	    (runs_col = report_csv_column(csv, "runs", error)) < 0)
 		return FALSE;
@@ -289,5 +375,6 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 
 	section_rows(s, cal, n, runs);
 	return draw(r, s, prefix, cal, data_name, n, runs, error) &&
-	       residuals(r, s, prefix, cal, v, n, error) && drift(r, s, dir, prefix, cal, error);
+	       residuals(r, s, prefix, cal, v, n, error) && drift(r, s, dir, prefix, cal, error) &&
+	       switches(r, s, dir, prefix, csv, error);
 }

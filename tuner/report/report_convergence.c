@@ -64,8 +64,24 @@ static gboolean read_history(struct run *run, GString *data, GError **error)
 {
 	static const char *const columns[] = { "evaluation", "value", "best" };
 	g_autofree char *path = g_build_filename(run->dir, "history.csv", NULL);
+	/* history.csv as tuner/eval/results.c writes it. */
+	static const ReportCsvColumn schema[] = {
+		{ .name = "evaluation", .kind = REPORT_CSV_KEY },
+		{ .name = "iteration", .kind = REPORT_CSV_WHOLE },
+		{ .name = "latency_ns", .kind = REPORT_CSV_KNOB },
+		{ .name = "min_granularity_ns", .kind = REPORT_CSV_KNOB },
+		{ .name = "wakeup_granularity_ns", .kind = REPORT_CSV_KNOB },
+		{ .name = "sched_period_ns", .kind = REPORT_CSV_POSITIVE, .optional = TRUE },
+		{ .name = "value", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "std_error", .kind = REPORT_CSV_NONNEG },
+		{ .name = "best", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "predicted_ms", .kind = REPORT_CSV_FINITE, .optional = TRUE },
+		{ .name = "best_predicted_ms", .kind = REPORT_CSV_FINITE, .optional = TRUE },
+	};
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
-	g_autofree double *v = csv ? report_csv_numbers(csv, columns, 3, FALSE, error) : NULL;
+	g_autofree double *v = csv && report_csv_check(csv, schema, G_N_ELEMENTS(schema), error)
+				       ? report_csv_numbers(csv, columns, 3, FALSE, error)
+				       : NULL;
 
 	if (!v)
 		return FALSE;

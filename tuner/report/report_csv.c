@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "tuner/knobs/knobs.h"
 #include "tuner/report/report.h"
 
 static void row_free(gpointer data)
@@ -39,6 +40,25 @@ static gboolean input_error(GError **error, const char *fmt, ...)
 	return FALSE;
 }
 
+/* Every name non-empty, of [A-Za-z0-9_], and none twice: a header a program wrote. */
+static gboolean check_header(const ReportCsv *csv, char **names, guint n, GError **error)
+{
+	for (guint i = 0; i < n; i++) {
+		if (!names[i][0])
+			return input_error(error, "%s:1: header: column %u has no name", csv->path,
+					   i + 1);
+		for (const char *c = names[i]; *c; c++)
+			if (!g_ascii_isalnum(*c) && *c != '_')
+				return input_error(error, "%s:1: header: '%s' is not a column name",
+						   csv->path, names[i]);
+		for (guint j = 0; j < i; j++)
+			if (strcmp(names[i], names[j]) == 0)
+				return input_error(error, "%s:1: header: '%s' appears twice",
+						   csv->path, names[i]);
+	}
+	return TRUE;
+}
+
 static gboolean add_line(ReportCsv *csv, char *line, guint number, GError **error)
 {
 	char **fields = g_strsplit(line, ",", -1);
@@ -47,6 +67,10 @@ static gboolean add_line(ReportCsv *csv, char *line, guint number, GError **erro
 	for (guint i = 0; i < n; i++)
 		g_strstrip(fields[i]);
 	if (!csv->header) {
+		if (!check_header(csv, fields, n, error)) {
+			g_strfreev(fields);
+			return FALSE;
+		}
 		csv->header = fields;
 		csv->n_columns = n;
 		return TRUE;
@@ -145,4 +169,85 @@ double *report_csv_numbers(const ReportCsv *csv, const char *const *names, guint
 					       &values[(gsize)i * n + j], error))
 				return NULL;
 	return g_steal_pointer(&values);
+}
+
+/* Why v cannot be in a column of kind (for knobs: named name), or NULL. */
+static const char *out_of_kind(ReportCsvKind kind, const char *name, double v, char buf[128])
+{
+	enum knob k;
+
+	switch (kind) {
+	case REPORT_CSV_FINITE:
+		return NULL;
+	case REPORT_CSV_POSITIVE:
+		return v > 0 ? NULL : "must be > 0";
+	case REPORT_CSV_NONNEG:
+		return v >= 0 ? NULL : "must be >= 0";
+	case REPORT_CSV_WHOLE:
+		return v >= 0 && v == floor(v) ? NULL : "must be a whole number >= 0";
+	case REPORT_CSV_COUNT:
+		return v >= 1 && v == floor(v) ? NULL : "must be a whole number >= 1";
+	case REPORT_CSV_KEY:
+		return v >= 0 && v == floor(v) ? NULL : "must be a whole number >= 0";
+	case REPORT_CSV_FLAG:
+		return v == 0 || v == 1 ? NULL : "must be 0 or 1";
+	case REPORT_CSV_KNOB:
+		if (!knob_from_name(name, &k))
+			return "is no knob";
+		if (v >= (double)knob_info(k)->min_ns && v <= (double)knob_info(k)->max_ns &&
+		    v == floor(v))
+			return NULL;
+		g_snprintf(buf, 128,
+			   "must be whole nanoseconds in the knob's range %" G_GUINT64_FORMAT
+			   "..%" G_GUINT64_FORMAT,
+			   knob_info(k)->min_ns, knob_info(k)->max_ns);
+		return buf;
+	}
+	return "has an unknown kind";
+}
+
+gboolean report_csv_check(const ReportCsv *csv, const ReportCsvColumn *columns, guint n,
+			  GError **error)
+{
+	for (guint j = 0; j < n; j++) {
+		const ReportCsvColumn *c = &columns[j];
+		int col = -1;
+
+		for (guint i = 0; i < csv->n_columns && col < 0; i++)
+			if (strcmp(csv->header[i], c->name) == 0)
+				col = (int)i;
+		if (col < 0) {
+			if (c->optional)
+				continue;
+			return report_csv_column(csv, c->name, error) >= 0;
+		}
+		g_autoptr(GHashTable) seen = g_hash_table_new(g_double_hash, g_double_equal);
+		g_autofree double *keys = g_new(double, csv->rows->len);
+
+		for (guint i = 0; i < csv->rows->len; i++) {
+			guint line = g_array_index(csv->lines, guint, i);
+			char buf[128];
+			const char *why;
+			double *v = &keys[i];
+
+			if (!report_csv_number(csv, i, (guint)col, c->allow_empty, v, error))
+				return FALSE;
+			if (isnan(*v))
+				continue; /* an empty field, allowed */
+			if ((why = out_of_kind(c->kind, c->name, *v, buf)))
+				return input_error(error, "%s:%u: column '%s': %s %s", csv->path,
+						   line, c->name,
+						   report_csv_field(csv, i, (guint)col), why);
+			if (c->kind != REPORT_CSV_KEY)
+				continue;
+			guint *first = g_hash_table_lookup(seen, v);
+			if (first)
+				return input_error(error,
+						   "%s:%u: column '%s': %s again (line %u has it)",
+						   csv->path, line, c->name,
+						   report_csv_field(csv, i, (guint)col), *first);
+			g_hash_table_insert(seen, v, &g_array_index(csv->lines, guint, i));
+		}
+	}
+	return TRUE;
 }

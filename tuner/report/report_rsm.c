@@ -1,6 +1,6 @@
 /*
  * report_rsm.c - response surfaces, contour maps, residuals and the Box-Cox profile of a
- * response-surface study (see report_sources.h; the files are tuner/report/rsm_files.h's).
+ * response-surface study (see report_sources.h; the files are rsm_files.h's).
  */
 #include <math.h>
 #include <string.h>
@@ -277,10 +277,16 @@ static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const 
 			 GError **error)
 {
 	g_autofree char *path = g_build_filename(st->dir, "surface.csv", NULL);
+	static const ReportCsvColumn schema[] = {
+		{ .name = "latency_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "min_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "wakeup_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "predicted", .kind = REPORT_CSV_FINITE },
+	};
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
 	guint pairs = st->k * (st->k - 1) / 2;
 
-	if (!csv)
+	if (!csv || !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error))
 		return FALSE;
 
 	guint per_pair = csv->rows->len / pairs;
@@ -427,8 +433,15 @@ static gboolean boxcox(Report *r, ReportSection *s, const char *prefix, const st
 {
 	static const char *const columns[] = { "lambda", "loglik", "inside" };
 	g_autofree char *path = g_build_filename(st->dir, "boxcox.csv", NULL);
+	static const ReportCsvColumn schema[] = {
+		{ .name = "lambda", .kind = REPORT_CSV_FINITE, .allow_empty = TRUE },
+		{ .name = "loglik", .kind = REPORT_CSV_FINITE, .allow_empty = TRUE },
+		{ .name = "inside", .kind = REPORT_CSV_FLAG, .allow_empty = TRUE },
+	};
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
-	g_autofree double *v = csv ? report_csv_numbers(csv, columns, 3, TRUE, error) : NULL;
+	g_autofree double *v = csv && report_csv_check(csv, schema, G_N_ELEMENTS(schema), error)
+				       ? report_csv_numbers(csv, columns, 3, TRUE, error)
+				       : NULL;
 	double lhat, lo, hi, lmax = -INFINITY;
 
 	if (!v || !json_number(st, "boxcox.lambda_hat", &lhat, error) ||

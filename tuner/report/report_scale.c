@@ -53,9 +53,20 @@ static gboolean read_json(const char *dir, JsonReadValue **json, GError **error)
 gboolean report_scale(Report *r, const char *dir, const char *prefix, GError **error)
 {
 	g_autofree char *path = g_build_filename(dir, "scale.csv", NULL);
+	static const ReportCsvColumn schema[] = {
+		{ .name = "groups", .kind = REPORT_CSV_KEY },
+		{ .name = "default_jiffies", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "default_stderr", .kind = REPORT_CSV_NONNEG },
+		{ .name = "tuned_jiffies", .kind = REPORT_CSV_POSITIVE },
+		{ .name = "tuned_stderr", .kind = REPORT_CSV_NONNEG },
+		{ .name = "improvement_pct", .kind = REPORT_CSV_FINITE },
+		{ .name = "default_ms", .kind = REPORT_CSV_FINITE, .optional = TRUE },
+		{ .name = "tuned_ms", .kind = REPORT_CSV_FINITE, .optional = TRUE },
+	};
 	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
-	g_autofree double *v =
-		csv ? report_csv_numbers(csv, columns, N_COLUMNS, FALSE, error) : NULL;
+	g_autofree double *v = csv && report_csv_check(csv, schema, G_N_ELEMENTS(schema), error)
+				       ? report_csv_numbers(csv, columns, N_COLUMNS, FALSE, error)
+				       : NULL;
 	g_autoptr(JsonReadValue) json = NULL;
 
 	if (!v || !read_json(dir, &json, error))

@@ -24,8 +24,14 @@ gboolean report_validate(Report *r, const char *dir, const char *prefix, GError 
 {
 	g_autofree char *csv_path = g_build_filename(dir, "validate.csv", NULL);
 	g_autofree char *json_path = g_build_filename(dir, "validate.json", NULL);
+	static const ReportCsvColumn schema[] = {
+		{ .name = "round", .kind = REPORT_CSV_WHOLE },
+		{ .name = "seconds", .kind = REPORT_CSV_POSITIVE, .allow_empty = TRUE },
+	};
 	g_autoptr(ReportCsv) csv = report_csv_read(csv_path, error);
-	g_autofree double *v = csv ? report_csv_numbers(csv, columns, 3, TRUE, error) : NULL;
+	g_autofree double *v = csv && report_csv_check(csv, schema, G_N_ELEMENTS(schema), error)
+				       ? report_csv_numbers(csv, columns, 3, TRUE, error)
+				       : NULL;
 	GError *local = NULL;
 
 	if (!v)

@@ -9,8 +9,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
 G_DEFINE_QUARK(rsm-files-error-quark, rsm_files_error)
@@ -499,35 +497,6 @@ void rsm_files_json_study(struct json_writer *w, const RsmStudyFiles *f)
 	json_optimum(w, f);
 }
 
-/* ---- writing -------------------------------------------------------------------------------- */
-
-gboolean rsm_files_write(const char *dir, const char *const *names, char *const *contents, guint n,
-			 GError **error)
-{
-	if (g_mkdir_with_parents(dir, 0755) != 0) {
-		int e = errno;
-
-		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO,
-			    "--out: cannot create %s: %s", dir, g_strerror(e));
-		return FALSE;
-	}
-	for (guint i = 0; i < n; i++) {
-		if (!contents[i])
-			continue;
-
-		g_autofree char *path = g_build_filename(dir, names[i], NULL);
-		GError *local = NULL;
-
-		if (!g_file_set_contents(path, contents[i], -1, &local)) {
-			g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO, "--out: %s",
-				    local->message);
-			g_error_free(local);
-			return FALSE;
-		}
-	}
-	return TRUE;
-}
-
 /* ---- reading design.csv --------------------------------------------------------------------- */
 
 static gboolean parse_error(GError **error, const char *path, guint line, const char *fmt, ...)
@@ -558,6 +527,7 @@ struct columns {
 	int coded[RSM_MODEL_MAX_FACTORS];
 	int natural[RSM_MODEL_MAX_FACTORS];
 	int response;
+	int run; /* -1: no run column (a hand-made file); rows are then named by line */
 	guint n;
 };
 
@@ -566,7 +536,7 @@ static gboolean read_header(const char *path, guint line, char **cells,
 			    GError **error)
 {
 	c->n = g_strv_length(cells);
-	c->response = -1;
+	c->response = c->run = -1;
 	for (guint j = 0; j < k; j++)
 		c->coded[j] = c->natural[j] = -1;
 	for (guint i = 0; i < c->n; i++) {
@@ -574,6 +544,8 @@ static gboolean read_header(const char *path, guint line, char **cells,
 
 		if (strcmp(name, "response") == 0)
 			c->response = (int)i;
+		if (strcmp(name, "run") == 0)
+			c->run = (int)i;
 		for (guint j = 0; j < k; j++) {
 			g_autofree char *x = g_strdup_printf("x%u", j + 1);
 
@@ -608,14 +580,32 @@ static gboolean check_natural(const char *path, guint line, const RsmStudyFactor
 		f->column, natural, j + 1, coded, expected);
 }
 
+/* What the rows were: their run numbers (or 0 without a run column) and lines. */
+struct rows {
+	GArray *run;  /* guint */
+	GArray *line; /* guint */
+};
+
 static gboolean read_row(const char *path, guint line, char **cells, const RsmStudyFactor *factors,
-			 guint k, const struct columns *c, GArray *coded, GArray *y, GError **error)
+			 guint k, const struct columns *c, GArray *coded, GArray *y,
+			 struct rows *rows, GError **error)
 {
 	double v;
+	guint run = 0;
 
 	if (g_strv_length(cells) != c->n)
 		return parse_error(error, path, line, "%u fields, the header has %u",
 				   g_strv_length(cells), c->n);
+	if (c->run >= 0) {
+		const char *text = g_strstrip(cells[c->run]);
+
+		if (!parse_number(text, &v) || v < 1 || v != floor(v) || v > G_MAXUINT)
+			return parse_error(error, path, line,
+					   "run: '%s' is not a run number (1, 2, ...)", text);
+		run = (guint)v;
+	}
+	g_array_append_val(rows->run, run);
+	g_array_append_val(rows->line, line);
 	for (guint j = 0; j < k; j++) {
 		const char *text = g_strstrip(cells[c->coded[j]]);
 
@@ -639,9 +629,13 @@ static gboolean read_row(const char *path, guint line, char **cells, const RsmSt
 
 	if (!parse_number(text, &v))
 		return parse_error(error, path, line, "response: '%s' is not a number", text);
+	if (v <= 0)
+		return parse_error(error, path, line, "response: %s is not a time > 0", text);
 	g_array_append_val(y, v);
 	return TRUE;
 }
+
+/* ---- the design's structure ---- */
 
 static RsmPointType classify(const double *x, guint k)
 {
@@ -658,6 +652,163 @@ static RsmPointType classify(const double *x, guint k)
 	if (nonzero == 1)
 		return RSM_POINT_AXIAL;
 	return RSM_POINT_EDGE;
+}
+
+/* "run 7" or, without run numbers, "line 9". */
+static char *row_label(const struct rows *rows, guint i)
+{
+	guint run = g_array_index(rows->run, guint, i);
+
+	return run ? g_strdup_printf("run %u", run)
+		   : g_strdup_printf("line %u", g_array_index(rows->line, guint, i));
+}
+
+/* Run numbers: each once, and all of 1..n. */
+static gboolean check_runs(const char *path, const struct rows *rows, GError **error)
+{
+	guint n = rows->run->len;
+
+	if (n == 0 || g_array_index(rows->run, guint, 0) == 0)
+		return TRUE;
+	g_autofree guint *line_of = g_new0(guint, n + 1);
+	guint max = 0;
+
+	for (guint i = 0; i < n; i++) {
+		guint run = g_array_index(rows->run, guint, i);
+		guint line = g_array_index(rows->line, guint, i);
+
+		max = MAX(max, run);
+		if (run > n)
+			continue;
+		if (line_of[run])
+			return parse_error(error, path, line,
+					   "run %u again (line %u has it): a duplicated run", run,
+					   line_of[run]);
+		line_of[run] = line;
+	}
+	g_autoptr(GString) missing = g_string_new(NULL);
+	guint n_missing = 0;
+
+	for (guint run = 1; run <= max; run++) {
+		gboolean present = FALSE;
+
+		for (guint i = 0; i < n && !present; i++)
+			present = g_array_index(rows->run, guint, i) == run;
+		if (!present && n_missing++ < 10)
+			g_string_append_printf(missing, "%s%u", missing->len ? ", " : "", run);
+	}
+	if (n_missing == 0)
+		return TRUE;
+	g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE,
+		    "%s: run%s %s%s%s missing (runs go to %u, the file has %u): deleted runs", path,
+		    n_missing == 1 ? "" : "s", missing->str, n_missing > 10 ? ", ..." : "",
+		    n_missing == 1 ? " is" : " are", max, n);
+	return FALSE;
+}
+
+/* Index of the row whose coded point is x, from row `from`, or -1. */
+static int find_point(const double *coded, guint n, guint k, const double *x, guint from)
+{
+	for (guint i = from; i < n; i++)
+		if (memcmp(coded + (gsize)i * k, x, sizeof(double) * k) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* "(+1, -1, 0)" */
+static char *point_text(const double *x, guint k)
+{
+	GString *s = g_string_new("(");
+
+	for (guint j = 0; j < k; j++)
+		g_string_append_printf(s, x[j] ? "%s%+g" : "%s0", j ? ", " : "", x[j]);
+	g_string_append_c(s, ')');
+	return g_string_free(s, FALSE);
+}
+
+/* An error that the design lacks point x: it is incomplete, some runs deleted or cut off. */
+static gboolean lacks(GError **error, const char *path, const char *what, const double *x, guint k)
+{
+	g_autofree char *p = point_text(x, k);
+
+	g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE,
+		    "%s: the design is incomplete: its %s lack the point %s (deleted or truncated "
+		    "runs; a design's runs must all be there)",
+		    path, what, p);
+	return FALSE;
+}
+
+/*
+ * The points of a central composite or Box-Behnken design come in complete sets: if there is one
+ * cube point there are all 2^k, one axial point on factor j means both (+-alpha on j), one edge
+ * point of factors (a, b) means all four (+-1, +-1). And only centre points repeat. A file missing
+ * any of these lost runs (deleted, or cut off at the end); a repeated point was duplicated.
+ */
+static gboolean check_structure(const char *path, const double *coded, guint n, guint k,
+				const struct rows *rows, GError **error)
+{
+	gboolean any_cube = FALSE, any_axial[RSM_MODEL_MAX_FACTORS] = { FALSE };
+	gboolean any_edge[RSM_MODEL_MAX_FACTORS][RSM_MODEL_MAX_FACTORS] = { { FALSE } };
+	double x[RSM_MODEL_MAX_FACTORS];
+
+	for (guint i = 0; i < n; i++) {
+		const double *p = coded + (gsize)i * k;
+		RsmPointType type = classify(p, k);
+		int again = type == RSM_POINT_CENTRE ? -1 : find_point(coded, n, k, p, i + 1);
+
+		if (again >= 0) {
+			g_autofree char *first = row_label(rows, i);
+			g_autofree char *second = row_label(rows, (guint)again);
+			g_autofree char *pt = point_text(p, k);
+
+			return parse_error(error, path,
+					   g_array_index(rows->line, guint, (guint)again),
+					   "%s repeats the point %s of %s: a duplicated run (only "
+					   "centre points repeat)",
+					   second, pt, first);
+		}
+		any_cube |= type == RSM_POINT_CUBE;
+		for (guint a = 0; a < k; a++) {
+			if (type == RSM_POINT_AXIAL && p[a] != 0)
+				any_axial[a] = TRUE;
+			for (guint b = a + 1; b < k; b++)
+				if (type == RSM_POINT_EDGE && p[a] != 0 && p[b] != 0)
+					any_edge[a][b] = TRUE;
+		}
+	}
+	for (guint c = 0; any_cube && c < (1u << k); c++) {
+		for (guint j = 0; j < k; j++)
+			x[j] = c & (1u << j) ? 1 : -1;
+		if (find_point(coded, n, k, x, 0) < 0)
+			return lacks(error, path, "cube points", x, k);
+	}
+	for (guint a = 0; a < k; a++) {
+		for (int sign = -1; any_axial[a] && sign <= 1; sign += 2) {
+			double level = -1;
+
+			/* The axial distance is the design's: what the others of factor a have. */
+			for (guint i = 0; i < n; i++) {
+				const double *p = coded + (gsize)i * k;
+
+				if (classify(p, k) == RSM_POINT_AXIAL && p[a] != 0)
+					level = fabs(p[a]);
+			}
+			for (guint j = 0; j < k; j++)
+				x[j] = j == a ? sign * level : 0;
+			if (find_point(coded, n, k, x, 0) < 0)
+				return lacks(error, path, "axial points", x, k);
+		}
+		for (guint b = a + 1; b < k; b++)
+			for (guint c = 0; any_edge[a][b] && c < 4; c++) {
+				for (guint j = 0; j < k; j++)
+					x[j] = 0;
+				x[a] = c & 1 ? 1 : -1;
+				x[b] = c & 2 ? 1 : -1;
+				if (find_point(coded, n, k, x, 0) < 0)
+					return lacks(error, path, "edge points", x, k);
+			}
+	}
+	return TRUE;
 }
 
 static RsmDesign *design_from(GArray *coded, guint k)
@@ -695,6 +846,9 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	g_autoptr(GArray) coded = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) ys = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) run = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GArray) line = g_array_new(FALSE, FALSE, sizeof(guint));
+	struct rows rows = { run, line };
 	struct columns c;
 	bool header = false;
 
@@ -709,7 +863,7 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 			if (!read_header(path, i + 1, cells, factors, k, &c, error))
 				return NULL;
 			header = true;
-		} else if (!read_row(path, i + 1, cells, factors, k, &c, coded, ys, error)) {
+		} else if (!read_row(path, i + 1, cells, factors, k, &c, coded, ys, &rows, error)) {
 			return NULL;
 		}
 	}
@@ -718,6 +872,9 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 			    path);
 		return NULL;
 	}
+	if (!check_runs(path, &rows, error) ||
+	    !check_structure(path, (const double *)coded->data, ys->len, k, &rows, error))
+		return NULL;
 	*y = g_memdup2(ys->data, sizeof(double) * ys->len);
 	return design_from(coded, k);
 }

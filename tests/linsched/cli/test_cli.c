@@ -610,6 +610,44 @@ static void test_json_profile_61(void **state)
 	run_clear(&r);
 }
 
+/*
+ * The eevdf profile on 2 CPUs reports its one knob, base_slice: 0.70 ms x (1 + ilog2 2) = 1.4 ms
+ * by default, or as given; no CFS knob. Two hogs on one CPU with slices of their own (3 ms and the
+ * base one) share it equally: the slice sets latency, not share.
+ */
+static void test_json_profile_eevdf(void **state)
+{
+	(void)state;
+	struct run r = RUN("run", "--profile", "eevdf", "--duration-ms", "50", "--format", "json");
+
+	expect_success(&r, "run --profile eevdf");
+	struct jv *doc = json_parse(r.out);
+	const struct jv *knobs = member(doc, "knobs", J_OBJECT);
+
+	assert_string_equal(member(doc, "profile", J_STRING)->s, "eevdf");
+	assert_int_equal(member_uint(knobs, "base_slice_ns"), 1400000);
+	assert_int_equal(member_uint(knobs, "migration_cost_ns"), 500000);
+	assert_null(jobj_get(knobs, "latency_ns"));
+	jv_free(doc);
+	run_clear(&r);
+
+	r = RUN("run", "--profile", "eevdf", "--cpus", "1", "--base-slice-ns", "2000000",
+		"--duration-ms", "1000", "--task", "cpu:slice_ns=3000000", "--task", "cpu",
+		"--switch-cost-ns", "0", "--format", "json");
+	expect_success(&r, "run --profile eevdf --base-slice-ns");
+	doc = json_parse(r.out);
+	knobs = member(doc, "knobs", J_OBJECT);
+	assert_int_equal(member_uint(knobs, "base_slice_ns"), 2000000);
+
+	const struct jv *tasks = member(doc, "tasks", J_ARRAY);
+
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(member_uint(g_ptr_array_index(tasks->items, i), "sum_exec_ns"),
+				 500000000);
+	jv_free(doc);
+	run_clear(&r);
+}
+
 /* Without --task, the documented default mix: cpu:nice=0, cpu:nice=5:count=2, 40 sleeprun tasks. */
 static void test_default_tasks(void **state)
 {
@@ -675,6 +713,15 @@ static void test_bad_input(void **state)
 	BAD(NAMES("--seed"), "--seed", "-5");
 	BAD(NAMES("--duration-ms"), "--duration-ms", "0");
 	BAD(NAMES("--no-such-flag"), "--no-such-flag");
+	/* A knob the profile's kernel lacks, a base slice past debugfs's u32, a slice out of range. */
+	BAD(NAMES("--base-slice-ns", "6.1"), "--profile", "6.1", "--base-slice-ns", "1000000");
+	BAD(NAMES("--latency-ns", "eevdf"), "--profile", "eevdf", "--latency-ns", "6000000");
+	BAD(NAMES("--wakeup-gran-ns"), "--profile", "6.6", "--wakeup-gran-ns", "0");
+	BAD(NAMES("--base-slice-ns"), "--profile", "eevdf", "--base-slice-ns", "4294967296");
+	BAD(NAMES("--base-slice-ns"), "--profile", "eevdf", "--base-slice-ns", "-2");
+	BAD(NAMES("--task", "slice_ns"), "--profile", "eevdf", "--task", "cpu:slice_ns=99999");
+	BAD(NAMES("--task", "slice_ns", "6.6"), "--profile", "6.6", "--task",
+	    "cpu:slice_ns=1000000");
 }
 
 static void test_bad_command(void **state)
@@ -752,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_parser_self_check),
 		cmocka_unit_test(test_json_output),
 		cmocka_unit_test(test_json_profile_61),
+		cmocka_unit_test(test_json_profile_eevdf),
 		cmocka_unit_test(test_default_tasks),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_bad_command),

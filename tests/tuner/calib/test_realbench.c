@@ -257,6 +257,26 @@ static void test_run_substitutes_and_parses_stdout(void **state)
 	assert_true(fabs(ms - 3250.0) < 1e-9);
 }
 
+/*
+ * The run's context switches are its resource usage's: a shell that waits for two sleeps blocks at
+ * least three times (twice waiting for a child, and each sleep once in nanosleep, counted through
+ * the shell, which waited for them), so at least 3 voluntary switches, whatever the machine.
+ */
+static void test_run_counts_context_switches(void **state)
+{
+	(void)state;
+	g_autoptr(Realbench) bench =
+		realbench_new_template("sh -c 'sleep 0.01; sleep 0.01; echo Time: {groups}'", NULL);
+	RealbenchOutcome outcome = { 0 };
+	g_autoptr(GError) error = NULL;
+
+	assert_non_null(bench);
+	assert_true(realbench_run_outcome(bench, &small, &outcome, &error));
+	assert_null(error);
+	assert_true(fabs(outcome.ms - 3000.0) < 1e-9);
+	assert_true(outcome.context_switches >= 3);
+}
+
 static void test_run_parses_stderr(void **state)
 {
 	(void)state;
@@ -465,6 +485,7 @@ int main(void)
 		cmocka_unit_test(test_command_line_quoting),
 		cmocka_unit_test(test_run_substitutes_and_parses_stdout),
 		cmocka_unit_test(test_run_parses_stderr),
+		cmocka_unit_test(test_run_counts_context_switches),
 		cmocka_unit_test(test_run_exit_status),
 		cmocka_unit_test(test_run_exit_status_quiet),
 		cmocka_unit_test(test_run_killed),

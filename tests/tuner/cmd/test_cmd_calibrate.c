@@ -45,19 +45,6 @@ static char *counting_cmd(const char *count, const char *body)
 		body);
 }
 
-static int setup(void **state)
-{
-	*state = temp_dir("test_cmd_calibrate_XXXXXX");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
-
 static char *in_dir(void **state, const char *name)
 {
 	return g_build_filename(*state, name, NULL);
@@ -90,11 +77,13 @@ static char *run_order_of(const char *dir)
 	g_auto(GStrv) lines = lines_of(path);
 	GString *order = g_string_new(NULL);
 
-	assert_string_equal(lines[0], "seq,round,groups,ms,start_s");
+	assert_string_equal(lines[0], "seq,round,groups,ms,start_s,switches");
 	for (guint i = 1; lines[i]; i++) {
 		g_auto(GStrv) f = g_strsplit(lines[i], ",", -1);
 
-		assert_int_equal(g_strv_length(f), 5);
+		assert_int_equal(g_strv_length(f), 6);
+		/* The fake is a shell that waits for awk: it leaves the CPU at least once. */
+		assert_true(g_ascii_strtod(f[5], NULL) >= 1);
 		assert_int_equal(atoi(f[0]), i - 1);
 		g_string_append_printf(order, "%s%s", i > 1 ? "," : "", f[2]);
 		/* The fake's time is exact, whatever the order. */
@@ -139,11 +128,16 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 		double t = 12 + 47 * g;
 		g_autofree char *runs = g_strdup_printf("%g;%g;%g", t, t, t);
 
+		assert_int_equal(g_strv_length(f), 9);
 		assert_int_equal(atoi(f[0]), g);
 		assert_close(g_ascii_strtod(f[2], NULL), t, 1e-9);
 		assert_close(g_ascii_strtod(f[3], NULL), 0, 0);
 		assert_string_equal(f[6], runs);
+		/* Switches: the simulated tasks' (each of 40 g tasks runs at least once), the fake's. */
+		assert_true(g_ascii_strtod(f[7], NULL) >= 40 * g);
+		assert_true(g_ascii_strtod(f[8], NULL) >= 1);
 	}
+	assert_non_null(strstr(r.out, "Context switches per run"));
 
 	g_autofree char *ini = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
 	g_autoptr(GError) error = NULL;
@@ -370,19 +364,24 @@ static void test_bad_flags_are_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written,
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, setup, teardown),
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_output_names_the_command_and_line,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, setup, teardown),
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, temp_dir_setup,
+						temp_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

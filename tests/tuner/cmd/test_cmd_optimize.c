@@ -136,6 +136,9 @@ static int group_setup(void **state)
 	struct fixture *f = g_new0(struct fixture, 1);
 
 	f->dir = temp_dir("cmd-optimize-XXXXXX");
+	/* The live runs' state files (tuner/eval/knob_state.h) stay in the fixture. */
+	g_autofree char *state_home = path_in(f, "state");
+	g_setenv("XDG_STATE_HOME", state_home, TRUE);
 	for (int i = 0; i < NRUNS; i++) {
 		g_autofree char *out = path_in(f, run_names[i]);
 		struct run r;
@@ -576,8 +579,8 @@ static void test_journal_refusals(void **state)
 
 	/* A line that cannot be parsed is named. */
 	g_autofree char *text = read_text(journal);
-	g_autofree char *broken =
-		g_strconcat(text, "1 2 three\n", "40000000 8000000 10000000 2 0 3.1 0.001\n", NULL);
+	g_autofree char *broken = g_strconcat(text, "1 2 three\n",
+					      "40000000 8000000 10000000 2 0 3.1 0.001 0\n", NULL);
 
 	assert_true(g_file_set_contents(journal, broken, -1, NULL));
 	r = RUN("grid", WORKLOAD, "--points", "2", "--journal", journal);
@@ -590,6 +593,21 @@ static void test_journal_refusals(void **state)
 
 	expect_refusal(&r, "a broken journal line", "--journal");
 	assert_non_null(strstr(r.err, line));
+	run_clear(&r);
+
+	/* The issue's reproducer: a record's value edited to -1 (its check kept) no longer changes
+	 * the result; the line is named. Line 3 is the first record. */
+	g_auto(GStrv) lines_of = g_strsplit(text, "\n", -1);
+	g_auto(GStrv) field = g_strsplit(lines_of[2], " ", -1);
+	g_free(field[5]);
+	field[5] = g_strdup("-1");
+	g_free(lines_of[2]);
+	lines_of[2] = g_strjoinv(" ", field);
+	g_autofree char *edited = g_strjoinv("\n", lines_of);
+	assert_true(g_file_set_contents(journal, edited, -1, NULL));
+	r = RUN("grid", WORKLOAD, "--points", "2", "--journal", journal);
+	expect_refusal(&r, "an edited journal value", "--journal");
+	assert_non_null(strstr(r.err, "line 3:"));
 	run_clear(&r);
 }
 
@@ -754,6 +772,13 @@ static void test_kill9_and_resume(void **state)
 	assert_int_equal(killed.signal, SIGKILL);
 	assert_int_equal(count_runs(root), k);
 	g_unlink(kill_at);
+	/* SIGKILL left the knobs of run k applied: the next tuner would refuse them until restored. */
+	struct run restored = run_program(
+		TUNER, (const char *const[]){ "knobs", "--restore", "--knob-root", root, NULL },
+		NULL);
+	expect_exit_0(&restored, "tuner knobs --restore");
+	expect_knob_file(root, "sched_latency_ns", "24000000");
+	run_clear(&restored);
 
 	struct run resumed =
 		RUN(LIVE_GRID, "--cmd", script, "--knob-root", root, "--journal", journal);

@@ -577,10 +577,73 @@ static void test_rsm_analyse_hand_computed(void **state)
 	assert_true(number_at(v, "lambda") == 1);
 	run_clear(&r);
 
-	/* Fewer runs than terms. */
-	g_autofree char *few = write_hand_design(dir, 9);
+	/* Fewer runs than terms (the cube alone: complete, but too small). */
+	g_autofree char *few = write_hand_design(dir, 8);
 
-	expect_usage_error(TUNER_RUN("rsm", "--analyse", few), "9 runs for 10 terms");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", few), "8 runs for 10 terms");
+	remove_dir(dir);
+}
+
+/*
+ * The issue's incomplete designs: a design.csv of tuner rsm (the report fixture: a face-centred CCD
+ * of 20 runs, rows in run order, ending with run 19 at the centre and run 20 at (-1, 0, 0)) with a
+ * run duplicated, deleted, or cut off. --analyse refuses each, naming the runs.
+ */
+static void test_rsm_analyse_incomplete(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "design.csv", NULL);
+	g_autofree char *text = read_text("tests/tuner/fixtures/report/rsm/design.csv");
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1); /* [0] header, [i] run i, [21] "" */
+	assert_int_equal(g_strv_length(lines), 22);
+
+	/* The file as written: accepted. */
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	struct run ok = TUNER_RUN("rsm", "--analyse", path);
+	expect_success(&ok, "the fixture's design");
+	run_clear(&ok);
+
+	/* Run 4 (line 5) again at the end, as line 22. */
+	g_autofree char *dup = g_strdup_printf("%s%s\n", text, lines[4]);
+	assert_true(g_file_set_contents(path, dup, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path), ":22: run 4 again (line 5 has it)");
+
+	/* The same point under a new run number 21. */
+	g_autofree char *renumbered = g_strdup_printf("%s21%s\n", text, strchr(lines[4], ','));
+	assert_true(g_file_set_contents(path, renumbered, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   ":22: run 21 repeats the point (+1, +1, +1) of run 4");
+
+	/* Run 5 (line 6) deleted. */
+	GString *deleted = g_string_new(NULL);
+	for (guint i = 0; i < 21; i++)
+		if (i != 5)
+			g_string_append_printf(deleted, "%s\n", lines[i]);
+	assert_true(g_file_set_contents(path, deleted->str, -1, NULL));
+	g_string_free(deleted, TRUE);
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   "run 5 is missing (runs go to 20, the file has 19)");
+
+	/* Cut off after run 18: the axial point of run 20 is gone. */
+	GString *cut = g_string_new(NULL);
+	for (guint i = 0; i <= 18; i++)
+		g_string_append_printf(cut, "%s\n", lines[i]);
+	assert_true(g_file_set_contents(path, cut->str, -1, NULL));
+	g_string_free(cut, TRUE);
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   "the design is incomplete: its axial points lack the point (-1, 0, 0)");
+
+	/* A response no time can have. */
+	g_auto(GStrv) f = g_strsplit(lines[3], ",", -1);
+	g_free(f[7]);
+	f[7] = g_strdup("-29.4");
+	g_free(lines[3]);
+	lines[3] = g_strjoinv(",", f);
+	g_autofree char *negative = g_strjoinv("\n", lines);
+	assert_true(g_file_set_contents(path, negative, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   ":4: response: -29.4 is not a time > 0");
 	remove_dir(dir);
 }
 
@@ -753,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_rsm_deterministic_and_resumable),
 		cmocka_unit_test(test_rsm_log_rotatable),
 		cmocka_unit_test(test_rsm_analyse_hand_computed),
+		cmocka_unit_test(test_rsm_analyse_incomplete),
 		cmocka_unit_test(test_rsm_bad_input),
 		cmocka_unit_test(test_rsm_box_behnken),
 		cmocka_unit_test(test_meta_pso),

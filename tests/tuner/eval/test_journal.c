@@ -90,13 +90,15 @@ static void test_new_file_has_header(void **state)
 	assert_int_equal(journal_count(journal), 0);
 	assert_string_equal(journal_path(journal), f->path);
 	g_autofree char *text = read_text(f->path);
-	assert_string_equal(text, "# linsched-tuner journal v1 sha256=" SETTINGS_SHA256
+	assert_string_equal(text, "# linsched-tuner journal v2 sha256=" SETTINGS_SHA256
 				  " settings=" SETTINGS "\n"
 				  "# latency_ns min_granularity_ns wakeup_granularity_ns seed "
-				  "replicate value wall_s\n");
+				  "replicate value wall_s check\n");
 }
 
-/* A record is one line in the documented format; 0.1 printed with %.17g is 0.10000000000000001. */
+/* A record is one line in the documented format; 0.1 printed with %.17g is 0.10000000000000001;
+ * the check is printf '10000000 3000000 4000000 7 2 0.10000000000000001 1.500000' | sha256sum
+ * (coreutils), its first 8 digits. */
 static void test_record_line_format(void **state)
 {
 	Fixture *f = *state;
@@ -105,22 +107,22 @@ static void test_record_line_format(void **state)
 	append_ok(journal, &r);
 	g_autofree char *text = read_text(f->path);
 	assert_true(g_str_has_suffix(
-		text, "\n10000000 3000000 4000000 7 2 0.10000000000000001 1.500000\n"));
+		text, "\n10000000 3000000 4000000 7 2 0.10000000000000001 1.500000 52140fff\n"));
+}
+
+/* fields (seven, space-separated) with its check appended, as the tuner would write it. */
+static char *with_check(const char *fields)
+{
+	g_autofree char *sha = g_compute_checksum_for_string(G_CHECKSUM_SHA256, fields, -1);
+	return g_strdup_printf("%s %.8s", fields, sha);
 }
 
 /* Values read back after reopening are the same doubles bit for bit, awkward ones included. */
 static void test_values_round_trip_exactly(void **state)
 {
 	Fixture *f = *state;
-	const double values[] = { 0.1,
-				  1.0 / 3.0,
-				  5e-324,
-				  1.7976931348623157e308,
-				  -0.0,
-				  -2.5e-17,
-				  123456789.123456789,
-				  INFINITY,
-				  -INFINITY };
+	const double values[] = { 0.1,	   1.0 / 3.0,	       5e-324, 1.7976931348623157e308,
+				  2.5e-17, 123456789.123456789 };
 	const gsize n = G_N_ELEMENTS(values);
 	{
 		g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
@@ -128,11 +130,9 @@ static void test_values_round_trip_exactly(void **state)
 			JournalRecord r = record(1000000 + i, 99, (guint)i, values[i]);
 			append_ok(journal, &r);
 		}
-		JournalRecord nan_record = record(42, 1, 0, NAN);
-		append_ok(journal, &nan_record);
 	}
 	g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
-	assert_int_equal(journal_count(journal), n + 1);
+	assert_int_equal(journal_count(journal), n);
 	for (gsize i = 0; i < n; i++) {
 		JournalRecord r = record(1000000 + i, 99, (guint)i, 0);
 		JournalRecord got;
@@ -141,9 +141,30 @@ static void test_values_round_trip_exactly(void **state)
 		assert_memory_equal(&got.knobs, &r.knobs, sizeof r.knobs);
 		assert_true(got.wall_s == 1.5);
 	}
-	JournalRecord nan_key = record(42, 1, 0, 0), got;
-	assert_true(journal_lookup(journal, &nan_key.knobs, 1, 0, &got));
-	assert_true(isnan(got.value));
+}
+
+/* Values no time can have are refused on the way in, and nothing is written. */
+static void test_impossible_values_not_appended(void **state)
+{
+	Fixture *f = *state;
+	g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
+	g_autofree char *before = read_text(f->path);
+	const double values[] = { 0, -0.0, -1, -2.5e-17, INFINITY, -INFINITY, NAN };
+	for (gsize i = 0; i < G_N_ELEMENTS(values); i++) {
+		JournalRecord r = record(1000, 1, 0, values[i]);
+		g_autoptr(GError) error = NULL;
+		assert_false(journal_append(journal, &r, &error));
+		assert_true(g_error_matches(error, JOURNAL_ERROR, JOURNAL_ERROR_INVALID));
+		assert_non_null(strstr(error->message, "not a finite time > 0"));
+	}
+	JournalRecord r = record(1000, 1, 0, 1.0);
+	r.wall_s = -1;
+	g_autoptr(GError) error = NULL;
+	assert_false(journal_append(journal, &r, &error));
+	assert_non_null(strstr(error->message, "wall_s"));
+	assert_int_equal(journal_count(journal), 0);
+	g_autofree char *after = read_text(f->path);
+	assert_string_equal(before, after);
 }
 
 /* The key is (knobs, seed, replicate): changing any part of it misses. */
@@ -191,15 +212,29 @@ static void test_different_settings_refused(void **state)
 static void test_edited_header_detected(void **state)
 {
 	Fixture *f = *state;
-	write_text(f->path, "# linsched-tuner journal v1 sha256=" SETTINGS_SHA256
+	write_text(f->path, "# linsched-tuner journal v2 sha256=" SETTINGS_SHA256
 			    " settings=groups=6 loops=100\n");
 	expect_open_error(f->path, "groups=6 loops=100", JOURNAL_ERROR_PARSE, "line 1", "sha256",
 			  NULL);
-	write_text(f->path, "# linsched-tuner journal v1 sha256=abc settings=x\n");
+	write_text(f->path, "# linsched-tuner journal v2 sha256=abc settings=x\n");
 	expect_open_error(f->path, "x", JOURNAL_ERROR_PARSE, "line 1", "malformed header", NULL);
-	write_text(f->path, "# linsched-tuner journal v2 whatever\n");
-	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_NOT_JOURNAL, "unsupported format 'v2",
+	write_text(f->path, "# linsched-tuner journal v3 whatever\n");
+	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_NOT_JOURNAL, "unsupported format 'v3",
 			  NULL);
+}
+
+/* An older tuner's journal (v1, records without checks) is refused with a message saying so, and
+ * left as it was. */
+static void test_v1_refused(void **state)
+{
+	Fixture *f = *state;
+	const char *v1 = "# linsched-tuner journal v1 sha256=" SETTINGS_SHA256 " settings=" SETTINGS
+			 "\n1000 3000000 4000000 5 0 2.5 1.500000\n";
+	write_text(f->path, v1);
+	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_NOT_JOURNAL, f->path, "line 1",
+			  "format v1", "start afresh", NULL);
+	g_autofree char *after = read_text(f->path);
+	assert_string_equal(after, v1);
 }
 
 /* A file that is not a journal is refused and not modified, with or without a final newline. */
@@ -221,7 +256,7 @@ static char *three_records(const char *path)
 {
 	g_autoptr(Journal) journal = open_ok(path, SETTINGS);
 	for (guint i = 0; i < 3; i++) {
-		JournalRecord r = record(1000 + i, 5, 0, i * 0.5);
+		JournalRecord r = record(1000 + i, 5, 0, (i + 1) * 0.5);
 		append_ok(journal, &r);
 	}
 	return read_text(path);
@@ -235,7 +270,7 @@ static void test_garbage_line_names_line(void **state)
 	/* Lines: 1 header, 2 columns, 3-5 records.  Replace line 4 (the second record). */
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	g_free(lines[3]);
-	lines[3] = g_strdup("1001 3000000 4000000 5 0 zero 1.5");
+	lines[3] = with_check("1001 3000000 4000000 5 0 zero 1.5");
 	g_autofree char *bad_value = g_strjoinv("\n", lines);
 	write_text(f->path, bad_value);
 	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, f->path, "line 4", "value",
@@ -245,11 +280,11 @@ static void test_garbage_line_names_line(void **state)
 	lines[3] = g_strdup("1001 3000000");
 	g_autofree char *short_line = g_strjoinv("\n", lines);
 	write_text(f->path, short_line);
-	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, "line 4", "expected 7", "found 2",
+	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, "line 4", "expected 8", "found 2",
 			  NULL);
 
 	g_free(lines[3]);
-	lines[3] = g_strdup("-1001 3000000 4000000 5 0 1 1.5");
+	lines[3] = with_check("-1001 3000000 4000000 5 0 1 1.5");
 	g_autofree char *negative = g_strjoinv("\n", lines);
 	write_text(f->path, negative);
 	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, "line 4", "latency_ns", NULL);
@@ -266,6 +301,51 @@ static void test_garbage_line_names_line(void **state)
 	with_nul[len - 3] = '\0';
 	assert_true(g_file_set_contents(f->path, with_nul, (gssize)len, NULL));
 	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, "line 5", "NUL", NULL);
+}
+
+/*
+ * The issue's reproducer: a record's value edited to -1, 0, 1e-300, inf or nan. With the old check
+ * the edit is caught by it; with the check recomputed, every value but 1e-300 (a time, if an
+ * absurd one) is refused as no time. Either way the error names the file and line.
+ */
+static void test_edited_value_refused(void **state)
+{
+	Fixture *f = *state;
+	g_autofree char *text = three_records(f->path);
+	/* Line 4, the second record: "1001 3000000 4000000 5 0 1 1.500000 CHECK". */
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_auto(GStrv) field = g_strsplit(lines[3], " ", -1);
+	assert_string_equal(field[5], "1");
+	const char *values[] = { "-1", "0", "1e-300", "inf", "nan", "-0" };
+	for (gsize i = 0; i < G_N_ELEMENTS(values); i++) {
+		g_autofree char *old = lines[3];
+		lines[3] = g_strdup_printf("1001 3000000 4000000 5 0 %s 1.500000 %s", values[i],
+					   field[7]);
+		g_autofree char *kept_check = g_strjoinv("\n", lines);
+		write_text(f->path, kept_check);
+		expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, f->path, "line 4",
+				  "does not match", NULL);
+		g_free(lines[3]);
+		g_autofree char *fields =
+			g_strdup_printf("1001 3000000 4000000 5 0 %s 1.500000", values[i]);
+		lines[3] = with_check(fields);
+		g_autofree char *new_check = g_strjoinv("\n", lines);
+		write_text(f->path, new_check);
+		if (strcmp(values[i], "1e-300") == 0) {
+			g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
+		} else {
+			expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, f->path, "line 4",
+					  "not a finite time > 0", NULL);
+		}
+		g_free(lines[3]);
+		lines[3] = g_steal_pointer(&old);
+	}
+	/* A negative wall time too. */
+	g_free(lines[3]);
+	lines[3] = with_check("1001 3000000 4000000 5 0 1 -1");
+	g_autofree char *wall = g_strjoinv("\n", lines);
+	write_text(f->path, wall);
+	expect_open_error(f->path, SETTINGS, JOURNAL_ERROR_PARSE, "line 4", "wall_s", NULL);
 }
 
 /* Comment lines are allowed anywhere after the header. */
@@ -295,8 +375,9 @@ static void test_torn_last_line_dropped(void **state)
 		JournalRecord r = record(1003, 5, 0, 7.25);
 		append_ok(journal, &r);
 	}
+	/* The check: printf '1003 3000000 4000000 5 0 7.25 1.500000' | sha256sum, 8 digits. */
 	g_autofree char *expected =
-		g_strconcat(text, "1003 3000000 4000000 5 0 7.25 1.500000\n", NULL);
+		g_strconcat(text, "1003 3000000 4000000 5 0 7.25 1.500000 2f14d3db\n", NULL);
 	g_autofree char *after = read_text(f->path);
 	assert_string_equal(after, expected);
 	g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
@@ -313,7 +394,7 @@ static void test_torn_header_restarts(void **state)
 		assert_int_equal(journal_count(journal), 0);
 	}
 	g_autofree char *text = read_text(f->path);
-	assert_true(g_str_has_prefix(text, "# linsched-tuner journal v1 sha256=" SETTINGS_SHA256));
+	assert_true(g_str_has_prefix(text, "# linsched-tuner journal v2 sha256=" SETTINGS_SHA256));
 }
 
 /* A second open of a journal in use is refused; after close it succeeds. */
@@ -381,6 +462,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lookup_uses_the_whole_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_different_settings_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_edited_header_detected, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v1_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_impossible_values_not_appended, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_edited_value_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_foreign_file_untouched, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_line_names_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comments_ignored, setup, teardown),

@@ -48,19 +48,6 @@ static void expect_input_error(const struct run *r, const char *line)
 
 /* ---- files ------------------------------------------------------------------------------------ */
 
-static int make_tmp(void **state)
-{
-	*state = temp_dir("test_report_XXXXXX");
-	return 0;
-}
-
-static int remove_tmp(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
-
 /* Copy the files of a fixture directory into dst (created). */
 static void copy_fixture(const char *name, const char *dst)
 {
@@ -277,6 +264,39 @@ static void test_calibration_in_rounds(void **state)
 	run_clear(&r);
 }
 
+/*
+ * The same calibration with context switches counted (fixture cal-switches: cal-rounds with
+ * made-up counts, simulated 1000 g, real 1200 g but 2000 at 1 group, each run 100 below, at or
+ * above its median by round): the switches figure, with 1 group outside 1.5x (2000 / 1000 = 2)
+ * and the 19 others inside (1.2).
+ */
+static void test_calibration_switches(void **state)
+{
+	g_autofree char *dir = g_build_filename(*state, "cal-switches", NULL);
+
+	copy_fixture("cal-switches", dir);
+
+	struct run r = TUNER_RUN("report", dir);
+
+	expect_clean_exit(&r, "tuner report on a calibration with context switches");
+	assert_non_null(strstr(r.out, "tuner report: 6 figures"));
+	expect_figure(dir, "calibration-switches");
+
+	g_autofree char *dat = g_build_filename(dir, "calibration-switches.dat", NULL);
+	g_autofree char *data = data_lines(dat);
+	double groups, real, sim;
+
+	assert_int_equal(sscanf(data, "%lf %lf %lf", &groups, &real, &sim), 3);
+	assert_true(groups == 1 && real == 2000 && sim == 1000);
+
+	g_autofree char *html_path = g_build_filename(dir, "index.html", NULL);
+	g_autofree char *html = read_text(html_path);
+	assert_non_null(
+		strstr(html, "context switches</td><td>real (median) and simulated within 1.5× at "
+			     "19 of 20"));
+	run_clear(&r);
+}
+
 /* Blom's scores and the quartile line, by hand for n = 5 and residuals 1, 2, 3, 4, 5. */
 static void test_normal_scores(void **state)
 {
@@ -391,6 +411,74 @@ static void test_malformed_csv(void **state)
 	r = TUNER_RUN("report", "--out", out, dir);
 	g_free(msg);
 	msg = g_strdup_printf("tuner report: %s:1: no column 'best' in the header", history);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+}
+
+/* The issue's corrupt CSVs: values no run can have, a duplicated evaluation, damaged headers. Each
+ * is one line naming the file, line and column, and exit status 2. */
+static void test_impossible_values(void **state)
+{
+	g_autofree char *dir = g_build_filename(*state, "imp", NULL);
+	g_autofree char *history = g_build_filename(dir, "history.csv", NULL);
+	g_autofree char *out = g_build_filename(*state, "imp-out", NULL);
+	static const struct {
+		guint line;
+		const char *text, *error; /* error after "tuner report: FILE" */
+	} cases[] = {
+		/* Line 4 is evaluation 3 of the fixture. */
+		{ 4, "3,0,1619311,991201753,6595,-30.1,0,29.29364",
+		  ":4: column 'value': -30.1 must be > 0" },
+		{ 4, "3,0,1619311,991201753,6595,30.1,0,-29.29364",
+		  ":4: column 'best': -29.29364 must be > 0" },
+		{ 4, "3,0,1619311,991201753,6595,30.1,-1,29.29364",
+		  ":4: column 'std_error': -1 must be >= 0" },
+		{ 4, "3,0,1e400,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'latency_ns': '1e400' is not a number" },
+		/* 2e9 ns: above sysctl's 1 s. */
+		{ 4, "3,0,1619311,2000000000,6595,30.1,0,29.29364",
+		  ":4: column 'min_granularity_ns': 2000000000 must be whole nanoseconds in the knob's "
+		  "range 100000..1000000000" },
+		{ 4, "2,0,1619311,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'evaluation': 2 again (line 3 has it)" },
+		{ 4, "3,0.5,1619311,991201753,6595,30.1,0,29.29364",
+		  ":4: column 'iteration': 0.5 must be a whole number >= 0" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,value,value,best",
+		  ":1: header: 'value' appears twice" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,,std_error,best",
+		  ":1: header: column 6 has no name" },
+		{ 1,
+		  "evaluation,iteration,latency_ns,min_granularity_ns,wakeup_gr\xc3\xa9,value,std_error,best",
+		  ":1: header: 'wakeup_gr\xc3\xa9' is not a column name" },
+	};
+	for (gsize i = 0; i < G_N_ELEMENTS(cases); i++) {
+		copy_fixture("pso", dir);
+		replace_line(history, cases[i].line, cases[i].text);
+		struct run r = TUNER_RUN("report", "--out", out, dir);
+		g_autofree char *msg =
+			g_strdup_printf("tuner report: %s%s", history, cases[i].error);
+		expect_input_error(&r, msg);
+		run_clear(&r);
+	}
+
+	/* scale.csv: a negative time, a duplicated group count. */
+	g_autofree char *sdir = g_build_filename(*state, "imp-scale", NULL);
+	g_autofree char *scale = g_build_filename(sdir, "scale.csv", NULL);
+	copy_fixture("scale", sdir);
+	replace_line(scale, 3, "2,-1,0,1,0,5");
+	struct run r = TUNER_RUN("report", "--out", out, sdir);
+	g_autofree char *msg = g_strdup_printf(
+		"tuner report: %s:3: column 'default_jiffies': -1 must be > 0", scale);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+	copy_fixture("scale", sdir);
+	replace_line(scale, 3, "1,10,0,9,0,10");
+	r = TUNER_RUN("report", "--out", out, sdir);
+	g_free(msg);
+	msg = g_strdup_printf("tuner report: %s:3: column 'groups': 1 again (line 2 has it)",
+			      scale);
 	expect_input_error(&r, msg);
 	run_clear(&r);
 }
@@ -605,17 +693,31 @@ static void test_scale_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_every_figure, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_single_directory, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_every_figure, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_single_directory, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_calibration_switches, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test(test_normal_scores),
-		cmocka_unit_test_setup_teardown(test_gantt_small_trace, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_convergence_blocks, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_malformed_csv, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_usage_errors, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_scale_matches_linsched, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_scale_errors, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_gantt_small_trace, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_convergence_blocks, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_csv, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_impossible_values, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_usage_errors, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scale_matches_linsched, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scale_errors, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,809 @@
+/*
+ * cmd_probe.c - `linsched probe`: measures the machine it runs on and writes machine.ini, which
+ * `--machine FILE` loads into every simulation in place of the built-in machine (SPEC.md §7).
+ *
+ *   linsched probe [--out FILE] [--trials N] [--quick]
+ *
+ * What it measures, each as the median of --trials trials with the quartiles as its spread:
+ *   - the CPU time of one 100-byte write and one read on a Unix socket pair and on a pipe (a
+ *     batch of writes into the channel, then the reads that empty it, pinned to one CPU);
+ *   - how many 100-byte messages each channel holds before the writer would block
+ *     (non-blocking writes until EAGAIN);
+ *   - the context-switch cost between threads, without a wakeup: two threads pinned to one
+ *     CPU that yield to each other (sched_yield), less a yield alone; between processes, that
+ *     and half of what a message ping-pong's round trip (below) costs more between processes
+ *     than between threads;
+ *   - the wakeup cost on one CPU: a ping-pong of messages over two socket pairs between two
+ *     threads pinned to one CPU, whose round trip is two writes, two reads, two wakeups and
+ *     two switches, less the write, read and switch;
+ *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
+ *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
+ *   - the tick: HZ = 1 s / the resolution of CLOCK_MONOTONIC_COARSE, which is one jiffy, and
+ *     the steps of that clock a busy loop sees (whole jiffies: more than one when ticks are
+ *     late or skipped, as a virtual CPU's can be).
+ * No timing is judged: the numbers are what this machine gave this time.
+ *
+ * The file is written to a temporary file beside FILE and renamed into place. The format is
+ * GKeyFile's ([group], key=value, # comments); linsched/machine.h reads it.
+ *
+ * This file uses the C library only (no GLib), so that it links statically on its own
+ * (bin/linsched-probe-static, main in probe_main.c): the VM's initramfs has no GLib.
+ */
+#define _GNU_SOURCE
+#include "linsched/cli/probe.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MSG_BYTES   100
+#define MAX_TRIALS  1000
+#define MAX_SAMPLES 1000 /* round trips or wakeups in one trial */
+
+struct probe_opts {
+	const char *out;
+	int trials;
+	int ops;    /* writes (and reads) per trial */
+	int rounds; /* ping-pong round trips per trial */
+	int wakes;  /* wakeups per trial */
+	long tick_ms;
+};
+
+/* One measurement: its trials, summarised. */
+struct stat3 {
+	double median, q1, q3;
+	int ok;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Quantile q of sorted v by linear interpolation between order statistics. */
+static double quantile(const double *v, int n, double q)
+{
+	double pos = q * (n - 1);
+	int i = (int)pos;
+
+	if (i >= n - 1)
+		return v[n - 1];
+	return v[i] + (pos - i) * (v[i + 1] - v[i]);
+}
+
+static struct stat3 summarise(double *v, int n)
+{
+	struct stat3 s = { 0, 0, 0, 0 };
+
+	if (n <= 0)
+		return s;
+	qsort(v, (size_t)n, sizeof(*v), cmp_double);
+	s.median = quantile(v, n, 0.5);
+	s.q1 = quantile(v, n, 0.25);
+	s.q3 = quantile(v, n, 0.75);
+	s.ok = 1;
+	return s;
+}
+
+/* The CPUs this process may run on, in order. */
+static int allowed_cpus(int *cpus, int max)
+{
+	cpu_set_t set;
+	int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	for (int c = 0; c < CPU_SETSIZE && n < max; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[n++] = c;
+	return n;
+}
+
+/* Pins the calling thread to cpu. */
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+static int write_full(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int read_full(int fd, char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int set_nonblock(int fd, int on)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl < 0)
+		return -1;
+	return fcntl(fd, F_SETFL, on ? fl | O_NONBLOCK : fl & ~O_NONBLOCK);
+}
+
+/* fds[0] reads, fds[1] writes. */
+static int open_channel(int socket_pair, int fds[2])
+{
+	if (socket_pair)
+		return socketpair(AF_UNIX, SOCK_STREAM, 0, fds);
+	return pipe(fds);
+}
+
+/* ---- writes, reads, capacity ---------------------------------------------------------------- */
+
+struct channel_result {
+	struct stat3 write, read;
+	long capacity_msgs;
+	long buffer_bytes; /* SO_SNDBUF of the writing socket, or the pipe's size */
+};
+
+/* Messages the channel takes before a write would block; leaves it empty again. */
+static long channel_capacity(int fds[2])
+{
+	char buf[MSG_BYTES] = { 0 };
+	long n = 0;
+
+	if (set_nonblock(fds[1], 1) != 0 || set_nonblock(fds[0], 1) != 0)
+		return -1;
+	while (n < 10000000 && write(fds[1], buf, sizeof(buf)) == (ssize_t)sizeof(buf))
+		n++;
+	while (read(fds[0], buf, sizeof(buf)) > 0)
+		;
+	if (set_nonblock(fds[1], 0) != 0 || set_nonblock(fds[0], 0) != 0)
+		return -1;
+	return n;
+}
+
+static int measure_channel(int socket_pair, const struct probe_opts *o, struct channel_result *r)
+{
+	int fds[2];
+	char buf[MSG_BYTES] = { 0 };
+	double w[MAX_TRIALS], rd[MAX_TRIALS];
+
+	memset(r, 0, sizeof(*r));
+	if (open_channel(socket_pair, fds) != 0)
+		return -1;
+	r->capacity_msgs = channel_capacity(fds);
+	if (socket_pair) {
+		int v = 0;
+		socklen_t len = sizeof(v);
+
+		if (getsockopt(fds[1], SOL_SOCKET, SO_SNDBUF, &v, &len) == 0)
+			r->buffer_bytes = v;
+	} else {
+		r->buffer_bytes = fcntl(fds[1], F_GETPIPE_SZ);
+	}
+	long batch = r->capacity_msgs > 64 ? 64 : r->capacity_msgs;
+
+	if (batch < 1) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	for (int t = 0; t < o->trials; t++) {
+		double bw[MAX_SAMPLES], br[MAX_SAMPLES];
+		int nb = 0;
+
+		for (long done = 0; done < o->ops && nb < MAX_SAMPLES; done += batch, nb++) {
+			uint64_t t0 = now_ns();
+
+			for (long i = 0; i < batch; i++)
+				if (write_full(fds[1], buf, sizeof(buf)) != 0)
+					goto fail;
+			uint64_t t1 = now_ns();
+
+			for (long i = 0; i < batch; i++)
+				if (read_full(fds[0], buf, sizeof(buf)) != 0)
+					goto fail;
+			br[nb] = (double)(now_ns() - t1) / (double)batch;
+			bw[nb] = (double)(t1 - t0) / (double)batch;
+		}
+		/* Per batch, then the median batch: a batch the machine interrupted (another
+		 * task, a stolen virtual CPU) says nothing of the channel. */
+		w[t] = summarise(bw, nb).median;
+		rd[t] = summarise(br, nb).median;
+	}
+	close(fds[0]);
+	close(fds[1]);
+	r->write = summarise(w, o->trials);
+	r->read = summarise(rd, o->trials);
+	return 0;
+fail:
+	close(fds[0]);
+	close(fds[1]);
+	return -1;
+}
+
+/* ---- wakeup --------------------------------------------------------------------------------- */
+
+struct waker_shared {
+	int fd; /* the reader's end */
+	int cpu;
+	atomic_long consumed;
+	atomic_int stop;
+};
+
+static void *sleeper_thread(void *arg)
+{
+	struct waker_shared *s = arg;
+	char buf[MSG_BYTES];
+
+	pin(s->cpu);
+	while (read_full(s->fd, buf, sizeof(buf)) == 0) {
+		atomic_fetch_add(&s->consumed, 1);
+		if (atomic_load(&s->stop))
+			break;
+	}
+	return NULL;
+}
+
+/* Keeps the reader's CPU busy at the lowest priority, as a loaded machine's CPUs are. */
+static void *spinner_thread(void *arg)
+{
+	struct waker_shared *s = arg;
+
+	pin(s->cpu);
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
+	while (!atomic_load(&s->stop))
+		;
+	return NULL;
+}
+
+/*
+ * Writes to a reader that waits on another CPU, which a nice-19 spinner keeps busy (an idle CPU
+ * would add its way out of idle, which a loaded machine does not pay). Each write is timed once
+ * the reader has taken the previous message and had time to block again (spin_ns). The extra
+ * over a plain write is the wakeup the writer pays.
+ */
+static int measure_wakeup(const struct probe_opts *o, int cpu_w, int cpu_r, double plain_write,
+			  struct stat3 *out)
+{
+	int fds[2];
+	char buf[MSG_BYTES] = { 0 };
+	double v[MAX_TRIALS];
+	struct waker_shared s = { .cpu = cpu_r };
+	pthread_t th, spin;
+	/* Long enough for the reader to finish its read and sleep again, even when emulated. */
+	uint64_t spin_ns = (uint64_t)(plain_write * 50);
+	int rc = -1;
+
+	if (spin_ns < 50000)
+		spin_ns = 50000;
+	if (open_channel(1, fds) != 0)
+		return -1;
+	s.fd = fds[0];
+	atomic_init(&s.consumed, 0);
+	atomic_init(&s.stop, 0);
+	if (pthread_create(&spin, NULL, spinner_thread, &s) != 0)
+		goto out_fds;
+	if (pthread_create(&th, NULL, sleeper_thread, &s) != 0)
+		goto out_spin;
+	pin(cpu_w);
+	long sent = 0;
+
+	for (int t = 0; t < o->trials; t++) {
+		double one[MAX_SAMPLES];
+
+		for (int i = 0; i < o->wakes; i++) {
+			while (atomic_load(&s.consumed) < sent)
+				;
+			uint64_t until = now_ns() + spin_ns;
+
+			while (now_ns() < until)
+				;
+			uint64_t t0 = now_ns();
+
+			if (write_full(fds[1], buf, sizeof(buf)) != 0)
+				goto out_reader;
+			one[i] = (double)(now_ns() - t0);
+			sent++;
+		}
+		/* The median write of the trial: a write the machine interrupted (another task,
+		 * a stolen virtual CPU) says nothing of the wakeup. */
+		v[t] = summarise(one, o->wakes).median - plain_write;
+	}
+	*out = summarise(v, o->trials);
+	rc = 0;
+out_reader:
+	atomic_store(&s.stop, 1);
+	close(fds[1]);
+	fds[1] = -1;
+	pthread_join(th, NULL);
+out_spin:
+	atomic_store(&s.stop, 1);
+	pthread_join(spin, NULL);
+out_fds:
+	close(fds[0]);
+	if (fds[1] >= 0)
+		close(fds[1]);
+	return rc;
+}
+
+/* ---- context switches ----------------------------------------------------------------------- */
+
+/* The echoing side: reads a message from in, writes it back to out, until in closes. */
+static void echo_loop(int in, int out)
+{
+	char buf[MSG_BYTES];
+
+	while (read_full(in, buf, sizeof(buf)) == 0)
+		if (write_full(out, buf, sizeof(buf)) != 0)
+			break;
+}
+
+struct echo_args {
+	int in, out, cpu;
+};
+
+static void *echo_thread(void *arg)
+{
+	struct echo_args *a = arg;
+
+	pin(a->cpu);
+	echo_loop(a->in, a->out);
+	return NULL;
+}
+
+/* Round trips per trial, each timed on the pinging side; the trial's median round trip, ns. */
+static int ping(int out, int in, const struct probe_opts *o, double *rt)
+{
+	char buf[MSG_BYTES] = { 0 };
+	double one[MAX_SAMPLES];
+
+	for (int t = 0; t < o->trials; t++) {
+		for (int i = 0; i < o->rounds; i++) {
+			uint64_t t0 = now_ns();
+
+			if (write_full(out, buf, sizeof(buf)) != 0 ||
+			    read_full(in, buf, sizeof(buf)) != 0)
+				return -1;
+			one[i] = (double)(now_ns() - t0);
+		}
+		rt[t] = summarise(one, o->rounds).median;
+	}
+	return 0;
+}
+
+/* A ping-pong of messages between two threads, or two processes, pinned to cpu: the trials'
+ * round trips. */
+static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, double *rt)
+{
+	int a[2], b[2]; /* a: pinger -> echoer, b: echoer -> pinger */
+	struct echo_args args;
+	pthread_t th;
+	int rc = -1;
+
+	if (open_channel(1, a) != 0)
+		return -1;
+	if (open_channel(1, b) != 0) {
+		close(a[0]);
+		close(a[1]);
+		return -1;
+	}
+	args = (struct echo_args){ a[0], b[1], cpu };
+	pin(cpu);
+	if (processes) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			close(a[1]);
+			close(b[0]);
+			echo_thread(&args);
+			_exit(0);
+		}
+		if (pid > 0) {
+			rc = ping(a[1], b[0], o, rt);
+			close(a[1]); /* the echoer reads the end and stops */
+			a[1] = -1;
+			waitpid(pid, NULL, 0);
+		}
+	} else if (pthread_create(&th, NULL, echo_thread, &args) == 0) {
+		rc = ping(a[1], b[0], o, rt);
+		close(a[1]);
+		a[1] = -1;
+		pthread_join(th, NULL);
+	}
+	close(a[0]);
+	if (a[1] >= 0)
+		close(a[1]);
+	close(b[0]);
+	close(b[1]);
+	return rc;
+}
+
+/* Per wakeup: half a round trip, less one write, one read and one switch. */
+static struct stat3 wakeup_cost(double *rt, int n, double per_message)
+{
+	for (int i = 0; i < n; i++)
+		rt[i] = rt[i] / 2 - per_message;
+	return summarise(rt, n);
+}
+
+/* ---- switches without wakeups: sched_yield ------------------------------------------------- */
+
+/* Yields until told to stop: the partner of a yield ping-pong. */
+static void yield_loop(atomic_int *stop)
+{
+	while (!atomic_load(stop))
+		sched_yield();
+}
+
+struct yield_args {
+	atomic_int *stop;
+	int cpu;
+};
+
+static void *yield_thread(void *arg)
+{
+	struct yield_args *a = arg;
+
+	pin(a->cpu);
+	yield_loop(a->stop);
+	return NULL;
+}
+
+/* The trials' medians of one yield, each timed, ns. */
+static void time_yields(const struct probe_opts *o, double *v)
+{
+	double one[MAX_SAMPLES];
+
+	for (int t = 0; t < o->trials; t++) {
+		for (int i = 0; i < o->rounds; i++) {
+			uint64_t t0 = now_ns();
+
+			sched_yield();
+			one[i] = (double)(now_ns() - t0);
+		}
+		v[t] = summarise(one, o->rounds).median;
+	}
+}
+
+/*
+ * A context switch without a wakeup: two threads pinned to one CPU that only yield to each other.
+ * Each yield of one runs the other's yield in between, so a timed yield is two yields and two
+ * switches; a yield with nobody to yield to is the syscall alone. Per switch: half the first
+ * less the second.
+ */
+static int measure_yield_switch(int cpu, const struct probe_opts *o, double lone_yield,
+				struct stat3 *out)
+{
+	double v[MAX_TRIALS];
+	atomic_int stop;
+	struct yield_args args = { &stop, cpu };
+	pthread_t th;
+
+	atomic_init(&stop, 0);
+	pin(cpu);
+	if (pthread_create(&th, NULL, yield_thread, &args) != 0)
+		return -1;
+	time_yields(o, v);
+	atomic_store(&stop, 1);
+	pthread_join(th, NULL);
+	for (int t = 0; t < o->trials; t++)
+		v[t] = v[t] / 2 - lone_yield;
+	*out = summarise(v, o->trials);
+	return 0;
+}
+
+/* ---- the tick ------------------------------------------------------------------------------- */
+
+/* The step of CLOCK_MONOTONIC_COARSE as a busy loop sees it (median of the steps), ns. */
+static double observed_tick(long ms)
+{
+	double steps[4096];
+	int n = 0;
+	struct timespec ts;
+	uint64_t end = now_ns() + (uint64_t)ms * 1000000ULL, last;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	last = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	while (now_ns() < end && n < 4096) {
+		clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+		uint64_t c = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+
+		if (c != last) {
+			steps[n++] = (double)(c - last);
+			last = c;
+		}
+	}
+	return n ? summarise(steps, n).median : 0;
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+struct probe_result {
+	char kernel[128];
+	int cpus;
+	long hz;
+	double tick_ns, tick_res_ns;
+	struct channel_result sock, pipe;
+	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
+	double thread_rt_median;
+};
+
+static void put_cost(FILE *f, const char *key, const struct stat3 *s)
+{
+	if (s->ok)
+		fprintf(f, "%s=%.0f\n", key, s->median > 0 ? s->median : 0);
+	else
+		fprintf(f, "# %s: not measured\n", key);
+}
+
+static void put_spread(FILE *f, const char *key, const struct stat3 *s)
+{
+	if (s->ok)
+		fprintf(f, "%s_q1=%.0f\n%s_q3=%.0f\n", key, s->q1, key, s->q3);
+}
+
+static void write_ini(FILE *f, const struct probe_result *r, const struct probe_opts *o)
+{
+	fprintf(f,
+		"# machine.ini - this machine as `linsched probe` measured it; `--machine FILE`\n"
+		"# loads it into a simulation. Costs are medians of %d trials, in ns; [spread] holds\n"
+		"# their quartiles.\n\n",
+		o->trials);
+	fprintf(f, "[machine]\nkernel=%s\ncpus=%d\n", r->kernel, r->cpus);
+	if (r->hz > 0)
+		fprintf(f, "hz=%ld\n", r->hz);
+	fprintf(f, "tick_ns=%.0f\ntick_res_ns=%.0f\ntrials=%d\n\n", r->tick_ns, r->tick_res_ns,
+		o->trials);
+	fputs("[costs]\n", f);
+	put_cost(f, "socket_write_ns", &r->sock.write);
+	put_cost(f, "socket_read_ns", &r->sock.read);
+	put_cost(f, "pipe_write_ns", &r->pipe.write);
+	put_cost(f, "pipe_read_ns", &r->pipe.read);
+	put_cost(f, "wakeup_ns", &r->wakeup);
+	put_cost(f, "wakeup_remote_ns", &r->wakeup_remote);
+	put_cost(f, "thread_switch_ns", &r->thread_switch);
+	put_cost(f, "process_switch_ns", &r->process_switch);
+	fprintf(f, "\n[capacity]\nmessage_bytes=%d\n", MSG_BYTES);
+	if (r->sock.capacity_msgs > 0)
+		fprintf(f, "socket_msgs=%ld\nsocket_sndbuf_bytes=%ld\n", r->sock.capacity_msgs,
+			r->sock.buffer_bytes);
+	if (r->pipe.capacity_msgs > 0)
+		fprintf(f, "pipe_msgs=%ld\npipe_bytes=%ld\n", r->pipe.capacity_msgs,
+			r->pipe.buffer_bytes);
+	fputs("\n[spread]\n", f);
+	put_spread(f, "socket_write_ns", &r->sock.write);
+	put_spread(f, "socket_read_ns", &r->sock.read);
+	put_spread(f, "pipe_write_ns", &r->pipe.write);
+	put_spread(f, "pipe_read_ns", &r->pipe.read);
+	put_spread(f, "wakeup_ns", &r->wakeup);
+	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
+	put_spread(f, "thread_switch_ns", &r->thread_switch);
+	put_spread(f, "process_switch_ns", &r->process_switch);
+	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
+		r->lone_yield.median);
+}
+
+/* Writes to a temporary file beside path, then renames it into place. */
+static int write_out(const char *path, const struct probe_result *r, const struct probe_opts *o)
+{
+	if (strcmp(path, "-") == 0) {
+		write_ini(stdout, r, o);
+		return fflush(stdout) == 0 ? 0 : -1;
+	}
+	size_t len = strlen(path) + 16;
+	char *tmp = malloc(len);
+	int fd;
+	FILE *f;
+
+	if (!tmp)
+		return -1;
+	snprintf(tmp, len, "%s.tmp.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
+		free(tmp);
+		return -1;
+	}
+	write_ini(f, r, o);
+	int ok = fflush(f) == 0 && !ferror(f) && fsync(fd) == 0;
+
+	ok = fclose(f) == 0 && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+static int usage_error(const char *msg)
+{
+	fprintf(stderr, "linsched probe: %s\n", msg);
+	return 2;
+}
+
+static void help(void)
+{
+	puts("usage: linsched probe [--out FILE] [--trials N] [--quick]\n"
+	     "\n"
+	     "Measures this machine (message write and read costs on a socket pair and a pipe,\n"
+	     "their capacity, the wakeup and context-switch costs, the tick) and writes it as\n"
+	     "machine.ini, which `--machine FILE` loads into a simulation.\n"
+	     "\n"
+	     "  -o, --out FILE   where to write (default machine.ini; - for stdout)\n"
+	     "  -n, --trials N   trials per measurement, 3..1000 (default 15)\n"
+	     "      --quick      short trials, for a smoke test (the numbers are noisier)");
+}
+
+int linsched_probe_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "trials", required_argument, NULL, 'n' },
+		{ "quick", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200 };
+	struct probe_result r;
+	int opt, cpus[CPU_SETSIZE], ncpus;
+
+	opterr = 0;
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:n:h", longopts, NULL)) != -1) {
+		char *end;
+		long v;
+
+		switch (opt) {
+		case 'o':
+			if (!*optarg)
+				return usage_error("--out: an empty file name");
+			o.out = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || v < 3 || v > MAX_TRIALS)
+				return usage_error("--trials: give a whole number in 3..1000");
+			o.trials = (int)v;
+			break;
+		case 'q':
+			o.ops = 256;
+			o.rounds = 50;
+			o.wakes = 20;
+			o.tick_ms = 40;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			fprintf(stderr, "linsched probe: unknown option '%s' (--help lists them)\n",
+				argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "linsched probe: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+
+	memset(&r, 0, sizeof(r));
+	signal(SIGPIPE, SIG_IGN);
+	struct utsname u;
+
+	if (uname(&u) == 0)
+		snprintf(r.kernel, sizeof(r.kernel), "%s", u.release);
+	ncpus = allowed_cpus(cpus, CPU_SETSIZE);
+	r.cpus = ncpus;
+	if (ncpus < 1) {
+		fprintf(stderr, "linsched probe: cannot read the CPUs this process may use: %s\n",
+			strerror(errno));
+		return 1;
+	}
+
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
+		r.tick_res_ns = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+	pin(cpus[0]);
+	r.tick_ns = observed_tick(o.tick_ms);
+	/* The coarse clock's resolution is the kernel's jiffy; the steps a busy loop sees are
+	 * whole jiffies, more than one when a tick was late or skipped (a virtual CPU's). */
+	if (r.tick_res_ns > 0)
+		r.hz = (long)(1e9 / r.tick_res_ns + 0.5);
+	else if (r.tick_ns > 0)
+		r.hz = (long)(1e9 / r.tick_ns + 0.5);
+
+	if (measure_channel(1, &o, &r.sock) != 0 || measure_channel(0, &o, &r.pipe) != 0) {
+		fprintf(stderr, "linsched probe: a socket pair or pipe failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	if (ncpus >= 2 &&
+	    measure_wakeup(&o, cpus[0], cpus[1], r.sock.write.median, &r.wakeup_remote) != 0) {
+		fprintf(stderr, "linsched probe: the wakeup measurement failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+
+	double v[MAX_TRIALS];
+
+	pin(cpus[0]);
+	time_yields(&o, v);
+	r.lone_yield = summarise(v, o.trials);
+	if (measure_yield_switch(cpus[0], &o, r.lone_yield.median, &r.thread_switch) != 0) {
+		fprintf(stderr, "linsched probe: the yield ping-pong failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	/* The message ping-pong between threads: what is left of half a round trip after the
+	 * write, the read and the switch is the wakeup on the same CPU. Between processes the
+	 * same round trip costs more by two address-space switches. */
+	double vp[MAX_TRIALS];
+
+	if (measure_pingpong(0, cpus[0], &o, v) != 0 || measure_pingpong(1, cpus[0], &o, vp) != 0) {
+		fprintf(stderr, "linsched probe: the ping-pong failed: %s\n", strerror(errno));
+		return 1;
+	}
+	for (int t = 0; t < o.trials; t++)
+		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
+	r.process_switch = summarise(vp, o.trials);
+	r.thread_rt_median = summarise(v, o.trials).median;
+	r.wakeup = wakeup_cost(v, o.trials,
+			       r.sock.write.median + r.sock.read.median + r.thread_switch.median);
+	if (write_out(o.out, &r, &o) != 0) {
+		fprintf(stderr, "linsched probe: cannot write %s: %s\n", o.out, strerror(errno));
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,210 @@
+/*
+ * machine.c - the built-in machine and machine.ini (see machine.h).
+ */
+#include "linsched/machine.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+void linsched_machine_builtin(struct linsched_machine *m)
+{
+	*m = (struct linsched_machine){
+		.hz = 0,
+		.switch_ns = LINSCHED_DEFAULT_SWITCH_NS,
+		.thread_switch_ns = 1800,
+		.process_switch_ns = 5700,
+		.wakeup_ns = LINSCHED_DEFAULT_WAKEUP_NS,
+		.wakeup_remote_ns = 0,
+		.migrate_ns = LINSCHED_DEFAULT_MIGRATE_NS,
+		.cache_lines = LINSCHED_DEFAULT_CACHE_LINES,
+		.miss_ps = LINSCHED_DEFAULT_MISS_PS,
+		.socket_write_ns = 1090,
+		.socket_read_ns = 1190,
+		.pipe_write_ns = 360,
+		.pipe_read_ns = 370,
+		.socket_sndbuf_bytes = 212992, /* net.core.wmem_default */
+		.socket_msg_overhead = 666,
+		.pipe_bytes = 65536, /* 16 pages */
+	};
+}
+
+/* What the capacity keys say until the end of the file, when the overhead is derived. */
+struct capacity {
+	uint64_t message_bytes, socket_msgs;
+	int msgs_line;
+};
+
+enum field_use {
+	USED,
+	INFO, /* read and checked, not used */
+};
+
+struct key {
+	const char *group, *name;
+	size_t offset; /* into struct linsched_machine, for USED uint64 fields */
+	enum field_use use;
+};
+
+#define M(f) offsetof(struct linsched_machine, f)
+
+static const struct key keys[] = {
+	{ "machine", "kernel", 0, INFO },
+	{ "machine", "cpus", 0, INFO },
+	{ "machine", "hz", 0, USED },
+	{ "machine", "tick_ns", 0, INFO },
+	{ "machine", "tick_res_ns", 0, INFO },
+	{ "machine", "trials", 0, INFO },
+	{ "costs", "socket_write_ns", M(socket_write_ns), USED },
+	{ "costs", "socket_read_ns", M(socket_read_ns), USED },
+	{ "costs", "pipe_write_ns", M(pipe_write_ns), USED },
+	{ "costs", "pipe_read_ns", M(pipe_read_ns), USED },
+	{ "costs", "wakeup_ns", M(wakeup_ns), USED },
+	{ "costs", "wakeup_remote_ns", M(wakeup_remote_ns), USED },
+	{ "costs", "thread_switch_ns", M(thread_switch_ns), USED },
+	{ "costs", "process_switch_ns", M(process_switch_ns), USED },
+	{ "costs", "switch_ns", M(switch_ns), USED },
+	{ "costs", "migrate_ns", M(migrate_ns), USED },
+	{ "costs", "cache_lines", M(cache_lines), USED },
+	{ "costs", "miss_ps", M(miss_ps), USED },
+	{ "capacity", "message_bytes", 0, USED },
+	{ "capacity", "socket_msgs", 0, USED },
+	{ "capacity", "socket_sndbuf_bytes", M(socket_sndbuf_bytes), USED },
+	{ "capacity", "pipe_bytes", M(pipe_bytes), USED },
+	{ "capacity", "pipe_msgs", 0, INFO },
+};
+
+static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
+
+static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (line)
+		g_set_error(error, LINSCHED_MACHINE_ERROR, 1, "--machine: %s:%u: %s", path, line,
+			    msg);
+	else
+		g_set_error(error, LINSCHED_MACHINE_ERROR, 1, "--machine: %s: %s", path, msg);
+	return false;
+}
+
+static bool set_value(struct linsched_machine *m, struct capacity *cap, const struct key *k,
+		      const char *value, const char *path, unsigned int line, GError **error)
+{
+	guint64 v;
+
+	if (strcmp(k->name, "kernel") == 0)
+		return true;
+	/* A whole number; [spread] quartiles aside, nothing here can be negative. */
+	if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXINT64, &v, NULL))
+		return fail(error, path, line, "%s: '%s' is not a whole number", k->name, value);
+	if (k->use == INFO)
+		return true;
+	if (strcmp(k->name, "hz") == 0) {
+		if (v != 100 && v != 250 && v != 300 && v != 1000)
+			return fail(error, path, line,
+				    "hz: %" G_GUINT64_FORMAT " is not one of 100, 250, 300, 1000",
+				    v);
+		m->hz = (unsigned int)v;
+		return true;
+	}
+	if (strcmp(k->name, "message_bytes") == 0 || strcmp(k->name, "socket_msgs") == 0) {
+		if (v == 0)
+			return fail(error, path, line, "%s: must be at least 1", k->name);
+		if (k->name[0] == 'm') {
+			cap->message_bytes = v;
+		} else {
+			cap->socket_msgs = v;
+			cap->msgs_line = (int)line;
+		}
+		return true;
+	}
+	if ((strcmp(k->name, "cache_lines") == 0 || strcmp(k->name, "socket_sndbuf_bytes") == 0 ||
+	     strcmp(k->name, "pipe_bytes") == 0) &&
+	    v == 0)
+		return fail(error, path, line, "%s: must be at least 1", k->name);
+	*(uint64_t *)((char *)m + k->offset) = v;
+	return true;
+}
+
+static bool parse(const char *text, const char *path, struct linsched_machine *m, GError **error)
+{
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	g_autofree char *group = NULL;
+	struct capacity cap = { 100, 0, 0 };
+
+	for (unsigned int i = 0; lines[i]; i++) {
+		unsigned int line = i + 1;
+		char *l = g_strstrip(lines[i]);
+
+		if (*l == '\0' || *l == '#')
+			continue;
+		if (*l == '[') {
+			size_t n = strlen(l);
+
+			if (n < 3 || l[n - 1] != ']')
+				return fail(error, path, line, "'%s' is not a [group] line", l);
+			g_free(group);
+			group = g_strndup(l + 1, n - 2);
+			if (strcmp(group, "machine") != 0 && strcmp(group, "costs") != 0 &&
+			    strcmp(group, "capacity") != 0 && strcmp(group, "spread") != 0)
+				return fail(error, path, line,
+					    "unknown group [%s] (machine, costs, capacity, spread)",
+					    group);
+			continue;
+		}
+		char *eq = strchr(l, '=');
+
+		if (!eq)
+			return fail(error, path, line, "'%s' is not a key=value line", l);
+		*eq = '\0';
+		const char *name = g_strstrip(l), *value = g_strstrip(eq + 1);
+
+		if (!group)
+			return fail(error, path, line, "%s= before any [group]", name);
+		if (strcmp(group, "spread") == 0) {
+			gint64 v;
+
+			if (!g_ascii_string_to_signed(value, 10, G_MININT64, G_MAXINT64, &v, NULL))
+				return fail(error, path, line, "%s: '%s' is not a whole number",
+					    name, value);
+			continue;
+		}
+		const struct key *k = NULL;
+
+		for (size_t j = 0; j < G_N_ELEMENTS(keys) && !k; j++)
+			if (strcmp(keys[j].group, group) == 0 && strcmp(keys[j].name, name) == 0)
+				k = &keys[j];
+		if (!k)
+			return fail(error, path, line, "unknown key '%s' in [%s]", name, group);
+		if (!set_value(m, &cap, k, value, path, line, error))
+			return false;
+	}
+	if (cap.socket_msgs) {
+		uint64_t per_msg = m->socket_sndbuf_bytes / cap.socket_msgs;
+
+		if (per_msg < cap.message_bytes)
+			return fail(error, path, (unsigned int)cap.msgs_line,
+				    "socket_msgs: %" G_GUINT64_FORMAT
+				    " messages of %" G_GUINT64_FORMAT
+				    " bytes do not fit in %" G_GUINT64_FORMAT " bytes",
+				    cap.socket_msgs, cap.message_bytes, m->socket_sndbuf_bytes);
+		m->socket_msg_overhead = per_msg - cap.message_bytes;
+	}
+	return true;
+}
+
+bool linsched_machine_load(const char *path, struct linsched_machine *m, GError **error)
+{
+	g_autofree char *text = NULL;
+	g_autoptr(GError) local = NULL;
+
+	linsched_machine_builtin(m);
+	if (!g_file_get_contents(path, &text, NULL, &local))
+		return fail(error, path, 0, "%s", local->message);
+	return parse(text, path, m, error);
+}

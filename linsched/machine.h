@@ -1,0 +1,65 @@
+/*
+ * machine.h - the machine a simulation models (SPEC.md §7): the CPU time each operation costs,
+ * how much a channel holds, the tick. The scheduler's knobs are in absolute nanoseconds, so the
+ * same knobs act differently on a machine whose messages cost ten times as much: the machine is
+ * half of what a simulation predicts.
+ *
+ * The built-in machine holds the values measured by hand on the development machines (a 2-core
+ * AMD EPYC VM, kernel 6.18; README.md, "How the hackbench defaults were measured"). `linsched
+ * probe` measures the machine it runs on into machine.ini; linsched_machine_load reads such a
+ * file over the built-in machine, so that a key it lacks (the cache, which no probe measures)
+ * keeps the built-in value.
+ *
+ * machine.ini is GKeyFile's format: [group] lines, key=value lines, # comments.
+ *
+ *   [machine]   hz (the default --hz), and kernel, cpus, tick_ns, tick_res_ns, trials (read, not
+ *               used)
+ *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns, wakeup_ns,
+ *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
+ *               and cache_lines, miss_ps
+ *   [capacity]  message_bytes, socket_msgs, socket_sndbuf_bytes, pipe_bytes, pipe_msgs: a
+ *               socket holds socket_msgs messages of message_bytes, so each is charged
+ *               sndbuf / msgs - message_bytes bytes beyond its data
+ *   [spread]    anything (the probe's quartiles; read, not used)
+ *
+ * Every value is a whole number. An unknown group or key, a bad value or a line that is none of
+ * these is an error naming the file and line; GKeyFile would not say the line, hence the
+ * reader of its own.
+ */
+#ifndef LINSCHED_MACHINE_H
+#define LINSCHED_MACHINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <glib.h>
+
+#define LINSCHED_DEFAULT_SWITCH_NS  2000
+#define LINSCHED_DEFAULT_WAKEUP_NS  1000
+#define LINSCHED_DEFAULT_MIGRATE_NS 5000
+#define LINSCHED_DEFAULT_CACHE_LINES \
+	(32ULL * 1024 * 1024 / 64)    /* 32 MiB of 64-byte lines (this kind of machine's L3) */
+#define LINSCHED_DEFAULT_MISS_PS 5000 /* 5 ns a line */
+
+struct linsched_machine {
+	unsigned int hz;    /* the kernel's tick rate; 0: not known (the simulation's default) */
+	uint64_t switch_ns; /* a context switch, of any task */
+	uint64_t thread_switch_ns, process_switch_ns; /* between threads, between processes */
+	uint64_t wakeup_ns;			      /* a wakeup, to the waker */
+	uint64_t wakeup_remote_ns;		      /* one onto another CPU; 0: wakeup_ns */
+	uint64_t migrate_ns;			      /* a task arriving on another CPU */
+	uint64_t cache_lines, miss_ps;		      /* last-level cache, line reload */
+	uint64_t socket_write_ns, socket_read_ns;     /* one message on a Unix socket */
+	uint64_t pipe_write_ns, pipe_read_ns;	      /* one message on a pipe */
+	uint64_t socket_sndbuf_bytes;		      /* a socket's send buffer */
+	uint64_t socket_msg_overhead; /* bytes charged per message beyond its data */
+	uint64_t pipe_bytes;	      /* a pipe's buffer */
+};
+
+void linsched_machine_builtin(struct linsched_machine *m);
+/* Reads path over the built-in machine into m; the error names the file and the line. */
+bool linsched_machine_load(const char *path, struct linsched_machine *m, GError **error);
+
+#define LINSCHED_MACHINE_ERROR g_quark_from_static_string("linsched-machine")
+
+#endif

@@ -1,0 +1,159 @@
+/*
+ * End-to-end tests of `linsched probe` and of `--machine FILE`: the real program of this build
+ * variant, spawned without a shell. The probe's file must load (with the simulator's reader and
+ * with GKeyFile), hold positive costs and plausible sizes; no timing is judged. A simulation with
+ * --machine takes the file's costs and HZ; a bad file is refused with its name and line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "linsched/machine.h"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
+
+#define LINSCHED_RUN(...) run_program(LINSCHED, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
+static int make_dir(void **state)
+{
+	*state = temp_dir("test_probe-XXXXXX");
+	return 0;
+}
+
+static int unmake_dir(void **state)
+{
+	assert_true(remove_tree(*state));
+	g_free(*state);
+	return 0;
+}
+
+static void test_probe_writes_machine_ini(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "machine.ini", NULL);
+	struct run r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", path);
+
+	expect_clean_exit(&r, "linsched probe --quick");
+	run_clear(&r);
+
+	/* Written atomically: the file and nothing else. */
+	GDir *d = g_dir_open(*state, 0, NULL);
+
+	assert_non_null(d);
+	assert_string_equal(g_dir_read_name(d), "machine.ini");
+	assert_null(g_dir_read_name(d));
+	g_dir_close(d);
+
+	g_autoptr(GError) error = NULL;
+	struct linsched_machine m;
+
+	if (!linsched_machine_load(path, &m, &error))
+		fail_msg("%s", error->message);
+	/* Positive costs, a channel that holds something, an HZ the simulator knows. */
+	assert_true(m.socket_write_ns > 0 && m.socket_read_ns > 0);
+	assert_true(m.pipe_write_ns > 0 && m.pipe_read_ns > 0);
+	assert_true(m.socket_sndbuf_bytes > 100 && m.pipe_bytes >= 4096);
+	assert_true(m.socket_msg_overhead < m.socket_sndbuf_bytes);
+	assert_true(m.hz == 100 || m.hz == 250 || m.hz == 300 || m.hz == 1000);
+
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+
+	assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL));
+	assert_true(g_key_file_get_uint64(kf, "capacity", "socket_msgs", NULL) >= 1);
+	assert_true(g_key_file_get_uint64(kf, "capacity", "pipe_msgs", NULL) >= 1);
+	assert_true(g_key_file_get_uint64(kf, "machine", "cpus", NULL) >= 1);
+	assert_true(g_key_file_has_key(kf, "costs", "thread_switch_ns", NULL));
+	assert_true(g_key_file_has_key(kf, "costs", "wakeup_ns", NULL));
+
+	/* To stdout with -. */
+	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", "-");
+	expect_clean_exit(&r, "linsched probe --out -");
+	assert_non_null(strstr(r.out, "[costs]\nsocket_write_ns="));
+	run_clear(&r);
+}
+
+static void test_probe_refusals(void **state)
+{
+	g_autofree char *missing_dir = g_build_filename(*state, "no", "such", "m.ini", NULL);
+	struct run r = LINSCHED_RUN("probe", "--trials", "2");
+
+	expect_refusal(&r, "linsched probe --trials 2", "--trials");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--colour");
+	expect_refusal(&r, "linsched probe --colour", "--colour");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "extra");
+	expect_refusal(&r, "linsched probe extra", "extra");
+	run_clear(&r);
+	/* A file that cannot be written is a failure, not bad input. */
+	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", missing_dir);
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "m.ini"));
+	run_clear(&r);
+}
+
+static void test_machine_flag(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	g_autofree char *bad = g_build_filename(*state, "bad.ini", NULL);
+
+	assert_true(
+		g_file_set_contents(path,
+				    "[machine]\nhz=250\n[costs]\nsocket_write_ns=8000\n"
+				    "socket_read_ns=5000\nthread_switch_ns=3000\nwakeup_ns=6000\n"
+				    "[capacity]\nsocket_msgs=200\nsocket_sndbuf_bytes=160000\n",
+				    -1, NULL));
+	struct run r = LINSCHED_RUN("hackbench", "-g", "1", "-l", "2", "-T", "--machine", path,
+				    "--format", "json");
+
+	expect_clean_exit(&r, "linsched hackbench --machine");
+	struct json *doc = json_parse(r.out);
+
+	assert_int_equal(member_uint(doc, "hz"), 250);
+	assert_int_equal(json_number_at(doc, "costs.switch_ns"), 3000);
+	assert_int_equal(json_number_at(doc, "costs.wakeup_ns"), 6000);
+	assert_int_equal(json_number_at(doc, "workload.write_ns"), 8000);
+	assert_int_equal(json_number_at(doc, "workload.read_ns"), 5000);
+	assert_int_equal(json_number_at(doc, "workload.capacity_msgs"), 200);
+	json_free(doc);
+	run_clear(&r);
+
+	/* Flags still win over the file. */
+	r = LINSCHED_RUN("hackbench", "-g", "1", "-l", "2", "-T", "--machine", path, "--hz", "1000",
+			 "--switch-cost-ns", "77", "--format", "json");
+	expect_clean_exit(&r, "linsched hackbench --machine --hz");
+	doc = json_parse(r.out);
+	assert_int_equal(member_uint(doc, "hz"), 1000);
+	assert_int_equal(json_number_at(doc, "costs.switch_ns"), 77);
+	json_free(doc);
+	run_clear(&r);
+
+	assert_true(g_file_set_contents(bad, "[costs]\n\nwakeup_ns=soon\n", -1, NULL));
+	g_autofree char *where = g_strdup_printf("%s:3:", bad);
+
+	r = LINSCHED_RUN("hackbench", "-g", "1", "--machine", bad);
+	expect_refusal(&r, "linsched hackbench --machine bad.ini", where);
+	run_clear(&r);
+	r = LINSCHED_RUN("run", "--duration-ms", "10", "--machine", bad);
+	expect_refusal(&r, "linsched run --machine bad.ini", where);
+	run_clear(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_probe_writes_machine_ini, make_dir,
+						unmake_dir),
+		cmocka_unit_test_setup_teardown(test_probe_refusals, make_dir, unmake_dir),
+		cmocka_unit_test_setup_teardown(test_machine_flag, make_dir, unmake_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

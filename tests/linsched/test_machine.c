@@ -1,0 +1,184 @@
+/*
+ * tests/linsched/test_machine.c - the machine a simulation models (linsched/machine.h): the
+ * built-in machine, machine.ini over it, and the refusals, each naming the file and line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "linsched/machine.h"
+#include "linsched/sim.h"
+#include "tests/support/support.h"
+
+struct files {
+	char *dir;
+};
+
+static int make_dir(void **state)
+{
+	struct files *f = g_new0(struct files, 1);
+
+	f->dir = temp_dir("test_machine-XXXXXX");
+	*state = f;
+	return 0;
+}
+
+static int unmake_dir(void **state)
+{
+	struct files *f = *state;
+
+	assert_true(remove_tree(f->dir));
+	g_free(f->dir);
+	g_free(f);
+	return 0;
+}
+
+/* Writes text to DIR/name; the path. */
+static char *write_file(void **state, const char *name, const char *text)
+{
+	struct files *f = *state;
+	char *path = g_build_filename(f->dir, name, NULL);
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	return path;
+}
+
+/* The values measured by hand, which a configuration starts from. */
+static void test_builtin(void **state)
+{
+	struct linsched_machine m;
+	struct linsched_config cfg;
+
+	(void)state;
+	linsched_machine_builtin(&m);
+	assert_int_equal(m.hz, 0);
+	assert_int_equal(m.socket_write_ns, 1090);
+	assert_int_equal(m.socket_read_ns, 1190);
+	assert_int_equal(m.thread_switch_ns, 1800);
+	assert_int_equal(m.process_switch_ns, 5700);
+	assert_int_equal(m.socket_msg_overhead, 666);
+	linsched_config_init(&cfg, NULL, 2);
+	assert_int_equal(cfg.hz, 1000);
+	assert_int_equal(cfg.costs.switch_ns, LINSCHED_DEFAULT_SWITCH_NS);
+	assert_int_equal(cfg.costs.wakeup_remote_ns, 0);
+	assert_int_equal(cfg.machine.socket_read_ns, m.socket_read_ns);
+	assert_int_equal(cfg.machine.pipe_bytes, m.pipe_bytes);
+}
+
+static const char good[] = "# a probe's file\n"
+			   "[machine]\n"
+			   "kernel=6.1.0-56-amd64\n"
+			   "cpus=2\n"
+			   "hz=250\n"
+			   "\n"
+			   "[costs]\n"
+			   "socket_write_ns=8000\n"
+			   "socket_read_ns=5000\n"
+			   "wakeup_ns=6000\n"
+			   "wakeup_remote_ns=9000\n"
+			   "thread_switch_ns=3000\n"
+			   "# no process_switch_ns: the built-in one stays\n"
+			   "[capacity]\n"
+			   "message_bytes=100\n"
+			   "socket_msgs=200\n"
+			   "socket_sndbuf_bytes=160000\n"
+			   "pipe_msgs=655\n"
+			   "[spread]\n"
+			   "thread_switch_ns_q1=-20\n";
+
+static void test_load(void **state)
+{
+	g_autofree char *path = write_file(state, "m.ini", good);
+	g_autoptr(GError) error = NULL;
+	struct linsched_machine m;
+	struct linsched_config cfg;
+
+	if (!linsched_machine_load(path, &m, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(m.hz, 250);
+	assert_int_equal(m.socket_write_ns, 8000);
+	assert_int_equal(m.socket_read_ns, 5000);
+	assert_int_equal(m.wakeup_ns, 6000);
+	assert_int_equal(m.wakeup_remote_ns, 9000);
+	assert_int_equal(m.thread_switch_ns, 3000);
+	assert_int_equal(m.process_switch_ns, 5700);
+	assert_int_equal(m.pipe_write_ns, 360);
+	/* 160000 bytes hold 200 messages of 100: 800 bytes each, 700 beyond the data. */
+	assert_int_equal(m.socket_sndbuf_bytes, 160000);
+	assert_int_equal(m.socket_msg_overhead, 700);
+
+	/* A configuration on it takes its costs and its HZ. */
+	linsched_config_init(&cfg, NULL, 2);
+	linsched_config_set_machine(&cfg, &m);
+	assert_int_equal(cfg.hz, 250);
+	assert_int_equal(cfg.costs.wakeup_ns, 6000);
+	assert_int_equal(cfg.costs.wakeup_remote_ns, 9000);
+
+	/* The format is GKeyFile's. */
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+
+	assert_true(g_key_file_load_from_data(kf, good, sizeof(good) - 1, G_KEY_FILE_NONE, NULL));
+	assert_int_equal(g_key_file_get_uint64(kf, "costs", "socket_read_ns", NULL), 5000);
+}
+
+static void expect_refusal_at(void **state, const char *text, const char *needle)
+{
+	g_autofree char *path = write_file(state, "bad.ini", text);
+	g_autoptr(GError) error = NULL;
+	struct linsched_machine m;
+
+	if (linsched_machine_load(path, &m, &error))
+		fail_msg("accepted: %s", text);
+	g_autofree char *where = g_strdup_printf("--machine: %s:%s", path, needle);
+
+	if (!g_str_has_prefix(error->message, where))
+		fail_msg("'%s' does not start with '%s'", error->message, where);
+	assert_null(strchr(error->message, '\n'));
+}
+
+static void test_refusals(void **state)
+{
+	expect_refusal_at(state, "[costs]\nswitch=1\n", "2: unknown key 'switch' in [costs]");
+	expect_refusal_at(state, "[machine]\n\n[costs]\nwakeup_ns=fast\n",
+			  "4: wakeup_ns: 'fast' is not a whole number");
+	expect_refusal_at(state, "[costs]\nwakeup_ns=-5\n", "2: wakeup_ns");
+	expect_refusal_at(state, "[costs]\nwakeup_ns 5\n", "2: 'wakeup_ns 5' is not a key=value");
+	expect_refusal_at(state, "# x\n[disk]\n", "2: unknown group [disk]");
+	expect_refusal_at(state, "[costs\n", "1: '[costs' is not a [group] line");
+	expect_refusal_at(state, "hz=250\n", "1: hz= before any [group]");
+	expect_refusal_at(state, "[machine]\nhz=200\n", "2: hz: 200 is not one of");
+	expect_refusal_at(state, "[costs]\ncache_lines=0\n", "2: cache_lines: must be at least 1");
+	expect_refusal_at(state, "[capacity]\nsocket_msgs=3000\n",
+			  "2: socket_msgs: 3000 messages of 100 bytes do not fit");
+	expect_refusal_at(state, "[spread]\nx=1.5\n", "2: x: '1.5' is not a whole number");
+	/* GKeyFile's comments start with '#' only. */
+	expect_refusal_at(state, "; note\n", "1: '; note' is not a key=value line");
+
+	struct files *f = *state;
+	g_autofree char *missing = g_build_filename(f->dir, "none.ini", NULL);
+	g_autoptr(GError) error = NULL;
+	struct linsched_machine m;
+
+	assert_false(linsched_machine_load(missing, &m, &error));
+	assert_true(g_str_has_prefix(error->message, "--machine: "));
+	assert_non_null(strstr(error->message, "none.ini"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_builtin),
+		cmocka_unit_test_setup_teardown(test_load, make_dir, unmake_dir),
+		cmocka_unit_test_setup_teardown(test_refusals, make_dir, unmake_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

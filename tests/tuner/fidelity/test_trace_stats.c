@@ -1,0 +1,293 @@
+/*
+ * tests/tuner/fidelity/test_trace_stats.c - the statistics of a sched_switch / sched_wakeup trace
+ * (tuner/fidelity/trace_stats.h) on a small hand-made trace whose every figure is counted by hand
+ * below, and the parser's refusals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/assert_close.h"
+#include "tuner/fidelity/trace_stats.h"
+
+/* A sched_switch and a sched_wakeup line, as the kernel prints them. */
+#define SW(task, cpu, ts, pc, pp, st, nc, np)                                           \
+	task " [00" #cpu "] d..2. " ts ": sched_switch: prev_comm=" pc " prev_pid=" #pp \
+	     " prev_prio=120 prev_state=" st " ==> next_comm=" nc " next_pid=" #np      \
+	     " next_prio=120\n"
+#define WK(task, cpu, ts, comm, pid, target)                                                  \
+	task " [00" #cpu "] d..2. " ts ": sched_wakeup: comm=" comm " pid=" #pid " prio=120 " \
+	     "target_cpu=00" #target "\n"
+#define HB "hackbench"
+
+/*
+ * Parent 10 and workers 11, 12, 13, all named hackbench; kworkers 5 and 6; two CPUs.
+ * Before the release every worker blocks (lines 2-4); the parent wakes them (1.000100-120); then a
+ * wakeup preemption (1.000310), a kworker preempting a worker (1.001000), another wakeup
+ * preemption (1.001600), a tick preemption (1.001700), and the workers' exits, the last at
+ * 1.002100. After it the parent is woken and exits, and a task whose name has a blank and a dash
+ * wakes another (the old format's success=1 included).
+ */
+static const char *const trace_lines[] = {
+	"# tracer: nop\n",
+	"#\n",
+	SW("kworker/1:1-5", 1, "1.000000", "kworker/1:1", 5, "I", "swapper/1", 0),
+	SW("hackbench-11", 0, "1.000000", HB, 11, "S", HB, 12),
+	SW("hackbench-12", 0, "1.000010", HB, 12, "S", HB, 13),
+	SW("hackbench-13", 0, "1.000020", HB, 13, "S", HB, 10),
+	"     hackbench-10 [000] d..2. 1.000050: sched_migrate_task: not an event we read\n",
+	WK("hackbench-10", 0, "1.000100", HB, 11, 1),
+	WK("hackbench-10", 0, "1.000110", HB, 12, 0),
+	WK("hackbench-10", 0, "1.000120", HB, 13, 0),
+	SW("<idle>-0", 1, "1.000130", "swapper/1", 0, "R", HB, 11),
+	SW("hackbench-10", 0, "1.000200", HB, 10, "S", HB, 12),
+	SW("hackbench-12", 0, "1.000250", HB, 12, "S", HB, 13),
+	WK("hackbench-11", 1, "1.000300", HB, 12, 1),
+	SW("hackbench-11", 1, "1.000310", HB, 11, "R", HB, 12),
+	SW("hackbench-12", 1, "1.000400", HB, 12, "S", HB, 11),
+	WK("hackbench-13", 0, "1.000900", "kworker/0:2", 6, 0),
+	SW("hackbench-13", 0, "1.001000", HB, 13, "R+", "kworker/0:2", 6),
+	SW("kworker/0:2-6", 0, "1.001050", "kworker/0:2", 6, "I", HB, 13),
+	WK("hackbench-11", 1, "1.001500", HB, 12, 0),
+	SW("hackbench-13", 0, "1.001600", HB, 13, "R", HB, 12),
+	SW("hackbench-12", 0, "1.001700", HB, 12, "R", HB, 13),
+	SW("hackbench-13", 0, "1.001800", HB, 13, "X", HB, 12),
+	SW("hackbench-11", 1, "1.002000", HB, 11, "X", "swapper/1", 0),
+	SW("hackbench-12", 0, "1.002100", HB, 12, "X", "swapper/0", 0),
+	"       my-task x-7 [001] d..2. 1.002150: sched_wakeup: comm=my-task x pid=8 prio=120 success=1 target_cpu=001\n",
+	WK("<idle>-0", 1, "1.002200", HB, 10, 1),
+	SW("<idle>-0", 1, "1.002300", "swapper/1", 0, "R", HB, 10),
+	SW("hackbench-10", 1, "1.003000", HB, 10, "Z", "swapper/1", 0),
+	NULL,
+};
+
+/* The lines above as one text. */
+static char *trace_text(void)
+{
+	return g_strjoinv("", (char **)trace_lines);
+}
+
+static void read_ok(TraceWindow window, guint64 messages, TraceStats *st)
+{
+	g_autoptr(GError) error = NULL;
+	TraceStatsOptions opt = { .window = window, .messages = messages };
+
+	g_autofree char *text = trace_text();
+
+	if (!trace_stats_read_text(text, -1, "t.trace", &opt, st, &error))
+		fail_msg("%s", error->message);
+}
+
+/* Every figure of the auto window, 1.000100 (the release's first wakeup: one worker runnable,
+ * then two of three) to 1.002100 (the last worker's exit), counted by hand. */
+static void test_window_auto(void **state)
+{
+	TraceStats st;
+
+	(void)state;
+	read_ok(TRACE_WINDOW_AUTO, 8, &st);
+	assert_close(st.start_s, 1.000100, 1e-9);
+	assert_close(st.end_s, 1.002100, 1e-9);
+	assert_close(st.duration_s, 0.002, 1e-9);
+	assert_int_equal(st.nr_cpus, 2);
+	/* 10 is the parent (same names, lowest pid); 11 wakes 12 twice: 12 receives; 13 wakes only
+	 * a kworker: a sender. */
+	assert_int_equal(st.workload_tasks, 4);
+	assert_true(st.has_parent);
+	assert_int_equal(st.senders, 2);
+	assert_int_equal(st.receivers, 1);
+
+	/* 12 switches from 1.000130 to 1.002100, every one with a worker on one side. */
+	assert_int_equal(st.switches, 12);
+	assert_int_equal(st.switches_workload, 12);
+	/* Between workload tasks: 10->12 S, 12->13 S, 11->12 R, 12->11 S, 13->12 R, 12->13 R,
+	 * 13->12 X. */
+	assert_int_equal(st.switches_between, 7);
+	assert_int_equal(st.voluntary, 3);
+	assert_int_equal(st.involuntary, 3);
+	assert_int_equal(st.exits, 1);
+	/* 11->12 at 1.000310 and 13->12 at 1.001600 follow 12's wakeups onto those CPUs; 12->13
+	 * at 1.001700 does not (13 was last woken long before). */
+	assert_int_equal(st.wakeup_preemptions, 2);
+	assert_int_equal(st.other_preemptions, 1);
+	/* A workload task leaving, to anything: 13->kworker (R+, the kworker just woken) too. */
+	assert_int_equal(st.workload_voluntary, 3);
+	assert_int_equal(st.workload_involuntary, 4);
+	assert_int_equal(st.workload_wakeup_preemptions, 3);
+
+	/* Wakeups from 1.000100 to 1.001500: 6, one of a kworker; the parent counts as a
+	 * workload waker. Onto a busy CPU: all but 11's, onto idle CPU 1. Elsewhere than the task
+	 * last ran: 11 (0 -> 1), 12 at 1.000300 (0 -> 1), 12 at 1.001500 (1 -> 0). */
+	assert_int_equal(st.wakeups, 6);
+	assert_int_equal(st.wakeups_workload, 5);
+	assert_int_equal(st.wakeups_between, 5);
+	assert_int_equal(st.wakeups_to_busy, 4);
+	assert_int_equal(st.wake_migrations, 3);
+	/* Switched in elsewhere: 11 at 1.000130, 12 at 1.000310 and at 1.001600. */
+	assert_int_equal(st.migrations, 3);
+
+	/* CPU 1 idles 1.000100-130 and 1.002000-100: 130 us; CPU 0 never. */
+	assert_close(st.idle_s[0], 0, 1e-12);
+	assert_close(st.idle_s[1], 130e-6, 1e-12);
+	/* Runnable tasks x time on CPU 0: 1x10 + 2x10 + 3x80 + 2x50 + 1x650 + 2x150 + 1x450 + 2x300
+	 * + 1x300 = 2670 us over 2000; on CPU 1: 1x200 + 2x100 + 1x1600 = 2000 us. Runnable
+	 * workers: 1x10 + 2x10 + 3x130 + 2x50 + 3x100 + 2x1100 + 3x300 + 2x200 + 1x100 = 4420. */
+	assert_close(st.runqueue_mean[0], 1.335, 1e-9);
+	assert_close(st.runqueue_mean[1], 1.0, 1e-9);
+	assert_int_equal(st.runqueue_max[0], 3);
+	assert_int_equal(st.runqueue_max[1], 2);
+	assert_close(st.runnable_mean, 2.21, 1e-9);
+
+	/* Runs ending in the window (us): parent 180; 12: 50, 90, 100, 300; 11: 180, 1600; 13: 750,
+	 * 550, 100. */
+	assert_int_equal(st.runs.count, 10);
+	assert_close(st.runs.total_us, 3900, 1e-6);
+	assert_close(st.runs.mean_us, 390, 1e-6);
+	assert_close(st.runs.median_us, 180, 1e-6);
+	assert_int_equal(st.roles[TRACE_ROLE_SENDER].count, 5);
+	assert_close(st.roles[TRACE_ROLE_SENDER].median_us, 550, 1e-6);
+	assert_close(st.roles[TRACE_ROLE_SENDER].total_us, 3180, 1e-6);
+	assert_int_equal(st.roles[TRACE_ROLE_RECEIVER].count, 4);
+	assert_close(st.roles[TRACE_ROLE_RECEIVER].median_us, 95, 1e-6);
+	assert_close(st.roles[TRACE_ROLE_RECEIVER].mean_us, 135, 1e-6);
+	assert_int_equal(st.roles[TRACE_ROLE_PARENT].count, 1);
+
+	/* 8 messages: 7 switches between workload tasks, 4 receiver runs, 5 sender runs. */
+	assert_close(st.switches_per_message, 0.875, 1e-12);
+	assert_close(st.messages_per_receiver_run, 2.0, 1e-12);
+	assert_close(st.messages_per_sender_run, 1.6, 1e-12);
+	trace_stats_clear(&st);
+}
+
+/* The whole trace: 4 switches before the window and 2 after it, 2 wakeups after it. */
+static void test_window_all(void **state)
+{
+	TraceStats st;
+
+	(void)state;
+	read_ok(TRACE_WINDOW_ALL, 0, &st);
+	assert_close(st.start_s, 1.0, 1e-9);
+	assert_close(st.end_s, 1.003, 1e-9);
+	assert_int_equal(st.switches, 18);
+	assert_int_equal(st.wakeups, 8);
+	assert_int_equal(st.wakeups_workload, 6);
+	/* No message count: no per-message figures. */
+	assert_true(isnan(st.switches_per_message));
+	assert_true(isnan(st.messages_per_receiver_run));
+	trace_stats_clear(&st);
+}
+
+/* With names that tell the roles, the names decide, and a task named neither way is the parent. */
+static void test_roles_by_name(void **state)
+{
+	static const char named[] = WK("hackbench-9", 1, "0.000000", "sender-0.1", 3,
+				       1) WK("sender-0.0-2", 0, "0.000001", "receiver-0.0", 1, 0)
+		SW("sender-0.0-2", 0, "0.000002", "sender-0.0", 2, "R", "receiver-0.0",
+		   1) SW("receiver-0.0-1", 0, "0.000003", "receiver-0.0", 1, "X", "sender-0.0",
+			 2) SW("sender-0.0-2", 0, "0.000004", "sender-0.0", 2, "X", "sender-0.1", 3)
+			SW("sender-0.1-3", 0, "0.000005", "sender-0.1", 3, "X", "hackbench",
+			   9) SW("hackbench-9", 0, "0.000006", "hackbench", 9, "X", "swapper/0", 0);
+	g_autoptr(GError) error = NULL;
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+	TraceStats st;
+
+	(void)state;
+	assert_true(trace_stats_read_text(named, -1, "n.trace", &opt, &st, &error));
+	assert_true(st.has_parent);
+	assert_int_equal(st.workload_tasks, 4);
+	/* sender-0.1 wakes nobody and is a sender by its name. */
+	assert_int_equal(st.senders, 2);
+	assert_int_equal(st.receivers, 1);
+	assert_int_equal(st.wakeup_preemptions, 1);
+	assert_int_equal(st.exits, 3);
+	trace_stats_clear(&st);
+}
+
+/* Only the tasks named by the prefixes are the workload. */
+static void test_workload_prefixes(void **state)
+{
+	const char *const prefixes[] = { "kworker", NULL };
+	TraceStatsOptions opt = { .workload = prefixes, .window = TRACE_WINDOW_ALL };
+	g_autoptr(GError) error = NULL;
+	g_autofree char *text = trace_text();
+	TraceStats st;
+
+	(void)state;
+	assert_true(trace_stats_read_text(text, -1, "t.trace", &opt, &st, &error));
+	/* kworker/1:1 and kworker/0:2: two names, so no parent. */
+	assert_int_equal(st.workload_tasks, 2);
+	assert_false(st.has_parent);
+	/* Switches from or to a kworker: 5 -> idle, 13 -> 6, 6 -> 13. */
+	assert_int_equal(st.switches_workload, 3);
+	trace_stats_clear(&st);
+
+	const char *const none[] = { "nginx", NULL };
+
+	opt.workload = none;
+	assert_false(trace_stats_read_text(text, -1, "t.trace", &opt, &st, &error));
+	assert_true(g_error_matches(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_EMPTY));
+}
+
+static void expect_syntax_error(const char *text, const char *where)
+{
+	g_autoptr(GError) error = NULL;
+	TraceStats st;
+
+	if (trace_stats_read_text(text, -1, "bad.trace", NULL, &st, &error))
+		fail_msg("accepted: %s", text);
+	assert_true(g_error_matches(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_SYNTAX));
+	if (!g_str_has_prefix(error->message, where))
+		fail_msg("'%s' does not start with '%s'", error->message, where);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	/* Line 2: no prev_state. */
+	expect_syntax_error("# c\nhackbench-1 [000] d..2. 1.000000: sched_switch: prev_comm=a "
+			    "prev_pid=1 prev_prio=120 ==> next_comm=b next_pid=2 next_prio=120\n",
+			    "bad.trace:2: not a sched_switch line");
+	/* A timestamp that is not one. */
+	expect_syntax_error("x-1 [000] d..2. 1.0.0: sched_wakeup: comm=a pid=1 prio=120 "
+			    "target_cpu=000\n",
+			    "bad.trace:1: not a sched_wakeup line");
+	/* No CPU. */
+	expect_syntax_error("x-1 d..2. 1.000000: sched_wakeup: comm=a pid=1 prio=120 "
+			    "target_cpu=000\n",
+			    "bad.trace:1:");
+	/* No target CPU. */
+	expect_syntax_error("x-1 [000] d..2. 1.000000: sched_wakeup: comm=a pid=1 prio=120\n",
+			    "bad.trace:1:");
+	/* A pid that is not a number. */
+	expect_syntax_error("x-1 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=z "
+			    "prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n",
+			    "bad.trace:1:");
+}
+
+static void test_missing_file(void **state)
+{
+	g_autoptr(GError) error = NULL;
+	TraceStats st;
+
+	(void)state;
+	assert_false(trace_stats_read_file("/nonexistent/x.trace", NULL, &st, &error));
+	assert_true(g_error_matches(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_IO));
+	assert_non_null(strstr(error->message, "/nonexistent/x.trace"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_window_auto),   cmocka_unit_test(test_window_all),
+		cmocka_unit_test(test_roles_by_name), cmocka_unit_test(test_workload_prefixes),
+		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_missing_file),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

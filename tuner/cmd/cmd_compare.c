@@ -1,0 +1,345 @@
+/*
+ * cmd_compare.c - `tuner compare REAL.trace SIM.trace`: a real kernel's trace of a run beside the
+ * simulator's trace of the same workload, in the figures that tell how the two schedulers
+ * differ (SPEC.md §7): switches in all and between the workload's tasks, voluntary and
+ * involuntary, wakeup preemptions, wakeups, migrations, idle time and run-queue lengths per CPU,
+ * run lengths per role, and, with --messages, switches per message and messages per run.
+ * tuner/fidelity/trace_stats.h defines every figure.
+ *
+ *   tuner compare real.trace sim.trace --messages 4000 [--workload hackbench,sender,receiver]
+ *       [--window auto|all] [--format text|json]
+ *
+ * Text: one row per figure, the two traces side by side with their ratio. JSON: {"real": {...},
+ * "sim": {...}} with the same figures under the same keys.
+ *
+ * Exit status: 0, or 2 for bad input (a flag, a trace that cannot be read or does not parse).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "linsched/json.h"
+#include "tuner/cmd/cmd_common.h"
+#include "tuner/cmd/commands.h"
+#include "tuner/fidelity/trace_stats.h"
+
+/* ---- the figures, in one table that both outputs walk ------------------------------------ */
+
+typedef enum {
+	F_COUNT,
+	F_NUMBER,
+} FigureKind;
+
+typedef struct {
+	const char *key, *label;
+	FigureKind kind;
+	double (*get)(const TraceStats *st, guint cpu);
+	gboolean per_cpu;
+} Figure;
+
+#define GET(name, expr)                                           \
+	static double get_##name(const TraceStats *st, guint cpu) \
+	{                                                         \
+		(void)cpu;                                        \
+		return (double)(expr);                            \
+	}
+
+GET(duration, st->duration_s)
+GET(workload_tasks, st->workload_tasks)
+GET(senders, st->senders)
+GET(receivers, st->receivers)
+GET(switches, st->switches)
+GET(switches_workload, st->switches_workload)
+GET(switches_between, st->switches_between)
+GET(voluntary, st->voluntary)
+GET(involuntary, st->involuntary)
+GET(exits, st->exits)
+GET(wakeup_preemptions, st->wakeup_preemptions)
+GET(other_preemptions, st->other_preemptions)
+GET(workload_voluntary, st->workload_voluntary)
+GET(workload_involuntary, st->workload_involuntary)
+GET(workload_wakeup_preemptions, st->workload_wakeup_preemptions)
+GET(wakeups, st->wakeups)
+GET(wakeups_workload, st->wakeups_workload)
+GET(wakeups_between, st->wakeups_between)
+GET(wakeups_to_busy, st->wakeups_to_busy)
+GET(preempting_wakeups,
+    st->wakeups_to_busy ? (double)st->workload_wakeup_preemptions / (double)st->wakeups_to_busy
+			: NAN)
+GET(migrations, st->migrations)
+GET(wake_migrations, st->wake_migrations)
+GET(idle, st->idle_s[cpu])
+GET(idle_fraction, st->duration_s > 0 ? st->idle_s[cpu] / st->duration_s : NAN)
+GET(runqueue_mean, st->runqueue_mean[cpu])
+GET(runqueue_max, st->runqueue_max[cpu])
+GET(runnable_mean, st->runnable_mean)
+GET(runs, st->runs.count)
+GET(run_median, st->runs.median_us)
+GET(run_mean, st->runs.mean_us)
+GET(sender_runs, st->roles[TRACE_ROLE_SENDER].count)
+GET(sender_run_median, st->roles[TRACE_ROLE_SENDER].median_us)
+GET(sender_run_mean, st->roles[TRACE_ROLE_SENDER].mean_us)
+GET(sender_busy, st->roles[TRACE_ROLE_SENDER].total_us / 1e3)
+GET(receiver_runs, st->roles[TRACE_ROLE_RECEIVER].count)
+GET(receiver_run_median, st->roles[TRACE_ROLE_RECEIVER].median_us)
+GET(receiver_run_mean, st->roles[TRACE_ROLE_RECEIVER].mean_us)
+GET(receiver_busy, st->roles[TRACE_ROLE_RECEIVER].total_us / 1e3)
+GET(switches_per_message, st->switches_per_message)
+GET(messages_per_receiver_run, st->messages_per_receiver_run)
+GET(messages_per_sender_run, st->messages_per_sender_run)
+
+static const Figure figures[] = {
+	{ "duration_s", "window (s)", F_NUMBER, get_duration, FALSE },
+	{ "workload_tasks", "workload tasks", F_COUNT, get_workload_tasks, FALSE },
+	{ "senders", "  senders", F_COUNT, get_senders, FALSE },
+	{ "receivers", "  receivers", F_COUNT, get_receivers, FALSE },
+	{ "switches", "switches, all", F_COUNT, get_switches, FALSE },
+	{ "switches_workload", "  from or to the workload", F_COUNT, get_switches_workload, FALSE },
+	{ "switches_between", "  between workload tasks", F_COUNT, get_switches_between, FALSE },
+	{ "voluntary", "    voluntary (S, D)", F_COUNT, get_voluntary, FALSE },
+	{ "involuntary", "    involuntary (R)", F_COUNT, get_involuntary, FALSE },
+	{ "wakeup_preemptions", "      by a wakeup", F_COUNT, get_wakeup_preemptions, FALSE },
+	{ "other_preemptions", "      other (tick, balance)", F_COUNT, get_other_preemptions,
+	  FALSE },
+	{ "exits", "    exits (X, Z)", F_COUNT, get_exits, FALSE },
+	{ "workload_voluntary", "  workload task leaves, voluntary", F_COUNT,
+	  get_workload_voluntary, FALSE },
+	{ "workload_involuntary", "  workload task leaves, involuntary", F_COUNT,
+	  get_workload_involuntary, FALSE },
+	{ "workload_wakeup_preemptions", "    by a wakeup", F_COUNT,
+	  get_workload_wakeup_preemptions, FALSE },
+	{ "wakeups", "wakeups, all", F_COUNT, get_wakeups, FALSE },
+	{ "wakeups_workload", "  of workload tasks", F_COUNT, get_wakeups_workload, FALSE },
+	{ "wakeups_between", "    by workload tasks", F_COUNT, get_wakeups_between, FALSE },
+	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, FALSE },
+	{ "preempting_wakeups", "    preempting / onto busy", F_NUMBER, get_preempting_wakeups,
+	  FALSE },
+	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, FALSE },
+	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, FALSE },
+	{ "idle_s", "idle (s), CPU", F_NUMBER, get_idle, TRUE },
+	{ "idle_fraction", "idle fraction, CPU", F_NUMBER, get_idle_fraction, TRUE },
+	{ "runqueue_mean", "run queue, mean, CPU", F_NUMBER, get_runqueue_mean, TRUE },
+	{ "runqueue_max", "run queue, max, CPU", F_COUNT, get_runqueue_max, TRUE },
+	{ "runnable_mean", "runnable workers, mean", F_NUMBER, get_runnable_mean, FALSE },
+	{ "runs", "workload runs", F_COUNT, get_runs, FALSE },
+	{ "run_median_us", "  median (us)", F_NUMBER, get_run_median, FALSE },
+	{ "run_mean_us", "  mean (us)", F_NUMBER, get_run_mean, FALSE },
+	{ "sender_runs", "sender runs", F_COUNT, get_sender_runs, FALSE },
+	{ "sender_run_median_us", "  median (us)", F_NUMBER, get_sender_run_median, FALSE },
+	{ "sender_run_mean_us", "  mean (us)", F_NUMBER, get_sender_run_mean, FALSE },
+	{ "sender_busy_ms", "  CPU time (ms)", F_NUMBER, get_sender_busy, FALSE },
+	{ "receiver_runs", "receiver runs", F_COUNT, get_receiver_runs, FALSE },
+	{ "receiver_run_median_us", "  median (us)", F_NUMBER, get_receiver_run_median, FALSE },
+	{ "receiver_run_mean_us", "  mean (us)", F_NUMBER, get_receiver_run_mean, FALSE },
+	{ "receiver_busy_ms", "  CPU time (ms)", F_NUMBER, get_receiver_busy, FALSE },
+	{ "switches_per_message", "switches between workload tasks / message", F_NUMBER,
+	  get_switches_per_message, FALSE },
+	{ "messages_per_receiver_run", "messages / receiver run", F_NUMBER,
+	  get_messages_per_receiver_run, FALSE },
+	{ "messages_per_sender_run", "messages / sender run", F_NUMBER, get_messages_per_sender_run,
+	  FALSE },
+};
+
+/* ---- output ---------------------------------------------------------------------------------- */
+
+static void format_value(GString *s, const Figure *f, double v)
+{
+	if (isnan(v))
+		g_string_append(s, "-");
+	else if (f->kind == F_COUNT)
+		g_string_append_printf(s, "%.0f", v);
+	else if (fabs(v) >= 100)
+		g_string_append_printf(s, "%.1f", v);
+	else
+		g_string_append_printf(s, "%.4g", v);
+}
+
+static void text_row(GString *out, const Figure *f, const char *label, double a, double b)
+{
+	g_autoptr(GString) va = g_string_new(NULL);
+	g_autoptr(GString) vb = g_string_new(NULL);
+
+	format_value(va, f, a);
+	format_value(vb, f, b);
+	g_string_append_printf(out, "%-44s %14s %14s", label, va->str, vb->str);
+	if (!isnan(a) && !isnan(b) && a != 0)
+		g_string_append_printf(out, " %9.3f", b / a);
+	g_string_append_c(out, '\n');
+}
+
+static char *text_report(const char *real_path, const char *sim_path, const TraceStats *real,
+			 const TraceStats *sim)
+{
+	GString *out = g_string_new(NULL);
+	guint cpus = MAX(real->nr_cpus, sim->nr_cpus);
+
+	g_string_append_printf(out, "# real: %s (window %.6f .. %.6f s)\n", real_path,
+			       real->start_s, real->end_s);
+	g_string_append_printf(out, "# sim:  %s (window %.6f .. %.6f s)\n", sim_path, sim->start_s,
+			       sim->end_s);
+	g_string_append_printf(out, "%-44s %14s %14s %9s\n", "", "real", "sim", "sim/real");
+	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
+		const Figure *f = &figures[i];
+
+		if (!f->per_cpu) {
+			text_row(out, f, f->label, f->get(real, 0), f->get(sim, 0));
+			continue;
+		}
+		for (guint c = 0; c < cpus; c++) {
+			g_autofree char *label = g_strdup_printf("%s %u", f->label, c);
+
+			text_row(out, f, label, c < real->nr_cpus ? f->get(real, c) : NAN,
+				 c < sim->nr_cpus ? f->get(sim, c) : NAN);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+static void json_value(struct json_writer *w, const Figure *f, double v)
+{
+	if (f->kind == F_COUNT && !isnan(v))
+		json_uint(w, (uint64_t)v);
+	else
+		json_double(w, v);
+}
+
+static void json_stats(struct json_writer *w, const char *key, const char *path,
+		       const TraceStats *st)
+{
+	json_key(w, key);
+	json_begin_object(w);
+	json_key(w, "trace");
+	json_string(w, path);
+	json_key(w, "start_s");
+	json_double(w, st->start_s);
+	json_key(w, "end_s");
+	json_double(w, st->end_s);
+	json_key(w, "cpus");
+	json_uint(w, st->nr_cpus);
+	json_key(w, "parent");
+	json_bool(w, st->has_parent);
+	json_key(w, "messages");
+	if (st->messages)
+		json_uint(w, st->messages);
+	else
+		json_null(w);
+	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
+		const Figure *f = &figures[i];
+
+		json_key(w, f->key);
+		if (!f->per_cpu) {
+			json_value(w, f, f->get(st, 0));
+			continue;
+		}
+		json_begin_array(w);
+		for (guint c = 0; c < st->nr_cpus; c++)
+			json_value(w, f, f->get(st, c));
+		json_end_array(w);
+	}
+	json_end_object(w);
+}
+
+static char *json_report(const char *real_path, const char *sim_path, const TraceStats *real,
+			 const TraceStats *sim)
+{
+	GString *out = g_string_new(NULL);
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_stats(&w, "real", real_path, real);
+	json_stats(&w, "sim", sim_path, sim);
+	json_end_object(&w);
+	g_string_append_c(out, '\n');
+	return g_string_free(out, FALSE);
+}
+
+/* ---- the command ---------------------------------------------------------------------------- */
+
+struct compare_cli {
+	gint64 messages;
+	char *workload, *window, *format;
+};
+
+/* A trace that cannot be read or does not parse is bad input: it was named on the command line. */
+static gboolean read_trace(const char *path, const TraceStatsOptions *opt, TraceStats *st,
+			   GError **error)
+{
+	GError *local = NULL;
+
+	if (trace_stats_read_file(path, opt, st, &local))
+		return TRUE;
+	return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+}
+
+/* The flags into opt (the prefixes it points to are *prefixes, the caller's to free). */
+static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOptions *opt,
+			    char ***prefixes, GError **error)
+{
+	if (argc != 3)
+		return cmd_usage(error, "give two traces: REAL.trace SIM.trace");
+	if (c->messages < 0)
+		return cmd_usage(error, "--messages: must not be negative");
+	if (c->window && strcmp(c->window, "all") == 0)
+		opt->window = TRACE_WINDOW_ALL;
+	else if (c->window && strcmp(c->window, "auto") != 0)
+		return cmd_usage(error, "--window: give auto or all");
+	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
+		return cmd_usage(error, "--format: give text or json");
+	if (c->workload) {
+		*prefixes = g_strsplit(c->workload, ",", -1);
+		for (char **p = *prefixes; *p; p++)
+			if (!**p)
+				return cmd_usage(error, "--workload: an empty name prefix");
+		opt->workload = (const char *const *)*prefixes;
+	}
+	opt->messages = (guint64)c->messages;
+	return TRUE;
+}
+
+int tuner_cmd_compare(int argc, char **argv)
+{
+	struct compare_cli c = { .messages = 0 };
+	const GOptionEntry entries[] = {
+		{ "messages", 0, 0, G_OPTION_ARG_INT64, &c.messages,
+		  "Messages the workload passed (hackbench: groups x 20 x 20 x loops), for the "
+		  "per-message figures",
+		  "N" },
+		{ "workload", 0, 0, G_OPTION_ARG_STRING, &c.workload,
+		  "Command-name prefixes of the workload's tasks (default hackbench,sender,receiver)",
+		  "LIST" },
+		{ "window", 0, 0, G_OPTION_ARG_STRING, &c.window,
+		  "auto (default: from the start barrier's release to the last exit) or all", "W" },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &c.format, "text (default) or json", "F" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("REAL.trace SIM.trace - two scheduler traces side by side");
+	g_autoptr(GError) error = NULL;
+	GError *local = NULL;
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_AUTO };
+	TraceStats real = { 0 }, sim = { 0 };
+	g_auto(GStrv) prefixes = NULL;
+	int status = 0;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!g_option_context_parse(ctx, &argc, &argv, &local))
+		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
+	else if (check_flags(&c, argc, &opt, &prefixes, &error) &&
+		 read_trace(argv[1], &opt, &real, &error) &&
+		 read_trace(argv[2], &opt, &sim, &error)) {
+		g_autofree char *report = c.format && strcmp(c.format, "json") == 0
+						  ? json_report(argv[1], argv[2], &real, &sim)
+						  : text_report(argv[1], argv[2], &real, &sim);
+
+		fputs(report, stdout);
+	}
+	if (error)
+		status = cmd_fail_status("compare", error);
+	trace_stats_clear(&real);
+	trace_stats_clear(&sim);
+	g_free(c.workload);
+	g_free(c.window);
+	g_free(c.format);
+	return status;
+}

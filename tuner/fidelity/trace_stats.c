@@ -1,0 +1,796 @@
+/*
+ * trace_stats.c - statistics of a sched_switch / sched_wakeup trace (see trace_stats.h).
+ *
+ * The text is parsed into a compact array of events first; the statistics then come from
+ * replaying it: once to find the window, once to count inside it. Both replays follow the same
+ * state (what each CPU runs, which tasks are runnable where), so that what is counted in the
+ * window knows what happened before it.
+ */
+#include "tuner/fidelity/trace_stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+G_DEFINE_QUARK(trace - stats - error - quark, trace_stats_error)
+
+typedef enum {
+	EV_SWITCH,
+	EV_WAKEUP,
+	EV_WAKEUP_NEW, /* a new task becomes runnable: not a wakeup of a sleeper */
+} EvKind;
+
+/* prev_state, as far as the statistics tell states apart. */
+typedef enum {
+	PREV_RUNNABLE, /* R, R+ */
+	PREV_SLEEPING, /* S, D, T, t, P, I, ... */
+	PREV_EXITED,   /* X, Z */
+} PrevState;
+
+typedef struct {
+	guint64 ts; /* ns */
+	guint32 cpu;
+	guint8 kind;
+	guint8 state; /* PrevState, switches */
+	gint32 a;     /* switch: prev pid; wakeup: the waker's pid (the line's task) */
+	gint32 b;     /* switch: next pid; wakeup: the woken pid */
+	gint32 target;
+} Ev;
+
+typedef struct {
+	gint pid;
+	gboolean workload, worker;
+	gint role; /* TraceRole, or -1 */
+	guint64 woke, woken_by;
+
+	gint runnable_cpu; /* -1: not runnable (or not known to be) */
+	gint last_cpu;	   /* -1: never seen running */
+	gboolean running;
+	guint64 run_start;
+} Task;
+
+typedef struct {
+	const char *name;
+	GArray *events;	   /* Ev */
+	GHashTable *comms; /* pid -> last command name */
+	GHashTable *tasks; /* pid -> Task */
+	guint nr_cpus;
+	guint workers;
+} Trace;
+
+/* ---- parsing ---------------------------------------------------------------------------------- */
+
+static gboolean syntax(GError **error, const char *name, guint line, const char *what)
+{
+	g_set_error(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_SYNTAX, "%s:%u: %s", name, line,
+		    what);
+	return FALSE;
+}
+
+/* A decimal integer at s, up to end; FALSE unless it is all digits (an optional minus). */
+static gboolean parse_int(const char *s, const char *end, gint64 *out)
+{
+	gint64 v = 0;
+	gboolean neg = FALSE;
+
+	if (s < end && *s == '-') {
+		neg = TRUE;
+		s++;
+	}
+	if (s >= end || end - s > 12)
+		return FALSE;
+	for (; s < end; s++) {
+		if (!g_ascii_isdigit(*s))
+			return FALSE;
+		v = v * 10 + (*s - '0');
+	}
+	*out = neg ? -v : v;
+	return TRUE;
+}
+
+/* The digits starting at s, as far as they go. */
+static const char *digits_end(const char *s, const char *end)
+{
+	while (s < end && g_ascii_isdigit(*s))
+		s++;
+	return s;
+}
+
+/* "SECONDS.FRACTION" (up to 9 fraction digits) in ns. */
+static gboolean parse_timestamp(const char *s, const char *end, guint64 *ns)
+{
+	const char *dot = memchr(s, '.', (size_t)(end - s));
+	gint64 sec, frac;
+
+	if (!dot || dot == s || dot + 1 >= end || end - (dot + 1) > 9)
+		return FALSE;
+	if (!parse_int(s, dot, &sec) || sec < 0 || !parse_int(dot + 1, end, &frac) || frac < 0)
+		return FALSE;
+	for (const char *p = end; p < dot + 10; p++)
+		frac *= 10;
+	*ns = (guint64)sec * G_GUINT64_CONSTANT(1000000000) + (guint64)frac;
+	return TRUE;
+}
+
+/* The text between the end of key (found in [s, end)) and the next occurrence of stop. */
+static gboolean field(const char *s, const char *end, const char *key, const char *stop,
+		      const char **from, const char **to)
+{
+	g_autofree char *hay = g_strndup(s, (gsize)(end - s));
+	const char *k = strstr(hay, key);
+
+	if (!k)
+		return FALSE;
+	const char *v = k + strlen(key);
+	const char *e = stop ? strstr(v, stop) : hay + strlen(hay);
+
+	if (!e)
+		return FALSE;
+	*from = s + (v - hay);
+	*to = s + (e - hay);
+	return TRUE;
+}
+
+static gboolean int_field(const char *s, const char *end, const char *key, const char *stop,
+			  gint64 *out)
+{
+	const char *a, *b;
+
+	return field(s, end, key, stop, &a, &b) && parse_int(a, b, out);
+}
+
+static void remember_comm(Trace *tr, gint64 pid, const char *a, const char *b)
+{
+	if (pid > 0)
+		g_hash_table_replace(tr->comms, GINT_TO_POINTER((gint)pid),
+				     g_strndup(a, (gsize)(b - a)));
+}
+
+static PrevState prev_state(const char *a, const char *b)
+{
+	if (a >= b || *a == 'R')
+		return PREV_RUNNABLE;
+	if (*a == 'X' || *a == 'Z')
+		return PREV_EXITED;
+	return PREV_SLEEPING;
+}
+
+/*
+ * One line: "TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS". The task's name may hold blanks and
+ * dashes, so the line is read around its fixed marks: the event's name, the CPU in brackets, and
+ * the pid after the last dash before them.
+ */
+static gboolean parse_line(Trace *tr, const char *line, const char *end, guint lineno,
+			   GError **error)
+{
+	static const struct {
+		const char *mark;
+		EvKind kind;
+	} marks[] = {
+		{ ": sched_switch: ", EV_SWITCH },
+		{ ": sched_wakeup: ", EV_WAKEUP },
+		{ ": sched_wakeup_new: ", EV_WAKEUP_NEW },
+	};
+	g_autofree char *copy = g_strndup(line, (gsize)(end - line));
+	const char *m = NULL, *body = NULL;
+	EvKind kind = EV_SWITCH;
+	Ev ev = { 0 };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(marks) && !m; i++)
+		if ((m = strstr(copy, marks[i].mark))) {
+			kind = marks[i].kind;
+			body = m + strlen(marks[i].mark);
+		}
+	if (!m)
+		return TRUE; /* another event */
+	const char *bend = copy + strlen(copy);
+	const char *what =
+		kind == EV_SWITCH ? "not a sched_switch line" : "not a sched_wakeup line";
+
+	/* The timestamp is the word before the mark. */
+	const char *ts = m;
+
+	while (ts > copy && ts[-1] != ' ')
+		ts--;
+	if (!parse_timestamp(ts, m, &ev.ts))
+		return syntax(error, tr->name, lineno, what);
+
+	/* The CPU: the first "[digits]". */
+	const char *br = strchr(copy, '[');
+	gint64 cpu, pid;
+
+	while (br && br < ts) {
+		const char *d = digits_end(br + 1, ts);
+
+		if (d > br + 1 && *d == ']')
+			break;
+		br = strchr(br + 1, '[');
+	}
+	if (!br || br >= ts || !parse_int(br + 1, digits_end(br + 1, ts), &cpu) || cpu > 4095)
+		return syntax(error, tr->name, lineno, what);
+	/* The task's pid: after the last '-' before the bracket. */
+	const char *te = br;
+
+	while (te > copy && te[-1] == ' ')
+		te--;
+	const char *dash = te;
+
+	while (dash > copy && dash[-1] != '-')
+		dash--;
+	if (dash == copy || !parse_int(dash, te, &pid))
+		return syntax(error, tr->name, lineno, what);
+
+	ev.cpu = (guint32)cpu;
+	ev.kind = (guint8)kind;
+	if (kind == EV_SWITCH) {
+		const char *pc, *pce, *st, *ste, *nc, *nce;
+		gint64 prev, next;
+
+		if (!field(body, bend, "prev_comm=", " prev_pid=", &pc, &pce) ||
+		    !int_field(body, bend, " prev_pid=", " ", &prev) ||
+		    !field(body, bend, " prev_state=", " ==> ", &st, &ste) ||
+		    !field(body, bend, "==> next_comm=", " next_pid=", &nc, &nce) ||
+		    !int_field(body, bend, " next_pid=", " ", &next) || prev < 0 || next < 0)
+			return syntax(error, tr->name, lineno, what);
+		ev.a = (gint32)prev;
+		ev.b = (gint32)next;
+		ev.state = (guint8)prev_state(st, ste);
+		remember_comm(tr, prev, pc, pce);
+		remember_comm(tr, next, nc, nce);
+	} else {
+		const char *c, *ce;
+		gint64 woken, target;
+
+		if (!field(body, bend, "comm=", " pid=", &c, &ce) ||
+		    !int_field(body, bend, " pid=", " ", &woken) ||
+		    !int_field(body, bend, "target_cpu=", NULL, &target) || woken <= 0 ||
+		    target < 0 || target > 4095)
+			return syntax(error, tr->name, lineno, what);
+		ev.a = (gint32)pid;
+		ev.b = (gint32)woken;
+		ev.target = (gint32)target;
+		remember_comm(tr, woken, c, ce);
+		tr->nr_cpus = MAX(tr->nr_cpus, (guint)target + 1);
+	}
+	tr->nr_cpus = MAX(tr->nr_cpus, ev.cpu + 1);
+	g_array_append_val(tr->events, ev);
+	return TRUE;
+}
+
+static gboolean parse_text(Trace *tr, const char *text, gsize len, GError **error)
+{
+	const char *p = text, *end = text + len;
+	guint lineno = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+
+		lineno++;
+		while (le > p && (le[-1] == '\r' || le[-1] == ' '))
+			le--;
+		const char *s = p;
+
+		while (s < le && (*s == ' ' || *s == '\t'))
+			s++;
+		if (s < le && *s != '#' && !parse_line(tr, s, le, lineno, error))
+			return FALSE;
+		p = nl ? nl + 1 : end;
+	}
+	return TRUE;
+}
+
+/* ---- tasks and roles ------------------------------------------------------------------------- */
+
+static const char *const default_workload[] = { "hackbench", "sender", "receiver", NULL };
+
+static gboolean is_workload(const char *comm, const char *const *prefixes)
+{
+	for (const char *const *p = prefixes; *p; p++)
+		if (g_str_has_prefix(comm, *p))
+			return TRUE;
+	return FALSE;
+}
+
+static Task *task(Trace *tr, gint pid)
+{
+	return g_hash_table_lookup(tr->tasks, GINT_TO_POINTER(pid));
+}
+
+/* Workload membership from the last names, then roles: by name, else by who wakes whom. */
+static void assign_roles(Trace *tr, const char *const *prefixes)
+{
+	GHashTableIter it;
+	gpointer key, value;
+	const char *first_comm = NULL;
+	gboolean same_name = TRUE;
+	Task *lowest = NULL;
+	guint n = 0;
+
+	g_hash_table_iter_init(&it, tr->comms);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		if (!is_workload(value, prefixes))
+			continue;
+		Task *t = g_new0(Task, 1);
+
+		t->pid = GPOINTER_TO_INT(key);
+		t->workload = t->worker = TRUE;
+		t->role = -1;
+		g_hash_table_insert(tr->tasks, key, t);
+		if (first_comm && strcmp(first_comm, value) != 0)
+			same_name = FALSE;
+		first_comm = value;
+		if (!lowest || t->pid < lowest->pid)
+			lowest = t;
+		n++;
+	}
+	if (same_name && n >= 3) {
+		lowest->role = TRACE_ROLE_PARENT;
+		lowest->worker = FALSE;
+	}
+	/* Named roles: the one task named neither way is the parent (the simulator's "hackbench"). */
+	gboolean named = FALSE;
+
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		const char *comm = g_hash_table_lookup(tr->comms, key);
+
+		named |= strstr(comm, "sender") || strstr(comm, "receiver");
+	}
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (named && g_hash_table_iter_next(&it, &key, &value)) {
+		const char *comm = g_hash_table_lookup(tr->comms, key);
+		Task *t = value;
+
+		if (!strstr(comm, "sender") && !strstr(comm, "receiver")) {
+			t->role = TRACE_ROLE_PARENT;
+			t->worker = FALSE;
+		}
+	}
+	/* The parent's wakeups (the release, the reaping) say nothing of the workers' roles. */
+	for (guint i = 0; i < tr->events->len; i++) {
+		const Ev *e = &g_array_index(tr->events, Ev, i);
+		Task *waker = e->kind == EV_WAKEUP ? task(tr, e->a) : NULL;
+		Task *wakee = waker ? task(tr, e->b) : NULL;
+
+		if (wakee && waker != wakee && waker->worker && wakee->worker) {
+			waker->woke++;
+			wakee->woken_by++;
+		}
+	}
+	tr->workers = 0;
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (g_hash_table_iter_next(&it, &key, &value)) {
+		Task *t = value;
+		const char *comm = g_hash_table_lookup(tr->comms, key);
+
+		if (t->role == TRACE_ROLE_PARENT)
+			continue;
+		tr->workers++;
+		if (strstr(comm, "receiver"))
+			t->role = TRACE_ROLE_RECEIVER;
+		else if (strstr(comm, "sender"))
+			t->role = TRACE_ROLE_SENDER;
+		else
+			t->role = t->woken_by > t->woke ? TRACE_ROLE_RECEIVER : TRACE_ROLE_SENDER;
+	}
+}
+
+/* ---- replay ---------------------------------------------------------------------------------- */
+
+typedef struct {
+	Trace *tr;
+	gint *cur;	/* per CPU: the pid it runs, 0 idle, -1 not known yet */
+	GArray **woken; /* per CPU: pids woken onto it since its last switch */
+	guint *nr;
+	guint workers_runnable;
+	guint64 prev_ts;
+	gboolean prev_ts_set;
+	/* counting */
+	gboolean counting;
+	guint64 from, to;
+	TraceStats *st;
+	double *rq_area;
+	double runnable_area;
+	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
+} Replay;
+
+static void replay_init(Replay *r, Trace *tr)
+{
+	memset(r, 0, sizeof(*r));
+	r->tr = tr;
+	r->cur = g_new(gint, tr->nr_cpus);
+	for (guint c = 0; c < tr->nr_cpus; c++)
+		r->cur[c] = -1;
+	r->woken = g_new(GArray *, tr->nr_cpus);
+	for (guint c = 0; c < tr->nr_cpus; c++)
+		r->woken[c] = g_array_new(FALSE, FALSE, sizeof(gint));
+	r->nr = g_new0(guint, tr->nr_cpus);
+	r->rq_area = g_new0(double, tr->nr_cpus);
+	for (guint i = 0; i <= TRACE_ROLE_N; i++)
+		r->runs[i] = g_array_new(FALSE, FALSE, sizeof(double));
+
+	GHashTableIter it;
+	gpointer value;
+
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (g_hash_table_iter_next(&it, NULL, &value)) {
+		Task *t = value;
+
+		t->runnable_cpu = t->last_cpu = -1;
+		t->running = FALSE;
+	}
+}
+
+static void replay_clear(Replay *r)
+{
+	g_free(r->cur);
+	for (guint c = 0; c < r->tr->nr_cpus; c++)
+		g_array_free(r->woken[c], TRUE);
+	g_free(r->woken);
+	g_free(r->nr);
+	g_free(r->rq_area);
+	for (guint i = 0; i <= TRACE_ROLE_N; i++)
+		g_array_free(r->runs[i], TRUE);
+}
+
+/* Runnable bookkeeping of tasks that are not in the workload: pid -> CPU + 1. */
+static GHashTable *others_new(void)
+{
+	return g_hash_table_new(g_direct_hash, g_direct_equal);
+}
+
+static void set_runnable(Replay *r, GHashTable *others, gint pid, gint cpu)
+{
+	Task *t = task(r->tr, pid);
+	gint old;
+
+	if (pid <= 0)
+		return;
+	old = t ? t->runnable_cpu
+		: GPOINTER_TO_INT(g_hash_table_lookup(others, GINT_TO_POINTER(pid))) - 1;
+	if (old == cpu)
+		return;
+	if (old >= 0)
+		r->nr[old]--;
+	if (cpu >= 0)
+		r->nr[cpu]++;
+	if (t) {
+		if (t->worker && (old >= 0) != (cpu >= 0))
+			r->workers_runnable += cpu >= 0 ? 1 : (guint)-1;
+		t->runnable_cpu = cpu;
+	} else if (cpu >= 0) {
+		g_hash_table_insert(others, GINT_TO_POINTER(pid), GINT_TO_POINTER(cpu + 1));
+	} else {
+		g_hash_table_remove(others, GINT_TO_POINTER(pid));
+	}
+}
+
+/* Time-weighted sums over [prev_ts, ts] clipped to the window. */
+static void advance(Replay *r, guint64 ts)
+{
+	if (r->counting && r->prev_ts_set) {
+		guint64 a = MAX(r->prev_ts, r->from), b = MIN(ts, r->to);
+
+		if (b > a) {
+			double dt = (double)(b - a) / 1e9;
+
+			for (guint c = 0; c < r->tr->nr_cpus; c++) {
+				r->rq_area[c] += r->nr[c] * dt;
+				if (r->cur[c] == 0)
+					r->st->idle_s[c] += dt;
+			}
+			r->runnable_area += r->workers_runnable * dt;
+		}
+	}
+	r->prev_ts = ts;
+	r->prev_ts_set = TRUE;
+}
+
+static gboolean inside(const Replay *r, guint64 ts)
+{
+	return r->counting && ts >= r->from && ts <= r->to;
+}
+
+static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
+{
+	Task *t = task(r->tr, e->b);
+	Task *waker = task(r->tr, e->a);
+	gboolean count = inside(r, e->ts) && e->kind == EV_WAKEUP;
+	TraceStats *st = r->st;
+
+	if (count) {
+		st->wakeups++;
+		if (t) {
+			st->wakeups_workload++;
+			st->wakeups_between += waker != NULL;
+			st->wakeups_to_busy += r->cur[e->target] > 0;
+			st->wake_migrations += t->last_cpu >= 0 && t->last_cpu != e->target;
+		}
+	}
+	g_array_append_val(r->woken[e->target], e->b);
+	/* A wakeup of a task still runnable (it had not slept yet) leaves it where it is. */
+	gint now = t ? t->runnable_cpu
+		     : GPOINTER_TO_INT(g_hash_table_lookup(others, GINT_TO_POINTER(e->b))) - 1;
+
+	if (now < 0)
+		set_runnable(r, others, e->b, e->target);
+}
+
+static void on_switch(Replay *r, GHashTable *others, const Ev *e)
+{
+	Task *prev = task(r->tr, e->a), *next = task(r->tr, e->b);
+	gboolean count = inside(r, e->ts);
+	TraceStats *st = r->st;
+	gboolean by_wakeup = FALSE;
+
+	for (guint i = 0; i < r->woken[e->cpu]->len && !by_wakeup; i++)
+		by_wakeup = g_array_index(r->woken[e->cpu], gint, i) == e->b;
+
+	if (count) {
+		st->switches++;
+		if (prev || next)
+			st->switches_workload++;
+		if (prev) {
+			if (e->state == PREV_RUNNABLE) {
+				st->workload_involuntary++;
+				st->workload_wakeup_preemptions += by_wakeup;
+			} else if (e->state == PREV_SLEEPING) {
+				st->workload_voluntary++;
+			}
+		}
+		if (prev && next) {
+			st->switches_between++;
+			if (e->state == PREV_RUNNABLE) {
+				st->involuntary++;
+				if (by_wakeup)
+					st->wakeup_preemptions++;
+				else
+					st->other_preemptions++;
+			} else if (e->state == PREV_SLEEPING) {
+				st->voluntary++;
+			} else {
+				st->exits++;
+			}
+		}
+		if (next && next->last_cpu >= 0 && next->last_cpu != (gint)e->cpu)
+			st->migrations++;
+	}
+	if (prev && prev->running) {
+		double us = (double)(e->ts - prev->run_start) / 1e3;
+
+		if (count) {
+			g_array_append_val(r->runs[TRACE_ROLE_N], us);
+			if (prev->role >= 0)
+				g_array_append_val(r->runs[prev->role], us);
+		}
+		prev->running = FALSE;
+	}
+	if (prev)
+		prev->last_cpu = (gint)e->cpu;
+	if (e->a > 0)
+		set_runnable(r, others, e->a, e->state == PREV_RUNNABLE ? (gint)e->cpu : -1);
+	if (e->b > 0)
+		set_runnable(r, others, e->b, (gint)e->cpu);
+	if (next) {
+		next->running = TRUE;
+		next->run_start = e->ts;
+		next->last_cpu = (gint)e->cpu;
+	}
+	r->cur[e->cpu] = e->b;
+	g_array_set_size(r->woken[e->cpu], 0);
+}
+
+/*
+ * Replays every event. Without counting it finds the auto window: from the last instant at which
+ * at most one worker was runnable before half of them were, to the last worker's exit.
+ */
+static void replay(Replay *r, guint64 *start, guint64 *end)
+{
+	g_autoptr(GHashTable) others = others_new();
+	GArray *evs = r->tr->events;
+	guint half = (r->tr->workers + 1) / 2;
+	guint64 low = 0;
+	gboolean low_set = FALSE, started = FALSE, ended = FALSE;
+
+	for (guint i = 0; i < evs->len; i++) {
+		const Ev *e = &g_array_index(evs, Ev, i);
+
+		advance(r, e->ts);
+		if (e->kind == EV_SWITCH)
+			on_switch(r, others, e);
+		else
+			on_wakeup(r, others, e);
+		if (inside(r, e->ts))
+			for (guint c = 0; c < r->tr->nr_cpus; c++)
+				r->st->runqueue_max[c] = MAX(r->st->runqueue_max[c], r->nr[c]);
+		if (!started) {
+			if (r->workers_runnable <= 1) {
+				low = e->ts;
+				low_set = TRUE;
+			}
+			if (r->workers_runnable >= MAX(half, 1)) {
+				started = TRUE;
+				*start = low_set ? low : g_array_index(evs, Ev, 0).ts;
+			}
+		}
+		if (e->kind == EV_SWITCH && e->state == PREV_EXITED && task(r->tr, e->a) &&
+		    task(r->tr, e->a)->worker) {
+			*end = e->ts;
+			ended = TRUE;
+		}
+	}
+	if (!started)
+		*start = evs->len ? g_array_index(evs, Ev, 0).ts : 0;
+	if (!ended)
+		*end = evs->len ? g_array_index(evs, Ev, evs->len - 1).ts : 0;
+}
+
+static int compare_double(gconstpointer a, gconstpointer b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static TraceRuns runs_of(GArray *a)
+{
+	TraceRuns runs = { 0 };
+
+	runs.count = a->len;
+	if (!a->len) {
+		runs.mean_us = runs.median_us = NAN;
+		return runs;
+	}
+	g_array_sort(a, compare_double);
+	for (guint i = 0; i < a->len; i++)
+		runs.total_us += g_array_index(a, double, i);
+	runs.mean_us = runs.total_us / a->len;
+	runs.median_us = a->len % 2 ? g_array_index(a, double, a->len / 2)
+				    : (g_array_index(a, double, a->len / 2 - 1) +
+				       g_array_index(a, double, a->len / 2)) /
+					      2;
+	return runs;
+}
+
+/* ---- the entry points ------------------------------------------------------------------------ */
+
+static void trace_clear(Trace *tr)
+{
+	g_array_free(tr->events, TRUE);
+	g_hash_table_destroy(tr->comms);
+	g_hash_table_destroy(tr->tasks);
+}
+
+static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats *st, GError **error)
+{
+	const char *const *prefixes =
+		options && options->workload ? options->workload : default_workload;
+	Replay r;
+	guint64 start = 0, end = 0;
+
+	assign_roles(tr, prefixes);
+	if (g_hash_table_size(tr->tasks) == 0) {
+		g_autofree char *names = g_strjoinv(", ", (char **)prefixes);
+
+		g_set_error(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_EMPTY,
+			    "%s: no task of the workload (names starting with %s)", tr->name,
+			    names);
+		return FALSE;
+	}
+
+	memset(st, 0, sizeof(*st));
+	st->nr_cpus = MAX(tr->nr_cpus, 1);
+	tr->nr_cpus = st->nr_cpus;
+	replay_init(&r, tr);
+	replay(&r, &start, &end);
+	replay_clear(&r);
+	if (options && options->window == TRACE_WINDOW_ALL) {
+		start = tr->events->len ? g_array_index(tr->events, Ev, 0).ts : 0;
+		end = tr->events->len ? g_array_index(tr->events, Ev, tr->events->len - 1).ts : 0;
+	}
+	if (end < start)
+		end = start;
+
+	st->idle_s = g_new0(double, st->nr_cpus);
+	st->runqueue_mean = g_new0(double, st->nr_cpus);
+	st->runqueue_max = g_new0(guint, st->nr_cpus);
+	replay_init(&r, tr);
+	r.counting = TRUE;
+	r.from = start;
+	r.to = end;
+	r.st = st;
+	replay(&r, &(guint64){ 0 }, &(guint64){ 0 });
+
+	st->start_s = (double)start / 1e9;
+	st->end_s = (double)end / 1e9;
+	st->duration_s = (double)(end - start) / 1e9;
+	for (guint c = 0; c < st->nr_cpus; c++)
+		st->runqueue_mean[c] = st->duration_s > 0 ? r.rq_area[c] / st->duration_s : NAN;
+	st->runnable_mean = st->duration_s > 0 ? r.runnable_area / st->duration_s : NAN;
+	st->runs = runs_of(r.runs[TRACE_ROLE_N]);
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		st->roles[i] = runs_of(r.runs[i]);
+	replay_clear(&r);
+
+	GHashTableIter it;
+	gpointer value;
+
+	g_hash_table_iter_init(&it, tr->tasks);
+	while (g_hash_table_iter_next(&it, NULL, &value)) {
+		const Task *t = value;
+
+		st->workload_tasks++;
+		st->senders += t->role == TRACE_ROLE_SENDER;
+		st->receivers += t->role == TRACE_ROLE_RECEIVER;
+		st->has_parent |= t->role == TRACE_ROLE_PARENT;
+	}
+	st->messages = options ? options->messages : 0;
+	if (st->messages) {
+		double m = (double)st->messages;
+		guint64 rr = st->roles[TRACE_ROLE_RECEIVER].count;
+		guint64 sr = st->roles[TRACE_ROLE_SENDER].count;
+
+		st->switches_per_message = (double)st->switches_between / m;
+		st->messages_per_receiver_run = rr ? m / (double)rr : NAN;
+		st->messages_per_sender_run = sr ? m / (double)sr : NAN;
+	} else {
+		st->switches_per_message = st->messages_per_receiver_run =
+			st->messages_per_sender_run = NAN;
+	}
+	return TRUE;
+}
+
+gboolean trace_stats_read_text(const char *text, gssize len, const char *name,
+			       const TraceStatsOptions *options, TraceStats *out, GError **error)
+{
+	Trace tr = {
+		.name = name,
+		.events = g_array_new(FALSE, FALSE, sizeof(Ev)),
+		.comms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
+		.tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
+	};
+	gboolean ok = parse_text(&tr, text, len < 0 ? strlen(text) : (gsize)len, error) &&
+		      compute(&tr, options, out, error);
+
+	trace_clear(&tr);
+	return ok;
+}
+
+gboolean trace_stats_read_file(const char *path, const TraceStatsOptions *options, TraceStats *out,
+			       GError **error)
+{
+	g_autofree char *text = NULL;
+	gsize len;
+	GError *local = NULL;
+
+	if (!g_file_get_contents(path, &text, &len, &local)) {
+		g_set_error(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_IO, "%s", local->message);
+		g_error_free(local);
+		return FALSE;
+	}
+	return trace_stats_read_text(text, (gssize)len, path, options, out, error);
+}
+
+void trace_stats_clear(TraceStats *st)
+{
+	g_free(st->idle_s);
+	g_free(st->runqueue_mean);
+	g_free(st->runqueue_max);
+	st->idle_s = st->runqueue_mean = NULL;
+	st->runqueue_max = NULL;
+}
+
+const char *trace_role_name(TraceRole role)
+{
+	switch (role) {
+	case TRACE_ROLE_SENDER:
+		return "sender";
+	case TRACE_ROLE_RECEIVER:
+		return "receiver";
+	case TRACE_ROLE_PARENT:
+		return "parent";
+	default:
+		return "?";
+	}
+}

@@ -1,0 +1,133 @@
+/*
+ * trace_stats.h - what a scheduler trace says about one run of a workload, in numbers that a
+ * real run and a simulated one can be compared by (tuner compare).
+ *
+ * Input: the kernel's text trace of the sched_switch and sched_wakeup tracepoints, as
+ * /sys/kernel/tracing/trace prints it (and as `linsched hackbench --trace` writes it):
+ *
+ *   hackbench-175 [001] d..2.  4.676188: sched_wakeup: comm=hackbench pid=152 prio=120 target_cpu=001
+ *   hackbench-175 [001] d..2.  4.676198: sched_switch: prev_comm=hackbench prev_pid=175 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=152 next_prio=120
+ *
+ * Lines starting with '#' and lines of other events are skipped; a sched_switch or sched_wakeup
+ * line that does not parse is an error naming the file and line.
+ *
+ * The workload's tasks are those whose (last) command name starts with one of the given
+ * prefixes: real hackbench's threads are all "hackbench", the simulator's "sender-G.I" and
+ * "receiver-G.I". Their roles come from the names when these say "sender" or "receiver"; else from
+ * who wakes whom, over the whole trace: a task woken by workload tasks more often than it wakes
+ * them is a receiver (a write wakes the reader of an empty socket at once, a read wakes writers
+ * only once it has freed room), the others are senders. When every workload task has the same
+ * name, the one with the lowest pid is the parent that created, released and reaps the others;
+ * when the names say roles, a task named neither way is (the simulator's "hackbench"). The parent
+ * counts in the switches but in neither role. Workers are the workload tasks but the parent.
+ *
+ * The window: "auto" starts at the start barrier's release -- the last instant at which at most
+ * one worker was runnable before half of them were -- and ends at the last worker's exit, as the
+ * benchmark's own clock does, so that creating and reaping the tasks is left out; "all" is the
+ * whole trace. State (who runs where, who is runnable) is followed from the trace's first line;
+ * only what happens inside the window is counted.
+ *
+ * Definitions:
+ *   voluntary switch     prev_state S or D, or another sleeping state (T, t, P, I)
+ *   involuntary switch   prev_state R or R+: prev was preempted while runnable
+ *   exit                 prev_state X or Z
+ *   wakeup preemption    an involuntary switch to a task woken onto that CPU since its last switch
+ *   migration            a workload task switched in on another CPU than it last ran on; a wake
+ *                        migration is a wakeup whose target_cpu is not the CPU the task last ran on
+ *   idle time            time the CPU ran pid 0 (before a CPU's first switch: unknown, not counted)
+ *   run                  a workload task's time from a switch-in to the next switch-out
+ *   run-queue length     tasks runnable on a CPU, running or queued, time-weighted: a wakeup makes
+ *                        a task runnable on target_cpu, a switch leaves prev runnable only when R
+ *                        and makes next runnable there (a task moved by load balancing changes
+ *                        queue when it is next seen). A task that was runnable before the trace
+ *                        began is counted from when it is first seen.
+ */
+#ifndef TUNER_FIDELITY_TRACE_STATS_H
+#define TUNER_FIDELITY_TRACE_STATS_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define TRACE_STATS_ERROR (trace_stats_error_quark())
+GQuark trace_stats_error_quark(void);
+
+typedef enum {
+	TRACE_STATS_ERROR_IO,	  /* the file cannot be read */
+	TRACE_STATS_ERROR_SYNTAX, /* a line does not parse: "FILE:LINE: ..." */
+	TRACE_STATS_ERROR_EMPTY,  /* no workload task in the trace */
+} TraceStatsError;
+
+typedef enum {
+	TRACE_WINDOW_AUTO,
+	TRACE_WINDOW_ALL,
+} TraceWindow;
+
+typedef enum {
+	TRACE_ROLE_SENDER,
+	TRACE_ROLE_RECEIVER,
+	TRACE_ROLE_PARENT,
+	TRACE_ROLE_N
+} TraceRole;
+
+typedef struct {
+	const char *const *workload; /* command-name prefixes; NULL: hackbench, sender, receiver */
+	TraceWindow window;
+	guint64 messages; /* messages the workload passed, for the per-message figures; 0: unknown */
+} TraceStatsOptions;
+
+/* Lengths of runs, in µs. */
+typedef struct {
+	guint64 count;
+	double mean_us, median_us, total_us;
+} TraceRuns;
+
+typedef struct {
+	double start_s, end_s, duration_s; /* the window, on the trace's clock */
+	guint nr_cpus;			   /* 1 + the highest CPU number seen */
+	guint workload_tasks, senders, receivers;
+	gboolean has_parent;
+
+	guint64 switches;	   /* every sched_switch */
+	guint64 switches_workload; /* prev or next is a workload task */
+	guint64 switches_between;  /* prev and next both are */
+	/* Of the switches between workload tasks, by prev_state: */
+	guint64 voluntary, involuntary, exits;
+	/* Of those involuntary: by a wakeup, and the rest (tick, balancing). */
+	guint64 wakeup_preemptions, other_preemptions;
+	/* Of every switch away from a running workload task (to anything): the same split. */
+	guint64 workload_voluntary, workload_involuntary, workload_wakeup_preemptions;
+
+	guint64 wakeups;	  /* every sched_wakeup */
+	guint64 wakeups_workload; /* of a workload task */
+	guint64 wakeups_between;  /* of a workload task by a workload task */
+	guint64 wakeups_to_busy;  /* of a workload task, onto a CPU that was running a task */
+	guint64 migrations, wake_migrations;
+
+	double *idle_s;	       /* nr_cpus: time each CPU ran pid 0 */
+	double *runqueue_mean; /* nr_cpus: time-weighted tasks runnable on the CPU */
+	guint *runqueue_max;   /* nr_cpus */
+	double runnable_mean;  /* time-weighted runnable workers, all CPUs together */
+	TraceRuns runs;	       /* every workload task's runs */
+	TraceRuns roles[TRACE_ROLE_N];
+
+	/* Per message, when options.messages is known (else NaN). */
+	guint64 messages;
+	double switches_per_message;	  /* switches between workload tasks */
+	double messages_per_receiver_run; /* messages / receivers' runs */
+	double messages_per_sender_run;	  /* messages / senders' runs */
+} TraceStats;
+
+/* Reads the trace in path (errors name it). out is cleared with trace_stats_clear. */
+gboolean trace_stats_read_file(const char *path, const TraceStatsOptions *options, TraceStats *out,
+			       GError **error);
+/* The same for a trace in memory (len -1: up to the NUL); name labels the errors. */
+gboolean trace_stats_read_text(const char *text, gssize len, const char *name,
+			       const TraceStatsOptions *options, TraceStats *out, GError **error);
+void trace_stats_clear(TraceStats *stats);
+
+const char *trace_role_name(TraceRole role);
+
+G_END_DECLS
+
+#endif /* TUNER_FIDELITY_TRACE_STATS_H */
