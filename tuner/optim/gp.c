@@ -271,7 +271,11 @@ void tuner_gp_set_data(tuner_gp *gp, const double *x, const double *y, size_t n)
 	for (size_t i = 0; i < n; i++)
 		ss += (y[i] - mean) * (y[i] - mean);
 	gp->m = mean;
-	gp->s = n > 1 && ss > 0.0 ? sqrt(ss / (double)(n - 1)) : 1.0;
+	/* Values that do not vary have no scale of their own: a millionth of their size, so that
+	 * the model's uncertainty about them is negligible in their unit, not a whole unit. */
+	gp->s = n > 1 && ss > 0.0 ? sqrt(ss / (double)(n - 1))
+		: mean != 0.0	  ? 1e-6 * fabs(mean)
+				  : 1.0;
 	refactorise(gp);
 }
 

@@ -64,8 +64,8 @@ size_t tuner_gp_n_theta(const tuner_gp *gp);
 
 /*
  * Replaces the data by n points (x: n * dim unit coordinates, row-major; y: n finite values),
- * recomputes the standardisation (m, s; s = 1 when fewer than two values or all equal) and
- * refactorises with the current hyper-parameters.
+ * recomputes the standardisation (m, s; when fewer than two values or all equal s = 1e-6 |m|, or 1
+ * if m = 0) and refactorises with the current hyper-parameters.
  */
 void tuner_gp_set_data(tuner_gp *gp, const double *x, const double *y, size_t n);
 

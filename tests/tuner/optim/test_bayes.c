@@ -229,6 +229,31 @@ static void test_infinite_values(void **state)
 	tuner_optimizer_free(s);
 }
 
+/* A flat objective (a plateau of the scheduler's response) gives the model nothing to fit: it
+ * still proposes points in the cube, and predicts the plateau's value with no doubt about it. */
+static double flat(const double *u, size_t dim)
+{
+	(void)u;
+	(void)dim;
+	return 5.0;
+}
+
+static void test_flat_values(void **state)
+{
+	(void)state;
+	tuner_optimizer_params p;
+	double m[2], mean, sd;
+
+	tuner_optimizer_params_default(&p);
+	p.budget = 9;
+	tuner_optimizer *s = start(2, &p);
+
+	run(s, flat, 0, 1);
+	assert_int_equal(tuner_optimizer_model_optimum(s, m, &mean, &sd), GSL_SUCCESS);
+	assert_true(fabs(mean - 5.0) < 1e-9 && sd >= 0 && sd < 1e-3);
+	tuner_optimizer_free(s);
+}
+
 /* ---- known minima -------------------------------------------------------------------------- */
 
 /* One seeded run (seed 1) of budget evaluations; asserts the result beats the yardstick. */
@@ -308,6 +333,7 @@ int main(void)
 		cmocka_unit_test(test_batches_and_model_optimum),
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_infinite_values),
+		cmocka_unit_test(test_flat_values),
 		cmocka_unit_test(test_sphere),
 		cmocka_unit_test(test_sphere_noisy),
 		cmocka_unit_test(test_branin),
