@@ -219,7 +219,7 @@ static void compare_profiles(void)
 		  5 },
 	};
 
-	printf("\n6. the eevdf profile beside 6.1's (medians of interleaved runs)\n");
+	printf("\n7. the eevdf profile beside 6.1's (medians of interleaved runs)\n");
 	printf("   %-52s %10s %10s %8s\n", "", "6.1", "eevdf", "ratio");
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		double t_cfs, t_eevdf;
@@ -419,20 +419,15 @@ static void optimizer_table(void)
 		tuner_optimizer_tell(grid, y, n);
 	}
 
-	double best = tuner_optimizer_minimum(grid), target = best * 1.01;
-
-	tuner_optimizer_free(grid);
-	printf("\n6. evaluations to come within 1%% of the 10 x 10 x 10 log grid's best, over seeds 1..%d\n",
-	       SEEDS);
-	printf("   workload --profile 6.1 --cpus 2 --hz 250 --threads --groups 5 --loops 100, log scale\n");
-	printf("   grid best %.6g jiffies (%.1f s for 1000 simulations); target %.6g\n", best,
-	       now_s() - start, target);
-	printf("   %-8s %-44s %7s %7s  %s\n", "", "settings", "median", "worst", "per seed");
-
+	double best = tuner_optimizer_minimum(grid);
+	double elapsed = now_s() - start;
+	/* The issue's 1 % (with its goals), and 0.1 %, which tells the optimizers apart when a
+	 * large part of the space is within 1 %. */
+	static const double fractions[] = { 0.01, 0.001 };
 	static const struct {
 		const char *name, *settings;
 		size_t max_evals;
-		guint goal;
+		guint goal; /* for 1 % */
 	} rows[] = {
 		{ "bayes", "default: 2 x 3 + 1 Latin hypercube, q = 1", 100, 30 },
 		{ "ga", "default: 20 x 15, elite 2, tournament 3", 542, 300 },
@@ -440,41 +435,61 @@ static void optimizer_table(void)
 		{ "random", "uniform", 600, 0 },
 	};
 
-	for (size_t r = 0; r < G_N_ELEMENTS(rows); r++) {
-		const tuner_optimizer_type *T = tuner_optimizer_type_by_name(rows[r].name);
-		tuner_optimizer_params p;
-		guint counts[SEEDS], sorted[SEEDS];
-		GString *each = g_string_new(NULL);
+	printf("\n6. evaluations to come within 1%% (and 0.1%%) of the 10 x 10 x 10 log grid's best,\n"
+	       "   over seeds 1..%d; workload --profile 6.1 --cpus 2 --hz 250 --threads --groups 5\n"
+	       "   --loops 100, knobs on a log scale\n",
+	       SEEDS);
+	printf("   grid best %.6g jiffies (%.1f s for 1000 simulations)\n", best, elapsed);
+	for (size_t f = 0; f < G_N_ELEMENTS(fractions); f++) {
+		double target = best * (1 + fractions[f]);
+		guint within = 0;
 
-		tuner_optimizer_params_default(&p);
-		if (T == tuner_optimizer_ga)
-			p.ga.generations = 30; /* room beyond the default 272 to see the worst */
-		start = now_s();
-		for (unsigned long seed = 1; seed <= SEEDS; seed++) {
-			counts[seed - 1] =
-				evaluations_to(T, &p, seed, rows[r].max_evals, &space, ev, target);
-			g_autofree char *t = count_text(counts[seed - 1], rows[r].max_evals);
+		for (size_t i = 0; i < tuner_optimizer_evaluations(grid); i++)
+			within += tuner_optimizer_history(grid, i).y <= target;
+		printf("\n   within %g%%: %.6g jiffies or less, which %u of the grid's 1000 points reach\n",
+		       100 * fractions[f], target, within);
+		printf("   %-8s %-44s %7s %7s  %s\n", "", "settings", "median", "worst",
+		       "per seed");
+		for (size_t r = 0; r < G_N_ELEMENTS(rows); r++) {
+			const tuner_optimizer_type *T = tuner_optimizer_type_by_name(rows[r].name);
+			tuner_optimizer_params p;
+			guint counts[SEEDS], sorted[SEEDS];
+			GString *each = g_string_new(NULL);
 
-			g_string_append_printf(each, "%s%s", seed > 1 ? " " : "", t);
-		}
-		memcpy(sorted, counts, sizeof sorted);
-		qsort(sorted, SEEDS, sizeof(guint), cmp_guint_unreached_last);
+			tuner_optimizer_params_default(&p);
+			if (T == tuner_optimizer_ga)
+				p.ga.generations =
+					30; /* room beyond the default 272 to see the worst */
+			start = now_s();
+			for (unsigned long seed = 1; seed <= SEEDS; seed++) {
+				counts[seed - 1] = evaluations_to(T, &p, seed, rows[r].max_evals,
+								  &space, ev, target);
+				g_autofree char *t =
+					count_text(counts[seed - 1], rows[r].max_evals);
 
-		g_autofree char *med = count_text(sorted[(SEEDS - 1) / 2], rows[r].max_evals);
-		g_autofree char *worst = count_text(sorted[SEEDS - 1], rows[r].max_evals);
+				g_string_append_printf(each, "%s%s", seed > 1 ? " " : "", t);
+			}
+			memcpy(sorted, counts, sizeof sorted);
+			qsort(sorted, SEEDS, sizeof(guint), cmp_guint_unreached_last);
 
-		printf("   %-8s %-44s %7s %7s  %s (%.0f s)\n", rows[r].name, rows[r].settings, med,
-		       worst, each->str, now_s() - start);
-		g_string_free(each, TRUE);
-		if (rows[r].goal) {
-			g_autofree char *what =
-				g_strdup_printf("goal: %s median within %u evaluations",
-						rows[r].name, rows[r].goal);
+			g_autofree char *med =
+				count_text(sorted[(SEEDS - 1) / 2], rows[r].max_evals);
+			g_autofree char *worst = count_text(sorted[SEEDS - 1], rows[r].max_evals);
 
-			verdict(what,
-				sorted[(SEEDS - 1) / 2] && sorted[(SEEDS - 1) / 2] <= rows[r].goal);
+			printf("   %-8s %-44s %7s %7s  %s (%.0f s)\n", rows[r].name,
+			       rows[r].settings, med, worst, each->str, now_s() - start);
+			g_string_free(each, TRUE);
+			if (f == 0 && rows[r].goal) {
+				g_autofree char *what =
+					g_strdup_printf("goal: %s median within %u evaluations",
+							rows[r].name, rows[r].goal);
+
+				verdict(what, sorted[(SEEDS - 1) / 2] &&
+						      sorted[(SEEDS - 1) / 2] <= rows[r].goal);
+			}
 		}
 	}
+	tuner_optimizer_free(grid);
 	evaluator_free(ev);
 	g_hash_table_unref(memo.memo);
 	g_mutex_clear(&memo.lock);
@@ -583,7 +598,7 @@ static void pso_jobs(void)
 	tune_run_free(r2);
 }
 
-/* `bench` runs everything; `bench simulator|pso-jobs|optimizers ...` the sections named. */
+/* `bench` runs everything; `bench simulator|pso-jobs|optimizers|profiles ...` the sections named. */
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -593,6 +608,7 @@ int main(int argc, char **argv)
 		{ "simulator", simulator_benchmarks },
 		{ "pso-jobs", pso_jobs },
 		{ "optimizers", optimizer_table },
+		{ "profiles", compare_profiles },
 	};
 
 	printf("LinSched-Tuner benchmarks (%u CPUs here)\n\n", g_get_num_processors());
@@ -604,8 +620,6 @@ int main(int argc, char **argv)
 		if (run)
 			sections[i].run();
 	}
-
-	compare_profiles();
 
 	printf("\n%s\n", failures ? "Some targets were missed." : "All targets met.");
 	return failures ? 1 : 0;

@@ -19,8 +19,9 @@
  * 0.01 .. 1 (a hundredth of the cube to the whole cube), sf2 0.01 .. 100 and sn2 1e-6 .. 1 on the
  * unit scale.  Longer length scales would let the model declare a dimension irrelevant after a
  * handful of points, and a search led by it would then stop exploring along that dimension: on
- * the tuner's hackbench (6.1, 2 CPUs, HZ 250, 5 groups x 100 loops) the turnaround has narrow
- * valleys along diagonals of (latency, min_granularity), where latency / min_granularity crosses a
+ * the tuner's hackbench (6.1, 2 CPUs, HZ 250, 5 groups x 100 loops, as the engine simulated it
+ * before 6.1's buddy and wakeup-placement rules were refined) the turnaround had narrow valleys
+ * along diagonals of (latency, min_granularity), where latency / min_granularity crosses a
  * threshold, which ten points cannot resolve; with an upper bound of 10 Bayesian optimisation
  * needed up to 53 evaluations (20 seeds) to come within 1% of the optimum, with 1 at most 28.  The noise floor 1e-6 keeps the covariance matrix well away from
  * singular when points repeat, which they do (a deterministic objective evaluated twice, a batch
