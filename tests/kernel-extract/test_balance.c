@@ -298,7 +298,7 @@ static struct sched_system *boot_61(void **state, unsigned int nr_cpus)
 	assert_non_null(p);
 	if (sys->rqs)
 		sched_system_destroy(sys);
-	assert_true(sched_system_init(sys, nr_cpus, 1, &tunables, p->features));
+	assert_true(sched_system_init(sys, nr_cpus, 1, &tunables, p));
 	sys->clock = T0;
 	return sys;
 }

@@ -43,7 +43,7 @@ static void queue_init(struct queue *q)
 				      .migration_cost = MS / 2 };
 
 	memset(q, 0, sizeof *q);
-	assert_true(sched_system_init(&q->sys, 2, 1, &tun, sched_profile_default()->features));
+	assert_true(sched_system_init(&q->sys, 2, 1, &tun, sched_profile_default()));
 	for (int i = 0; i < 3; i++)
 		queue_at(&q->sys, &q->t[i], i + 1, 0, 0, (u64)(i + 1) * MS);
 }
