@@ -239,7 +239,7 @@ static void pso_full(guint jobs)
 	TuneConfig c = {
 		.type = tuner_optimizer_pso,
 		.dim = space.dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = &space,
 		.evaluator = { .objective = workload_objective,
 			       .objective_ctx = &w,

@@ -73,21 +73,6 @@ static void expect_listing(const char *dir, const char *expected)
 		fail_msg("%s holds '%s', expected '%s'", dir, listing, expected);
 }
 
-/* Each test works in a directory of its own, removed with what it holds when the test ends. */
-static int make_dir(void **state)
-{
-	*state = temp_dir("test_trace-XXXXXX");
-	return 0;
-}
-
-static int unmake_dir(void **state)
-{
-	/* Whatever a test left, also when it failed half-way. */
-	assert_true(remove_tree(*state));
-	g_free(*state);
-	return 0;
-}
-
 /* ---- the ftrace format ----------------------------------------------------------------------- */
 
 /* The format the issue states, with every field captured. */
@@ -442,11 +427,13 @@ static void test_failed_run_leaves_no_trace(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_ftrace_lines, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_ftrace_deterministic, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_json_trace, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, make_dir,
-						unmake_dir),
+		cmocka_unit_test_setup_teardown(test_ftrace_lines, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_ftrace_deterministic, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_json_trace, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failed_run_leaves_no_trace, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,6 +20,20 @@ char *temp_dir(const char *name_template)
 	return dir;
 }
 
+int temp_dir_setup(void **state)
+{
+	*state = temp_dir("test_XXXXXX");
+	return 0;
+}
+
+int temp_dir_teardown(void **state)
+{
+	gboolean removed = remove_tree(*state);
+
+	g_free(*state);
+	return removed ? 0 : -1;
+}
+
 gboolean remove_tree(const char *path)
 {
 	if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {

@@ -69,6 +69,11 @@ char *temp_dir(const char *name_template);
 /* Remove path and, if a directory, all it holds. TRUE when path no longer exists. */
 gboolean remove_tree(const char *path);
 
+/* A cmocka fixture for tests that work in a directory: setup makes a fresh temporary one, its path
+ * (a char *) in *state; teardown removes it with all it holds, also after a failed test. */
+int temp_dir_setup(void **state);
+int temp_dir_teardown(void **state);
+
 /* A fresh directory for one file, named but not created: the fixture of tests that work on one
  * file (a journal). */
 struct temp_file {

@@ -1,8 +1,8 @@
 /*
  * bench_kind.h - the kinds of hackbench workload a real run and a calibration file name: threads
- * or processes, sockets or pipes; and the machine a run is made on. Apart from realbench.h, which starts real runs, so that modules
- * that only read or write calibration files (and the simulated objective that uses them) do not
- * depend on the code that spawns benchmarks.
+ * or processes, sockets or pipes; and the machine a run is made on. They are apart from
+ * realbench.h, which starts real runs, so that modules that only read or write calibration files
+ * (and the simulated objective that uses them) do not depend on the code that spawns benchmarks.
  */
 #ifndef TUNER_CALIB_BENCH_KIND_H
 #define TUNER_CALIB_BENCH_KIND_H

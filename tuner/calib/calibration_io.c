@@ -61,6 +61,10 @@ static CalibrationFit unfitted(void)
 				 .b = NAN,
 				 .se_a = NAN,
 				 .se_b = NAN,
+				 .t_a = NAN,
+				 .t_b = NAN,
+				 .p_a = NAN,
+				 .p_b = NAN,
 				 .r2 = NAN,
 				 .adj_r2 = NAN,
 				 .rse = NAN,
@@ -197,6 +201,10 @@ gboolean calibration_fit(Calibration *cal, GError **error)
 		.b = r->b,
 		.se_a = r->se_a,
 		.se_b = r->se_b,
+		.t_a = r->t_a,
+		.t_b = r->t_b,
+		.p_a = r->p_a,
+		.p_b = r->p_b,
 		.r2 = r->r2,
 		.adj_r2 = r->adj_r2,
 		.rse = r->rse,
@@ -622,8 +630,14 @@ Calibration *calibration_read(const char *path, GError **error)
 	gboolean ok =
 		read_calibration_group(&r, cal, error) && read_fit_group(&r, &cal->fit, error);
 	ini_close(&r);
-	if (!ok)
+	if (!ok) {
 		g_clear_pointer(&cal, calibration_free);
+		return NULL;
+	}
+	regression_t_test(cal->fit.a, cal->fit.se_a, cal->fit.n - 2.0, &cal->fit.t_a,
+			  &cal->fit.p_a);
+	regression_t_test(cal->fit.b, cal->fit.se_b, cal->fit.n - 2.0, &cal->fit.t_b,
+			  &cal->fit.p_b);
 	return cal;
 }
 

@@ -95,6 +95,9 @@ typedef struct {
 	double a; /* intercept, ms */
 	double b; /* slope, ms per jiffy */
 	double se_a, se_b;
+	double t_a, t_b; /* t values: estimate / standard error */
+	double p_a, p_b; /* their two-sided p-values (n - 2 df); computed again when read back, as
+			  * they follow from a, b, their standard errors and n */
 	double r2, adj_r2;
 	double rse;	 /* residual standard error, ms */
 	double f, f_p;	 /* F statistic of the slope and its p-value */

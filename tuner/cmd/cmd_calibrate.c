@@ -6,6 +6,7 @@
  * individual run). For the bootstrapped model it first measures that model's inputs from real runs
  * of one group alone and two groups together. Nothing is written unless every run succeeded.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "linsched/cli/cli.h"
 #include "linsched/cli/hackbench_cli.h"
 #include "tuner/calib/calibration_io.h"
+#include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
 #include "tuner/cmd/group_range.h"
 #include "tuner/util/progress.h"
@@ -23,11 +25,22 @@
 #include "tuner/stats/regression.h"
 #include "tuner/stats/run_order.h"
 
+/* The command line, as parsed. */
+struct calibrate_cli {
+	struct linsched_cli sim;
+	struct hackbench_cli hb;
+	char *groups, *real_cmd, *out, *order;
+	gint64 loops, repeat, seed;
+	double warmup;
+};
+
+/* What the flags resolve to, then the measurements and the fit as they come. */
 struct calibrate_run {
 	GArray *groups;	  /* guint: the group counts fitted */
 	GArray *measured; /* guint: the group counts run: groups, then 1 and 2 if the bootstrapped
 			   * model needs them and groups lacks them */
 	guint loops, repeat;
+	CalibrationModel model;
 	CalibrationProtocol protocol;
 	Realbench *bench;
 	RealbenchWorkload workload;
@@ -35,12 +48,50 @@ struct calibrate_run {
 	struct linsched_config cfg;
 	struct progress progress;
 	unsigned int done;
+	double *ms;		   /* real runs: ms[i * repeat + round] for measured[i] */
+	double *switches;	   /* their context switches, likewise */
+	double *sim;		   /* simulated jiffies of groups[i] */
+	double *sim_switches;	   /* the simulation's context switches for groups[i] */
+	CalibrationBootstrap boot; /* the bootstrapped model's inputs, measured */
+	Calibration *cal;
+	Regression *all; /* the same line fitted through every run, not only the means */
 };
 
-int tuner_usage_error(const char *cmd, const char *message)
+static void calibrate_cli_init(struct calibrate_cli *c)
 {
-	fprintf(stderr, "tuner %s: %s\n", cmd, message);
-	return 2;
+	memset(c, 0, sizeof(*c));
+	linsched_cli_init(&c->sim);
+	hackbench_cli_init(&c->hb);
+	c->loops = 100;
+	c->repeat = 3;
+	c->seed = 1;
+	c->warmup = 20;
+}
+
+static void calibrate_cli_clear(struct calibrate_cli *c)
+{
+	g_free(c->groups);
+	g_free(c->order);
+	g_free(c->real_cmd);
+	g_free(c->out);
+	hackbench_cli_clear(&c->hb);
+	linsched_cli_clear(&c->sim);
+}
+
+static void calibrate_run_clear(struct calibrate_run *run)
+{
+	if (run->groups)
+		g_array_free(run->groups, TRUE);
+	if (run->measured)
+		g_array_free(run->measured, TRUE);
+	realbench_free(run->bench);
+	g_free(run->ms);
+	g_free(run->switches);
+	g_free(run->sim);
+	g_free(run->sim_switches);
+	g_free(run->boot.date);
+	calibration_free(run->cal);
+	regression_free(run->all);
 }
 
 static guint measured_at(const struct calibrate_run *run, guint i)
@@ -177,6 +228,177 @@ static CalibrationBootstrap bootstrap_inputs(struct calibrate_run *run, const do
 	return boot;
 }
 
+/* ---- flags and plan ------------------------------------------------------------------------- */
+
+static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
+{
+	const GOptionEntry entries[] = {
+		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &c->groups,
+		  "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
+		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &c->loops,
+		  "Messages each sender sends each receiver (default 100)", "L" },
+		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &c->repeat,
+		  "Real runs per group count (default 3)", "R" },
+		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &c->real_cmd,
+		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
+		  "CMD" },
+		{ "order", 0, 0, G_OPTION_ARG_STRING, &c->order,
+		  "rounds: each repeat runs every group count once, in a fresh random order (default); "
+		  "blocks: each group count's repeats back to back",
+		  "ORDER" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &c->seed,
+		  "Seed of the rounds' shuffle (default 1)", "N" },
+		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &c->warmup,
+		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)",
+		  "S" },
+		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
+		  "Directory for calibration.csv and calibration.ini (required)", "DIR" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_add_group(ctx, hackbench_cli_group(&c->hb, false));
+	g_option_context_add_group(ctx, linsched_cli_group(&c->sim));
+}
+
+/* The flags that are numbers or names of this command, into run->protocol. */
+static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run *run,
+			    GError **error)
+{
+	const CmdIntFlag ints[] = {
+		{ "--loops", c->loops, 1, 1000000, FALSE },
+		{ "--repeat", c->repeat, 1, 1000, FALSE },
+		{ "--seed", c->seed, 0, G_MAXUINT32, FALSE },
+	};
+
+	if (!c->out)
+		return cmd_usage(error, "--out: a directory for the results is required");
+	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return FALSE;
+	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
+		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
+	if (!(c->warmup >= 0 && c->warmup <= 3600))
+		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
+	run->protocol.seed = (guint)c->seed;
+	run->protocol.warmup_s = c->warmup;
+	return TRUE;
+}
+
+/* The workload and the group counts to run: the bootstrapped model also needs 1 and 2. */
+static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+{
+	GError *local = NULL;
+
+	if (!(run->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	if (run->groups->len < 3)
+		return cmd_usage(error, "--groups: a fit needs at least 3 group counts");
+	run->model = run->params.model == HACKBENCH_FSM ? CALIBRATION_MODEL_FSM
+							: CALIBRATION_MODEL_BOOTSTRAP;
+	run->loops = (guint)c->loops;
+	run->repeat = (guint)c->repeat;
+	run->params.loops = run->loops;
+	run->workload = (RealbenchWorkload){
+		.loops = run->loops,
+		.tasks = run->params.threads ? REALBENCH_THREADS : REALBENCH_PROCESSES,
+		.channel = run->params.pipe ? REALBENCH_PIPES : REALBENCH_SOCKETS,
+	};
+	hackbench_cli_adjust_config(&c->sim, &run->params, &run->cfg);
+	run->measured = g_array_copy(run->groups);
+	for (guint g = 1; run->model == CALIBRATION_MODEL_BOOTSTRAP && g <= 2; g++)
+		if (measured_index(run, g) < 0)
+			g_array_append_val(run->measured, g);
+	return TRUE;
+}
+
+/* The real benchmark, and the directory its results go to. */
+static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+{
+	GError *local = NULL;
+
+	if (!c->real_cmd && (run->params.fds != 20 || run->params.datasize != 100))
+		return cmd_usage(error,
+				 "--fds and --datasize other than 20 and 100 need --real-cmd: "
+				 "the default tools cannot be told them");
+	if (g_mkdir_with_parents(c->out, 0755) != 0)
+		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
+	run->bench = c->real_cmd ? realbench_new_template(c->real_cmd, &local)
+				 : realbench_new_default(&local);
+	return run->bench || cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+}
+
+static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+{
+	GError *local = NULL;
+
+	if (!hackbench_cli_params(&c->hb, &run->params, &local) ||
+	    !linsched_cli_config(&c->sim, &run->cfg, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	return check_flags(c, run, error) && plan(c, run, error) && open_bench(c, run, error);
+}
+
+/* ---- measure, fit, report, write ------------------------------------------------------------ */
+
+/* The real runs (and the bootstrapped model's inputs from them), then the simulations. */
+static gboolean measure(struct calibrate_run *run, GError **error)
+{
+	guint n = run->groups->len;
+	g_autofree char *workload = g_strdup_printf(
+		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
+		realbench_channel_name(run->workload.channel),
+		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
+		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name);
+
+	run->cal = calibration_new(run->model, workload, run->loops, run->workload.tasks);
+	run->ms = g_new(double, (gsize)run->measured->len * run->repeat);
+	run->switches = g_new(double, (gsize)run->measured->len * run->repeat);
+	run->sim = g_new(double, n);
+	run->sim_switches = g_new(double, n);
+	progress_init(&run->progress, run->measured->len * run->repeat + n);
+	if (!warm_up(run, error) || !real_runs(run, run->cal, run->ms, run->switches, error)) {
+		progress_end(&run->progress);
+		return FALSE;
+	}
+	run->cal->protocol = run->protocol;
+	if (run->model == CALIBRATION_MODEL_BOOTSTRAP)
+		run->boot = bootstrap_inputs(run, run->ms);
+	for (guint i = 0; i < n; i++) {
+		g_autofree char *what = g_strdup_printf("simulating %u groups",
+							g_array_index(run->groups, guint, i));
+
+		progress_update(&run->progress, run->done, what);
+		run->sim[i] = sim_jiffies(run, g_array_index(run->groups, guint, i),
+					  &run->sim_switches[i]);
+		run->done++;
+	}
+	progress_end(&run->progress);
+	return TRUE;
+}
+
+/* The line through the per-group means (the calibration), and through every run. */
+static gboolean fit(struct calibrate_run *run, GError **error)
+{
+	guint n = run->groups->len;
+
+	/* The fitted group counts come first in measured, so ms[i * repeat] is groups[i]'s. */
+	for (guint i = 0; i < n; i++) {
+		calibration_add_point(run->cal, g_array_index(run->groups, guint, i), run->sim[i],
+				      &run->ms[(gsize)i * run->repeat], run->repeat);
+		calibration_set_switches(run->cal, i, run->sim_switches[i],
+					 &run->switches[(gsize)i * run->repeat], run->repeat);
+	}
+	if (!calibration_fit(run->cal, error))
+		return FALSE;
+
+	g_autofree double *xs = g_new(double, (gsize)n * run->repeat);
+
+	for (guint i = 0; i < n; i++)
+		for (guint r = 0; r < run->repeat; r++)
+			xs[(gsize)i * run->repeat + r] = run->sim[i];
+	run->all = regression_fit(xs, run->ms, (gsize)n * run->repeat, NULL);
+	return TRUE;
+}
+
 static void print_fit_line(const char *name, double est, double se, double t, double p)
 {
 	printf("  %-10s %14.6g %12.4g %10.3f %12.4g\n", name, est, se, t, p);
@@ -214,22 +436,12 @@ static void print_report(const Calibration *cal, const Regression *all)
 {
 	const CalibrationFit *f = &cal->fit;
 	guint n = cal->points->len;
-	g_autofree double *x = g_new(double, n);
-	g_autofree double *y = g_new(double, n);
-
-	for (guint i = 0; i < n; i++) {
-		const CalibrationPoint *pt = &g_array_index(cal->points, CalibrationPoint, i);
-
-		x[i] = pt->sim_jiffies;
-		y[i] = pt->real_mean_ms;
-	}
-	g_autoptr(Regression) means = regression_fit(x, y, n, NULL);
 
 	printf("Calibration (%s model): real_ms = a + b * sim_jiffies, fitted on the %u per-group means\n\n",
 	       calibration_model_name(cal->model), n);
 	printf("  %-10s %14s %12s %10s %12s\n", "term", "estimate", "std.error", "t", "p");
-	print_fit_line("a (ms)", means->a, means->se_a, means->t_a, means->p_a);
-	print_fit_line("b (ms/jf)", means->b, means->se_b, means->t_b, means->p_b);
+	print_fit_line("a (ms)", f->a, f->se_a, f->t_a, f->p_a);
+	print_fit_line("b (ms/jf)", f->b, f->se_b, f->t_b, f->p_b);
 	printf("\n  R^2 %.6f   adjusted R^2 %.6f   residual std. error %.4g ms on %u df\n", f->r2,
 	       f->adj_r2, f->rse, n - 2);
 	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p,
@@ -265,206 +477,47 @@ static void print_report(const Calibration *cal, const Regression *all)
 	print_switches(cal);
 }
 
-static gboolean calibrate(struct calibrate_run *run, CalibrationModel model, const char *out_dir,
-			  GError **error)
+static gboolean write_files(const struct calibrate_run *run, const char *out, GError **error)
 {
-	guint n = run->groups->len;
-	g_autofree double *runs = g_new(double, (gsize)run->measured->len * run->repeat);
-	g_autofree double *switches = g_new(double, (gsize)run->measured->len * run->repeat);
-	g_autofree double *sim = g_new(double, n);
-	g_autofree double *sim_switches = g_new(double, n);
-	g_autofree char *workload = g_strdup_printf(
-		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
-		realbench_channel_name(run->workload.channel),
-		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
-		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name);
-	g_autoptr(Calibration) cal =
-		calibration_new(model, workload, run->loops, run->workload.tasks);
-	CalibrationBootstrap boot = { 0 };
+	bool bootstrap = run->model == CALIBRATION_MODEL_BOOTSTRAP;
 
-	if (!warm_up(run, error) || !real_runs(run, cal, runs, switches, error))
+	if ((bootstrap && !calibration_bootstrap_write(&run->boot, out, error)) ||
+	    !calibration_write(run->cal, out, error))
 		return FALSE;
-	cal->protocol = run->protocol;
-	if (model == CALIBRATION_MODEL_BOOTSTRAP)
-		boot = bootstrap_inputs(run, runs);
-	for (guint i = 0; i < n; i++) {
-		g_autofree char *what = g_strdup_printf("simulating %u groups",
-							g_array_index(run->groups, guint, i));
+	printf("\nWrote %s/: %s, %s, %s%s\n", out, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
+	       CALIBRATION_INI_NAME,
+	       bootstrap ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "");
+	return TRUE;
+}
 
-		progress_update(&run->progress, run->done, what);
-		sim[i] = sim_jiffies(run, g_array_index(run->groups, guint, i), &sim_switches[i]);
-		run->done++;
-	}
-	progress_end(&run->progress);
+/* ---- the command ---------------------------------------------------------------------------- */
 
-	/* The fitted group counts come first in measured, so runs[i * repeat] is groups[i]'s. */
-	for (guint i = 0; i < n; i++) {
-		calibration_add_point(cal, g_array_index(run->groups, guint, i), sim[i],
-				      &runs[(gsize)i * run->repeat], run->repeat);
-		calibration_set_switches(cal, i, sim_switches[i], &switches[(gsize)i * run->repeat],
-					 run->repeat);
-	}
-	gboolean ok = calibration_fit(cal, error);
-
-	if (ok) {
-		/* The same line fitted through every run, not only the means. */
-		g_autofree double *xs = g_new(double, (gsize)n * run->repeat);
-
-		for (guint i = 0; i < n; i++)
-			for (guint r = 0; r < run->repeat; r++)
-				xs[(gsize)i * run->repeat + r] = sim[i];
-		g_autoptr(Regression) all = regression_fit(xs, runs, (gsize)n * run->repeat, NULL);
-
-		print_report(cal, all);
-		ok = (model != CALIBRATION_MODEL_BOOTSTRAP ||
-		      calibration_bootstrap_write(&boot, out_dir, error)) &&
-		     calibration_write(cal, out_dir, error);
-	}
-	if (ok)
-		printf("\nWrote %s/: %s, %s, %s%s\n", out_dir, CALIBRATION_CSV_NAME,
-		       CALIBRATION_RUNS_NAME, CALIBRATION_INI_NAME,
-		       model == CALIBRATION_MODEL_BOOTSTRAP ? " and " CALIBRATION_BOOTSTRAP_NAME
-							      " (the model's inputs)"
-							    : "");
-	g_free(boot.date);
-	return ok;
+static gboolean calibrate(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+{
+	if (!prepare(c, run, error) || !measure(run, error) || !fit(run, error))
+		return FALSE;
+	print_report(run->cal, run->all);
+	return write_files(run, c->out, error);
 }
 
 int tuner_cmd_calibrate(int argc, char **argv)
 {
-	struct linsched_cli cli;
-	struct hackbench_cli hc;
-	char *groups_text = NULL, *real_cmd = NULL, *out_dir = NULL, *order_text = NULL;
-	gint64 loops = 100, repeat = 3, seed = 1;
-	double warmup = 20;
-	g_autoptr(GError) error = NULL;
-	const GOptionEntry entries[] = {
-		{ "groups", 'g', 0, G_OPTION_ARG_STRING, &groups_text,
-		  "Group counts: 1..20 (default), 2..20:2, 1,2,4,8", "LIST" },
-		{ "loops", 'l', 0, G_OPTION_ARG_INT64, &loops,
-		  "Messages each sender sends each receiver (default 100)", "L" },
-		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat,
-		  "Real runs per group count (default 3)", "R" },
-		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &real_cmd,
-		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
-		  "CMD" },
-		{ "order", 0, 0, G_OPTION_ARG_STRING, &order_text,
-		  "rounds: each repeat runs every group count once, in a fresh random order (default); "
-		  "blocks: each group count's repeats back to back",
-		  "ORDER" },
-		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed,
-		  "Seed of the rounds' shuffle (default 1)", "N" },
-		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &warmup,
-		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)",
-		  "S" },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &out_dir,
-		  "Directory for calibration.csv and calibration.ini (required)", "DIR" },
-		{ NULL, 0, 0, 0, NULL, NULL, NULL },
-	};
+	struct calibrate_cli cli;
+	struct calibrate_run run = { 0 };
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit real runtimes to simulated jiffies");
-	struct calibrate_run run = { 0 };
-	CalibrationModel model;
-	int status = 2;
+	g_autoptr(GError) error = NULL;
+	GError *local = NULL;
+	int status = 0;
 
-	linsched_cli_init(&cli);
-	hackbench_cli_init(&hc);
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_add_group(ctx, hackbench_cli_group(&hc, false));
-	g_option_context_add_group(ctx, linsched_cli_group(&cli));
-
-	if (!g_option_context_parse(ctx, &argc, &argv, &error) ||
-	    !hackbench_cli_params(&hc, &run.params, &error) ||
-	    !linsched_cli_config(&cli, &run.cfg, &error)) {
-		status = tuner_usage_error("calibrate", error->message);
-		goto out;
-	}
-	if (!out_dir) {
-		status = tuner_usage_error("calibrate",
-					   "--out: a directory for the results is required");
-		goto out;
-	}
-	if (loops < 1 || loops > 1000000 || repeat < 1 || repeat > 1000) {
-		status = tuner_usage_error("calibrate", loops < 1 || loops > 1000000
-								? "--loops: must be in 1..1000000"
-								: "--repeat: must be in 1..1000");
-		goto out;
-	}
-	if (order_text && !run_order_from_name(order_text, &run.protocol.order)) {
-		status = tuner_usage_error("calibrate", "--order: must be 'rounds' or 'blocks'");
-		goto out;
-	}
-	if (seed < 0 || seed > G_MAXUINT32 || !(warmup >= 0 && warmup <= 3600)) {
-		status = tuner_usage_error("calibrate",
-					   seed < 0 || seed > G_MAXUINT32
-						   ? "--seed: must be in 0..4294967295"
-						   : "--warmup: must be in 0..3600 seconds");
-		goto out;
-	}
-	run.protocol.seed = (guint)seed;
-	run.protocol.warmup_s = warmup;
-	if (!(run.groups =
-		      group_range_parse("--groups", groups_text ? groups_text : "1..20", &error))) {
-		status = tuner_usage_error("calibrate", error->message);
-		goto out;
-	}
-	if (run.groups->len < 3) {
-		status = tuner_usage_error("calibrate",
-					   "--groups: a fit needs at least 3 group counts");
-		goto out;
-	}
-	if (!real_cmd && (run.params.fds != 20 || run.params.datasize != 100)) {
-		status = tuner_usage_error(
-			"calibrate", "--fds and --datasize other than 20 and 100 need --real-cmd: "
-				     "the default tools cannot be told them");
-		goto out;
-	}
-	if (g_mkdir_with_parents(out_dir, 0755) != 0) {
-		g_autofree char *msg =
-			g_strdup_printf("--out: cannot create %s: %s", out_dir, g_strerror(errno));
-
-		status = tuner_usage_error("calibrate", msg);
-		goto out;
-	}
-	run.bench =
-		real_cmd ? realbench_new_template(real_cmd, &error) : realbench_new_default(&error);
-	if (!run.bench) {
-		status = tuner_usage_error("calibrate", error->message);
-		goto out;
-	}
-	model = run.params.model == HACKBENCH_FSM ? CALIBRATION_MODEL_FSM
-						  : CALIBRATION_MODEL_BOOTSTRAP;
-	run.loops = (guint)loops;
-	run.repeat = (guint)repeat;
-	run.params.loops = run.loops;
-	run.workload = (RealbenchWorkload){
-		.loops = run.loops,
-		.tasks = run.params.threads ? REALBENCH_THREADS : REALBENCH_PROCESSES,
-		.channel = run.params.pipe ? REALBENCH_PIPES : REALBENCH_SOCKETS,
-	};
-	hackbench_cli_adjust_config(&cli, &run.params, &run.cfg);
-	run.measured = g_array_copy(run.groups);
-	for (guint g = 1; model == CALIBRATION_MODEL_BOOTSTRAP && g <= 2; g++)
-		if (measured_index(&run, g) < 0)
-			g_array_append_val(run.measured, g);
-	progress_init(&run.progress, run.measured->len * run.repeat + run.groups->len);
-	status = 0;
-	if (!calibrate(&run, model, out_dir, &error)) {
-		progress_end(&run.progress);
-		fprintf(stderr, "tuner calibrate: %s\n", error->message);
-		status = 1;
-	}
-out:
-	if (run.groups)
-		g_array_free(run.groups, TRUE);
-	if (run.measured)
-		g_array_free(run.measured, TRUE);
-	realbench_free(run.bench);
-	g_free(groups_text);
-	g_free(order_text);
-	g_free(real_cmd);
-	g_free(out_dir);
-	hackbench_cli_clear(&hc);
-	linsched_cli_clear(&cli);
+	calibrate_cli_init(&cli);
+	add_options(&cli, ctx);
+	/* Not cmd_parse: words after the flags have always been ignored here. */
+	if (!g_option_context_parse(ctx, &argc, &argv, &local))
+		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
+	if (error || !calibrate(&cli, &run, &error))
+		status = cmd_fail_status("calibrate", error);
+	calibrate_run_clear(&run);
+	calibrate_cli_clear(&cli);
 	return status;
 }

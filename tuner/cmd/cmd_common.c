@@ -4,40 +4,58 @@
 
 #include "tuner/cmd/cmd_common.h"
 
-gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
-		   GError **error)
+/* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
+/* clang-format off */
+G_DEFINE_QUARK(tuner-cmd-error-quark, cmd_error)
+/* clang-format on */
+
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error)
 {
 	GError *local = NULL;
 
 	if (!g_option_context_parse(ctx, argc, argv, &local))
-		return cmd_relabel(error, domain, usage_code, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (*argc > 1)
-		return cmd_usage(error, domain, usage_code, "unexpected argument '%s'", (*argv)[1]);
+		return cmd_usage(error, "unexpected argument '%s'", (*argv)[1]);
 	return TRUE;
 }
 
-int cmd_fail_status(const char *name, const GError *error, GQuark domain, gint failed_code)
+int cmd_fail_status(const char *name, const GError *error)
 {
 	fprintf(stderr, "tuner %s: %s\n", name, error->message);
-	return error->domain == domain ? error->code : failed_code;
+	return error->domain == CMD_ERROR ? error->code : CMD_ERROR_FAILED;
 }
 
-gboolean cmd_usage(GError **error, GQuark domain, gint code, const char *fmt, ...)
+gboolean cmd_usage(GError **error, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	g_autofree char *msg = g_strdup_vprintf(fmt, ap);
 	va_end(ap);
-	g_set_error_literal(error, domain, code, msg);
+	g_set_error_literal(error, CMD_ERROR, CMD_ERROR_USAGE, msg);
 	return FALSE;
 }
 
-gboolean cmd_relabel(GError **error, GQuark domain, gint code, GError *local, const char *prefix)
+gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix)
 {
-	g_set_error(error, domain, code, "%s%s", prefix, local->message);
+	g_set_error(error, CMD_ERROR, code, "%s%s", prefix, local->message);
 	g_error_free(local);
 	return FALSE;
+}
+
+gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error)
+{
+	for (gsize i = 0; i < n; i++) {
+		const CmdIntFlag *f = &flags[i];
+
+		if (!f->unset && (f->value < f->min || f->value > f->max))
+			return cmd_usage(error,
+					 "%s: must be in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+					 ", got %" G_GINT64_FORMAT,
+					 f->flag, f->min, f->max, f->value);
+	}
+	return TRUE;
 }
 
 const char *cmd_searched_knob_flag(const struct linsched_cli *s)
@@ -52,7 +70,7 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 }
 
 gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GQuark domain, gint usage_code, gint failed_code, GError **error)
+			  GError **error)
 {
 	GError *local = NULL;
 
@@ -65,36 +83,6 @@ gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sy
 	gboolean bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
 			     local->code != JOURNAL_ERROR_BUSY;
 
-	return cmd_relabel(error, domain, bad_input ? usage_code : failed_code, local,
+	return cmd_relabel(error, bad_input ? CMD_ERROR_USAGE : CMD_ERROR_FAILED, local,
 			   "--journal: ");
-}
-
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
-			     GError **error)
-{
-	static const char *const names[] = { "design.csv", "anova.csv", "surface.csv", "boxcox.csv",
-					     "result.json" };
-	char *contents[G_N_ELEMENTS(names)] = {
-		rsm_files_design_csv(files),
-		rsm_files_anova_csv(files),
-		rsm_files_surface_csv(files),
-		rsm_files_boxcox_csv(files),
-		(char *)json,
-	};
-	gboolean ok = rsm_files_write(dir, names, contents, G_N_ELEMENTS(names), error);
-
-	for (guint i = 0; i + 1 < G_N_ELEMENTS(names); i++)
-		g_free(contents[i]);
-	return ok;
-}
-
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
-			      const char *text, GQuark domain, gint failed_code, GError **error)
-{
-	GError *local = NULL;
-
-	if (out && !cmd_write_rsm_files(out, files, json, &local))
-		return cmd_relabel(error, domain, failed_code, local, "");
-	fputs(text ? text : json, stdout);
-	return TRUE;
 }

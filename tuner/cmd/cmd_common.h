@@ -1,11 +1,11 @@
 /*
- * cmd_common.h - plumbing shared by the tuner's commands (cmd_optimize.c, cmd_rsm.c,
- * cmd_meta_pso.c, cmd_scale.c): parsing the command line, turning an error into an exit status,
- * one-line usage errors in the command's own GError domain, the refusal of the knob flags a search
- * varies itself, opening the --journal, and writing and printing the results of an RSM study.
+ * cmd_common.h - plumbing shared by the tuner's commands: parsing the command line, how an error
+ * becomes a one-line message and an exit status, the refusal of the knob flags a search varies
+ * itself, and opening the --journal. The response-surface commands share more: study_cmd.h.
  *
- * Each command keeps its own error domain (so callers can tell a usage error, exit status 2, from
- * a failed run, exit status 1); these helpers take the domain and code to use.
+ * Every command reports in one error domain, CMD_ERROR, whose codes are the exit statuses: bad
+ * input (2) or a failed run (1). Another module's error is relabelled into it where the command
+ * knows which of the two it is; one that reaches cmd_fail_status unlabelled is a failed run.
  */
 #ifndef TUNER_CMD_COMMON_H
 #define TUNER_CMD_COMMON_H
@@ -14,47 +14,55 @@
 
 #include "linsched/cli/cli.h"
 #include "tuner/eval/journal.h"
-#include "tuner/report/rsm_files.h"
 
 G_BEGIN_DECLS
 
+#define CMD_ERROR (cmd_error_quark())
+
+/* The exit statuses of a failure. */
+typedef enum {
+	CMD_ERROR_FAILED = 1, /* a failed simulation, benchmark or write */
+	CMD_ERROR_USAGE = 2,  /* bad input: a flag, a file given on the command line */
+} CmdError;
+
+GQuark cmd_error_quark(void);
+
 /* Parses the command line with ctx. FALSE when it is bad (an unknown option, an argument left
- * over), with error set to (domain, usage_code). */
-gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GQuark domain, gint usage_code,
-		   GError **error);
+ * over), with a CMD_ERROR_USAGE error. */
+gboolean cmd_parse(GOptionContext *ctx, int *argc, char ***argv, GError **error);
 
-/* Prints "tuner NAME: message" on stderr and returns the exit status: error's code when it is of
- * domain (the command's own), failed_code otherwise. */
-int cmd_fail_status(const char *name, const GError *error, GQuark domain, gint failed_code);
+/* Prints "tuner NAME: message" on stderr and returns the exit status: error's code when it is a
+ * CMD_ERROR, CMD_ERROR_FAILED otherwise. */
+int cmd_fail_status(const char *name, const GError *error);
 
-/* Sets error to (domain, code) with the printf-style message; returns FALSE, for
+/* Sets error to CMD_ERROR_USAGE with the printf-style message; returns FALSE, for
  * `return cmd_usage(...)` in a check. */
-gboolean cmd_usage(GError **error, GQuark domain, gint code, const char *fmt, ...)
-	G_GNUC_PRINTF(4, 5);
+gboolean cmd_usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
-/* Re-labels another module's error local as (domain, code), its message after prefix, and frees
+/* Re-labels another module's error local as CMD_ERROR code, its message after prefix, and frees
  * local; returns FALSE. */
-gboolean cmd_relabel(GError **error, GQuark domain, gint code, GError *local, const char *prefix);
+gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix);
+
+/* An integer flag and the range it must be in. */
+typedef struct {
+	const char *flag;
+	gint64 value, min, max;
+	gboolean unset; /* not on the command line: nothing to check */
+} CmdIntFlag;
+
+/* Checks the n flags in order: the first outside its range is bad input, "FLAG: must be in
+ * MIN..MAX, got VALUE", and FALSE. */
+gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error);
 
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 
 /* Opens the --journal at path for a run described by settings into *out (path NULL: no journal,
- * *out stays NULL). A journal that does not fit (another run's, malformed) is bad input,
- * usage_code; one that cannot be read or is in use is failed_code. The message starts "--journal: ". */
+ * *out stays NULL). A journal that does not fit (another run's, malformed) is bad input; one that
+ * cannot be read or is in use is a failure. The message starts "--journal: ". */
 gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GQuark domain, gint usage_code, gint failed_code, GError **error);
-
-/* Writes an RSM study to dir: design.csv, anova.csv, surface.csv, boxcox.csv (when the study has
- * a Box-Cox profile) and result.json holding json. FALSE with an error naming the file. */
-gboolean cmd_write_rsm_files(const char *dir, const RsmStudyFiles *files, const char *json,
-			     GError **error);
-
-/* The end of an RSM study command: writes the study's files to out (when not NULL; a failure is
- * (domain, failed_code)), then prints text, or json when text is NULL, on stdout. */
-gboolean cmd_finish_rsm_study(const char *out, const RsmStudyFiles *files, const char *json,
-			      const char *text, GQuark domain, gint failed_code, GError **error);
+			  GError **error);
 
 G_END_DECLS
 

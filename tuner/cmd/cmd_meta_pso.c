@@ -7,8 +7,8 @@
  * workload's knobs; its score is its best turnaround plus the iterations it took to find it, the
  * literature's measure of a swarm that is both good and quick. The scores get the same analysis
  * as `tuner rsm` (rsm_study.h: Box-Cox, quadratic model, ANOVA, canonical analysis, optimum in the
- * cube), and PSO is then run at the optimum, at the defaults (0.4365, 3.02, 3.02) and at the
- * classic (0.9, 4, 4) for comparison.
+ * cube; the steps the two commands share are study_cmd.h's), and PSO is then run at the optimum,
+ * at the defaults (0.4365, 3.02, 3.02) and at the classic (0.9, 4, 4) for comparison.
  *
  * Choices made here:
  * - The swarms run in lockstep: each round asks every unfinished swarm for its next generation and
@@ -38,8 +38,8 @@
 #include "linsched/json.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
+#include "tuner/cmd/study_cmd.h"
 #include "tuner/eval/evaluator.h"
-#include "tuner/eval/journal.h"
 #include "tuner/eval/results.h"
 #include "tuner/knobs/knob_space.h"
 #include "tuner/optim/optimizer.h"
@@ -50,19 +50,9 @@
 #include "tuner/stats/rsm_study.h"
 #include "tuner/eval/workload.h"
 
-#define META_ERROR g_quark_from_static_string("tuner-meta-pso")
-
-enum {
-	META_FAILED = 1,
-	META_USAGE = 2
-};
-
 #define N_FACTORS      3
 #define DEFAULT_CENTRE 2
-#define MAX_CENTRE     100
 #define N_CONFIRM      3
-/* An integer flag that was not on the command line (no value a user could type). */
-#define NOT_GIVEN      G_MININT64
 
 /* The factors and their levels (coded -1, 0, +1). */
 static const char *const letters[N_FACTORS] = { "A", "B", "C" };
@@ -75,12 +65,10 @@ static const char *const confirm_labels[N_CONFIRM] = { "optimum", "defaults", "c
 static const double classic[N_FACTORS] = { 0.9, 4, 4 };
 
 struct meta_cli {
-	struct workload_cli wc;
-	gint64 particles, iterations, center, replicates, jobs;
+	struct study_cli s;
+	gint64 particles, iterations;
 	double iteration_weight;
-	char *lambda, *journal, *out, *scale;
-	char **ranges;
-	gboolean no_sync;
+	char *scale;
 };
 
 /* One finished swarm. */
@@ -94,24 +82,13 @@ struct swarm {
 };
 
 struct meta_run {
-	struct workload w;
-	bool have_workload;
-	enum output_format format;
+	struct study_run s;
 	struct knob_space space;
 	char *space_text;
 	RsmStudyFactor factors[N_FACTORS];
-	RsmLambdaChoice lambda;
-	RsmDesign *design;
-	guint64 seed;
-	guint replicates, jobs;
 	size_t particles, iterations;
 	double iteration_weight;
-	char *settings;
-	Journal *journal;
 	struct swarm *runs; /* design->n_runs, run order */
-	double *natural, *y;
-	EvaluatorStats stats;
-	RsmStudy *study;
 	struct swarm confirm[N_CONFIRM];
 	struct progress pg;
 	guint done; /* simulations finished, for the progress line */
@@ -120,37 +97,25 @@ struct meta_run {
 static void meta_cli_init(struct meta_cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	workload_cli_init(&c->wc);
+	study_cli_init(&c->s);
+	c->s.center = DEFAULT_CENTRE;
+	c->s.replicates = 1;
 	c->particles = 20;
 	c->iterations = 30;
-	c->center = DEFAULT_CENTRE;
-	c->replicates = 1;
-	c->jobs = NOT_GIVEN;
 	c->iteration_weight = 1;
 }
 
 static void meta_cli_clear(struct meta_cli *c)
 {
-	workload_cli_clear(&c->wc);
-	g_free(c->lambda);
-	g_free(c->journal);
-	g_free(c->out);
+	study_cli_clear(&c->s);
 	g_free(c->scale);
-	g_strfreev(c->ranges);
 }
 
 static void meta_run_clear(struct meta_run *r)
 {
-	journal_close(r->journal);
-	if (r->have_workload)
-		workload_clear(&r->w);
+	study_run_clear(&r->s);
 	g_free(r->space_text);
-	rsm_design_free(r->design);
-	g_free(r->settings);
 	g_free(r->runs);
-	g_free(r->natural);
-	g_free(r->y);
-	rsm_study_free(r->study);
 }
 
 /* ---- flags ---------------------------------------------------------------------------------- */
@@ -162,85 +127,57 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 		  "Swarm size of every PSO run (default 20)", "N" },
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations of every PSO run, the first included (default 30)", "N" },
-		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center,
+		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->s.center,
 		  "Centre points of the Box-Behnken design (default 2)", "N" },
 		{ "iteration-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c->iteration_weight,
 		  "Score = best + W x iterations to reach it (default 1)", "W" },
-		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
+		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->s.replicates,
 		  "Simulations per knob setting, seeds S, S+1, ...; their mean is the objective (default 1)",
 		  "R" },
-		{ "lambda", 0, 0, G_OPTION_ARG_STRING, &c->lambda,
-		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]",
-		  "L" },
-		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
+		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->s.ranges,
 		  "PSO searches KNOB in [LO, HI] ns only (repeatable; default the sysctl range)",
 		  "KNOB=LO:HI" },
 		{ "scale", 0, 0, G_OPTION_ARG_STRING, &c->scale,
 		  "Scale PSO searches the knobs on: log (default) or linear", "S" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
-		  "Simulations at once (default: the number of cores)", "J" },
-		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
-		  "Append every simulation here; rerunning with the same journal resumes", "FILE" },
-		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
-		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
-		  NULL },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
-		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json",
-		  "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	workload_add_options(&c->wc, ctx);
-}
+	GOptionGroup *main_group = g_option_group_new(
+		"meta-pso", "Meta-PSO options:", "Show meta-PSO options", c, NULL);
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...)	       cmd_usage(error, META_ERROR, META_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) cmd_relabel(error, META_ERROR, META_USAGE, local, prefix)
+	g_option_group_add_entries(main_group, entries);
+	study_cli_add_options(&c->s, main_group, ctx);
+}
 
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
-	const struct linsched_cli *s = &c->wc.sim;
+	const CmdIntFlag ints[] = {
+		{ "--particles", c->particles, 1, 100000, FALSE },
+		{ "--iterations", c->iterations, 1, 100000, FALSE },
+	};
 
-	if (cmd_searched_knob_flag(s))
-		return usage(error, "%s: PSO searches this knob; bound it with --range KNOB=LO:HI",
-			     cmd_searched_knob_flag(s));
-	if (c->particles < 1 || c->particles > 100000)
-		return usage(error, "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
-			     c->particles);
-	if (c->iterations < 1 || c->iterations > 100000)
-		return usage(error, "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-			     c->iterations);
+	if (!study_cli_check(&c->s, "PSO searches this knob; bound it with --range KNOB=LO:HI",
+			     error) ||
+	    !cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return false;
 	if (c->particles * c->iterations > 10000000)
-		return usage(error,
-			     "--particles x --iterations: %" G_GINT64_FORMAT
-			     " simulations per run is too many",
-			     c->particles * c->iterations);
-	if (c->center < 0 || c->center > MAX_CENTRE)
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
-			     c->center);
+		return cmd_usage(error,
+				 "--particles x --iterations: %" G_GINT64_FORMAT
+				 " simulations per run is too many",
+				 c->particles * c->iterations);
 	if (!(c->iteration_weight >= 0 && isfinite(c->iteration_weight)))
-		return usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
-			     c->iteration_weight);
-	if (c->replicates < 1 || c->replicates > 10000)
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-			     c->replicates);
-	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
-		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
+		return cmd_usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
+				 c->iteration_weight);
 	if (c->scale && strcmp(c->scale, "log") != 0 && strcmp(c->scale, "linear") != 0)
-		return usage(error, "--scale: '%s' is not log or linear", c->scale);
+		return cmd_usage(error, "--scale: '%s' is not log or linear", c->scale);
 	return true;
 }
 
 static bool build_space(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	GError *local = NULL;
-
 	knob_space_init(&r->space, !c->scale || strcmp(c->scale, "log") == 0);
-	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
-		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
-			return as_usage(error, local, "");
+	if (!study_cli_ranges(&c->s, &r->space, error))
+		return false;
 	r->space_text = knob_space_describe(&r->space);
 	for (int j = 0; j < N_FACTORS; j++)
 		if (!rsm_study_factor_init(&r->factors[j], letters[j], names[j], names[j],
@@ -254,14 +191,8 @@ static char *build_settings(const struct meta_run *r)
 	return g_strdup_printf("%s objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
 			       " study=meta-pso runs=%u "
 			       "particles=%zu iterations=%zu %s",
-			       r->w.settings, r->replicates, r->seed, r->design->n_runs,
+			       r->s.w.settings, r->s.replicates, r->s.seed, r->s.design->n_runs,
 			       r->particles, r->iterations, r->space_text);
-}
-
-static bool open_journal(const struct meta_cli *c, struct meta_run *r, GError **error)
-{
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, META_ERROR,
-				META_USAGE, META_FAILED, error);
 }
 
 /* ---- swarms in lockstep --------------------------------------------------------------------- */
@@ -279,23 +210,9 @@ static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double 
 		     GError **error)
 {
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
-	EvaluatorConfig ec = {
-		.objective = workload_objective,
-		.objective_ctx = &r->w,
-		.replicates = r->replicates,
-		.base_seed = r->seed,
-		.jobs = r->jobs,
-		.journal = r->journal,
-		.progress = on_progress,
-		.progress_ctx = r,
-	};
-	EvaluatorStats st = { 0 };
-	bool ok = evaluator_run(&ec, knobs, n, res, NULL, &st, error);
+	bool ok = study_evaluate(&r->s, knobs, n, res, on_progress, r, error);
 
-	r->stats.total += st.total;
-	r->stats.from_journal += st.from_journal;
-	r->stats.run += st.run;
-	r->done += n * r->replicates;
+	r->done += n * r->s.replicates;
 	for (guint i = 0; ok && i < n; i++)
 		values[i] = res[i].mean;
 	return ok;
@@ -358,7 +275,7 @@ static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x
 	total = 0;
 	for (guint i = 0; i < n; i++) {
 		if (asked[i] && tuner_optimizer_tell(s[i], y + total, asked[i]) != GSL_SUCCESS) {
-			g_set_error(error, META_ERROR, META_FAILED,
+			g_set_error(error, CMD_ERROR, CMD_ERROR_FAILED,
 				    "PSO run %u refused its values (a NaN turnaround?)", i + 1);
 			return false;
 		}
@@ -391,23 +308,23 @@ static bool run_swarms(struct meta_run *r, struct swarm *sw, guint n, GError **e
 
 static bool run_design(struct meta_run *r, GError **error)
 {
-	guint n = r->design->n_runs;
+	guint n = r->s.design->n_runs;
 
 	r->runs = g_new0(struct swarm, n);
-	r->natural = g_new(double, (gsize)n *N_FACTORS);
+	r->s.natural = g_new(double, (gsize)n *N_FACTORS);
 	for (guint i = 0; i < n; i++) {
-		const double *x = rsm_design_run(r->design, i);
+		const double *x = rsm_design_run(r->s.design, i);
 
 		for (int j = 0; j < N_FACTORS; j++)
-			r->runs[i].params[j] = r->natural[(gsize)i * N_FACTORS + j] =
+			r->runs[i].params[j] = r->s.natural[(gsize)i * N_FACTORS + j] =
 				rsm_study_to_natural(&r->factors[j], x[j]);
-		r->runs[i].seed = (unsigned long)(r->seed + r->design->std_order[i]);
+		r->runs[i].seed = (unsigned long)(r->s.seed + r->s.design->std_order[i]);
 	}
 	if (!run_swarms(r, r->runs, n, error))
 		return false;
-	r->y = g_new(double, n);
+	r->s.y = g_new(double, n);
 	for (guint i = 0; i < n; i++)
-		r->y[i] = r->runs[i].score;
+		r->s.y[i] = r->runs[i].score;
 	return true;
 }
 
@@ -418,13 +335,13 @@ static bool confirm(struct meta_run *r, GError **error)
 	tuner_optimizer_params_default(&def);
 	for (int j = 0; j < N_FACTORS; j++)
 		r->confirm[0].params[j] =
-			rsm_study_to_natural(&r->factors[j], r->study->optimum->x[j]);
+			rsm_study_to_natural(&r->factors[j], r->s.study->optimum->x[j]);
 	r->confirm[1].params[0] = def.pso.omega;
 	r->confirm[1].params[1] = def.pso.phi_p;
 	r->confirm[1].params[2] = def.pso.phi_g;
 	memcpy(r->confirm[2].params, classic, sizeof(classic));
 	for (int i = 0; i < N_CONFIRM; i++)
-		r->confirm[i].seed = (unsigned long)(r->seed + r->design->n_runs);
+		r->confirm[i].seed = (unsigned long)(r->s.seed + r->s.design->n_runs);
 	return run_swarms(r, r->confirm, N_CONFIRM, error);
 }
 
@@ -437,7 +354,7 @@ static void text_runs(const struct meta_run *r, GString *out)
 		"PSO runs in run order (best turnaround in jiffies, generations until it was first seen)\n");
 	g_string_append_printf(out, "  %4s %7s %7s %7s %11s %5s %11s %6s  %s\n", "Run", "omega",
 			       "phi_p", "phi_g", "best", "iter", "score", "seed", "best knobs");
-	for (guint i = 0; i < r->design->n_runs; i++) {
+	for (guint i = 0; i < r->s.design->n_runs; i++) {
 		const struct swarm *sw = &r->runs[i];
 
 		g_string_append_printf(
@@ -454,7 +371,7 @@ static void text_runs(const struct meta_run *r, GString *out)
 
 static void text_confirmation(const struct meta_run *r, GString *out)
 {
-	const RsmStudy *s = r->study;
+	const RsmStudy *s = r->s.study;
 
 	g_string_append_printf(
 		out,
@@ -489,41 +406,30 @@ static char *text_report(const struct meta_cli *c, const struct meta_run *r)
 {
 	GString *out =
 		g_string_new("tuner meta-pso: response surface of PSO's omega, phi_p and phi_g\n");
-	g_autofree char *dname = rsm_report_design_name(r->design);
+	g_autofree char *dname = rsm_report_design_name(r->s.design);
 
-	g_string_append_printf(out, "Workload: %s\n", r->w.settings);
+	g_string_append_printf(out, "Workload: %s\n", r->s.w.settings);
 	g_string_append_printf(out, "Each run: PSO with %zu particles x %zu generations over %s\n",
 			       r->particles, r->iterations, r->space_text);
 	g_string_append_printf(
 		out,
 		"Response: score = best turnaround (jiffies, mean of %u replicate%s) + %g x generations "
 		"until it was first seen\n",
-		r->replicates, r->replicates == 1 ? "" : "s", r->iteration_weight);
+		r->s.replicates, r->s.replicates == 1 ? "" : "s", r->iteration_weight);
 	g_string_append_printf(out,
 			       "Design: %s, %u runs (%" G_GINT64_FORMAT
 			       " centre points), run order randomised with seed "
 			       "%" G_GUINT64_FORMAT "\n",
-			       dname, r->design->n_runs, c->center, r->seed);
+			       dname, r->s.design->n_runs, c->s.center, r->s.seed);
 	g_string_append_printf(out, "Simulations: %u (%u read from the journal), %u job%s\n\n",
-			       r->stats.total, r->stats.from_journal, r->jobs,
-			       r->jobs == 1 ? "" : "s");
+			       r->s.stats.total, r->s.stats.from_journal, r->s.jobs,
+			       r->s.jobs == 1 ? "" : "s");
 	rsm_report_factors(out, r->factors, N_FACTORS);
-	rsm_report_design(out, r->design, r->factors, r->study, "score units");
+	rsm_report_design(out, r->s.design, r->factors, r->s.study, "score units");
 	text_runs(r, out);
-	rsm_report_boxcox(out, r->study);
-	rsm_report_sequential(out, r->study);
-	rsm_report_anova(out, r->study, r->factors);
-	rsm_report_fit_stats(out, r->study);
-	rsm_report_coefficients(out, r->study);
-	rsm_report_optimum(out, r->study, r->factors, "score units");
+	rsm_report_analysis(out, r->s.study, r->factors, "score units");
 	text_confirmation(r, out);
-	if (c->out) {
-		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ",
-				       c->out);
-		if (r->study->boxcox)
-			g_string_append(out, "boxcox.csv, ");
-		g_string_append(out, "result.json\n");
-	}
+	study_text_files(out, &c->s, &r->s);
 	return g_string_free(out, FALSE);
 }
 
@@ -573,7 +479,7 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 	json_key(&w, "command");
 	json_string(&w, "meta-pso");
 	json_key(&w, "settings");
-	json_string(&w, r->w.settings);
+	json_string(&w, r->s.w.settings);
 	json_key(&w, "space");
 	json_string(&w, r->space_text);
 	json_key(&w, "particles");
@@ -583,18 +489,14 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 	json_key(&w, "iteration_weight");
 	json_double(&w, r->iteration_weight);
 	json_key(&w, "replicates");
-	json_uint(&w, r->replicates);
+	json_uint(&w, r->s.replicates);
 	json_key(&w, "seed");
-	json_uint(&w, r->seed);
-	json_key(&w, "journal");
-	if (c->journal)
-		json_string(&w, c->journal);
-	else
-		json_null(&w);
+	json_uint(&w, r->s.seed);
+	study_json_journal(&w, &c->s);
 	rsm_files_json_study(&w, files);
 	json_key(&w, "runs");
 	json_begin_array(&w);
-	for (guint i = 0; i < r->design->n_runs; i++)
+	for (guint i = 0; i < r->s.design->n_runs; i++)
 		json_swarm(&w, &r->runs[i]);
 	json_end_array(&w);
 	json_key(&w, "best");
@@ -603,10 +505,7 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 	json_swarm(&w, &r->confirm[1]);
 	json_key(&w, "classic");
 	json_swarm(&w, &r->confirm[2]);
-	json_key(&w, "simulations");
-	json_uint(&w, r->stats.total);
-	json_key(&w, "simulations_from_journal");
-	json_uint(&w, r->stats.from_journal);
+	study_json_simulations(&w, &r->s);
 	json_end_object(&w);
 	return g_string_free(out, FALSE);
 }
@@ -614,20 +513,20 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 static bool report(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
 	RsmStudyFiles files = {
-		.design = r->design,
+		.design = r->s.design,
 		.design_name = "bbd",
 		.factors = r->factors,
-		.natural = r->natural,
-		.study = r->study,
+		.natural = r->s.natural,
+		.study = r->s.study,
 		.extra_header =
 			",best_value,iterations_to_best,latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed",
 		.extra = extra_columns,
 		.extra_ctx = r,
 	};
 	g_autofree char *json = json_report(c, r, &files);
-	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
+	g_autofree char *text = r->s.format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	return cmd_finish_rsm_study(c->out, &files, json, text, META_ERROR, META_FAILED, error);
+	return study_finish(&c->s, &files, json, text, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
@@ -636,52 +535,29 @@ static bool prepare(const struct meta_cli *c, struct meta_run *r, GError **error
 {
 	GError *local = NULL;
 
-	if (!check_numbers(c, error))
+	if (!check_numbers(c, error) || !study_prepare_output(&c->s, &r->s, error) ||
+	    !study_prepare_workload(&c->s, &r->s, error) || !build_space(c, r, error))
 		return false;
-	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return as_usage(error, local, "");
-	if (!rsm_lambda_parse(c->lambda ? c->lambda : "auto", &r->lambda, &local))
-		return as_usage(error, local, "");
-	r->have_workload = true; /* workload_clear also frees what a failed workload_finish left */
-	if (!workload_finish(&c->wc, &r->w, &local))
-		return as_usage(error, local, "");
-	if (!build_space(c, r, error))
-		return false;
-	r->seed = r->w.cfg.seed;
-	r->replicates = (guint)c->replicates;
-	r->jobs = c->jobs != NOT_GIVEN ? (guint)c->jobs : evaluator_default_jobs();
 	r->particles = (size_t)c->particles;
 	r->iterations = (size_t)c->iterations;
 	r->iteration_weight = c->iteration_weight;
-	if (!(r->design = rsm_design_box_behnken(N_FACTORS, (guint)c->center, &local)))
-		return as_usage(error, local, "");
-	rsm_design_randomise(r->design, (unsigned long)r->seed);
-	r->settings = build_settings(r);
-	return open_journal(c, r, error);
+	if (!(r->s.design = rsm_design_box_behnken(N_FACTORS, (guint)c->s.center, &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	rsm_design_randomise(r->s.design, (unsigned long)r->s.seed);
+	r->s.settings = build_settings(r);
+	return study_open_journal(&c->s, &r->s, error);
 }
 
 static bool run(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	GError *local = NULL;
-	guint swarms = r->design->n_runs + N_CONFIRM;
+	guint swarms = r->s.design->n_runs + N_CONFIRM;
+	bool ok;
 
 	progress_init(&r->pg,
-		      (unsigned int)(swarms * r->particles * r->iterations * r->replicates));
-	if (!run_design(r, error)) {
-		progress_end(&r->pg);
-		return false;
-	}
-	r->study = rsm_study_analyse(N_FACTORS, r->design->n_runs, r->design->coded, r->y, letters,
-				     &r->lambda, &local);
-	if (!r->study) {
-		progress_end(&r->pg);
-		if (local->domain == RSM_MODEL_ERROR &&
-		    local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE)
-			g_prefix_error(&local, "every PSO run scored the same: ");
-		return as_usage(error, local, "");
-	}
-	bool ok = confirm(r, error);
-
+		      (unsigned int)(swarms * r->particles * r->iterations * r->s.replicates));
+	ok = run_design(r, error) &&
+	     study_analyse(&r->s, letters, "every PSO run scored the same: ", error) &&
+	     confirm(r, error);
 	progress_end(&r->pg);
 	return ok && report(c, r, error);
 }
@@ -698,9 +574,9 @@ int tuner_cmd_meta_pso(int argc, char **argv)
 
 	meta_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, META_ERROR, META_USAGE, &error) ||
-	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
-		status = cmd_fail_status("meta-pso", error, META_ERROR, META_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&cli, &r, &error) ||
+	    !run(&cli, &r, &error))
+		status = cmd_fail_status("meta-pso", error);
 	meta_run_clear(&r);
 	meta_cli_clear(&cli);
 	return status;

@@ -4,8 +4,8 @@
  *
  * One command, four optimizers: the subcommand names the optimizer type and adds its own flags;
  * everything else (workload, objective, replicates, journal, jobs, output) is shared.  The search
- * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration, evaluates
- * the default knobs for comparison and reports (tuner/eval/results.h).
+ * itself is tune_run (tuner/eval/tune_loop.h); this file turns flags into its configuration,
+ * evaluates the default knobs for comparison and reports (tuner/eval/results.h).
  *
  * Choices made here:
  * - Knobs are searched on a log scale unless --scale linear (or --linear KNOB): the sysctl ranges
@@ -46,14 +46,6 @@
 #include "tuner/eval/tune_loop.h"
 #include "tuner/eval/vm_objective.h"
 #include "tuner/eval/workload.h"
-
-#define OPTIMIZE_ERROR g_quark_from_static_string("tuner-optimize")
-
-/* Error codes double as exit statuses. */
-enum {
-	OPTIMIZE_ERROR_FAILED = 1,
-	OPTIMIZE_ERROR_USAGE = 2
-};
 
 #define GOLDEN_DEFAULT_TOLERANCE 0.02
 #define GRID_DEFAULT_POINTS	 10
@@ -266,64 +258,52 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		add_group(ctx, "grid", "Grid options:", grid);
 }
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...) cmd_usage(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) \
-	cmd_relabel(error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, local, prefix)
-
 static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type,
 			  GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
+	const CmdIntFlag common[] = {
+		{ "--replicates", c->replicates, 1, 10000, FALSE },
+		{ "--budget", c->budget, 1, 100000000, c->budget == -1 },
+		{ "--jobs", c->jobs, 1, 1024, c->jobs == -1 },
+	};
+	const CmdIntFlag pso[] = {
+		{ "--particles", c->particles, 1, 100000, FALSE },
+		{ "--iterations", c->iterations, 1, 100000, FALSE },
+	};
+	const CmdIntFlag golden = { "--max-iterations", c->max_iterations, 1, 100000, FALSE };
+	const CmdIntFlag grid = { "--points", c->points, 1, 100000, FALSE };
 
 	if (cmd_searched_knob_flag(s))
-		return usage(error, "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
-			     cmd_searched_knob_flag(s));
-	if (c->replicates < 1 || c->replicates > 10000)
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-			     c->replicates);
-	if (c->budget != -1 && (c->budget < 1 || c->budget > 100000000))
-		return usage(error, "--budget: must be in 1..100000000, got %" G_GINT64_FORMAT,
-			     c->budget);
-	if (c->jobs != -1 && (c->jobs < 1 || c->jobs > 1024))
-		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
+		return cmd_usage(error,
+				 "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
+				 cmd_searched_knob_flag(s));
+	if (!cmd_check_ints(common, G_N_ELEMENTS(common), error))
+		return false;
 	if (type == tuner_optimizer_pso) {
-		if (c->particles < 1 || c->particles > 100000)
-			return usage(error,
-				     "--particles: must be in 1..100000, got %" G_GINT64_FORMAT,
-				     c->particles);
-		if (c->iterations < 1 || c->iterations > 100000)
-			return usage(error,
-				     "--iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				     c->iterations);
+		if (!cmd_check_ints(pso, G_N_ELEMENTS(pso), error))
+			return false;
 		if (c->particles * c->iterations > 100000000)
-			return usage(error,
-				     "--particles x --iterations: %" G_GINT64_FORMAT
-				     " evaluations is too many",
-				     c->particles * c->iterations);
+			return cmd_usage(error,
+					 "--particles x --iterations: %" G_GINT64_FORMAT
+					 " evaluations is too many",
+					 c->particles * c->iterations);
 		if (!isfinite(c->omega) || !isfinite(c->phi_p) || !isfinite(c->phi_g))
-			return usage(error, "%s: must be a finite number",
-				     !isfinite(c->omega)   ? "--omega"
-				     : !isfinite(c->phi_p) ? "--phi-p"
-							   : "--phi-g");
+			return cmd_usage(error, "%s: must be a finite number",
+					 !isfinite(c->omega)   ? "--omega"
+					 : !isfinite(c->phi_p) ? "--phi-p"
+							       : "--phi-g");
 	}
 	if (type == tuner_optimizer_golden) {
 		if (!(c->tolerance > 0 && c->tolerance < 1))
-			return usage(
+			return cmd_usage(
 				error,
 				"--tolerance: must be in (0, 1), a fraction of the bracket, got %g",
 				c->tolerance);
-		if (c->max_iterations < 1 || c->max_iterations > 100000)
-			return usage(
-				error,
-				"--max-iterations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				c->max_iterations);
+		if (!cmd_check_ints(&golden, 1, error))
+			return false;
 	}
-	if (type == tuner_optimizer_grid && (c->points < 1 || c->points > 100000))
-		return usage(error, "--points: must be in 1..100000, got %" G_GINT64_FORMAT,
-			     c->points);
-	return true;
+	return type != tuner_optimizer_grid || cmd_check_ints(&grid, 1, error);
 }
 
 /* ---- the search space ---------------------------------------------------------------------- */
@@ -337,7 +317,7 @@ static bool parse_scale(const struct optimize_cli *c, bool *log, GError **error)
 		*log = false;
 		return true;
 	}
-	return usage(error, "--scale: '%s' is not log or linear", c->scale);
+	return cmd_usage(error, "--scale: '%s' is not log or linear", c->scale);
 }
 
 /* --range, --fix, --log, --linear on r->space; a knob may not be both fixed and given a range. */
@@ -348,24 +328,25 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++) {
 		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 		for (int k = 0; k < KNOB_COUNT; k++)
 			ranged[k] |= g_str_has_prefix(c->ranges[i], knob_name((enum knob)k));
 	}
 	for (size_t i = 0; c->fixes && c->fixes[i]; i++) {
 		if (!knob_space_parse_fix(&r->space, c->fixes[i], &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	}
 	for (int k = 0; k < KNOB_COUNT; k++)
 		if (ranged[k] && r->space.k[k].fixed)
-			return usage(error, "--fix: %s also has a --range; give one or the other",
-				     knob_name((enum knob)k));
+			return cmd_usage(error,
+					 "--fix: %s also has a --range; give one or the other",
+					 knob_name((enum knob)k));
 	for (size_t i = 0; c->logs && c->logs[i]; i++)
 		if (!knob_space_parse_scale(&r->space, c->logs[i], true, &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	for (size_t i = 0; c->linears && c->linears[i]; i++)
 		if (!knob_space_parse_scale(&r->space, c->linears[i], false, &local))
-			return as_usage(error, local, "");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	return true;
 }
 
@@ -376,7 +357,7 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	CfsKnobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
-		return usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
+		return cmd_usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
 	for (int i = 0; i < KNOB_COUNT; i++) {
 		if (i == (int)k)
 			continue;
@@ -386,16 +367,18 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 		GError *local = NULL;
 
 		if (!knob_space_parse_fix(&r->space, fix, &local))
-			return as_usage(error, local, "the profile's default: ");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local,
+					   "the profile's default: ");
 	}
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!g_str_has_prefix(c->ranges[i], knob_name(k)))
-			return usage(error, "--range: golden --knob %s searches only %s, got '%s'",
-				     knob_name(k), knob_name(k), c->ranges[i]);
+			return cmd_usage(error,
+					 "--range: golden --knob %s searches only %s, got '%s'",
+					 knob_name(k), knob_name(k), c->ranges[i]);
 	if (!apply_knob_flags(c, r, error))
 		return false;
 	if (r->space.k[k].fixed)
-		return usage(error, "--fix: %s is the knob golden searches", knob_name(k));
+		return cmd_usage(error, "--fix: %s is the knob golden searches", knob_name(k));
 	return true;
 }
 
@@ -411,8 +394,8 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 		if (!apply_knob_flags(c, r, error))
 			return false;
 		if (r->space.dim == 0)
-			return usage(error,
-				     "--fix: every knob is fixed; nothing is left to search");
+			return cmd_usage(error,
+					 "--fix: every knob is fixed; nothing is left to search");
 		r->dim = r->space.dim;
 		r->space_text = knob_space_describe(&r->space);
 		return true;
@@ -420,7 +403,7 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 	r->dim = 1;
 	if (c->knob) {
 		if (c->bracket)
-			return usage(
+			return cmd_usage(
 				error,
 				"--bracket: bounds SchedPeriod; with --knob use --range %s=LO:HI",
 				c->knob);
@@ -430,19 +413,20 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 		return true;
 	}
 	if (c->ranges || c->fixes || c->logs || c->linears)
-		return usage(error,
-			     "%s: golden on SchedPeriod derives every knob from the period; "
-			     "use --knob KNOB to search one knob with the others fixed",
-			     c->ranges	? "--range"
-			     : c->fixes ? "--fix"
-			     : c->logs	? "--log"
-					: "--linear");
+		return cmd_usage(error,
+				 "%s: golden on SchedPeriod derives every knob from the period; "
+				 "use --knob KNOB to search one knob with the others fixed",
+				 c->ranges  ? "--range"
+				 : c->fixes ? "--fix"
+				 : c->logs  ? "--log"
+					    : "--linear");
 	if (c->rule > G_MAXINT || c->rule < G_MININT ||
 	    !period_space_init(&r->period, (int)c->rule, r->w.nr_tasks, &local))
-		return local ? as_usage(error, local, "") : usage(error, "--rule: must be 1 or 2");
+		return local ? cmd_relabel(error, CMD_ERROR_USAGE, local, "")
+			     : cmd_usage(error, "--rule: must be 1 or 2");
 	r->period.log = log;
 	if (c->bracket && !period_space_parse_bracket(&r->period, c->bracket, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->on_period = true;
 	r->space_text = period_space_describe(&r->period);
 	return true;
@@ -487,8 +471,9 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 		double total = pow((double)c->points, (double)r->dim);
 
 		if (total > 1e8)
-			return usage(error, "--points: %" G_GINT64_FORMAT "^%zu points is too many",
-				     c->points, r->dim);
+			return cmd_usage(error,
+					 "--points: %" G_GINT64_FORMAT "^%zu points is too many",
+					 c->points, r->dim);
 		r->expected = (guint)total;
 	} else {
 		if (!p->budget)
@@ -498,7 +483,7 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 	if (p->budget && p->budget < r->expected)
 		r->expected = (guint)p->budget;
 	if (!tuner_optimizer_params_check(r->search, r->dim, p, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	return true;
 }
 
@@ -507,32 +492,26 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 /* --objective vm: the batches run in one boot each of the real 6.1 kernel (vm_objective.h). */
 static bool build_vm_objective(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	const struct {
-		const char *flag;
-		gint64 value, min, max;
-	} ranges[] = {
-		{ "--rounds", c->rounds, 1, 1000 },
-		{ "--vm-cpus", c->vm_cpus, 1, 64 },
-		{ "--vm-mem", c->vm_mem, 128, 65536 },
-		{ "--vm-timeout", c->vm_silence, 1, 86400 },
+	const CmdIntFlag ranges[] = {
+		{ "--rounds", c->rounds, 1, 1000, FALSE },
+		{ "--vm-cpus", c->vm_cpus, 1, 64, FALSE },
+		{ "--vm-mem", c->vm_mem, 128, 65536, FALSE },
+		{ "--vm-timeout", c->vm_silence, 1, 86400, FALSE },
 	};
 	VmObjective *vm = &r->vm_objective;
 
-	for (size_t i = 0; i < G_N_ELEMENTS(ranges); i++)
-		if (ranges[i].value < ranges[i].min || ranges[i].value > ranges[i].max)
-			return usage(error,
-				     "%s: must be in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
-				     ", got %" G_GINT64_FORMAT,
-				     ranges[i].flag, ranges[i].min, ranges[i].max, ranges[i].value);
+	if (!cmd_check_ints(ranges, G_N_ELEMENTS(ranges), error))
+		return false;
 	if (c->replicates != 1)
-		return usage(error, "--replicates: with --objective vm the replicates are the "
-				    "--rounds of each boot");
+		return cmd_usage(error, "--replicates: with --objective vm the replicates are the "
+					"--rounds of each boot");
 	if (c->knob_root || c->wc.calibration)
-		return usage(error, "%s: not with --objective vm",
-			     c->knob_root ? "--knob-root" : "--calibration");
+		return cmd_usage(error, "%s: not with --objective vm",
+				 c->knob_root ? "--knob-root" : "--calibration");
 	if (!c->cmd && !r->w.hackbench)
-		return usage(error, "--objective vm: runs hackbench in the guest; give a hackbench "
-				    "workload or --cmd");
+		return cmd_usage(error,
+				 "--objective vm: runs hackbench in the guest; give a hackbench "
+				 "workload or --cmd");
 	vm->command =
 		c->cmd ? g_strdup(c->cmd)
 		       : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
@@ -556,29 +535,29 @@ static bool build_objective(const struct optimize_cli *c, struct optimize_run *r
 
 	if (c->objective && strcmp(c->objective, "sim") != 0 && strcmp(c->objective, "cmd") != 0 &&
 	    strcmp(c->objective, "vm") != 0)
-		return usage(error, "--objective: '%s' is not sim, cmd or vm", c->objective);
+		return cmd_usage(error, "--objective: '%s' is not sim, cmd or vm", c->objective);
 	if (c->objective && strcmp(c->objective, "vm") == 0)
 		return build_vm_objective(c, r, error);
 	if (c->rounds != 5 || c->vm_cpus != 2 || c->vm_mem != 1024 || c->vm_silence != 300)
-		return usage(error, "--rounds, --vm-cpus, --vm-mem, --vm-timeout: only with "
-				    "--objective vm");
+		return cmd_usage(error, "--rounds, --vm-cpus, --vm-mem, --vm-timeout: only with "
+					"--objective vm");
 	r->live = c->objective && strcmp(c->objective, "cmd") == 0;
 	if (!r->live) {
 		if (c->cmd || c->knob_root)
-			return usage(error, "%s: only with --objective cmd",
-				     c->cmd ? "--cmd" : "--knob-root");
+			return cmd_usage(error, "%s: only with --objective cmd",
+					 c->cmd ? "--cmd" : "--knob-root");
 		r->jobs = c->jobs > 0 ? (guint)c->jobs : evaluator_default_jobs();
 		return true;
 	}
 	if (!c->cmd)
-		return usage(error, "--objective cmd: needs --cmd 'COMMAND'");
+		return cmd_usage(error, "--objective cmd: needs --cmd 'COMMAND'");
 	if (c->wc.calibration)
-		return usage(
+		return cmd_usage(
 			error,
 			"--calibration: predicts real time from simulated jiffies; --objective cmd "
 			"already measures real time");
 	if (!g_shell_parse_argv(c->cmd, NULL, &r->live_objective.argv, &local))
-		return as_usage(error, local, "--cmd: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--cmd: ");
 	/* The machine has one set of knobs: evaluations are serialised anyway. */
 	r->jobs = c->jobs > 0 ? (guint)c->jobs : 1;
 	return true;
@@ -650,8 +629,7 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, OPTIMIZE_ERROR,
-				OPTIMIZE_ERROR_USAGE, OPTIMIZE_ERROR_FAILED, error);
+	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
 }
 
 /* Everything the flags decide, in the order that lets each step rely on the previous ones. */
@@ -662,9 +640,9 @@ static bool prepare(const struct optimize_cli *c, struct optimize_run *r, GError
 	if (!check_numbers(c, r->type, error))
 		return false;
 	if (!workload_finish(&c->wc, &r->w, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return as_usage(error, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!build_space(c, r, error) || !build_params(c, r, error) ||
 	    !build_objective(c, r, error))
 		return false;
@@ -743,7 +721,7 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 		.type = r->search,
 		.params = r->params,
 		.dim = r->dim,
-		.map = r->on_period ? period_space_map : tune_map_knob_space,
+		.map = r->on_period ? period_space_map : knob_space_map,
 		.map_ctx = r->on_period ? (void *)&r->period : (void *)&r->space,
 		.evaluator = {
 			.objective = r->live ? live_knobs_objective : workload_objective,
@@ -800,16 +778,17 @@ int tuner_cmd_optimize(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new(summary);
 	int status = 0;
 
-	if (!run.type)
-		return tuner_usage_error(argv[0],
-					 "unknown optimizer: use pso, golden, grid or random");
+	if (!run.type) {
+		cmd_usage(&error, "unknown optimizer: use pso, golden, grid or random");
+		return cmd_fail_status(argv[0], error);
+	}
 	g_option_context_set_description(ctx, optimize_description(run.type));
 	optimize_cli_init(&cli);
 	add_common_options(&cli, ctx);
 	add_type_options(&cli, run.type, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, OPTIMIZE_ERROR, OPTIMIZE_ERROR_USAGE, &error) ||
-	    !prepare(&cli, &run, &error) || !optimize(&cli, &run, &error))
-		status = cmd_fail_status(run.name, error, OPTIMIZE_ERROR, OPTIMIZE_ERROR_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&cli, &run, &error) ||
+	    !optimize(&cli, &run, &error))
+		status = cmd_fail_status(run.name, error);
 	optimize_run_clear(&run);
 	optimize_cli_clear(&cli);
 	return status;

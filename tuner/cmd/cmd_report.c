@@ -14,8 +14,8 @@
  * that silently leaves a result out would mislead.
  *
  * Figures go to --out DIR (default: the only DIR given; with several, --out is required) with
- * index.html and plot.sh (tuner/report/report.h). With several input directories, figure names start with
- * the directory's name so that they cannot collide. Sections come in the order of the method:
+ * index.html and plot.sh (tuner/report/report.h). With several input directories, figure names
+ * start with the directory's name so that they cannot collide. Sections come in the order of the method:
  * calibration, convergence, response surface, scale, timeline.
  *
  * Exit status: 0 success, 1 gnuplot or a write failed, 2 bad input (one line on stderr naming the
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
 #include "tuner/report/report.h"
 #include "tuner/report/report_sources.h"
@@ -172,6 +173,15 @@ static int run(const struct report_cli *c, GError **error)
 	return (*error)->domain == REPORT_ERROR && (*error)->code == REPORT_ERROR_INPUT ? 2 : 1;
 }
 
+static gboolean check_flags(const struct report_cli *c, GError **error)
+{
+	if (c->gantt_ms < 1 || c->gantt_ms > MAX_GANTT_MS)
+		return cmd_usage(error, "--gantt-ms: must be 1..3600000");
+	if (!c->dirs && !c->trace)
+		return cmd_usage(error, "give at least one result directory (or --trace FILE)");
+	return TRUE;
+}
+
 int tuner_cmd_report(int argc, char **argv)
 {
 	struct report_cli c = { .gantt_ms = DEFAULT_GANTT_MS };
@@ -201,16 +211,10 @@ int tuner_cmd_report(int argc, char **argv)
 		"Each DIR is searched for calibration.csv/.ini (tuner calibrate), history.csv and result.json (tuner\n"
 		"pso|golden|grid|random; several are overlaid on one convergence plot), design.csv, surface.csv,\n"
 		"boxcox.csv and result.json (tuner rsm), scale.csv (tuner scale), validate.csv (tuner validate) and trace.txt (linsched --trace).");
-	if (!g_option_context_parse(ctx, &argc, &argv, &error)) {
-		status = tuner_usage_error("report", error->message);
-	} else if (c.gantt_ms < 1 || c.gantt_ms > MAX_GANTT_MS) {
-		status = tuner_usage_error("report", "--gantt-ms: must be 1..3600000");
-	} else if (!c.dirs && !c.trace) {
-		status = tuner_usage_error("report",
-					   "give at least one result directory (or --trace FILE)");
-	} else if ((status = run(&c, &error)) != 0) {
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !check_flags(&c, &error))
+		status = cmd_fail_status("report", error);
+	else if ((status = run(&c, &error)) != 0)
 		fprintf(stderr, "tuner report: %s\n", error->message);
-	}
 	g_free(c.out);
 	g_free(c.trace);
 	g_free(c.plots);

@@ -7,7 +7,8 @@
  * the report gives the design, the sequential and ANOVA tables, the fit statistics, the
  * coefficients, the canonical analysis and the best point inside the region, which is then
  * simulated to confirm it and compared with the profile's default knobs. The statistics are
- * rsm_study.h's, the tables rsm_report.h's, the files rsm_files.h's.
+ * rsm_study.h's, the tables rsm_report.h's, the files rsm_files.h's, and the steps this command
+ * shares with `tuner meta-pso` study_cmd.h's.
  *
  * Choices made here:
  * - The ranges (coded -1 .. +1) default to latency 1e6..1e8, min_granularity 1e5..1e7 and
@@ -46,8 +47,8 @@
 #include "linsched/json.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
+#include "tuner/cmd/study_cmd.h"
 #include "tuner/eval/evaluator.h"
-#include "tuner/eval/journal.h"
 #include "tuner/knobs/knob_space.h"
 #include "tuner/util/progress.h"
 #include "tuner/stats/rsm_design.h"
@@ -57,52 +58,26 @@
 #include "tuner/stats/rsm_study.h"
 #include "tuner/eval/workload.h"
 
-#define RSM_CMD_ERROR g_quark_from_static_string("tuner-rsm")
-
-/* Error codes double as exit statuses. */
-enum {
-	RSM_CMD_FAILED = 1,
-	RSM_CMD_USAGE = 2
-};
-
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
 #define MAX_CENTRE	   100
-/* An integer flag that was not on the command line (no value a user could type). */
-#define NOT_GIVEN	   G_MININT64
-
 static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
 static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
 
 struct rsm_cli {
-	struct workload_cli wc;
-	char *design, *alpha, *lambda, *journal, *out, *analyse;
-	char **ranges;
+	struct study_cli s;
+	char *design, *alpha, *analyse;
 	bool log[KNOB_COUNT];
-	gint64 center, replicates, jobs;
-	gboolean no_sync;
 };
 
 struct rsm_run {
-	struct workload w;
-	bool have_workload;
-	enum output_format format;
+	struct study_run s;
 	struct knob_space space; /* the ranges, as --range parsed them */
 	RsmStudyFactor factors[KNOB_COUNT];
-	RsmLambdaChoice lambda;
-	RsmDesign *design;
 	const char *design_key; /* "ccd-rotatable", ..., "bbd", "file" */
 	char *design_note;	/* why the design is not the one asked for, or NULL */
-	guint64 seed;
-	guint replicates, jobs;
-	char *settings;
-	Journal *journal;
-	CfsKnobs *knobs;      /* n_runs, as simulated */
-	double *natural;      /* n_runs * 3 */
-	double *y;	      /* n_runs responses */
-	EvaluatorStats stats; /* design and confirmation together */
-	RsmStudy *study;
+	CfsKnobs *knobs;	/* n_runs, as simulated */
 	bool confirmed;
 	CfsKnobs best_knobs, default_knobs;
 	EvaluatorResult best, def;
@@ -111,36 +86,22 @@ struct rsm_run {
 static void rsm_cli_init(struct rsm_cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	workload_cli_init(&c->wc);
-	c->center = NOT_GIVEN;
-	c->replicates = NOT_GIVEN;
-	c->jobs = NOT_GIVEN;
+	study_cli_init(&c->s);
 }
 
 static void rsm_cli_clear(struct rsm_cli *c)
 {
-	workload_cli_clear(&c->wc);
+	study_cli_clear(&c->s);
 	g_free(c->design);
 	g_free(c->alpha);
-	g_free(c->lambda);
-	g_free(c->journal);
-	g_free(c->out);
 	g_free(c->analyse);
-	g_strfreev(c->ranges);
 }
 
 static void rsm_run_clear(struct rsm_run *r)
 {
-	journal_close(r->journal);
-	if (r->have_workload)
-		workload_clear(&r->w);
-	rsm_design_free(r->design);
+	study_run_clear(&r->s);
 	g_free(r->design_note);
-	g_free(r->settings);
 	g_free(r->knobs);
-	g_free(r->natural);
-	g_free(r->y);
-	rsm_study_free(r->study);
 }
 
 /* ---- flags ---------------------------------------------------------------------------------- */
@@ -180,35 +141,22 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		{ "design", 0, 0, G_OPTION_ARG_STRING, &c->design,
 		  "ccd (central composite, default), ccd-faced (alpha 1) or bbd (Box-Behnken)",
 		  "D" },
-		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->center,
+		{ "center", 0, 0, G_OPTION_ARG_INT64, &c->s.center,
 		  "Centre points (default: 6 for a CCD, 3 for bbd)", "N" },
 		{ "alpha", 0, 0, G_OPTION_ARG_STRING, &c->alpha,
 		  "CCD axial distance: rotatable, orthogonal or face (default: rotatable if its axial points stay "
 		  "inside the sysctl ranges, else face)",
 		  "A" },
-		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
+		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->s.ranges,
 		  "Coded -1..+1 is LO..HI ns (repeatable; defaults latency=1e6:1e8, min_granularity=1e5:1e7, "
 		  "wakeup_granularity=0:2e7)",
 		  "KNOB=LO:HI" },
 		{ "log", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)parse_log,
 		  "Log scale for every knob, or --log=KNOB[,KNOB] for some (a range from 0 is taken as ln(v + 1 us))",
 		  "[KNOBS]" },
-		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
+		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->s.replicates,
 		  "Simulations per design point, seeds S, S+1, ...; the response is their mean (default 1)",
 		  "R" },
-		{ "lambda", 0, 0, G_OPTION_ARG_STRING, &c->lambda,
-		  "Box-Cox: auto (transform when 1 is outside the 95% interval, default), none, or a power in [-3, 3]",
-		  "L" },
-		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
-		  "Simulations at once (default: the number of cores)", "J" },
-		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c->journal,
-		  "Append every simulation here; rerunning with the same journal resumes", "FILE" },
-		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c->no_sync,
-		  "Do not fdatasync the journal after each record (survives kill -9, not a power loss)",
-		  NULL },
-		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
-		  "Write DIR/design.csv, anova.csv, surface.csv, boxcox.csv and result.json",
-		  "DIR" },
 		{ "analyse", 0, 0, G_OPTION_ARG_FILENAME, &c->analyse,
 		  "Fit the responses of a design.csv instead of simulating (same --range/--log as its run)",
 		  "FILE" },
@@ -218,40 +166,22 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
 
 	g_option_group_add_entries(main_group, entries);
-	g_option_context_set_main_group(ctx, main_group);
-	workload_add_options(&c->wc, ctx);
+	study_cli_add_options(&c->s, main_group, ctx);
 }
-
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...) cmd_usage(error, RSM_CMD_ERROR, RSM_CMD_USAGE, __VA_ARGS__)
-/* Another module's error as bad input, keeping its message. */
-#define as_usage(error, local, prefix) \
-	cmd_relabel(error, RSM_CMD_ERROR, RSM_CMD_USAGE, local, prefix)
 
 static bool check_numbers(const struct rsm_cli *c, GError **error)
 {
-	const struct linsched_cli *s = &c->wc.sim;
-
-	if (cmd_searched_knob_flag(s))
-		return usage(error,
-			     "%s: rsm varies this knob; set its range with --range KNOB=LO:HI",
-			     cmd_searched_knob_flag(s));
-	if (c->replicates != NOT_GIVEN && (c->replicates < 1 || c->replicates > 10000))
-		return usage(error, "--replicates: must be in 1..10000, got %" G_GINT64_FORMAT,
-			     c->replicates);
-	if (c->jobs != NOT_GIVEN && (c->jobs < 1 || c->jobs > 1024))
-		return usage(error, "--jobs: must be in 1..1024, got %" G_GINT64_FORMAT, c->jobs);
-	if (c->center != NOT_GIVEN && (c->center < 0 || c->center > MAX_CENTRE))
-		return usage(error, "--center: must be in 0..%d, got %" G_GINT64_FORMAT, MAX_CENTRE,
-			     c->center);
-	if (c->analyse && (c->design || c->alpha || c->center != NOT_GIVEN ||
-			   c->replicates != NOT_GIVEN || c->journal))
-		return usage(error, "--analyse: fits a finished design; %s does not apply",
-			     c->design			  ? "--design"
-			     : c->alpha			  ? "--alpha"
-			     : c->center != NOT_GIVEN	  ? "--center"
-			     : c->replicates != NOT_GIVEN ? "--replicates"
-							  : "--journal");
+	if (!study_cli_check(&c->s, "rsm varies this knob; set its range with --range KNOB=LO:HI",
+			     error))
+		return false;
+	if (c->analyse && (c->design || c->alpha || c->s.center != STUDY_NOT_GIVEN ||
+			   c->s.replicates != STUDY_NOT_GIVEN || c->s.journal))
+		return cmd_usage(error, "--analyse: fits a finished design; %s does not apply",
+				 c->design			      ? "--design"
+				 : c->alpha			      ? "--alpha"
+				 : c->s.center != STUDY_NOT_GIVEN     ? "--center"
+				 : c->s.replicates != STUDY_NOT_GIVEN ? "--replicates"
+								      : "--journal");
 	return true;
 }
 
@@ -265,16 +195,15 @@ static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **e
 		r->space.k[k].lo = default_lo[k];
 		r->space.k[k].hi = default_hi[k];
 	}
-	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
-		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
-			return as_usage(error, local, "");
+	if (!study_cli_ranges(&c->s, &r->space, error))
+		return false;
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_range *kr = &r->space.k[k];
 
 		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
 					   knob_info((enum knob)k)->column, kr->lo, kr->hi,
 					   c->log[k], true, &local))
-			return as_usage(error, local, "--range: ");
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "--range: ");
 	}
 	return true;
 }
@@ -290,7 +219,7 @@ static bool parse_alpha(const char *text, RsmAlphaKind *kind, GError **error)
 	else if (strcmp(text, "face") == 0)
 		*kind = RSM_ALPHA_FACE;
 	else
-		return usage(error, "--alpha: '%s' is not rotatable, orthogonal or face", text);
+		return cmd_usage(error, "--alpha: '%s' is not rotatable, orthogonal or face", text);
 	return true;
 }
 
@@ -324,7 +253,7 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 {
 	GError *local = NULL;
 
-	if (!(r->design = make_ccd(kind, centre, r->seed, error)))
+	if (!(r->s.design = make_ccd(kind, centre, r->s.seed, error)))
 		return false;
 	r->design_key = ccd_key(kind);
 	double sysctl_min[KNOB_COUNT], sysctl_max[KNOB_COUNT];
@@ -334,22 +263,22 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 		sysctl_max[k] = (double)knob_info((enum knob)k)->max_ns;
 	}
 	if (kind == RSM_ALPHA_FACE ||
-	    rsm_study_check_limits(r->design, r->factors, sysctl_min, sysctl_max, &local))
+	    rsm_study_check_limits(r->s.design, r->factors, sysctl_min, sysctl_max, &local))
 		return true;
 	if (c->alpha) {
-		usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log",
-		      c->alpha, local->message);
+		cmd_usage(error, "--alpha %s: %s; use --alpha face, narrower --range or --log",
+			  c->alpha, local->message);
 		g_error_free(local);
 		return false;
 	}
 	r->design_note = g_strdup_printf(
 		"a rotatable design (alpha = %.4f) does not fit: %s; using the face-centred "
 		"design (alpha = 1) instead (narrow --range to get a rotatable one)",
-		r->design->alpha, local->message);
+		r->s.design->alpha, local->message);
 	g_error_free(local);
-	rsm_design_free(r->design);
+	rsm_design_free(r->s.design);
 	r->design_key = ccd_key(RSM_ALPHA_FACE);
-	return (r->design = make_ccd(RSM_ALPHA_FACE, centre, r->seed, error)) != NULL;
+	return (r->s.design = make_ccd(RSM_ALPHA_FACE, centre, r->s.seed, error)) != NULL;
 }
 
 static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **error)
@@ -360,23 +289,23 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	GError *local = NULL;
 
 	if (!bbd && !faced && strcmp(name, "ccd") != 0)
-		return usage(error, "--design: '%s' is not ccd, ccd-faced or bbd", name);
+		return cmd_usage(error, "--design: '%s' is not ccd, ccd-faced or bbd", name);
 	if (c->alpha && !parse_alpha(c->alpha, &kind, error))
 		return false;
 	if (bbd && c->alpha)
-		return usage(error, "--alpha: a Box-Behnken design has no axial points");
+		return cmd_usage(error, "--alpha: a Box-Behnken design has no axial points");
 	if (faced && kind != RSM_ALPHA_FACE && c->alpha)
-		return usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
+		return cmd_usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
 
-	guint centre = c->center != NOT_GIVEN ? (guint)c->center
-		       : bbd		      ? BBD_DEFAULT_CENTRE
-					      : CCD_DEFAULT_CENTRE;
+	guint centre = c->s.center != STUDY_NOT_GIVEN ? (guint)c->s.center
+		       : bbd			      ? BBD_DEFAULT_CENTRE
+						      : CCD_DEFAULT_CENTRE;
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
-	if (!(r->design = rsm_design_box_behnken(KNOB_COUNT, centre, &local)))
-		return as_usage(error, local, "--design: ");
-	rsm_design_randomise(r->design, (unsigned long)r->seed);
+	if (!(r->s.design = rsm_design_box_behnken(KNOB_COUNT, centre, &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--design: ");
+	rsm_design_randomise(r->s.design, (unsigned long)r->s.seed);
 	r->design_key = "bbd";
 	return true;
 }
@@ -384,18 +313,18 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 /* Natural levels of every run, rounded to whole ns inside the sysctl ranges, and the knobs. */
 static void design_knobs(struct rsm_run *r)
 {
-	guint n = r->design->n_runs;
+	guint n = r->s.design->n_runs;
 
 	r->knobs = g_new0(CfsKnobs, n);
-	r->natural = g_new(double, (gsize)n *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
 	for (guint i = 0; i < n; i++) {
-		const double *x = rsm_design_run(r->design, i);
+		const double *x = rsm_design_run(r->s.design, i);
 
 		for (int k = 0; k < KNOB_COUNT; k++) {
 			double v = round(rsm_study_to_natural(&r->factors[k], x[k]));
 
 			v = knob_clamp((enum knob)k, v);
-			r->natural[(gsize)i * KNOB_COUNT + k] = v;
+			r->s.natural[(gsize)i * KNOB_COUNT + k] = v;
 			knob_set(&r->knobs[i], (enum knob)k, v);
 		}
 	}
@@ -405,24 +334,18 @@ static void design_knobs(struct rsm_run *r)
 
 static char *build_settings(const struct rsm_run *r)
 {
-	GString *s = g_string_new(r->w.settings);
+	GString *s = g_string_new(r->s.w.settings);
 
 	g_string_append_printf(s,
 			       " objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
 			       " study=rsm design=%s runs=%u",
-			       r->replicates, r->seed, r->design_key, r->design->n_runs);
+			       r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
 	for (int k = 0; k < KNOB_COUNT; k++)
 		g_string_append_printf(
 			s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k),
 			rsm_study_factor_lo(&r->factors[k]), rsm_study_factor_hi(&r->factors[k]),
 			r->factors[k].range.scale == RSM_SCALE_LOG ? "log" : "linear");
 	return g_string_free(s, FALSE);
-}
-
-static bool open_journal(const struct rsm_cli *c, struct rsm_run *r, GError **error)
-{
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, RSM_CMD_ERROR,
-				RSM_CMD_USAGE, RSM_CMD_FAILED, error);
 }
 
 struct progress_ctx {
@@ -438,30 +361,16 @@ static void on_progress(guint done, guint total, void *ctx)
 	progress_update(&p->pg, done, p->what);
 }
 
-/* Simulates n settings with the run's replicates; adds the cost to r->stats. */
+/* Simulates n settings with the run's replicates, with a progress line of their own. */
 static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, EvaluatorResult *results,
 		     const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
-	EvaluatorConfig ec = {
-		.objective = workload_objective,
-		.objective_ctx = &r->w,
-		.replicates = r->replicates,
-		.base_seed = r->seed,
-		.jobs = r->jobs,
-		.journal = r->journal,
-		.progress = on_progress,
-		.progress_ctx = &p,
-	};
-	EvaluatorStats st = { 0 };
 	bool ok;
 
-	progress_init(&p.pg, n * r->replicates);
-	ok = evaluator_run(&ec, knobs, n, results, NULL, &st, error);
+	progress_init(&p.pg, n * r->s.replicates);
+	ok = study_evaluate(&r->s, knobs, n, results, on_progress, &p, error);
 	progress_end(&p.pg);
-	r->stats.total += st.total;
-	r->stats.from_journal += st.from_journal;
-	r->stats.run += st.run;
 	if (!ok)
 		g_prefix_error(error, "%s: ", what);
 	return ok;
@@ -469,15 +378,15 @@ static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, guint n, Evaluato
 
 static bool run_design(struct rsm_run *r, GError **error)
 {
-	guint n = r->design->n_runs;
+	guint n = r->s.design->n_runs;
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
 
 	design_knobs(r);
 	if (!evaluate(r, r->knobs, n, res, "rsm design", error))
 		return false;
-	r->y = g_new(double, n);
+	r->s.y = g_new(double, n);
 	for (guint i = 0; i < n; i++)
-		r->y[i] = res[i].mean;
+		r->s.y[i] = res[i].mean;
 	return true;
 }
 
@@ -488,11 +397,11 @@ static bool confirm(struct rsm_run *r, GError **error)
 	EvaluatorResult res[2];
 
 	for (int k = 0; k < KNOB_COUNT; k++) {
-		double v = round(rsm_study_to_natural(&r->factors[k], r->study->optimum->x[k]));
+		double v = round(rsm_study_to_natural(&r->factors[k], r->s.study->optimum->x[k]));
 
 		knob_set(&r->best_knobs, (enum knob)k, knob_clamp((enum knob)k, v));
 	}
-	r->default_knobs = workload_default_knobs(&r->w);
+	r->default_knobs = workload_default_knobs(&r->s.w);
 	pts[0] = r->best_knobs;
 	pts[1] = r->default_knobs;
 	if (!evaluate(r, pts, 2, res, "confirmation", error))
@@ -507,18 +416,12 @@ static bool confirm(struct rsm_run *r, GError **error)
 
 static bool analyse(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	GError *local = NULL;
-
-	r->study = rsm_study_analyse(KNOB_COUNT, r->design->n_runs, r->design->coded, r->y, letters,
-				     &r->lambda, &local);
-	if (r->study)
-		return true;
-	if (local->domain == RSM_MODEL_ERROR && local->code == RSM_MODEL_ERROR_CONSTANT_RESPONSE &&
-	    !c->analyse)
-		g_prefix_error(
-			&local,
-			"the knobs do not change this workload's turnaround over the ranges: ");
-	return as_usage(error, local, "");
+	return study_analyse(
+		&r->s, letters,
+		c->analyse ? NULL
+			   : "the knobs do not change this workload's turnaround over the "
+			     "ranges: ",
+		error);
 }
 
 static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError **error)
@@ -526,15 +429,16 @@ static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError
 	GError *local = NULL;
 	guint n;
 
-	if (!(r->design = rsm_files_read_design(c->analyse, r->factors, KNOB_COUNT, &r->y, &local)))
-		return as_usage(error, local, "--analyse: ");
+	if (!(r->s.design =
+		      rsm_files_read_design(c->analyse, r->factors, KNOB_COUNT, &r->s.y, &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--analyse: ");
 	r->design_key = "file";
-	n = r->design->n_runs;
-	r->natural = g_new(double, (gsize)n *KNOB_COUNT);
+	n = r->s.design->n_runs;
+	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
 	for (guint i = 0; i < n; i++)
 		for (int k = 0; k < KNOB_COUNT; k++)
-			r->natural[(gsize)i * KNOB_COUNT + k] = round(rsm_study_to_natural(
-				&r->factors[k], rsm_design_run(r->design, i)[k]));
+			r->s.natural[(gsize)i * KNOB_COUNT + k] = round(rsm_study_to_natural(
+				&r->factors[k], rsm_design_run(r->s.design, i)[k]));
 	return true;
 }
 
@@ -564,26 +468,26 @@ static void point_counts(GString *out, const RsmDesign *d)
 
 static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GString *out)
 {
-	g_autofree char *dname = rsm_report_design_name(r->design);
+	g_autofree char *dname = rsm_report_design_name(r->s.design);
 
 	g_string_append(out, "tuner rsm: response surface of the CFS knobs\n");
 	if (c->analyse) {
 		g_string_append_printf(out, "Responses read from %s (nothing simulated)\n",
 				       c->analyse);
 	} else {
-		g_string_append_printf(out, "Workload: %s\n", r->w.settings);
+		g_string_append_printf(out, "Workload: %s\n", r->s.w.settings);
 		g_string_append_printf(
 			out,
 			"Response: simulated turnaround in jiffies (HZ %u), the mean of %u replicate%s "
 			"(seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")\n",
-			r->w.cfg.hz, r->replicates, r->replicates == 1 ? "" : "s", r->seed,
-			r->seed + r->replicates - 1);
+			r->s.w.cfg.hz, r->s.replicates, r->s.replicates == 1 ? "" : "s", r->s.seed,
+			r->s.seed + r->s.replicates - 1);
 	}
 	g_string_append_printf(out, "Design: %s: ", dname);
-	point_counts(out, r->design);
+	point_counts(out, r->s.design);
 	if (!c->analyse)
 		g_string_append_printf(out, ", run order randomised with seed %" G_GUINT64_FORMAT,
-				       r->seed);
+				       r->s.seed);
 	g_string_append_c(out, '\n');
 	if (r->design_note)
 		g_string_append_printf(out, "Note: %s\n", r->design_note);
@@ -592,7 +496,8 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 			out,
 			"Simulations: %u (%u read from the journal) for the design and the confirmation, "
 			"%u job%s\n",
-			r->stats.total, r->stats.from_journal, r->jobs, r->jobs == 1 ? "" : "s");
+			r->s.stats.total, r->s.stats.from_journal, r->s.jobs,
+			r->s.jobs == 1 ? "" : "s");
 	g_string_append_c(out, '\n');
 }
 
@@ -606,7 +511,7 @@ static void confirmation_line(GString *out, const struct rsm_run *r, const char 
 			      const CfsKnobs *k, const EvaluatorResult *res)
 {
 	double nat[KNOB_COUNT];
-	double ms = workload_predict_ms(&r->w, res->mean);
+	double ms = workload_predict_ms(&r->s.w, res->mean);
 
 	knob_natural(k, nat);
 	g_string_append_printf(out, "  %-9s ", label);
@@ -614,7 +519,7 @@ static void confirmation_line(GString *out, const struct rsm_run *r, const char 
 	g_string_append_printf(
 		out,
 		"\n            measured %.6g jiffies (standard error %.3g over %u replicate%s)",
-		res->mean, res->std_error, r->replicates, r->replicates == 1 ? "" : "s");
+		res->mean, res->std_error, r->s.replicates, r->s.replicates == 1 ? "" : "s");
 	if (!isnan(ms))
 		g_string_append_printf(out, ", predicted real time %.4g ms", ms);
 	g_string_append_c(out, '\n');
@@ -622,7 +527,7 @@ static void confirmation_line(GString *out, const struct rsm_run *r, const char 
 
 static void text_confirmation(const struct rsm_run *r, GString *out)
 {
-	const RsmStudy *s = r->study;
+	const RsmStudy *s = r->s.study;
 	double coded[KNOB_COUNT];
 	bool inside = true;
 
@@ -668,24 +573,13 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 
 	text_header(c, r, out);
 	rsm_report_factors(out, r->factors, KNOB_COUNT);
-	rsm_report_design(out, r->design, r->factors, r->study, unit);
-	rsm_report_boxcox(out, r->study);
-	rsm_report_sequential(out, r->study);
-	rsm_report_anova(out, r->study, r->factors);
-	rsm_report_fit_stats(out, r->study);
-	rsm_report_coefficients(out, r->study);
-	rsm_report_optimum(out, r->study, r->factors, unit);
+	rsm_report_design(out, r->s.design, r->factors, r->s.study, unit);
+	rsm_report_analysis(out, r->s.study, r->factors, unit);
 	if (r->confirmed)
 		text_confirmation(r, out);
 	else
 		g_string_append(out, "Confirmation: not simulated (--analyse)\n\n");
-	if (c->out) {
-		g_string_append_printf(out, "wrote %s/design.csv, anova.csv, surface.csv, ",
-				       c->out);
-		if (r->study->boxcox)
-			g_string_append(out, "boxcox.csv, ");
-		g_string_append(out, "result.json\n");
-	}
+	study_text_files(out, &c->s, &r->s);
 	return g_string_free(out, FALSE);
 }
 
@@ -705,7 +599,7 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_key(w, "knobs");
 	results_json_knobs(w, k);
 	json_key(w, "predicted_ms");
-	json_double(w, workload_predict_ms(&r->w, res->mean));
+	json_double(w, workload_predict_ms(&r->s.w, res->mean));
 	json_end_object(w);
 }
 
@@ -725,24 +619,20 @@ static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 	if (c->analyse)
 		json_null(&w);
 	else
-		json_string(&w, r->w.settings);
+		json_string(&w, r->s.w.settings);
 	json_key(&w, "unit");
 	json_string(&w, c->analyse ? "response" : "jiffies");
 	json_key(&w, "replicates");
 	if (c->analyse)
 		json_null(&w);
 	else
-		json_uint(&w, r->replicates);
+		json_uint(&w, r->s.replicates);
 	json_key(&w, "seed");
 	if (c->analyse)
 		json_null(&w);
 	else
-		json_uint(&w, r->seed);
-	json_key(&w, "journal");
-	if (c->journal)
-		json_string(&w, c->journal);
-	else
-		json_null(&w);
+		json_uint(&w, r->s.seed);
+	study_json_journal(&w, &c->s);
 	json_key(&w, "design_note");
 	if (r->design_note)
 		json_string(&w, r->design_note);
@@ -753,10 +643,7 @@ static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 	json_evaluation(&w, r, "default", &r->default_knobs, &r->def);
 	json_key(&w, "improvement_pct");
 	json_double(&w, r->confirmed ? improvement_pct(r) : NAN);
-	json_key(&w, "simulations");
-	json_uint(&w, r->stats.total);
-	json_key(&w, "simulations_from_journal");
-	json_uint(&w, r->stats.from_journal);
+	study_json_simulations(&w, &r->s);
 	json_end_object(&w);
 	return g_string_free(out, FALSE);
 }
@@ -764,45 +651,31 @@ static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **error)
 {
 	RsmStudyFiles files = {
-		.design = r->design,
+		.design = r->s.design,
 		.design_name = r->design_key,
 		.factors = r->factors,
-		.natural = r->natural,
-		.study = r->study,
+		.natural = r->s.natural,
+		.study = r->s.study,
 	};
 	g_autofree char *json = json_report(c, r, &files);
-	g_autofree char *text = r->format == FORMAT_JSON ? NULL : text_report(c, r);
+	g_autofree char *text = r->s.format == FORMAT_JSON ? NULL : text_report(c, r);
 
-	return cmd_finish_rsm_study(c->out, &files, json, text, RSM_CMD_ERROR, RSM_CMD_FAILED,
-				    error);
+	return study_finish(&c->s, &files, json, text, error);
 }
 
 /* ---- the command ---------------------------------------------------------------------------- */
 
 static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	GError *local = NULL;
-
-	if (!check_numbers(c, error))
+	if (!check_numbers(c, error) || !study_prepare_output(&c->s, &r->s, error) ||
+	    !build_factors(c, r, error))
 		return false;
-	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return as_usage(error, local, "");
-	if (!rsm_lambda_parse(c->lambda ? c->lambda : "auto", &r->lambda, &local))
-		return as_usage(error, local, "");
-	if (!build_factors(c, r, error))
-		return false;
-	r->replicates = c->replicates != NOT_GIVEN ? (guint)c->replicates : 1;
 	if (c->analyse)
 		return read_analyse_file(c, r, error);
-	r->have_workload = true; /* workload_clear also frees what a failed workload_finish left */
-	if (!workload_finish(&c->wc, &r->w, &local))
-		return as_usage(error, local, "");
-	r->seed = r->w.cfg.seed;
-	r->jobs = c->jobs != NOT_GIVEN ? (guint)c->jobs : evaluator_default_jobs();
-	if (!build_design(c, r, error))
+	if (!study_prepare_workload(&c->s, &r->s, error) || !build_design(c, r, error))
 		return false;
-	r->settings = build_settings(r);
-	return open_journal(c, r, error);
+	r->s.settings = build_settings(r);
+	return study_open_journal(&c->s, &r->s, error);
 }
 
 static bool run(const struct rsm_cli *c, struct rsm_run *r, GError **error)
@@ -828,9 +701,9 @@ int tuner_cmd_rsm(int argc, char **argv)
 
 	rsm_cli_init(&cli);
 	add_options(&cli, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, RSM_CMD_ERROR, RSM_CMD_USAGE, &error) ||
-	    !prepare(&cli, &r, &error) || !run(&cli, &r, &error))
-		status = cmd_fail_status("rsm", error, RSM_CMD_ERROR, RSM_CMD_FAILED);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&cli, &r, &error) ||
+	    !run(&cli, &r, &error))
+		status = cmd_fail_status("rsm", error);
 	rsm_run_clear(&r);
 	rsm_cli_clear(&cli);
 	return status;

@@ -34,16 +34,9 @@
 #include "tuner/eval/evaluator.h"
 #include "tuner/cmd/group_range.h"
 #include "tuner/util/json_read.h"
+#include "tuner/util/out_files.h"
 #include "tuner/eval/results.h"
 #include "tuner/eval/workload.h"
-
-#define SCALE_ERROR g_quark_from_static_string("tuner-scale")
-
-/* Error codes double as exit statuses. */
-enum {
-	SCALE_FAILED = 1,
-	SCALE_USAGE = 2
-};
 
 struct scale_cli {
 	struct workload_cli wc;
@@ -80,9 +73,6 @@ static void scale_run_clear(struct scale_run *r)
 	g_free(r->best_settings);
 }
 
-/* Bad input (exit status 2), in this command's error domain. */
-#define usage(error, ...) cmd_usage(error, SCALE_ERROR, SCALE_USAGE, __VA_ARGS__)
-
 /* ---- the tuned knobs ------------------------------------------------------------------------- */
 
 static gboolean knob(const JsonReadValue *root, const char *path, const char *key, guint64 *out,
@@ -92,10 +82,10 @@ static gboolean knob(const JsonReadValue *root, const char *path, const char *ke
 	double v;
 
 	if (!json_read_number(root, at, &v))
-		return usage(error, "--best: %s has no number at \"%s\"", path, at);
+		return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
 	if (!(v >= 0 && v <= 1e15 && v == floor(v)))
-		return usage(error, "--best: %s: \"%s\" is %g, not a whole number of ns", path, at,
-			     v);
+		return cmd_usage(error, "--best: %s: \"%s\" is %g, not a whole number of ns", path,
+				 at, v);
 	*out = (guint64)v;
 	return TRUE;
 }
@@ -107,7 +97,7 @@ static gboolean read_best(const char *path, struct scale_run *r, GError **error)
 	const char *settings;
 
 	if (!root)
-		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "--best: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
 	if ((settings = json_read_string(root, "settings")))
 		r->best_settings = g_strdup(settings);
 	for (int k = 0; k < KNOB_COUNT; k++) {
@@ -175,14 +165,13 @@ static gboolean simulate(struct scale_run *r, guint jobs, GError **error)
 	GThreadPool *pool = g_thread_pool_new(simulate_groups, r, (gint)jobs, FALSE, &local);
 
 	if (!pool)
-		return cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local,
-				   "cannot start threads: ");
+		return cmd_relabel(error, CMD_ERROR_FAILED, local, "cannot start threads: ");
 	for (guint i = 0; i < r->groups->len; i++)
 		g_thread_pool_push(pool, GUINT_TO_POINTER(i + 1), NULL);
 	g_thread_pool_free(pool, FALSE, TRUE);
 	for (guint i = 0; i < r->groups->len; i++)
 		if (r->rows[i].error) {
-			g_set_error(error, SCALE_ERROR, SCALE_FAILED, "%u groups: %s",
+			g_set_error(error, CMD_ERROR, CMD_ERROR_FAILED, "%u groups: %s",
 				    r->rows[i].groups, r->rows[i].error->message);
 			return FALSE;
 		}
@@ -246,17 +235,17 @@ static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 	return g_string_free(out, FALSE);
 }
 
-/* scale.csv and scale.json into --out (created), as the RSM commands write theirs. */
+/* scale.csv and scale.json into --out (created). */
 static gboolean write_out(const struct scale_cli *c, const struct scale_run *r, GError **error)
 {
 	static const char *const names[] = { "scale.csv", "scale.json" };
 	char *contents[G_N_ELEMENTS(names)] = { csv_text(r), json_text(c, r) };
 	GError *local = NULL;
-	gboolean ok = rsm_files_write(c->out, names, contents, G_N_ELEMENTS(names), &local);
+	gboolean ok = out_files_write(c->out, names, contents, G_N_ELEMENTS(names), &local);
 
 	for (guint i = 0; i < G_N_ELEMENTS(names); i++)
 		g_free(contents[i]);
-	return ok || cmd_relabel(error, SCALE_ERROR, SCALE_FAILED, local, "");
+	return ok || cmd_relabel(error, CMD_ERROR_FAILED, local, "--out: ");
 }
 
 static void print_table(const struct scale_run *r)
@@ -283,28 +272,31 @@ static void print_table(const struct scale_run *r)
 
 static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError **error)
 {
+	const CmdIntFlag ints[] = {
+		{ "--replicates", c->replicates, 1, 100000, FALSE },
+		{ "--jobs", c->jobs, 1, 4096, c->jobs == 0 }, /* 0: the number of cores */
+	};
 	GError *local = NULL;
 
 	if (!c->best)
-		return usage(
+		return cmd_usage(
 			error,
 			"--best: required (a result.json of tuner pso, golden, grid, random or rsm)");
 	if (c->wc.tasks)
-		return usage(error, "--task: scale sweeps hackbench groups; it takes no --task");
-	if (c->replicates < 1 || c->replicates > 100000)
-		return usage(error, "--replicates: must be 1..100000");
-	if (c->jobs < 0 || c->jobs > 4096)
-		return usage(error, "--jobs: must be 1..4096");
+		return cmd_usage(error,
+				 "--task: scale sweeps hackbench groups; it takes no --task");
+	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return FALSE;
 	r->replicates = (guint)c->replicates;
 	if (!(r->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
-		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->rows = g_new0(struct scale_row, r->groups->len);
 	for (guint i = 0; i < r->groups->len; i++)
 		r->rows[i].groups = g_array_index(r->groups, guint, i);
 	if (!read_best(c->best, r, error))
 		return FALSE;
 	if (!workload_finish(&c->wc, &r->w, &local))
-		return cmd_relabel(error, SCALE_ERROR, SCALE_USAGE, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->def = workload_default_knobs(&r->w);
 	return TRUE;
 }
@@ -348,11 +340,10 @@ int tuner_cmd_scale(int argc, char **argv)
 
 	workload_cli_init(&c.wc);
 	add_options(&c, ctx);
-	if (!cmd_parse(ctx, &argc, &argv, SCALE_ERROR, SCALE_USAGE, &error) ||
-	    !prepare(&c, &r, &error) ||
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&c, &r, &error) ||
 	    !simulate(&r, c.jobs > 0 ? (guint)c.jobs : evaluator_default_jobs(), &error) ||
 	    (c.out && !write_out(&c, &r, &error))) {
-		status = cmd_fail_status("scale", error, SCALE_ERROR, SCALE_FAILED);
+		status = cmd_fail_status("scale", error);
 	} else {
 		note_mismatch(&r);
 		print_table(&r);

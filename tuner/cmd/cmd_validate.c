@@ -41,16 +41,6 @@
 #include "tuner/stats/paired.h"
 #include "tuner/util/json_read.h"
 
-#define VALIDATE_ERROR g_quark_from_static_string("tuner-validate")
-
-/* Error codes double as exit statuses. */
-enum {
-	VALIDATE_FAILED = 1,
-	VALIDATE_USAGE = 2
-};
-
-#define usage(error, ...) cmd_usage(error, VALIDATE_ERROR, VALIDATE_USAGE, __VA_ARGS__)
-
 struct validate_cli {
 	struct workload_cli wc;
 	char *best, *against, *cmd, *out, *knob_root;
@@ -93,20 +83,20 @@ static gboolean read_best(const char *path, struct validate_run *r, GError **err
 	g_autoptr(JsonReadValue) root = json_read_file(path, &local);
 
 	if (!root)
-		return cmd_relabel(error, VALIDATE_ERROR, VALIDATE_USAGE, local, "--best: ");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		g_autofree char *at =
 			g_strdup_printf("best.knobs.%s", knob_info((enum knob)k)->column);
 		double v;
 
 		if (!json_read_number(root, at, &v))
-			return usage(error, "--best: %s has no number at \"%s\"", path, at);
+			return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
 		if (!(v == floor(v) && v >= (double)knob_info((enum knob)k)->min_ns &&
 		      v <= (double)knob_info((enum knob)k)->max_ns))
-			return usage(error,
-				     "--best: %s: \"%s\" is %g, not a whole number of ns in "
-				     "the sysctl range",
-				     path, at, v);
+			return cmd_usage(error,
+					 "--best: %s: \"%s\" is %g, not a whole number of ns in "
+					 "the sysctl range",
+					 path, at, v);
 		knob_set(&r->knobs[1], (enum knob)k, v);
 	}
 	if (!json_read_number(root, "improvement_pct", &r->predicted_pct))
@@ -116,31 +106,32 @@ static gboolean read_best(const char *path, struct validate_run *r, GError **err
 
 static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GError **error)
 {
+	const CmdIntFlag rounds = { "--rounds", c->rounds, 2, 1000, FALSE };
 	GError *local = NULL;
 
 	if (!c->best)
-		return usage(error,
-			     "--best: the result.json whose best knobs to validate is needed");
+		return cmd_usage(error,
+				 "--best: the result.json whose best knobs to validate is needed");
 	if (c->against && strcmp(c->against, "vm") != 0 && strcmp(c->against, "live") != 0)
-		return usage(error, "--against: '%s' is not vm or live", c->against);
+		return cmd_usage(error, "--against: '%s' is not vm or live", c->against);
 	r->vm = !c->against || strcmp(c->against, "vm") == 0;
-	if (c->rounds < 2 || c->rounds > 1000)
-		return usage(error, "--rounds: must be in 2..1000, got %" G_GINT64_FORMAT,
-			     c->rounds);
+	if (!cmd_check_ints(&rounds, 1, error))
+		return FALSE;
 	if (c->vm_cpus < 1 || c->vm_cpus > 64 || c->vm_mem < 128 || c->vm_mem > 65536 ||
 	    c->vm_silence < 1)
-		return usage(error, "--vm-cpus 1..64, --vm-mem 128..65536, --vm-timeout >= 1");
+		return cmd_usage(error, "--vm-cpus 1..64, --vm-mem 128..65536, --vm-timeout >= 1");
 	if (r->vm && c->knob_root)
-		return usage(error, "--knob-root: only with --against live");
+		return cmd_usage(error, "--knob-root: only with --against live");
 	if (!workload_finish(&c->wc, &r->w, &local))
-		return cmd_relabel(error, VALIDATE_ERROR, VALIDATE_USAGE, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->have_workload = true;
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local))
-		return cmd_relabel(error, VALIDATE_ERROR, VALIDATE_USAGE, local, "");
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	if (!c->cmd && !r->w.hackbench)
-		return usage(error, "--cmd: needed for a workload other than hackbench");
+		return cmd_usage(error, "--cmd: needed for a workload other than hackbench");
 	if (!r->vm && !c->cmd)
-		return usage(error, "--against live: needs --cmd 'COMMAND', the benchmark to time");
+		return cmd_usage(error,
+				 "--against live: needs --cmd 'COMMAND', the benchmark to time");
 	r->command = c->cmd ? g_strdup(c->cmd)
 			    : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
 						   r->w.hb.datasize, r->w.hb.threads, r->w.hb.pipe);
@@ -148,7 +139,7 @@ static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GE
 	if (!read_best(c->best, r, error))
 		return FALSE;
 	if (c->out && g_mkdir_with_parents(c->out, 0755) != 0) {
-		g_set_error(error, VALIDATE_ERROR, VALIDATE_USAGE, "--out: cannot create %s: %s",
+		g_set_error(error, CMD_ERROR, CMD_ERROR_USAGE, "--out: cannot create %s: %s",
 			    c->out, g_strerror(errno));
 		return FALSE;
 	}
@@ -265,7 +256,7 @@ static gboolean compare(struct validate_run *r, GError **error)
 		}
 	}
 	if (n < 2 || !paired_log_ratio(tuned, def, n, 0.95, &r->stats)) {
-		g_set_error(error, VALIDATE_ERROR, VALIDATE_FAILED,
+		g_set_error(error, CMD_ERROR, CMD_ERROR_FAILED,
 			    "only %u of %u rounds have both runs: too few to compare", n,
 			    r->rounds);
 		return FALSE;
@@ -405,8 +396,8 @@ static gboolean write_file(const char *dir, const char *name, const char *text, 
 	if (g_file_set_contents(path, text, -1, error))
 		return TRUE;
 	g_prefix_error(error, "cannot write %s: ", path);
-	(*error)->domain = VALIDATE_ERROR;
-	(*error)->code = VALIDATE_FAILED;
+	(*error)->domain = CMD_ERROR;
+	(*error)->code = CMD_ERROR_FAILED;
 	return FALSE;
 }
 
@@ -445,8 +436,7 @@ int tuner_cmd_validate(int argc, char **argv)
 	workload_add_options(&c.wc, ctx);
 	gboolean measured = FALSE;
 
-	if (cmd_parse(ctx, &argc, &argv, VALIDATE_ERROR, VALIDATE_USAGE, &error) &&
-	    prepare(&c, &r, &error)) {
+	if (cmd_parse(ctx, &argc, &argv, &error) && prepare(&c, &r, &error)) {
 		measured = r.vm ? measure_vm(&c, &r, &error) : measure_live(&c, &r, &error);
 		/* A boot that died part-way keeps its finished rounds: compare those. */
 		if (!measured && (g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_TIMEOUT) ||
@@ -459,15 +449,14 @@ int tuner_cmd_validate(int argc, char **argv)
 		}
 	}
 	if (!measured || !compare(&r, &error)) {
-		status = cmd_fail_status("validate", error, VALIDATE_ERROR, VALIDATE_FAILED);
+		status = cmd_fail_status("validate", error);
 	} else {
 		g_autofree char *json = json_report(&r, c.best);
 		g_autofree char *csv = csv_report(&r);
 
 		if (c.out && (!write_file(c.out, "validate.csv", csv, &error) ||
 			      !write_file(c.out, "validate.json", json, &error))) {
-			status =
-				cmd_fail_status("validate", error, VALIDATE_ERROR, VALIDATE_FAILED);
+			status = cmd_fail_status("validate", error);
 		} else if (r.format == FORMAT_JSON) {
 			fputs(json, stdout);
 		} else {

@@ -18,7 +18,4 @@ int tuner_cmd_report(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */
 int tuner_cmd_validate(int argc, char **argv);
 
-/* Prints "tuner <cmd>: <message>" on stderr and returns 2, the bad-input status. */
-int tuner_usage_error(const char *cmd, const char *message);
-
 #endif

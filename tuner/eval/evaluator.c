@@ -41,6 +41,13 @@ guint evaluator_default_jobs(void)
 	return g_get_num_processors();
 }
 
+void evaluator_stats_add(EvaluatorStats *sum, const EvaluatorStats *batch)
+{
+	sum->total += batch->total;
+	sum->from_journal += batch->from_journal;
+	sum->run += batch->run;
+}
+
 /* Call the objective; on failure make sure there is an error that says which evaluation failed. */
 static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, GError **error)
 {

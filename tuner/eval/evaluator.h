@@ -113,6 +113,9 @@ guint64 evaluator_replicate_seed(guint64 base_seed, guint replicate);
 /* The default number of jobs: the number of online processors. */
 guint evaluator_default_jobs(void);
 
+/* Adds batch's counts to *sum: what several batches cost together. */
+void evaluator_stats_add(EvaluatorStats *sum, const EvaluatorStats *batch);
+
 G_END_DECLS
 
 #endif /* TUNER_EVALUATOR_H */

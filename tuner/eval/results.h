@@ -2,7 +2,7 @@
  * results.h - what a tuning run reports: the text summary, DIR/history.csv, DIR/result.json and the
  * commands that apply the best knobs to a live kernel.
  *
- * A Results is a read-only view the caller fills from a finished TuneRun (tuner/eval/tune_loop.h) and
+ * A Results is a read-only view the caller fills from a finished TuneRun (tune_loop.h) and
  * the evaluation of the default knobs; nothing here owns or frees what it points to.
  *
  * history.csv, one row per evaluation in the order the optimizer was told the values:

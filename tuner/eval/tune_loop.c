@@ -5,7 +5,6 @@
 
 #include <math.h>
 
-#include "tuner/knobs/knob_space.h"
 #include "tuner/util/progress.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -73,13 +72,6 @@ static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
 	}
 }
 
-static void add_stats(EvaluatorStats *sum, const EvaluatorStats *s)
-{
-	sum->total += s->total;
-	sum->from_journal += s->from_journal;
-	sum->run += s->run;
-}
-
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
 static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_optimizer *opt,
 		     TuneRun *run, const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res,
@@ -91,7 +83,7 @@ static gboolean step(const TuneConfig *c, const EvaluatorConfig *ecfg, tuner_opt
 		c->map(x + i * c->dim, &knobs[i], c->map_ctx);
 	gboolean ok = evaluator_run(ecfg, knobs, (guint)n, res, NULL, &stats, error);
 
-	add_stats(&run->totals, &stats);
+	evaluator_stats_add(&run->totals, &stats);
 	if (!ok)
 		return FALSE;
 	for (size_t i = 0; i < n; i++) {
@@ -215,10 +207,4 @@ guint tune_run_evaluations_to_within(const TuneRun *run, double fraction)
 		if (g_array_index(run->evaluations, TuneEvaluation, i).best <= target)
 			return i + 1;
 	return run->evaluations->len; /* unreachable: the last best is the best */
-}
-
-void tune_map_knob_space(const double *unit, CfsKnobs *knobs, void *ctx)
-{
-	*knobs = (CfsKnobs){ 0 };
-	knob_space_to_knobs(ctx, unit, knobs);
 }

@@ -5,13 +5,14 @@
  *     replicated, journaled)  ->  tell the means  ->  record history and best so far
  *
  * until the optimizer is finished (its own stopping rule or the budget).  `tuner pso|golden|grid|
- * random` call it once; `tuner meta-pso` calls it once per inner PSO run.
+ * random` call it once.  (`tuner meta-pso` runs its many swarms in lockstep instead, so that they
+ * share one batch of simulations.)
  *
- * What the loop adds to the optimizer (tuner/optim/optimizer.h) and the evaluator (tuner/eval/evaluator.h):
- * the map from unit coordinates to knobs (TuneMapFn: a knob space, SchedPeriod through a discovery
- * rule, ...), the history of every evaluation with its knobs, standard error and best so far, and
- * the progress line on a terminal.  It owns no policy: which objective, how many replicates, which
- * journal, how many threads are all in the EvaluatorConfig the caller passes.
+ * What the loop adds to the optimizer (optimizer.h) and the evaluator (evaluator.h): the map from
+ * unit coordinates to knobs (TuneMapFn: knob_space_map, or period_space_map for SchedPeriod through
+ * a discovery rule), the history of every evaluation with its knobs, standard error and best so
+ * far, and the progress line on a terminal.  It owns no policy: which objective, how many
+ * replicates, which journal, how many threads are all in the EvaluatorConfig the caller passes.
  *
  * Determinism: the optimizer's proposals depend only on its type, parameters, seed and the values
  * told; the evaluator's values depend only on (knobs, seed, replicate).  So a run is identical
@@ -99,10 +100,6 @@ const double *tune_run_unit(const TuneRun *run, guint i);
  * (fraction 0.01 for "within 1%").  0 when there is no evaluation.
  */
 guint tune_run_evaluations_to_within(const TuneRun *run, double fraction);
-
-/* A ready TuneMapFn for a struct knob_space (tuner/knobs/knob_space.h); ctx is a const struct
- * knob_space *, dim its dim. */
-void tune_map_knob_space(const double *unit, CfsKnobs *knobs, void *ctx);
 
 #define TUNE_LOOP_ERROR (tune_loop_error_quark())
 GQuark tune_loop_error_quark(void);

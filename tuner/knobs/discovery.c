@@ -1,5 +1,5 @@
 /*
- * tuner/knobs/discovery.c - SchedPeriod -> knobs, discovery rules 1 and 2 (see discovery.h).
+ * discovery.c - SchedPeriod -> knobs, discovery rules 1 and 2 (see discovery.h).
  */
 #include "tuner/knobs/discovery.h"
 

@@ -1,5 +1,5 @@
 /*
- * tuner/knobs/discovery.h - the discovery rules: the three CFS knobs derived from one number,
+ * discovery.h - the discovery rules: the three CFS knobs derived from one number,
  * SchedPeriod, so that Golden Section can search a single dimension (SPEC.md §5).
  *
  * The literature gives the rules for N = 200 tasks (5 hackbench groups of 40).  Its

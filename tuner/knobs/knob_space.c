@@ -168,6 +168,11 @@ void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnob
 	}
 }
 
+void knob_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
+{
+	knob_space_to_knobs(ctx, unit, knobs);
+}
+
 void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit)
 {
 	for (unsigned int i = 0; i < s->dim; i++)

@@ -1,7 +1,7 @@
 /*
  * period_space.h - the one-dimensional search space of Golden Section on SchedPeriod (SPEC.md §5):
  * a unit coordinate u in [0, 1] -> SchedPeriod in a bracket [lo, hi] ns (log or linear scale) ->
- * the three knobs derived by discovery rule 1 or 2 (tuner/knobs/discovery.h) for the workload's task
+ * the three knobs derived by discovery rule 1 or 2 (discovery.h) for the workload's task
  * count, rounded to whole ns.
  *
  * The default bracket is the rule's natural one (tuner_discovery_bracket): outside it the derived
@@ -48,7 +48,8 @@ double period_space_unit(const struct period_space *s, double period_ns);
 void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
 			   unsigned int *clamped);
 
-/* A TuneMapFn (tuner/eval/tune_loop.h): ctx is a const struct period_space *, unit has one coordinate. */
+/* A TuneMapFn (tuner/eval/tune_loop.h): ctx is a const struct period_space *, unit has one
+ * coordinate. */
 void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx);
 
 /* "sched_period=LO:HI:log rule=1 ntasks=200", for journals and reports. */

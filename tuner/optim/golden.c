@@ -1,5 +1,5 @@
 /*
- * tuner/optim/golden.c - Golden Section search on one unit coordinate (SPEC.md §5, used on
+ * golden.c - Golden Section search on one unit coordinate (SPEC.md §5, used on
  * SchedPeriod).
  *
  * The bracket [a, b] holds two interior points c < d at the golden ratio,

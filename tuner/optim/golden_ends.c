@@ -70,7 +70,8 @@ static size_t ends_propose(void *vstate, double *x, gsl_rng *r)
 	return 0;
 }
 
-/* Golden Section afresh on [lo, hi] with the iterations left; done when nothing is left to narrow. */
+/* Golden Section afresh on [lo, hi] with the iterations left; done when nothing is left to
+ * narrow. */
 static void restart(ends_state *s, double lo, double hi)
 {
 	tuner_optimizer_params *p = &s->params;

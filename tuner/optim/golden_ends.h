@@ -1,6 +1,6 @@
 /*
  * golden_ends.h - Golden Section search that also evaluates the two ends of its bracket, an
- * optimizer type for tuner/optim/optimizer.h built on tuner_optimizer_golden.
+ * optimizer type for optimizer.h built on tuner_optimizer_golden.
  *
  * Why: Golden Section assumes one minimum inside [a, b] and only ever evaluates interior points.
  * When the minimum lies at an end, or the function has a second valley, it narrows towards

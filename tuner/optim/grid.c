@@ -1,5 +1,5 @@
 /*
- * tuner/optim/grid.c - full factorial grid search: N points per dimension, N^dim points in
+ * grid.c - full factorial grid search: N points per dimension, N^dim points in
  * all, at coordinates i / (N - 1), i = 0..N-1 (the single point 0.5 when N = 1), so the
  * corners of the cube are always visited.  Points are enumerated like nested loops with
  * the first coordinate outermost, and handed out in batches of at most grid.batch.

@@ -1,5 +1,5 @@
 /*
- * tuner/optim/optimizer.c - the generic optimizer: instance, ask/tell driver, best point,
+ * optimizer.c - the generic optimizer: instance, ask/tell driver, best point,
  * budget and history.  The types (pso.c, golden.c, grid.c, random_search.c) only
  * propose batches and learn from their values; everything they have in common is here.
  *

@@ -1,5 +1,5 @@
 /*
- * tuner/optim/optimizer.h - batch optimizers over the unit cube [0,1]^dim.
+ * optimizer.h - batch optimizers over the unit cube [0,1]^dim.
  *
  * What: a generic minimiser modelled on GSL's gsl_multimin_fminimizer.  A *type*
  * (tuner_optimizer_pso, _golden, _grid, _random) is a table of functions; an *instance*

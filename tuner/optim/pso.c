@@ -1,5 +1,5 @@
 /*
- * tuner/optim/pso.c - synchronous particle swarm optimisation (SPEC.md §5).
+ * pso.c - synchronous particle swarm optimisation (SPEC.md §5).
  *
  *     v <- omega v + phi_p rp (p - x) + phi_g rg (g - x),   x <- x + v
  *

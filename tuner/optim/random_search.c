@@ -1,5 +1,5 @@
 /*
- * tuner/optim/random_search.c - pure random search: independent uniform points in [0,1)^dim
+ * random_search.c - pure random search: independent uniform points in [0,1)^dim
  * (gsl_rng_uniform, point by point, coordinate by coordinate), in batches of at most
  * random.batch, until the budget is spent.  It has no stopping rule of its own, so it
  * requires a budget.  The baseline any cleverer optimizer has to beat.

@@ -6,9 +6,9 @@
  * whitespace-separated data file into the output directory (report_write_data), and draw it with
  * one of the scripts in plots/ (report_plot). Each script takes its inputs as gnuplot variables
  * (`gnuplot -e "data='x.dat'; out='x'; fmt='png'" plots/x.gp`) and writes out.png (pngcairo) or,
- * with fmt='svg', out.svg, both 800x600. gnuplot runs in the output directory, so every path it sees is relative to it;
- * report_finish writes plot.sh there, the exact commands, so that a reader can redraw or restyle
- * any figure by hand.
+ * with fmt='svg', out.svg, both 800x600. gnuplot runs in the output directory, so every path it
+ * sees is relative to it; report_finish writes plot.sh there, the exact commands, so that a
+ * reader can redraw or restyle any figure by hand.
  *
  * Figures are numbered in the order they are drawn. A section groups the figures and numbers of
  * one input (a calibration, an optimizer run, a response surface, a scale run, a trace); index.html

@@ -3,11 +3,11 @@
  * design.csv, surface.csv, boxcox.csv, scale.csv) for the report, with errors that name the file
  * and the line.
  *
- * The files follow one convention (tuner/report/rsm_files.h): a header line, one record a line, fields
+ * The files follow one convention (rsm_files.h): a header line, one record a line, fields
  * separated by commas and never quoted, numbers in C locale, an empty field where there is no
  * number. Blank lines are skipped; a CR before the newline is ignored.
  *
- * Errors (REPORT_ERROR_INPUT, tuner/report/report.h) are one line: "DIR/history.csv: cannot read: No such
+ * Errors (REPORT_ERROR_INPUT, report.h) are one line: "DIR/history.csv: cannot read: No such
  * file or directory", "DIR/history.csv:1: no column 'best' in the header",
  * "DIR/history.csv:7: 8 fields, the header has 9", "DIR/history.csv:7: column 'value': 'abc' is
  * not a number".

@@ -1,5 +1,5 @@
 /*
- * report_html.h - index.html of a report (tuner/report/report_model.h): one page, no scripts and no outside
+ * report_html.h - index.html of a report (report_model.h): one page, no scripts and no outside
  * resources, so that it opens from the directory in any browser and can be mailed as a folder.
  *
  * The page lists the figures, then each section: its heading and source, its table of numbers,

@@ -1,6 +1,6 @@
 /*
  * report_rsm.c - response surfaces, contour maps, residuals and the Box-Cox profile of a
- * response-surface study (see report_sources.h; the files are tuner/report/rsm_files.h's).
+ * response-surface study (see report_sources.h; the files are rsm_files.h's).
  */
 #include <math.h>
 #include <string.h>

@@ -9,8 +9,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include <glib/gstdio.h>
-
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
 G_DEFINE_QUARK(rsm-files-error-quark, rsm_files_error)
@@ -497,35 +495,6 @@ void rsm_files_json_study(struct json_writer *w, const RsmStudyFiles *f)
 	json_model(w, f);
 	json_boxcox(w, f->study);
 	json_optimum(w, f);
-}
-
-/* ---- writing -------------------------------------------------------------------------------- */
-
-gboolean rsm_files_write(const char *dir, const char *const *names, char *const *contents, guint n,
-			 GError **error)
-{
-	if (g_mkdir_with_parents(dir, 0755) != 0) {
-		int e = errno;
-
-		g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO,
-			    "--out: cannot create %s: %s", dir, g_strerror(e));
-		return FALSE;
-	}
-	for (guint i = 0; i < n; i++) {
-		if (!contents[i])
-			continue;
-
-		g_autofree char *path = g_build_filename(dir, names[i], NULL);
-		GError *local = NULL;
-
-		if (!g_file_set_contents(path, contents[i], -1, &local)) {
-			g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_IO, "--out: %s",
-				    local->message);
-			g_error_free(local);
-			return FALSE;
-		}
-	}
-	return TRUE;
 }
 
 /* ---- reading design.csv --------------------------------------------------------------------- */

@@ -30,8 +30,8 @@
  *
  * JSON: rsm_files_json_study writes the study's keys into an open object (see the function).
  *
- * Files are written with g_file_set_contents (a temporary file renamed over the target), so a
- * reader never sees half a file. Nothing here owns what it is given; no global state.
+ * The texts are written by the command (tuner/util/out_files.h). Nothing here owns what it is
+ * given; no global state.
  */
 #ifndef TUNER_RSM_FILES_H
 #define TUNER_RSM_FILES_H
@@ -47,7 +47,7 @@ G_BEGIN_DECLS
 #define RSM_FILES_ERROR (rsm_files_error_quark())
 
 typedef enum {
-	RSM_FILES_ERROR_IO,    /* a file cannot be read or written (message names it) */
+	RSM_FILES_ERROR_IO,    /* design.csv cannot be read (message names it) */
 	RSM_FILES_ERROR_PARSE, /* design.csv is malformed (message names file and line) */
 } RsmFilesError;
 
@@ -90,11 +90,6 @@ char *rsm_files_boxcox_csv(const RsmStudyFiles *f);
  * factors' full names; NaN is null.
  */
 void rsm_files_json_study(struct json_writer *w, const RsmStudyFiles *f);
-
-/* Creates dir (and parents) and writes each names[i] with contents[i] (NULL contents: skipped).
- * FALSE with an error naming the file on the first failure. */
-gboolean rsm_files_write(const char *dir, const char *const *names, char *const *contents, guint n,
-			 GError **error);
 
 /*
  * Reads a design.csv for k factors: the columns x1..xk and response are required (in any order;

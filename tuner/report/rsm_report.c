@@ -506,3 +506,14 @@ void rsm_report_optimum(GString *out, const RsmStudy *s, const RsmStudyFactor *f
 			RSM_STUDY_LEVEL * 100, s->optimum_pi_lo, s->optimum_pi_hi);
 	g_string_append(out, "\n\n");
 }
+
+void rsm_report_analysis(GString *out, const RsmStudy *study, const RsmStudyFactor *factors,
+			 const char *response_unit)
+{
+	rsm_report_boxcox(out, study);
+	rsm_report_sequential(out, study);
+	rsm_report_anova(out, study, factors);
+	rsm_report_fit_stats(out, study);
+	rsm_report_coefficients(out, study);
+	rsm_report_optimum(out, study, factors, response_unit);
+}

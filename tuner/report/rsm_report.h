@@ -63,6 +63,11 @@ void rsm_report_coefficients(GString *out, const RsmStudy *study);
 void rsm_report_optimum(GString *out, const RsmStudy *study, const RsmStudyFactor *factors,
 			const char *response_unit);
 
+/* Every section of the analysis, in the order the tools print them: Box-Cox, sequential sums of
+ * squares, ANOVA, fit statistics, coefficients, optimum. */
+void rsm_report_analysis(GString *out, const RsmStudy *study, const RsmStudyFactor *factors,
+			 const char *response_unit);
+
 /* "A=... B=... " one line of natural values (name=value), for confirmation lines. */
 void rsm_report_setting(GString *out, const RsmStudyFactor *factors, guint k,
 			const double *natural);

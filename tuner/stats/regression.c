@@ -62,6 +62,12 @@ static double t_two_sided_p(double t, double df)
 	return 2.0 * gsl_cdf_tdist_Q(fabs(t), df);
 }
 
+void regression_t_test(double estimate, double se, double df, double *t, double *p)
+{
+	*t = estimate / se;
+	*p = t_two_sided_p(*t, df);
+}
+
 static double f_upper_p(double f, double df1, double df2)
 {
 	if (isnan(f))
@@ -118,10 +124,8 @@ static void fill_statistics(Regression *r, const LineFit *f, const double *y)
 	r->se_a = sqrt(f->cov_aa);
 	r->se_b = sqrt(f->cov_bb);
 	r->cov_ab = f->cov_ab;
-	r->t_a = r->a / r->se_a;
-	r->t_b = r->b / r->se_b;
-	r->p_a = t_two_sided_p(r->t_a, df);
-	r->p_b = t_two_sided_p(r->t_b, df);
+	regression_t_test(r->a, r->se_a, df, &r->t_a, &r->p_a);
+	regression_t_test(r->b, r->se_b, df, &r->t_b, &r->p_b);
 
 	r->sse = f->sse;
 	r->sst = gsl_stats_tss(y, 1, r->n);

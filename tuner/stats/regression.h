@@ -105,7 +105,8 @@ typedef struct {
 	double f, p;
 	double pe_sd;
 	double r2_ceiling;
-	double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point, for unequal counts their harmonic mean */
+	double n_eff; /* 1 / mean_i(1 / n_i): the repeats per point (for unequal counts, their harmonic
+		       * mean) */
 } LackOfFit;
 
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
@@ -125,6 +126,10 @@ LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, co
  * error or target is not in (0, 1).
  */
 double regression_repeats_for_r2(const Regression *means, const LackOfFit *lof, double target);
+
+/* The t value estimate / se and its two-sided p-value with df degrees of freedom, as the fit
+ * computes t_a, p_a and t_b, p_b: p is 0 for an infinite t and NaN for a NaN one. */
+void regression_t_test(double estimate, double se, double df, double *t, double *p);
 
 /* Free a Regression and its arrays. NULL is allowed. */
 void regression_free(Regression *fit);

@@ -48,7 +48,7 @@
  *   prediction    ŷ(x) = f(x)' b, se = sqrt(MSE f' C f), confidence interval for the mean
  *                 ŷ ± t_{(1+level)/2, df_E} se.
  * These reproduce every digit of the Design-Expert output printed for Montgomery's CCD example
- * (tests/tuner/test_rsm.c).
+ * (tests/tuner/stats/test_rsm.c).
  *
  * Degenerate cases are flagged, never divided by zero (rows with no test have tested = FALSE and
  * f = p = NaN):

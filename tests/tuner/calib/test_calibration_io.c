@@ -1,7 +1,7 @@
 /*
  * test_calibration_io.c -- the calibration record, its files and their errors.
  *
- * Every test works in its own temporary directory (g_dir_make_tmp), removed afterwards.
+ * Every test works in its own temporary directory (temp_dir_setup), removed afterwards.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,35 +16,9 @@
 #include "tasks/hackbench.h"
 #include "tuner/calib/calibration_io.h"
 
+#include "tests/support/support.h"
+
 /* ---- helpers ---- */
-
-static void remove_tree(const char *path)
-{
-	if (g_file_test(path, G_FILE_TEST_IS_DIR) && !g_file_test(path, G_FILE_TEST_IS_SYMLINK)) {
-		g_autoptr(GDir) dir = g_dir_open(path, 0, NULL);
-		const char *name;
-		while (dir != NULL && (name = g_dir_read_name(dir)) != NULL) {
-			g_autofree gchar *child = g_build_filename(path, name, NULL);
-			remove_tree(child);
-		}
-		g_rmdir(path);
-	} else {
-		g_unlink(path);
-	}
-}
-
-static int make_tmp(void **state)
-{
-	*state = g_dir_make_tmp("calibration-io-XXXXXX", NULL);
-	return *state == NULL ? -1 : 0;
-}
-
-static int remove_tmp(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
 
 static void assert_contains(const char *haystack, const char *needle)
 {
@@ -99,13 +73,12 @@ static const char sample_csv[] =
 	"6,300,32,2,31.3,0.7,30;32;34,700,500\n"
 	"8,400,41,0,41.4,-0.4,41,,\n";
 
-static gchar *read_text(const char *dir, const char *name)
+/* The whole file dir/name (read_text fails the test if it cannot be read). */
+static gchar *read_in(const char *dir, const char *name)
 {
 	g_autofree gchar *path = g_build_filename(dir, name, NULL);
-	gchar *text = NULL;
-	if (!g_file_get_contents(path, &text, NULL, NULL))
-		fail_msg("cannot read %s", path);
-	return text;
+
+	return read_text(path);
 }
 
 /* Write the sample calibration into dir and return the path of its .ini. */
@@ -187,7 +160,7 @@ static void test_round_trip(void **state)
 	assert_true(calibration_write(cal, dir, &error));
 	assert_null(error);
 
-	g_autofree gchar *csv = read_text(dir, CALIBRATION_CSV_NAME);
+	g_autofree gchar *csv = read_in(dir, CALIBRATION_CSV_NAME);
 	assert_string_equal(csv, sample_csv);
 	/* No runs recorded, no runs file. */
 	g_autofree gchar *runs = g_build_filename(dir, CALIBRATION_RUNS_NAME, NULL);
@@ -214,6 +187,14 @@ static void test_round_trip(void **state)
 	assert_same_double(g->b, f->b);
 	assert_same_double(g->se_a, f->se_a);
 	assert_same_double(g->se_b, f->se_b);
+	/* t and p are not in the file: read back, they follow from a, b, their errors and n. */
+	assert_same_double(f->t_a, f->a / f->se_a);
+	assert_same_double(f->t_b, f->b / f->se_b);
+	assert_same_double(g->t_a, f->t_a);
+	assert_same_double(g->t_b, f->t_b);
+	assert_same_double(g->p_a, f->p_a);
+	assert_same_double(g->p_b, f->p_b);
+	assert_true(f->p_b >= 0 && f->p_b < 0.05);
 	assert_same_double(g->r2, f->r2);
 	assert_same_double(g->adj_r2, f->adj_r2);
 	assert_same_double(g->rse, f->rse);
@@ -270,7 +251,7 @@ static void test_runs_and_protocol(void **state)
 						    .switches = NAN });
 	assert_true(calibration_write(cal, *state, NULL));
 
-	g_autofree gchar *runs = read_text(*state, CALIBRATION_RUNS_NAME);
+	g_autofree gchar *runs = read_in(*state, CALIBRATION_RUNS_NAME);
 	assert_string_equal(runs, "seq,round,groups,ms,start_s,switches\n0,0,4,41.5,0,1234\n"
 				  "1,0,2,20.25,0.0625,\n");
 	g_autofree gchar *ini = g_build_filename(*state, CALIBRATION_INI_NAME, NULL);
@@ -572,7 +553,7 @@ static void test_model_names(void **state)
 	assert_int_equal(m, CALIBRATION_MODEL_BOOTSTRAP);
 }
 
-#define TMP_TEST(f) cmocka_unit_test_setup_teardown(f, make_tmp, remove_tmp)
+#define TMP_TEST(f) cmocka_unit_test_setup_teardown(f, temp_dir_setup, temp_dir_teardown)
 
 int main(void)
 {

@@ -45,19 +45,6 @@ static char *counting_cmd(const char *count, const char *body)
 		body);
 }
 
-static int setup(void **state)
-{
-	*state = temp_dir("test_cmd_calibrate_XXXXXX");
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
-
 static char *in_dir(void **state, const char *name)
 {
 	return g_build_filename(*state, name, NULL);
@@ -377,19 +364,24 @@ static void test_bad_flags_are_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written, setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written,
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_warm_up_runs_the_largest_workload_unrecorded,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, setup, teardown),
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_bootstrap_inputs, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failing_run_writes_nothing, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_garbage_output_names_the_command_and_line,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, setup, teardown),
+						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_failing_warm_up_says_so, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_flags_are_refused, temp_dir_setup,
+						temp_dir_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

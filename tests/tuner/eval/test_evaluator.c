@@ -170,6 +170,19 @@ static void test_replicate_seed(void **state)
 	assert_true(evaluator_default_jobs() >= 1);
 }
 
+/* Two batches' costs add field by field: (3, 1, 2) + (4, 4, 0) = (7, 5, 2). */
+static void test_stats_add(void **state)
+{
+	EvaluatorStats sum = { .total = 3, .from_journal = 1, .run = 2 };
+	const EvaluatorStats batch = { .total = 4, .from_journal = 4, .run = 0 };
+
+	(void)state;
+	evaluator_stats_add(&sum, &batch);
+	assert_int_equal(sum.total, 7);
+	assert_int_equal(sum.from_journal, 5);
+	assert_int_equal(sum.run, 2);
+}
+
 /* (a) 2 and 4 jobs (and the default) give the results of 1 job bit for bit, and journal the same
  * set of records. */
 static void test_jobs_do_not_change_results(void **state)
@@ -474,6 +487,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_statistics_by_hand),
 		cmocka_unit_test(test_replicate_seed),
+		cmocka_unit_test(test_stats_add),
 		cmocka_unit_test_setup_teardown(test_jobs_do_not_change_results, setup, teardown),
 		cmocka_unit_test(test_position_does_not_matter),
 		cmocka_unit_test_setup_teardown(test_journaled_batch_not_rerun, setup, teardown),

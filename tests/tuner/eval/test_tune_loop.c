@@ -76,7 +76,7 @@ static TuneConfig synth_config(const tuner_optimizer_type *T, struct knob_space 
 	TuneConfig c = {
 		.type = T,
 		.dim = space->dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = space,
 		.evaluator = {
 			.objective = synth_objective,
@@ -107,8 +107,8 @@ static void assert_same_runs(const TuneRun *a, const TuneRun *b)
 /*
  * PSO through the loop, with the SPEC's omega and each phi halved to 1.51, a contracting swarm
  * (the SPEC's default phi = 3.02 exceeds 2 (1 + omega) = 2.873, so the default swarm keeps
- * oscillating; tests/tuner/test_optimizers.c measures both).  In unit coordinates the bowl is
- * 1 + ln(1e4)^2 |u - u*|^2, so 1% in a knob is 0.0011 in u.
+ * oscillating; tests/tuner/optim/test_optimizers.c measures both).  In unit coordinates the bowl
+ * is 1 + ln(1e4)^2 |u - u*|^2, so 1% in a knob is 0.0011 in u.
  */
 static void test_pso_finds_the_bowl(void **state)
 {
@@ -477,7 +477,7 @@ static TuneRun *simulator_pso(const struct workload *w, const struct knob_space 
 	TuneConfig c = {
 		.type = tuner_optimizer_pso,
 		.dim = space->dim,
-		.map = tune_map_knob_space,
+		.map = knob_space_map,
 		.map_ctx = (void *)space,
 		.evaluator = {
 			.objective = workload_objective,

@@ -156,6 +156,12 @@ static void test_fix_removes_a_dimension(void **state)
 	assert_int_equal(k.min_granularity_ns, 3000000);
 	assert_int_equal(k.wakeup_granularity_ns, 1000000000);
 
+	/* As the tune loop's map: every knob set, free or fixed. */
+	CfsKnobs m = { 1, 1, 1 };
+
+	knob_space_map(u, &m, &s);
+	assert_memory_equal(&m, &k, sizeof(k));
+
 	/* A later --range frees it again. */
 	assert_true(knob_space_parse_range(&s, "min_granularity=1000000:2000000", &error));
 	assert_int_equal(s.dim, 3);

@@ -48,19 +48,6 @@ static void expect_input_error(const struct run *r, const char *line)
 
 /* ---- files ------------------------------------------------------------------------------------ */
 
-static int make_tmp(void **state)
-{
-	*state = temp_dir("test_report_XXXXXX");
-	return 0;
-}
-
-static int remove_tmp(void **state)
-{
-	remove_tree(*state);
-	g_free(*state);
-	return 0;
-}
-
 /* Copy the files of a fixture directory into dst (created). */
 static void copy_fixture(const char *name, const char *dst)
 {
@@ -638,18 +625,29 @@ static void test_scale_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_every_figure, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_single_directory, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_calibration_switches, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_every_figure, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_single_directory, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_calibration_switches, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_calibration_in_rounds, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test(test_normal_scores),
-		cmocka_unit_test_setup_teardown(test_gantt_small_trace, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_convergence_blocks, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_malformed_csv, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_usage_errors, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_scale_matches_linsched, make_tmp, remove_tmp),
-		cmocka_unit_test_setup_teardown(test_scale_errors, make_tmp, remove_tmp),
+		cmocka_unit_test_setup_teardown(test_gantt_small_trace, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_convergence_blocks, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_csv, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_usage_errors, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scale_matches_linsched, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_scale_errors, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

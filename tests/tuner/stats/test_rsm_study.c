@@ -37,6 +37,7 @@
 #include "tuner/report/rsm_files.h"
 #include "tuner/report/rsm_report.h"
 #include "tuner/stats/rsm_study.h"
+#include "tuner/util/out_files.h"
 #include "tests/support/assert_close.h"
 
 static const char *const letters[3] = { "A", "B", "C" };
@@ -517,7 +518,7 @@ static void test_design_csv_round_trip(void **state)
 	const char *names[] = { "design.csv" };
 	char *contents[] = { csv };
 
-	assert_true(rsm_files_write(dir, names, contents, 1, &error));
+	assert_true(out_files_write(dir, names, contents, 1, &error));
 
 	g_autoptr(RsmDesign) back = rsm_files_read_design(path, x.f, 3, &y, &error);
 	assert_non_null(back);
