@@ -91,8 +91,8 @@ $(foreach v,$(VARIANTS),$(eval $(call VARIANT_RULES,$(v))))
 # the libraries are installed), then `check`.
 test: deps
 	@$(MAKE) --no-print-directory vm
-	@$(MAKE) --no-print-directory check
 	@$(MAKE) --no-print-directory fuzz-smoke
+	@$(MAKE) --no-print-directory check
 
 # Both variants in one run, so the closing line counts every test; the lint first.
 check: lint $(TESTS_release) $(TESTS_asan) $(DEBUG_TESTS) $(foreach v,release asan,build/$(v)/bin/linsched build/$(v)/bin/tuner)
