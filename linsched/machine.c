@@ -26,6 +26,9 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.socket_sndbuf_bytes = 212992, /* net.core.wmem_default */
 		.socket_msg_overhead = 666,
 		.pipe_bytes = 65536, /* 16 pages */
+		.steal_ppm = 0,
+		.stall_ns = 0,
+		.stall_cv_pct = 100,
 	};
 }
 
@@ -72,6 +75,9 @@ static const struct key keys[] = {
 	{ "capacity", "socket_sndbuf_bytes", M(socket_sndbuf_bytes), USED },
 	{ "capacity", "pipe_bytes", M(pipe_bytes), USED },
 	{ "capacity", "pipe_msgs", 0, INFO },
+	{ "steal", "steal_ppm", M(steal_ppm), USED },
+	{ "steal", "stall_ns", M(stall_ns), USED },
+	{ "steal", "stall_cv_pct", M(stall_cv_pct), USED },
 };
 
 static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
@@ -123,6 +129,14 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 		}
 		return true;
 	}
+	if (strcmp(k->name, "steal_ppm") == 0 && v >= 1000000)
+		return fail(error, path, line,
+			    "steal_ppm: %" G_GUINT64_FORMAT " is not below 1000000 (a CPU the host "
+			    "never runs)",
+			    v);
+	if (strcmp(k->name, "stall_cv_pct") == 0 && (v == 0 || v > 1000))
+		return fail(error, path, line,
+			    "stall_cv_pct: %" G_GUINT64_FORMAT " is not in 1..1000", v);
 	if ((strcmp(k->name, "cache_lines") == 0 || strcmp(k->name, "socket_sndbuf_bytes") == 0 ||
 	     strcmp(k->name, "pipe_bytes") == 0) &&
 	    v == 0)
@@ -151,9 +165,11 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 			g_free(group);
 			group = g_strndup(l + 1, n - 2);
 			if (strcmp(group, "machine") != 0 && strcmp(group, "costs") != 0 &&
-			    strcmp(group, "capacity") != 0 && strcmp(group, "spread") != 0)
+			    strcmp(group, "capacity") != 0 && strcmp(group, "steal") != 0 &&
+			    strcmp(group, "spread") != 0)
 				return fail(error, path, line,
-					    "unknown group [%s] (machine, costs, capacity, spread)",
+					    "unknown group [%s] (machine, costs, capacity, steal, "
+					    "spread)",
 					    group);
 			continue;
 		}

@@ -20,6 +20,10 @@
  *   [capacity]  message_bytes, socket_msgs, socket_sndbuf_bytes, pipe_bytes, pipe_msgs: a
  *               socket holds socket_msgs messages of message_bytes, so each is charged
  *               sndbuf / msgs - message_bytes bytes beyond its data
+ *   [steal]     what the host takes from a virtual CPU: steal_ppm (the share of time each CPU
+ *               is held by the host, in parts per million), stall_ns (the mean length of one
+ *               such stall) and stall_cv_pct (their coefficient of variation in percent, 100 by
+ *               default: exponential); no steal by default
  *   [spread]    anything (the probe's quartiles; read, not used)
  *
  * Every value is a whole number. An unknown group or key, a bad value or a line that is none of
@@ -54,6 +58,16 @@ struct linsched_machine {
 	uint64_t socket_sndbuf_bytes;		      /* a socket's send buffer */
 	uint64_t socket_msg_overhead; /* bytes charged per message beyond its data */
 	uint64_t pipe_bytes;	      /* a pipe's buffer */
+	/*
+	 * A virtual CPU whose host runs other work is stalled now and then: it executes nothing
+	 * while its clock goes on, so the task it was running is charged the stolen time (a guest
+	 * without steal-time accounting, as under qemu's TCG). steal_ppm of the time, in stalls of
+	 * stall_ns on average; 0: a CPU of its own.
+	 */
+	uint64_t steal_ppm;
+	uint64_t stall_ns;
+	uint64_t
+		stall_cv_pct; /* the stalls' coefficient of variation, in percent (100: exponential) */
 };
 
 void linsched_machine_builtin(struct linsched_machine *m);

@@ -40,6 +40,14 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_key(w, "jitter_cv");
 		json_double(w, cfg->costs.jitter_cv);
 	}
+	if (cfg->costs.steal_ppm) {
+		json_key(w, "steal_ppm");
+		json_uint(w, cfg->costs.steal_ppm);
+		json_key(w, "stall_ns");
+		json_uint(w, cfg->costs.stall_ns);
+		json_key(w, "stall_cv");
+		json_double(w, cfg->costs.stall_cv);
+	}
 	json_end_object(w);
 }
 
@@ -130,10 +138,7 @@ void report_text(GString *out, const struct linsched_sim *sim)
 	g_string_append_printf(
 		out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
 		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
-	if (cfg->costs.jitter_cv > 0)
-		g_string_append_printf(out,
-				       "costs drawn per operation, coefficient of variation %g\n",
-				       cfg->costs.jitter_cv);
+	report_variation(out, cfg, "");
 	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
 		g_string_append_printf(out,
 				       "knobs: base_slice %" G_GUINT64_FORMAT
@@ -179,4 +184,20 @@ void report_text(GString *out, const struct linsched_sim *sim)
 		else
 			g_string_append_printf(out, " %12s\n", "-");
 	}
+}
+
+void report_variation(GString *out, const struct linsched_config *cfg, const char *prefix)
+{
+	const struct linsched_costs *c = &cfg->costs;
+
+	if (c->jitter_cv > 0)
+		g_string_append_printf(out,
+				       "%scosts drawn per operation, coefficient of variation %g\n",
+				       prefix, c->jitter_cv);
+	if (c->steal_ppm)
+		g_string_append_printf(out,
+				       "%ssteal %g %% of each CPU's time, in stalls of %g ms on "
+				       "average (coefficient of variation %g)\n",
+				       prefix, 100.0 * (double)c->steal_ppm / (double)LINSCHED_PPM,
+				       (double)c->stall_ns / 1e6, c->stall_cv);
 }

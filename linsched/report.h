@@ -4,7 +4,9 @@
  * The JSON keys are an interface (the tuner and the reports read them):
  *   profile, cpus, domains, hz, seed, runtime_ns, jiffies, context_switches, migrations,
  *   cpus_busy_ns [per CPU], knobs {latency_ns, min_granularity_ns, wakeup_granularity_ns,
- *   migration_cost_ns} (EEVDF profiles: {base_slice_ns, migration_cost_ns}), costs {...}, deadlock, tasks [{id, name, nice, cpu, sum_exec_ns,
+ *   migration_cost_ns} (EEVDF profiles: {base_slice_ns, migration_cost_ns}), costs {switch_ns,
+ *   wakeup_ns, wakeup_remote_ns, migrate_ns, cache_lines, miss_ps, and jitter_cv, steal_ppm,
+ *   stall_ns, stall_cv when they are on}, deadlock, tasks [{id, name, nice, cpu, sum_exec_ns,
  *   run_delay_ns, pcount, nr_voluntary_switches, nr_involuntary_switches, nr_migrations,
  *   exit_ns (null while alive)}]
  * A caller may add keys of its own at the top level through the extra callback.
@@ -22,5 +24,8 @@ typedef void (*report_extra_fn)(struct json_writer *w, void *ctx);
 void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn extra, void *ctx);
 /* Per-task table and totals. */
 void report_text(GString *out, const struct linsched_sim *sim);
+/* What makes the machine vary (cost jitter, steal), one line each after prefix; nothing when
+ * neither is on. */
+void report_variation(GString *out, const struct linsched_config *cfg, const char *prefix);
 
 #endif

@@ -21,7 +21,8 @@
 
 enum event_kind {
 	EV_CPU,
-	EV_TIMER
+	EV_TIMER,
+	EV_STEAL
 };
 
 struct linsched_task {
@@ -53,10 +54,12 @@ struct linsched_task {
 
 struct linsched_cpu {
 	struct event ev;
+	struct event steal_ev; /* the next stall's start, or the current one's end */
 	int id;
 	uint64_t seg_start; /* when curr's account was last settled */
 	uint64_t next_tick; /* 0: no tick (idle) */
 	uint64_t busy_since;
+	bool stalled; /* the host holds this CPU: nothing on it executes */
 };
 
 struct linsched_sim {
@@ -80,6 +83,8 @@ struct linsched_sim {
 	void *epoch_ctx;
 	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
 	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
+	gsl_rng *steal_rng;	  /* costs.steal_ppm > 0 only */
+	uint64_t stalled_mask;	  /* CPUs in a stall */
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -113,6 +118,9 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.migrate_ns = m->migrate_ns,
 		.cache_lines = m->cache_lines,
 		.miss_ps = m->miss_ps,
+		.steal_ppm = m->steal_ppm,
+		.stall_ns = m->stall_ns,
+		.stall_cv = (double)m->stall_cv_pct / 100.0,
 	};
 	if (m->hz)
 		cfg->hz = m->hz;
@@ -183,6 +191,23 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
 		return false;
 	}
+	if (cfg->costs.steal_ppm >= LINSCHED_PPM) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--steal-ppm: %" G_GUINT64_FORMAT " is not below %llu (a CPU the host "
+			    "never runs)",
+			    cfg->costs.steal_ppm, LINSCHED_PPM);
+		return false;
+	}
+	if (cfg->costs.steal_ppm && cfg->costs.stall_ns == 0) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--stall-ns: steal needs stalls of some length (at least 1 ns)");
+		return false;
+	}
+	if (!(cfg->costs.stall_cv > 0 && cfg->costs.stall_cv <= LINSCHED_MAX_STALL_CV)) {
+		g_set_error(error, CONFIG_ERROR, 1, "--stall-cv: %g is not in (0, %g]",
+			    cfg->costs.stall_cv, LINSCHED_MAX_STALL_CV);
+		return false;
+	}
 	if (!(cfg->costs.jitter_cv >= 0 && cfg->costs.jitter_cv <= LINSCHED_MAX_JITTER_CV)) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cost-jitter: %g is not in 0..%g",
 			    cfg->costs.jitter_cv, LINSCHED_MAX_JITTER_CV);
@@ -212,7 +237,8 @@ static void cpu_account(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	uint64_t elapsed = sim->now - cpu->seg_start;
 
 	cpu->seg_start = sim->now;
-	if (!t || elapsed == 0)
+	/* A stalled CPU executed nothing: its task owes what it owed. */
+	if (!t || elapsed == 0 || cpu->stalled)
 		return;
 
 	uint64_t paid = elapsed < t->overhead ? elapsed : t->overhead;
@@ -226,7 +252,8 @@ static void cpu_rearm(struct linsched_sim *sim, struct linsched_cpu *cpu)
 {
 	struct linsched_task *t = cpu_curr(sim, cpu->id);
 
-	if (!t) {
+	/* Work and ticks wait for the stall's end, which rearms. */
+	if (!t || cpu->stalled) {
 		event_cancel(&sim->events, &cpu->ev);
 		return;
 	}
@@ -255,6 +282,27 @@ static uint64_t mix64(uint64_t x)
 	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
 	return x ^ (x >> 31);
+}
+
+/*
+ * The length of a stall, or of the run until the next one. Stalls are gamma distributed with
+ * the configured mean and coefficient of variation (exponential at CV 1: a host that takes the
+ * CPU at random moments for random times; above 1 a few long stalls among many short ones, as a
+ * loaded host's are). Runs are exponential, with the mean that makes stalls take steal_ppm of
+ * the time, so stalls start at random moments. At least 1 ns, so that the two alternate.
+ */
+static uint64_t steal_draw(struct linsched_sim *sim, bool stall)
+{
+	const struct linsched_costs *c = &sim->cfg.costs;
+	double mean = (double)c->stall_ns;
+
+	if (stall) {
+		double cv2 = c->stall_cv * c->stall_cv;
+
+		return (uint64_t)llround(gsl_ran_gamma(sim->steal_rng, 1.0 / cv2, mean * cv2)) + 1;
+	}
+	mean *= (double)(LINSCHED_PPM - c->steal_ppm) / (double)c->steal_ppm;
+	return (uint64_t)llround(gsl_ran_exponential(sim->steal_rng, mean)) + 1;
 }
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
@@ -288,6 +336,18 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 		sim->cost_rng = gsl_rng_alloc(gsl_rng_taus2);
 		gsl_rng_set(sim->cost_rng, (unsigned long)mix64(cfg->seed ^ 0x636f737473ULL));
 	}
+	if (cfg->costs.steal_ppm) {
+		/* Its own stream too: steal changes when things happen, not what is drawn. */
+		sim->steal_rng = gsl_rng_alloc(gsl_rng_taus2);
+		gsl_rng_set(sim->steal_rng, (unsigned long)mix64(cfg->seed ^ 0x737465616cULL));
+		for (unsigned int i = 0; i < cfg->nr_cpus; i++) {
+			struct linsched_cpu *cpu = &sim->cpus[i];
+
+			event_init(&cpu->steal_ev);
+			cpu->steal_ev.kind = EV_STEAL;
+			event_schedule(&sim->events, &cpu->steal_ev, steal_draw(sim, false));
+		}
+	}
 	return sim;
 }
 
@@ -307,6 +367,8 @@ void linsched_sim_free(struct linsched_sim *sim)
 	g_ptr_array_free(sim->tasks, TRUE);
 	if (sim->cost_rng)
 		gsl_rng_free(sim->cost_rng);
+	if (sim->steal_rng)
+		gsl_rng_free(sim->steal_rng);
 	g_free(sim->result.cpu_busy_ns);
 	g_free(sim->caches);
 	g_free(sim->cpus);
@@ -655,13 +717,13 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	cpu_rearm(sim, cpu);
 }
 
+/* A stalled CPU reschedules when its stall ends. */
 static void reschedule_pending(struct linsched_sim *sim)
 {
-	while (sim->sys.resched_mask) {
-		int cpu = __builtin_ctzll(sim->sys.resched_mask);
+	uint64_t pending;
 
-		do_schedule(sim, &sim->cpus[cpu]);
-	}
+	while ((pending = sim->sys.resched_mask & ~sim->stalled_mask))
+		do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
 }
 
 static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
@@ -672,12 +734,39 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	cpu_account(sim, cpu);
 	if (t && t->overhead == 0 && t->remaining == 0 && !rq->need_resched)
 		task_step(sim, t);
+	/* After a stall the timer interrupts it missed arrive as one. */
 	if (cpu->next_tick && sim->now >= cpu->next_tick) {
-		cpu->next_tick += sim->tick_ns;
+		cpu->next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
 		sim->sys.clock = sim->now;
 		scheduler_tick(rq);
 	}
 	cpu_rearm(sim, cpu);
+}
+
+/* The host takes the CPU, or gives it back; then the next stall or run is drawn. */
+static void steal_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	/* Settle what it did before the stall, or skip (owing everything) over the stall. */
+	cpu_account(sim, cpu);
+	cpu->stalled = !cpu->stalled;
+	sim->stalled_mask ^= 1ULL << cpu->id;
+	event_schedule(&sim->events, &cpu->steal_ev, sim->now + steal_draw(sim, cpu->stalled));
+	if (cpu->stalled)
+		cpu_rearm(sim, cpu);
+	else
+		cpu_event(sim, cpu);
+}
+
+/* With steal, each CPU always has a stall pending: nothing else can happen when no task is
+ * runnable and no other event is queued. */
+static bool only_steal_left(const struct linsched_sim *sim)
+{
+	if (!sim->steal_rng || sim->events.len > sim->cfg.nr_cpus)
+		return false;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++)
+		if (cpu_rq(&sim->sys, (int)i)->nr_running)
+			return false;
+	return true;
 }
 
 /* A timer has no waker: the woken task pays the wakeup (the interrupt's work on its behalf). */
@@ -714,7 +803,7 @@ void linsched_sim_run(struct linsched_sim *sim)
 	while (sim->alive) {
 		struct event *ev = event_peek(&sim->events);
 
-		if (!ev) {
+		if (!ev || only_steal_left(sim)) {
 			sim->result.deadlock = true;
 			break;
 		}
@@ -724,6 +813,8 @@ void linsched_sim_run(struct linsched_sim *sim)
 		sim->now = ev->time;
 		if (ev->kind == EV_CPU)
 			cpu_event(sim, container_of(ev, struct linsched_cpu, ev));
+		else if (ev->kind == EV_STEAL)
+			steal_event(sim, container_of(ev, struct linsched_cpu, steal_ev));
 		else
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
 		reschedule_pending(sim);

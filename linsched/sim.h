@@ -52,9 +52,23 @@ struct linsched_costs {
 	 * every cost is its mean, and a simulation is the same for every seed.
 	 */
 	double jitter_cv;
+	/*
+	 * Steal (a virtual CPU whose host runs other work): each CPU is stalled steal_ppm of the
+	 * time, in stalls of mean stall_ns (gamma distributed with coefficient of variation
+	 * stall_cv: exponential at 1) that start at random moments (exponentially distributed
+	 * runs between them), drawn from a stream seeded by the simulation's seed.
+	 * While stalled a CPU executes nothing: its task's work and costs wait, ticks and
+	 * reschedules wait for the stall's end, and tasks woken onto it wait; but its clock runs,
+	 * so its task is charged the stolen time. 0: no steal.
+	 */
+	uint64_t steal_ppm;
+	uint64_t stall_ns;
+	double stall_cv;
 };
 
 #define LINSCHED_MAX_JITTER_CV 2.0
+#define LINSCHED_MAX_STALL_CV  10.0
+#define LINSCHED_PPM	       1000000ULL
 
 struct linsched_config {
 	const struct sched_profile *profile;

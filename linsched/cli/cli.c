@@ -3,6 +3,7 @@
  */
 #include "linsched/cli/cli.h"
 
+#include <math.h>
 #include <string.h>
 
 void linsched_cli_init(struct linsched_cli *cli)
@@ -21,7 +22,11 @@ void linsched_cli_clear(struct linsched_cli *cli)
 	g_free(cli->profile);
 	g_free(cli->format);
 	g_free(cli->machine);
+	g_free(cli->steal);
+	g_free(cli->stall_ns);
+	g_free(cli->stall_cv);
 	cli->profile = cli->format = cli->machine = NULL;
+	cli->steal = cli->stall_ns = cli->stall_cv = NULL;
 }
 
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
@@ -64,6 +69,16 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		{ "cost-jitter", 0, 0, G_OPTION_ARG_DOUBLE, &cli->cost_jitter,
 		  "Draw every switch, wakeup, write and read cost from a gamma distribution with "
 		  "this coefficient of variation around its mean, 0..2 (default 0: fixed costs)",
+		  "CV" },
+		{ "steal", 0, 0, G_OPTION_ARG_STRING, &cli->steal,
+		  "Share of the time the host holds each virtual CPU, 0 <= F < 1: the CPU executes "
+		  "nothing but its task is charged the time (default: the machine's, 0)",
+		  "F" },
+		{ "stall-ns", 0, 0, G_OPTION_ARG_STRING, &cli->stall_ns,
+		  "Mean length of one such stall (default: the machine's)", "NS" },
+		{ "stall-cv", 0, 0, G_OPTION_ARG_STRING, &cli->stall_cv,
+		  "Coefficient of variation of the stalls' lengths, gamma distributed, 0 < CV <= 10 "
+		  "(default: the machine's, 1: exponential)",
 		  "CV" },
 		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
 		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
@@ -117,6 +132,58 @@ static bool check_profile_knobs(const struct linsched_cli *cli, const struct sch
 			    "--base-slice-ns: the %s profile is CFS, which has no base_slice "
 			    "(EEVDF's knob: --profile eevdf or 6.6)",
 			    profile->name);
+		return false;
+	}
+	return true;
+}
+
+/* A number given as text: the whole text, finite, in [lo, hi) (hi_open) or [lo, hi]. */
+static bool parse_real(const char *flag, const char *text, double lo, double hi, bool hi_open,
+		       double *out, GError **error)
+{
+	char *end = NULL;
+	double v = g_ascii_strtod(text, &end);
+
+	if (end == text || *end != '\0' || !isfinite(v) || v < lo || v > hi ||
+	    (hi_open && v == hi)) {
+		g_set_error(error, CLI_ERROR, 1, "--%s: '%s' is not a number in [%g, %g%s", flag,
+			    text, lo, hi, hi_open ? ")" : "]");
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The steal flags over the machine's values. */
+static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *costs,
+			GError **error)
+{
+	double v;
+
+	if (cli->steal) {
+		if (!parse_real("steal", cli->steal, 0, 1, true, &v, error))
+			return false;
+		costs->steal_ppm = (uint64_t)llround(v * (double)LINSCHED_PPM);
+	}
+	if (cli->stall_ns) {
+		if (!parse_real("stall-ns", cli->stall_ns, 1, 1e12, false, &v, error))
+			return false;
+		costs->stall_ns = (uint64_t)llround(v);
+	}
+	if (cli->stall_cv) {
+		if (!parse_real("stall-cv", cli->stall_cv, 0, LINSCHED_MAX_STALL_CV, false, &v,
+				error))
+			return false;
+		if (v == 0) {
+			g_set_error(error, CLI_ERROR, 1, "--stall-cv: must be above 0");
+			return false;
+		}
+		costs->stall_cv = v;
+	}
+	if (costs->steal_ppm && costs->stall_ns == 0) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "--steal: needs --stall-ns, the mean length of a stall (the machine "
+			    "gives none)");
 		return false;
 	}
 	return true;
@@ -198,6 +265,8 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 	if (cli->miss_cost_ps >= 0)
 		cfg->costs.miss_ps = (uint64_t)cli->miss_cost_ps;
 	cfg->costs.jitter_cv = cli->cost_jitter;
+	if (!apply_steal(cli, &cfg->costs, error))
+		return false;
 	if (cli->seed >= 0)
 		cfg->seed = (uint64_t)cli->seed;
 	if (!linsched_config_validate(cfg, error))

@@ -28,6 +28,8 @@ struct linsched_cli {
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	double cost_jitter;
+	/* Steal: kept as given (NULL: not given, the machine's), parsed by linsched_cli_config. */
+	char *steal, *stall_ns, *stall_cv;
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
 };

@@ -45,10 +45,7 @@ static void print_text(GString *out, const struct linsched_sim *sim,
 		out, "# model %s, %s, profile %s, %u CPUs, HZ %u, seed %" G_GUINT64_FORMAT "\n",
 		p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->pipe ? "pipes" : "sockets",
 		cfg->profile->name, cfg->nr_cpus, cfg->hz, cfg->seed);
-	if (cfg->costs.jitter_cv > 0)
-		g_string_append_printf(out,
-				       "# costs drawn per operation, coefficient of variation %g\n",
-				       cfg->costs.jitter_cv);
+	report_variation(out, cfg, "# ");
 	g_string_append_printf(
 		out,
 		"# knobs: latency %" G_GUINT64_FORMAT " ns, min_granularity %" G_GUINT64_FORMAT

@@ -71,6 +71,8 @@ static void test_builtin(void **state)
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 0);
 	assert_int_equal(cfg.machine.socket_read_ns, m.socket_read_ns);
 	assert_int_equal(cfg.machine.pipe_bytes, m.pipe_bytes);
+	/* a CPU of its own */
+	assert_int_equal(cfg.costs.steal_ppm, 0);
 }
 
 static const char good[] = "# a probe's file\n"
@@ -91,6 +93,9 @@ static const char good[] = "# a probe's file\n"
 			   "socket_msgs=200\n"
 			   "socket_sndbuf_bytes=160000\n"
 			   "pipe_msgs=655\n"
+			   "[steal]\n"
+			   "steal_ppm=400000\n"
+			   "stall_ns=3000000\n"
 			   "[spread]\n"
 			   "thread_switch_ns_q1=-20\n";
 
@@ -121,6 +126,10 @@ static void test_load(void **state)
 	assert_int_equal(cfg.hz, 250);
 	assert_int_equal(cfg.costs.wakeup_ns, 6000);
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 9000);
+	/* and its steal, the stalls exponential unless the file says otherwise */
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+	assert_true(cfg.costs.stall_cv == 1.0);
 
 	/* The format is GKeyFile's. */
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -159,6 +168,11 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[capacity]\nsocket_msgs=3000\n",
 			  "2: socket_msgs: 3000 messages of 100 bytes do not fit");
 	expect_refusal_at(state, "[spread]\nx=1.5\n", "2: x: '1.5' is not a whole number");
+	expect_refusal_at(state, "[steal]\nsteal_ppm=1000000\n",
+			  "2: steal_ppm: 1000000 is not below");
+	expect_refusal_at(state, "[steal]\nstall_cv_pct=0\n",
+			  "2: stall_cv_pct: 0 is not in 1..1000");
+	expect_refusal_at(state, "[steal]\nstall_ns=0.5\n", "2: stall_ns: '0.5' is not a whole");
 	/* GKeyFile's comments start with '#' only. */
 	expect_refusal_at(state, "; note\n", "1: '; note' is not a key=value line");
 

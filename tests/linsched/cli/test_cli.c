@@ -713,6 +713,15 @@ static void test_bad_input(void **state)
 	BAD(NAMES("--seed"), "--seed", "-5");
 	BAD(NAMES("--duration-ms"), "--duration-ms", "0");
 	BAD(NAMES("--no-such-flag"), "--no-such-flag");
+	/* Steal: a fraction below 1, finite, with a stall length from the flags or the machine. */
+	BAD(NAMES("--steal", "--stall-ns"), "--steal", "0.3");
+	BAD(NAMES("--steal"), "--steal", "1", "--stall-ns", "1000000");
+	BAD(NAMES("--steal"), "--steal", "-0.1", "--stall-ns", "1000000");
+	BAD(NAMES("--steal"), "--steal", "nan", "--stall-ns", "1000000");
+	BAD(NAMES("--steal"), "--steal", "0.3x", "--stall-ns", "1000000");
+	BAD(NAMES("--stall-ns"), "--steal", "0.3", "--stall-ns", "0");
+	BAD(NAMES("--stall-cv"), "--stall-cv", "0");
+	BAD(NAMES("--stall-cv"), "--stall-cv", "inf");
 	/* A knob the profile's kernel lacks, a base slice past debugfs's u32, a slice out of range. */
 	BAD(NAMES("--base-slice-ns", "6.1"), "--profile", "6.1", "--base-slice-ns", "1000000");
 	BAD(NAMES("--latency-ns", "eevdf"), "--profile", "eevdf", "--latency-ns", "6000000");
