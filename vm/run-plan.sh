@@ -9,6 +9,8 @@
 #   host.txt     key=value facts seen from the host: accel, boot_s, elapsed_s, status, ...
 #   timeline.txt "<seconds since qemu start> <line>" for every begin/start/run/end line, so the
 #                host-side wall time of each run is known
+#   steal.txt    "seq steal_ppm stall_ns" for every run: what the host took from the vCPUs while
+#                the run's command ran (their threads' schedstat; tuner/vm/vm_steal.h)
 # Exit status: 0 the guest reached "LST end"; 2 silent for SILENCE_S seconds (killed);
 # 3 kernel panic; 4 qemu exited before "LST end"; 1 usage or setup error.
 set -euo pipefail
@@ -75,6 +77,7 @@ cat "$work/plan.cpio" >>"$work/initrd"
 # console) and -no-reboot turns the reboot into an exit.  quiet loglevel=1 keeps every printk but
 # KERN_EMERG (panics) off the console, so that none can cut into a protocol line.
 qemu_args=(
+    -name linsched,debug-threads=on
     -nodefaults -display none -monitor none -serial stdio -no-reboot
     -smp "$cpus" -m "$mem"
     -kernel "$kernel" -initrd "$work/initrd"
@@ -132,6 +135,22 @@ fi
 : >"$out/lines.txt"
 : >"$out/console.log"
 : >"$out/timeline.txt"
+: >"$out/steal.txt"
+
+# The vCPU threads' (named "CPU N/TCG" by debug-threads=on) time on a host CPU, time waiting for
+# one, and switches-in, summed: "run wait switches", or nothing when none can be read.
+vcpu_time() {
+    local t run=0 wait=0 sw=0 n=0 a b c comm
+    for t in /proc/"$qpid"/task/*; do
+        read -r comm <"$t/comm" 2>/dev/null || continue
+        case $comm in "CPU "*/*) ;; *) continue ;; esac
+        read -r a b c <"$t/schedstat" 2>/dev/null || continue
+        run=$((run + a)) wait=$((wait + b)) sw=$((sw + c)) n=$((n + 1))
+    done
+    [ "$n" -gt 0 ] && echo "$run $wait $sw"
+}
+steal_seq=
+steal_at=
 printf '%q ' qemu-system-x86_64 "${qemu_args[@]}" >"$out/qemu-cmdline.txt"
 echo >>"$out/qemu-cmdline.txt"
 
@@ -158,6 +177,26 @@ while :; do
     fi
     line=${line%$'\r'}
     printf '%s\n' "$line" >>"$out/console.log"
+    # The guest prints nothing while a run's command runs: the first protocol line after
+    # "LST start" ends it.
+    case $line in
+    LST\ *)
+        if [ -n "$steal_seq" ]; then
+            now=$(vcpu_time)
+            [ -n "$now" ] && [ -n "$steal_at" ] &&
+                echo "$steal_seq $steal_at $now" | awk '{ r = $5 - $2; w = $6 - $3; s = $7 - $4
+                    if (r + w > 0) printf "%s %d %d\n", $1, w * 1e6 / (r + w) + 0.5, s ? w / s + 0.5 : 0 }' >>"$out/steal.txt"
+            steal_seq=
+        fi
+        case $line in
+        LST\ start\ seq=*)
+            steal_seq=${line#LST start seq=}
+            steal_seq=${steal_seq%% *}
+            steal_at=$(vcpu_time)
+            ;;
+        esac
+        ;;
+    esac
     case $line in
     LST\ *)
         printf '%s\n' "$line" >>"$out/lines.txt"

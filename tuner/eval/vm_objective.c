@@ -34,7 +34,7 @@ static void write_runs(const VmObjective *vm, const char *boot_dir, const VmPlan
 		       const VmGuest *guest)
 {
 	static const char header[] = "seq,round,setting,latency_ns,min_granularity_ns,"
-				     "wakeup_granularity_ns,seconds,ctxt,rc";
+				     "wakeup_granularity_ns,seconds,ctxt,rc,steal_ppm,stall_ns";
 	g_autofree char *root_csv = g_build_filename(vm->log_root, "runs.csv", NULL);
 	gboolean new_root = !g_file_test(root_csv, G_FILE_TEST_EXISTS);
 	g_autofree char *boot_csv = g_build_filename(boot_dir, "runs.csv", NULL);
@@ -48,10 +48,10 @@ static void write_runs(const VmObjective *vm, const char *boot_dir, const VmPlan
 		const VmGuestRun *run = &g_array_index(guest->runs, VmGuestRun, i);
 		g_autofree char *row = g_strdup_printf(
 			"%u,%u,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-			",%.6f,%" G_GINT64_FORMAT ",%d",
+			",%.6f,%" G_GINT64_FORMAT ",%d,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT,
 			run->seq, run->round, run->setting, run->knobs.latency_ns,
 			run->knobs.min_granularity_ns, run->knobs.wakeup_granularity_ns,
-			run->time_s, run->ctxt, run->rc);
+			run->time_s, run->ctxt, run->rc, run->steal_ppm, run->stall_ns);
 		if (b)
 			fprintf(b, "%s\n", row);
 		if (all)

@@ -15,6 +15,8 @@
 
 #include <glib/gstdio.h>
 
+#include "tuner/vm/vm_steal.h"
+
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
 G_DEFINE_QUARK(vm-boot-error-quark, vm_boot_error)
@@ -114,7 +116,30 @@ struct boot {
 	GQueue tail; /* the last console lines, char * */
 	gboolean panicked, timed_out;
 	int status;
+	/* The vCPUs' host times at the current run's "LST start"; the first protocol line after it
+	 * marks the run's end (the guest prints nothing while its command runs). */
+	gint64 steal_seq; /* -1: no run under way */
+	VmCpuTime at_start;
 };
+
+/* A run starts or ends: note what the host took from the vCPUs in between. */
+static void measure_steal(struct boot *b, VmGuest *guest, const char *line)
+{
+	guint seq;
+	VmCpuTime now;
+	guint64 ppm, stall;
+
+	if (!g_str_has_prefix(line, "LST "))
+		return;
+	if (b->steal_seq >= 0) {
+		if (vm_cpu_time_sample(b->pid, &now) &&
+		    vm_cpu_time_steal(&b->at_start, &now, &ppm, &stall))
+			vm_guest_note_steal(guest, (guint)b->steal_seq, (gint64)ppm, (gint64)stall);
+		b->steal_seq = -1;
+	}
+	if (sscanf(line, "LST start seq=%u", &seq) == 1 && vm_cpu_time_sample(b->pid, &b->at_start))
+		b->steal_seq = seq;
+}
 
 static void take_line(struct boot *b, VmGuest *guest, const char *line)
 {
@@ -125,6 +150,7 @@ static void take_line(struct boot *b, VmGuest *guest, const char *line)
 	g_queue_push_tail(&b->tail, g_strdup(line));
 	if (g_queue_get_length(&b->tail) > TAIL_LINES)
 		g_free(g_queue_pop_head(&b->tail));
+	measure_steal(b, guest, line);
 	vm_guest_feed(guest, line);
 }
 
@@ -255,14 +281,17 @@ static gboolean boot_once(const VmBootConfig *config, const char *accel, const V
 	/* Only a serial port: no NIC, VGA or option ROM to set up, so TCG boots faster. */
 	const char *tcg_argv[] = { "-accel", "tcg,thread=multi" };
 	const char *kvm_argv[] = { "-accel", "kvm", "-cpu", "host" };
-	const char *common[] = {
-		"-nodefaults", "-display",   "none",
-		"-monitor",    "none",	     "-serial",
-		"stdio",       "-no-reboot", "-smp",
-		smp,	       "-m",	     mem,
-		"-kernel",     vmlinuz,	     "-initrd",
-		initrd,	       "-append",    "console=ttyS0 panic=1 quiet loglevel=1"
-	};
+	/* -name ...,debug-threads=on names the vCPU threads, whose steal the host measures. */
+	const char *common[] = { "-name",	"linsched,debug-threads=on",
+				 "-nodefaults", "-display",
+				 "none",	"-monitor",
+				 "none",	"-serial",
+				 "stdio",	"-no-reboot",
+				 "-smp",	smp,
+				 "-m",		mem,
+				 "-kernel",	vmlinuz,
+				 "-initrd",	initrd,
+				 "-append",	"console=ttyS0 panic=1 quiet loglevel=1" };
 	g_autoptr(GPtrArray) args = g_ptr_array_new();
 	g_ptr_array_add(args, qemu_path);
 	if (kvm)
@@ -274,7 +303,7 @@ static gboolean boot_once(const VmBootConfig *config, const char *accel, const V
 	for (guint i = 0; i < G_N_ELEMENTS(common); i++)
 		g_ptr_array_add(args, (char *)common[i]);
 	g_ptr_array_add(args, NULL);
-	struct boot b = { .partial = g_string_new(NULL) };
+	struct boot b = { .partial = g_string_new(NULL), .steal_seq = -1 };
 	g_queue_init(&b.tail);
 	g_autofree char *log = NULL;
 

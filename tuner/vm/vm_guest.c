@@ -28,6 +28,7 @@ VmGuest *vm_guest_new(void)
 	guest->started = -1;
 	guest->traces = g_hash_table_new_full(NULL, NULL, NULL, string_free);
 	guest->outputs = g_hash_table_new_full(NULL, NULL, NULL, string_free);
+	guest->steal = g_hash_table_new_full(NULL, NULL, NULL, g_free);
 	return guest;
 }
 
@@ -39,6 +40,7 @@ void vm_guest_free(VmGuest *guest)
 	g_array_free(guest->runs, TRUE);
 	g_hash_table_destroy(guest->traces);
 	g_hash_table_destroy(guest->outputs);
+	g_hash_table_destroy(guest->steal);
 	g_free(guest);
 }
 
@@ -148,10 +150,23 @@ static gboolean parse_run(VmGuest *guest, char *const *tokens)
 	GString *out = g_hash_table_lookup(guest->outputs, GUINT_TO_POINTER(run.seq));
 	run.output = out ? g_strndup(out->str, out->len) : g_strdup("");
 	g_hash_table_remove(guest->outputs, GUINT_TO_POINTER(run.seq));
+	const gint64 *steal = g_hash_table_lookup(guest->steal, GUINT_TO_POINTER(run.seq));
+	run.steal_ppm = steal ? steal[0] : -1;
+	run.stall_ns = steal ? steal[1] : -1;
+	g_hash_table_remove(guest->steal, GUINT_TO_POINTER(run.seq));
 	g_array_append_val(guest->runs, run);
 	if (guest->started == (gint64)run.seq)
 		guest->started = -1;
 	return TRUE;
+}
+
+void vm_guest_note_steal(VmGuest *guest, guint seq, gint64 steal_ppm, gint64 stall_ns)
+{
+	gint64 *v = g_new(gint64, 2);
+
+	v[0] = steal_ppm;
+	v[1] = stall_ns;
+	g_hash_table_replace(guest->steal, GUINT_TO_POINTER(seq), v);
 }
 
 void vm_guest_feed(VmGuest *guest, const char *line)

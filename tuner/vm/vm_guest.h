@@ -30,7 +30,10 @@ typedef struct {
 	double time_s;	   /* its last "Time: S" line; NaN if none */
 	double wall_s;	   /* guest monotonic time around the command; NaN if not measured */
 	gint64 ctxt;	   /* context switches of all CPUs during the run; -1 if not measured */
-	char *output;	   /* the command's output lines, joined with '\n' */
+	/* What the host took from the vCPUs during the run (vm_steal.h), as the host that booted
+	 * the guest measured it; -1 if not measured. */
+	gint64 steal_ppm, stall_ns;
+	char *output; /* the command's output lines, joined with '\n' */
 } VmGuestRun;
 
 typedef struct {
@@ -45,6 +48,7 @@ typedef struct {
 	guint garbled;	     /* protocol lines the parser could not use */
 	GHashTable *traces;  /* seq (GUINT_TO_POINTER) -> GString: the run's trace lines */
 	GHashTable *outputs; /* seq -> GString: output lines not yet claimed by a run line */
+	GHashTable *steal;   /* seq -> gint64[2]: steal noted by the host for a run to come */
 } VmGuest;
 
 VmGuest *vm_guest_new(void);
@@ -52,6 +56,9 @@ void vm_guest_free(VmGuest *guest);
 
 /* Take one console line (with or without its "\r\n"). */
 void vm_guest_feed(VmGuest *guest, const char *line);
+
+/* The host measured steal_ppm and stall_ns during run seq (before its run line arrives). */
+void vm_guest_note_steal(VmGuest *guest, guint seq, gint64 steal_ppm, gint64 stall_ns);
 
 /* The finished run with this seq, or NULL. */
 const VmGuestRun *vm_guest_run(const VmGuest *guest, guint seq);

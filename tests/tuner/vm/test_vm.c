@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <glib/gstdio.h>
 
 #include "tests/support/assert_close.h"
@@ -25,6 +29,7 @@
 #include "tuner/vm/vm_boot.h"
 #include "tuner/vm/vm_guest.h"
 #include "tuner/vm/vm_plan.h"
+#include "tuner/vm/vm_steal.h"
 
 #define FIXTURES "tests/tuner/fixtures/vm"
 
@@ -163,6 +168,7 @@ static void test_guest_good(void **state)
 
 	const VmGuestRun *r0 = vm_guest_run(g, 0), *r1 = vm_guest_run(g, 1);
 	assert_string_equal(r0->setting, "defaults");
+	assert_true(r0->steal_ppm == -1 && r0->stall_ns == -1); /* no host noted any */
 	assert_true(r0->knobs_ok && r0->rc == 0);
 	assert_true(r0->time_s == 0.108 && r0->ctxt == 2312);
 	assert_close(r0->wall_s, 0.151, 1e-12);
@@ -410,7 +416,92 @@ static void test_real_kernel_boot(void **state)
 		assert_memory_equal(&run->knobs, &want->knobs, sizeof want->knobs);
 		assert_int_equal(run->rc, 0);
 		assert_true(run->time_s > 0 && run->ctxt > 0);
+		/* the host saw the vCPU threads (qemu named them) and how long they waited */
+		assert_true(run->steal_ppm >= 0 && run->steal_ppm < 1000000);
+		assert_true(run->stall_ns >= 0);
 	}
+}
+
+/*
+ * Steal between two samples: vCPUs that ran 3 s and waited 1 s wanted 4 s and lost a quarter of
+ * it (250 000 ppm); 400 switches-in end at most 400 waits, 2.5 ms each on average.
+ */
+static void test_steal_by_hand(void **state)
+{
+	(void)state;
+	VmCpuTime a = { 10 * G_GUINT64_CONSTANT(1000000000), 5000000000, 1000, 2 }, b = a;
+	guint64 ppm = 0, stall = 0;
+
+	b.run_ns += 3000000000;
+	b.wait_ns += 1000000000;
+	b.switches += 400;
+	assert_true(vm_cpu_time_steal(&a, &b, &ppm, &stall));
+	assert_int_equal(ppm, 250000);
+	assert_int_equal(stall, 2500000);
+	/* nothing ran: no figure; other threads, or counters going back: not comparable */
+	assert_false(vm_cpu_time_steal(&a, &a, &ppm, &stall));
+	b.threads = 3;
+	assert_false(vm_cpu_time_steal(&a, &b, &ppm, &stall));
+	b = a;
+	b.wait_ns--;
+	assert_false(vm_cpu_time_steal(&a, &b, &ppm, &stall));
+}
+
+static gpointer spin_as_vcpu(gpointer data)
+{
+	struct timespec ts;
+
+	prctl(PR_SET_NAME, "CPU 0/TCG");
+	g_atomic_int_inc((gint *)data);
+	/* 20 ms of its own CPU time, however loaded the machine is */
+	do
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	while (ts.tv_sec == 0 && ts.tv_nsec < 20000000);
+	g_atomic_int_inc((gint *)data);
+	while (g_atomic_int_get((gint *)data) < 3)
+		g_usleep(1000);
+	return NULL;
+}
+
+/* What the host noted for a run reaches the run when its line arrives, and only that run. */
+static void test_guest_steal_noted(void **state)
+{
+	(void)state;
+	g_autoptr(VmGuest) g = vm_guest_new();
+
+	vm_guest_feed(g, "LST start seq=0");
+	vm_guest_note_steal(g, 0, 123456, 789);
+	vm_guest_feed(g, "LST run seq=0 round=0 setting=defaults latency_ns=12000000 "
+			 "min_granularity_ns=1500000 wakeup_granularity_ns=2000000 "
+			 "migration_cost_ns=500000 knobs=ok rc=0 time_s=0.108 wall_ns=151000000 "
+			 "ctxt=2312");
+	vm_guest_feed(g, "LST run seq=1 round=0 setting=defaults latency_ns=12000000 "
+			 "min_granularity_ns=1500000 wakeup_granularity_ns=2000000 "
+			 "migration_cost_ns=500000 knobs=ok rc=0 time_s=0.1 wall_ns=151000000 "
+			 "ctxt=2000");
+	assert_int_equal(vm_guest_run(g, 0)->steal_ppm, 123456);
+	assert_int_equal(vm_guest_run(g, 0)->stall_ns, 789);
+	assert_int_equal(vm_guest_run(g, 1)->steal_ppm, -1);
+}
+
+/* The sampler finds a thread named as qemu names a vCPU, here in this very process. */
+static void test_steal_sample_own_thread(void **state)
+{
+	(void)state;
+	gint stage = 0;
+	VmCpuTime none, t;
+
+	assert_false(vm_cpu_time_sample(getpid(), &none) && none.threads > 0);
+	GThread *th = g_thread_new("vcpu", spin_as_vcpu, &stage);
+	while (g_atomic_int_get(&stage) < 2)
+		g_usleep(1000);
+	assert_true(vm_cpu_time_sample(getpid(), &t));
+	assert_int_equal(t.threads, 1);
+	assert_true(t.run_ns >= 20000000); /* it spun for 20 ms of CPU time */
+	assert_true(t.switches >= 1);
+	g_atomic_int_inc(&stage);
+	g_thread_join(th);
+	assert_false(vm_cpu_time_sample(-1, &t));
 }
 
 int main(void)
@@ -430,6 +521,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_objective_timeout_and_panic, fake_setup,
 						fake_teardown),
 		cmocka_unit_test(test_real_kernel_boot),
+		cmocka_unit_test(test_steal_by_hand),
+		cmocka_unit_test(test_guest_steal_noted),
+		cmocka_unit_test(test_steal_sample_own_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
