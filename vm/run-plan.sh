@@ -138,16 +138,17 @@ fi
 : >"$out/steal.txt"
 
 # The vCPU threads' (named "CPU N/TCG" by debug-threads=on) time on a host CPU, time waiting for
-# one, and switches-in, summed: "run wait switches", or nothing when none can be read.
+# one, and preemptions, summed: "run wait preemptions", or nothing when none can be read.
 vcpu_time() {
-    local t run=0 wait=0 sw=0 n=0 a b c comm
+    local t run=0 wait=0 pre=0 n=0 a b c comm k v
     for t in /proc/"$qpid"/task/*; do
         read -r comm <"$t/comm" 2>/dev/null || continue
         case $comm in "CPU "*/*) ;; *) continue ;; esac
         read -r a b c <"$t/schedstat" 2>/dev/null || continue
-        run=$((run + a)) wait=$((wait + b)) sw=$((sw + c)) n=$((n + 1))
+        while read -r k v; do [ "$k" = nonvoluntary_ctxt_switches: ] && pre=$((pre + v)); done <"$t/status"
+        run=$((run + a)) wait=$((wait + b)) n=$((n + 1))
     done
-    [ "$n" -gt 0 ] && echo "$run $wait $sw"
+    [ "$n" -gt 0 ] && echo "$run $wait $pre"
 }
 steal_seq=
 steal_at=

@@ -12,19 +12,23 @@ static gboolean is_vcpu_thread(const char *comm)
 	return g_str_has_prefix(comm, "CPU ") && strchr(comm, '/') != NULL;
 }
 
-static gboolean read_schedstat(const char *task_dir, VmCpuTime *sum)
+static gboolean read_thread(const char *task_dir, VmCpuTime *sum)
 {
-	g_autofree char *path = g_build_filename(task_dir, "schedstat", NULL);
-	g_autofree char *text = NULL;
-	guint64 run, wait, switches;
+	g_autofree char *sched_path = g_build_filename(task_dir, "schedstat", NULL);
+	g_autofree char *status_path = g_build_filename(task_dir, "status", NULL);
+	g_autofree char *sched = NULL, *status = NULL;
+	const char *line;
+	guint64 run, wait, preempted;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL) ||
-	    sscanf(text, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &run,
-		   &wait, &switches) != 3)
+	if (!g_file_get_contents(sched_path, &sched, NULL, NULL) ||
+	    !g_file_get_contents(status_path, &status, NULL, NULL) ||
+	    sscanf(sched, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &run, &wait) != 2 ||
+	    !(line = strstr(status, "nonvoluntary_ctxt_switches:")) ||
+	    sscanf(line, "nonvoluntary_ctxt_switches: %" G_GUINT64_FORMAT, &preempted) != 1)
 		return FALSE;
 	sum->run_ns += run;
 	sum->wait_ns += wait;
-	sum->switches += switches;
+	sum->preemptions += preempted;
 	sum->threads++;
 	return TRUE;
 }
@@ -47,7 +51,7 @@ gboolean vm_cpu_time_sample(GPid pid, VmCpuTime *out)
 			continue;
 		g_strchomp(comm);
 		if (is_vcpu_thread(comm))
-			read_schedstat(task_dir, out);
+			read_thread(task_dir, out);
 	}
 	return out->threads > 0;
 }
@@ -56,15 +60,15 @@ gboolean vm_cpu_time_steal(const VmCpuTime *before, const VmCpuTime *after, guin
 			   guint64 *stall_ns)
 {
 	if (after->threads != before->threads || after->run_ns < before->run_ns ||
-	    after->wait_ns < before->wait_ns || after->switches < before->switches)
+	    after->wait_ns < before->wait_ns || after->preemptions < before->preemptions)
 		return FALSE;
 
 	guint64 run = after->run_ns - before->run_ns, wait = after->wait_ns - before->wait_ns;
-	guint64 switches = after->switches - before->switches;
+	guint64 stalls = after->preemptions - before->preemptions;
 
 	if (run + wait == 0)
 		return FALSE;
 	*steal_ppm = (guint64)((long double)wait * 1000000 / (long double)(run + wait) + 0.5L);
-	*stall_ns = switches ? (wait + switches / 2) / switches : 0;
+	*stall_ns = stalls ? (wait + stalls / 2) / stalls : 0;
 	return TRUE;
 }

@@ -6,9 +6,11 @@
  * gap to whatever task it was running. That is steal (the guest kernel of vm/ has no steal-time
  * accounting to subtract it), and on a loaded host it changes how the guest schedules as much as
  * the knobs do. The host kernel counts it exactly: /proc/PID/task/TID/schedstat holds each
- * thread's time on a CPU, its time waiting for one, and how many times it was switched in.
- * Between two samples the steal is wait / (run + wait), and a stall lasts wait / switches-in on
- * average (every switch-in ends one wait, some of them empty, so this is a lower bound).
+ * thread's time on a CPU and its time waiting for one, and .../status how often it was preempted
+ * (nonvoluntary_ctxt_switches). Between two samples the steal is wait / (run + wait), and a stall
+ * lasts wait / preemptions on average: a preempted vCPU waits for its turn; one that halted
+ * (an idle guest CPU) and is woken waits too, mostly briefly, and that wait is counted in the
+ * total but not as a stall of its own.
  *
  * qemu names its vCPU threads "CPU N/TCG" (or /KVM) when started with -name ...,debug-threads=on.
  */
@@ -21,10 +23,10 @@ G_BEGIN_DECLS
 
 /* The vCPU threads' schedstat, summed. */
 typedef struct {
-	guint64 run_ns;	  /* on a host CPU */
-	guint64 wait_ns;  /* runnable, waiting for one */
-	guint64 switches; /* times switched in */
-	guint threads;	  /* vCPU threads found */
+	guint64 run_ns;	     /* on a host CPU */
+	guint64 wait_ns;     /* runnable, waiting for one */
+	guint64 preemptions; /* times preempted (nonvoluntary context switches) */
+	guint threads;	     /* vCPU threads found */
 } VmCpuTime;
 
 /* Samples the vCPU threads of qemu process pid; FALSE when none can be read. */
