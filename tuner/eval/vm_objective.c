@@ -46,9 +46,9 @@ static char *csv_field(const char *text)
 	return g_strdup_printf("\"%s\"", doubled);
 }
 
-/* Append the boot's runs to its runs.csv and to the root's runs.csv. */
-static void write_runs(const VmObjective *vm, const char *boot_dir, const VmPlan *plan,
-		       const VmGuest *guest)
+/* Append the boot's runs to its runs.csv and to the root's runs.csv (as boot number). */
+static void write_runs(const VmObjective *vm, const char *boot_dir, guint number,
+		       const VmPlan *plan, const VmGuest *guest)
 {
 	static const char header[] = "seq,round,setting,latency_ns,min_granularity_ns,"
 				     "wakeup_granularity_ns,seconds,ctxt,rc,command";
@@ -76,7 +76,7 @@ static void write_runs(const VmObjective *vm, const char *boot_dir, const VmPlan
 		if (b)
 			fprintf(b, "%s\n", row);
 		if (all)
-			fprintf(all, "%u,%s\n", vm->boots, row);
+			fprintf(all, "%u,%s\n", number, row);
 	}
 	if (b)
 		fclose(b);
@@ -105,8 +105,18 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 		return FALSE;
 
 	vm->boots++;
-	g_autofree char *boot_dir =
-		vm->log_root ? g_strdup_printf("%s/boot-%03u", vm->log_root, vm->boots) : NULL;
+
+	/* The first free boot-NNN: a rerun that resumes a journal keeps the earlier boots' logs. */
+	g_autofree char *boot_dir = NULL;
+	guint number = vm->boots;
+
+	while (vm->log_root) {
+		boot_dir = g_strdup_printf("%s/boot-%03u", vm->log_root, number);
+		if (!g_file_test(boot_dir, G_FILE_TEST_EXISTS))
+			break;
+		g_clear_pointer(&boot_dir, g_free);
+		number++;
+	}
 	VmBootConfig config = vm->boot;
 	config.log_dir = boot_dir;
 
@@ -131,7 +141,7 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 		}
 	}
 	if (boot_dir)
-		write_runs(vm, boot_dir, plan, guest);
+		write_runs(vm, boot_dir, number, plan, guest);
 	vm_guest_free(guest);
 	return ok;
 }

@@ -21,7 +21,8 @@
  * lacks: evaluations of replicates {3, 4} (the rest journaled) boot with 2 rounds, replicate 3
  * taking the first round's ratio and 4 the second's.
  *
- * Files, under log_root (when not NULL), per boot boot-NNN/: plan.txt, console.log, and
+ * Files, under log_root (when not NULL), per boot boot-NNN/ (the first NNN not there yet, so that
+ * a rerun keeps the logs of the boots before): plan.txt, console.log, and
  * runs.csv (seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,
  * rc,command) — the context switches of each run beside its time, the command quoted as CSV
  * quotes a field when it holds a comma or a quote; and log_root/runs.csv, every run of every boot

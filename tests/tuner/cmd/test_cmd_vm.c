@@ -2,7 +2,7 @@
  * tests/tuner/cmd/test_cmd_vm.c - the commands that measure on the real-kernel VM, end to end
  * with a fake guest (tests/tuner/fixtures/vm/fake-qemu.sh, which times a run at 0.1 s +
  * wakeup_granularity / 1e10, and every run of round FAKE_QEMU_SLOW_ROUND at 0.2 s): `tuner
- * validate` and `tuner golden --objective vm` with its journal.
+ * validate`, `tuner golden --objective vm` with its journal, and `tuner rsm --objective vm`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/support/assert_close.h"
@@ -19,6 +20,12 @@
 #include "tests/support/support.h"
 
 #define RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
+/* The fake guest's time at wakeup_granularity w ns, as it prints it (6 decimals). */
+static double fake_time(double w)
+{
+	return round(1e6 * (0.1 + w / 1e10)) / 1e6;
+}
 
 static int fake_setup(void **state)
 {
@@ -151,12 +158,148 @@ static void test_golden_vm_journal(void **state)
 	run_clear(&bad);
 }
 
+/* The flags of an RSM on the fake VM: log ranges around the defaults, 2 rounds. */
+#define RSM_VM_FLAGS                                                                               \
+	"rsm", "--objective", "vm", "--rounds", "2", "--threads", "--groups", "1", "--loops",      \
+		"10", "--log", "--range", "latency=3e6:48e6", "--range",                           \
+		"min_granularity=375000:6e6", "--range", "wakeup_granularity=5e5:8e6", "--format", \
+		"json"
+
+/*
+ * The whole design is one boot of 2 rounds, the confirmation a second. Round 1 is slow (every run
+ * 0.2 s), so there every ratio is 1; in round 0 a run at wakeup_granularity w takes 0.1 + w / 1e10
+ * s against the defaults' 0.1002 s. design.csv holds the design twice, each row's response that
+ * ratio by hand. The confirmation's geometric-mean ratio is sqrt(ratio in round 0 x 1). A rerun
+ * with the journal boots nothing; --analyse of design.csv (rounds and all) fits the same model.
+ */
+static void test_rsm_vm(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *journal = g_build_filename(f->dir, "journal", NULL);
+	g_autofree char *out = g_build_filename(f->dir, "rsm", NULL);
+	const char *const args[] = { RSM_VM_FLAGS, "--journal", journal, "--no-sync",
+				     "--out",	   out,		NULL };
+
+	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
+	struct run a = run_program(TUNER, args, NULL);
+	expect_clean_exit(&a, "rsm --objective vm");
+	assert_int_equal(fake_vm_boots(f), 2);
+
+	struct json *j = json_parse(a.out);
+	assert_string_equal(json_string_at(j, "unit"), "x defaults");
+	assert_string_equal(json_string_at(j, "source"), "vm");
+	assert_close(json_number_at(j, "vm.rounds"), 2, 0);
+	assert_close(json_number_at(j, "design.runs"), 40, 0);
+	assert_close(json_number_at(j, "default.value"), 1, 0);
+
+	double w = json_number_at(j, "best.knobs.wakeup_granularity_ns");
+	double r0 = fake_time(w) / 0.1002;
+	assert_close(json_number_at(j, "confirmation.ratio"), sqrt(r0), 1e-9);
+	assert_close(json_number_at(j, "best.value"), (r0 + 1) / 2, 1e-9);
+	assert_close(json_number_at(j, "confirmation.rounds"), 2, 0);
+
+	g_autofree char *csv_path = g_build_filename(out, "design.csv", NULL);
+	g_autofree char *csv = NULL;
+	assert_true(g_file_get_contents(csv_path, &csv, NULL, NULL));
+	g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+	assert_string_equal(rows[0], "run,x1,x2,x3,latency_ns,min_granularity_ns,"
+				     "wakeup_granularity_ns,response,response_t,round");
+	guint in_round[2] = { 0, 0 };
+	for (guint i = 1; rows[i] && *rows[i]; i++) {
+		g_auto(GStrv) cell = g_strsplit(rows[i], ",", -1);
+		guint round = (guint)atoi(cell[9]);
+		double wake = g_ascii_strtod(cell[6], NULL), y = g_ascii_strtod(cell[7], NULL);
+
+		assert_true(round < 2);
+		in_round[round]++;
+		assert_close(y, round == 1 ? 1 : fake_time(wake) / 0.1002, 1e-12);
+	}
+	assert_int_equal(in_round[0], 20);
+	assert_int_equal(in_round[1], 20);
+
+	struct run b = run_program(TUNER, args, NULL);
+	expect_clean_exit(&b, "rsm --objective vm, resumed");
+	assert_int_equal(fake_vm_boots(f), 2);
+	struct json *jb = json_parse(b.out);
+	assert_close(json_number_at(jb, "r2"), json_number_at(j, "r2"), 0);
+	assert_close(json_number_at(jb, "simulations_from_journal"), 42, 0);
+	json_free(jb);
+
+	const char *const again[] = { "rsm",	   "--log",
+				      "--range",   "latency=3e6:48e6",
+				      "--range",   "min_granularity=375000:6e6",
+				      "--range",   "wakeup_granularity=5e5:8e6",
+				      "--analyse", csv_path,
+				      "--format",  "json",
+				      NULL };
+	struct run c = run_program(TUNER, again, NULL);
+	expect_clean_exit(&c, "rsm --analyse of a design in rounds");
+	struct json *jc = json_parse(c.out);
+	assert_close(json_number_at(jc, "r2"), json_number_at(j, "r2"), 1e-12);
+	json_free(jc);
+	json_free(j);
+	run_clear(&a);
+	run_clear(&b);
+	run_clear(&c);
+	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+}
+
+/* Bad flags are refused (2) before any boot; a guest that hangs fails the run (1) with one line
+ * naming the console log, and leaves no result files behind. */
+static void test_rsm_vm_refusals_and_failure(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *out = g_build_filename(f->dir, "rsm", NULL);
+	static const struct {
+		const char *flag, *value, *needle;
+	} bad[] = {
+		{ "--replicates", "3", "--replicates" },
+		{ "--jobs", "2", "--jobs" },
+		{ "--confirm-rounds", "1", "--confirm-rounds" },
+		{ "--rounds", "0", "--rounds" },
+		{ "--vm-mem", "12", "--vm-mem" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *const args[] = { RSM_VM_FLAGS, bad[i].flag, bad[i].value, NULL };
+		struct run r = run_program(TUNER, args, NULL);
+
+		expect_refusal(&r, bad[i].flag, bad[i].needle);
+		run_clear(&r);
+	}
+	struct run r = RUN("rsm", "--rounds", "3", "--groups", "1", "--loops", "10");
+	expect_refusal(&r, "--rounds without vm", "--rounds");
+	run_clear(&r);
+	r = RUN("rsm", "--objective", "mars");
+	expect_refusal(&r, "--objective mars", "--objective");
+	run_clear(&r);
+	assert_int_equal(fake_vm_boots(f), 0);
+
+	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
+	const char *const args[] = { RSM_VM_FLAGS, "--vm-timeout", "1", "--out", out, NULL };
+	r = run_program(TUNER, args, NULL);
+	g_unsetenv("FAKE_QEMU_MODE");
+	assert_int_equal(r.status, 1);
+	assert_int_equal(strlen(r.out), 0);
+	assert_non_null(strstr(r.err, "printed nothing for 1 s"));
+	assert_non_null(strstr(r.err, "boot-001/console.log"));
+	assert_int_equal(strchr(r.err, '\n') - r.err + 1, strlen(r.err));
+	g_autofree char *design = g_build_filename(out, "design.csv", NULL);
+	g_autofree char *console = g_build_filename(out, "vm", "boot-001", "console.log", NULL);
+	assert_false(g_file_test(design, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(console, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_validate, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_validate_timeout, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_golden_vm_journal, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_rsm_vm, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_rsm_vm_refusals_and_failure, fake_setup,
+						fake_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
