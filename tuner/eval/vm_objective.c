@@ -25,6 +25,8 @@ void vm_measurement_clear(VmMeasurement *m)
 {
 	g_clear_pointer(&m->seconds, g_free);
 	g_clear_pointer(&m->ctxt, g_free);
+	g_clear_pointer(&m->wall_s, g_free);
+	g_clear_pointer(&m->seq, g_free);
 	g_clear_pointer(&m->kernel, g_free);
 }
 
@@ -94,8 +96,10 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 
 	out->seconds = g_new(double, cells);
 	out->ctxt = g_new(gint64, cells);
+	out->wall_s = g_new(double, cells);
+	out->seq = g_new0(guint, cells);
 	for (gsize i = 0; i < cells; i++) {
-		out->seconds[i] = NAN;
+		out->seconds[i] = out->wall_s[i] = NAN;
 		out->ctxt[i] = -1;
 	}
 
@@ -103,6 +107,12 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 						  vm->seed + vm->boots, error);
 	if (plan == NULL)
 		return FALSE;
+	for (guint i = 0; i < plan->runs->len; i++) {
+		const VmRun *planned = &g_array_index(plan->runs, VmRun, i);
+
+		out->seq[vm_measurement_index(out, planned->setting, planned->command,
+					      planned->round)] = planned->seq;
+	}
 
 	vm->boots++;
 
@@ -138,6 +148,7 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 		    run->time_s > 0) {
 			out->seconds[at] = run->time_s;
 			out->ctxt[at] = run->ctxt;
+			out->wall_s[at] = run->wall_s;
 		}
 	}
 	if (boot_dir)

@@ -56,6 +56,8 @@ typedef struct {
 	guint n_settings, n_commands, rounds;
 	double *seconds; /* [vm_measurement_index()]: the benchmark's time; NaN if missing */
 	gint64 *ctxt;	 /* the same for context switches; -1 if missing */
+	double *wall_s;	 /* the same for the guest's wall time around the command; NaN if missing */
+	guint *seq;	 /* the same: the run's place in the plan (the order the guest ran them) */
 	char *kernel;	 /* the guest's uname -r */
 } VmMeasurement;
 
