@@ -62,6 +62,7 @@
 #include "tuner/cmd/study_cmd.h"
 #include "tuner/cmd/vm_cli.h"
 #include "tuner/eval/vm_objective.h"
+#include "tuner/stats/block_effect.h"
 #include "tuner/stats/paired.h"
 #include "tuner/eval/evaluator.h"
 #include "tuner/knobs/knob_space.h"
@@ -107,6 +108,8 @@ struct rsm_run {
 	double *confirm;    /* the optimum's ratio to the defaults in each confirmation round */
 	PairedStats paired; /* of those ratios against 1 */
 	bool paired_ok;
+	BlockEffect rounds; /* how the rounds of the design's boot differ */
+	bool have_rounds;
 };
 
 static void rsm_cli_init(struct rsm_cli *c)
@@ -135,6 +138,7 @@ static void rsm_run_clear(struct rsm_run *r)
 	vm_objective_clear(&r->vmo);
 	rsm_design_free(r->as_run);
 	g_free(r->confirm);
+	block_effect_clear(&r->rounds);
 }
 
 /* ---- flags ---------------------------------------------------------------------------------- */
@@ -475,6 +479,7 @@ static void replicate_rounds(struct rsm_run *r, const double *values)
 			       &natural[(gsize)i * KNOB_COUNT], sizeof(double) * KNOB_COUNT);
 			r->s.y[(gsize)j * n + i] = values[(gsize)i * R + j];
 		}
+	r->have_rounds = block_effect_log(r->s.y, n, R, &r->rounds);
 }
 
 static bool run_design(struct rsm_run *r, GError **error)
@@ -789,6 +794,30 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 		r->best.mean, r->def.mean);
 }
 
+/*
+ * The rounds as blocks: every ratio of a round shares that round's one run of the defaults, and
+ * the model, which has no block term, counts that as pure error (block_effect.h).
+ */
+static void text_rounds(const struct rsm_run *r, GString *out)
+{
+	const BlockEffect *b = &r->rounds;
+
+	g_string_append_printf(
+		out,
+		"Rounds as blocks (log ratios, %u runs x %u rounds, no interaction)\n"
+		"  the rounds differ: F %.4g on %.0f and %.0f df, p %.4g; a round's "
+		"common factor (the geometric mean of its ratios over that of all):",
+		b->points, b->blocks, b->f, b->df_blocks, b->df_error, b->p);
+	for (guint j = 0; j < b->blocks; j++)
+		g_string_append_printf(out, " %.3f", b->factor[j]);
+	g_string_append_printf(
+		out,
+		"\n  sd of the round effect %.3f, of one ratio net of runs and rounds %.3f (log "
+		"scale): every ratio of a round shares its run of the defaults, and the quadratic "
+		"model, without a block term, counts that as pure error\n\n",
+		b->sd_blocks, b->sd_error);
+}
+
 /* The unit of the responses: "response units" (--analyse), "x defaults" or "jiffies". */
 static const char *response_unit(const struct rsm_cli *c, const struct rsm_run *r, bool text)
 {
@@ -806,6 +835,8 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	rsm_report_factors(out, r->factors, KNOB_COUNT);
 	rsm_report_design(out, r->s.design, r->factors, r->s.study, unit);
 	rsm_report_analysis(out, r->s.study, r->factors, unit);
+	if (r->have_rounds)
+		text_rounds(r, out);
 	if (r->confirmed)
 		text_confirmation(r, out);
 	else
@@ -831,6 +862,36 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	results_json_knobs(w, k);
 	json_key(w, "predicted_ms");
 	json_double(w, workload_predict_ms(&r->s.w, res->mean));
+	json_end_object(w);
+}
+
+/* "rounds": the rounds as blocks (block_effect.h), or null. */
+static void json_rounds(struct json_writer *w, const struct rsm_run *r)
+{
+	const BlockEffect *b = &r->rounds;
+	const struct {
+		const char *key;
+		double value;
+	} fields[] = {
+		{ "f", b->f }, { "df_rounds", b->df_blocks },	 { "df_error", b->df_error },
+		{ "p", b->p }, { "sd_round_log", b->sd_blocks }, { "sd_error_log", b->sd_error },
+	};
+
+	json_key(w, "rounds");
+	if (!r->have_rounds) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
+		json_key(w, fields[i].key);
+		json_double(w, fields[i].value);
+	}
+	json_key(w, "factors");
+	json_begin_array(w);
+	for (guint j = 0; j < b->blocks; j++)
+		json_double(w, b->factor[j]);
+	json_end_array(w);
 	json_end_object(w);
 }
 
@@ -867,6 +928,7 @@ static void json_vm(struct json_writer *w, const struct rsm_run *r)
 	json_key(w, "boots");
 	json_uint(w, r->vmo.boots);
 	json_end_object(w);
+	json_rounds(w, r);
 	json_key(w, "confirmation");
 	if (!r->paired_ok) {
 		json_null(w);

@@ -218,6 +218,24 @@ static void test_rsm_vm(void **state)
 	assert_int_equal(in_round[0], 20);
 	assert_int_equal(in_round[1], 20);
 
+	/*
+	 * The rounds as blocks, on the log ratios z: round 1's are all 0, round 0's have mean m.
+	 * Then ss_rounds = 20 * 2 * (m/2)² = 10 m², each residual is ±(z - m)/2, so ss_error =
+	 * Σ (z - m)² / 2 on 19 df, and F = 10 m² / (ss_error / 19); round 0's factor is exp(m/2).
+	 */
+	double z[20], m = 0, ss = 0;
+	guint k = 0;
+	for (guint i = 1; rows[i] && *rows[i]; i++) {
+		g_auto(GStrv) cell = g_strsplit(rows[i], ",", -1);
+
+		if (atoi(cell[9]) == 0)
+			m += (z[k++] = log(g_ascii_strtod(cell[7], NULL))) / 20;
+	}
+	for (k = 0; k < 20; k++)
+		ss += (z[k] - m) * (z[k] - m) / 2;
+	assert_close(json_number_at(j, "rounds.f"), 10 * m * m / (ss / 19), 1e-9);
+	assert_close(json_number_at(j, "rounds.df_error"), 19, 0);
+
 	struct run b = run_program(TUNER, args, NULL);
 	expect_clean_exit(&b, "rsm --objective vm, resumed");
 	assert_int_equal(fake_vm_boots(f), 2);
