@@ -166,11 +166,22 @@ static const char *setting_id(const Calibration *cal, const CalibrationPoint *p)
 	return g_ptr_array_index(cal->settings, p->setting);
 }
 
+/* The width of the setting column: its title or the longest id. */
+static int id_width(const Calibration *cal)
+{
+	gsize width = strlen("setting");
+
+	for (guint i = 0; i < cal->settings->len; i++)
+		width = MAX(width, strlen(g_ptr_array_index(cal->settings, i)));
+	return (int)width;
+}
+
 void calibrate_vm_print_points(const Calibration *cal)
 {
 	guint n = cal->points->len, others = 0, inside = 0;
+	int w = id_width(cal);
 
-	printf("\n  %-16s %6s %12s %10s %9s %10s %10s  %-26s %8s\n", "setting", "groups",
+	printf("\n  %-*s %6s %12s %10s %9s %10s %10s  %-26s %8s\n", w, "setting", "groups",
 	       "sim jiffies", "real ms", "sd", "predicted", "residual", "real x defaults [95% CI]",
 	       "sim x def");
 	for (guint i = 0; i < n; i++) {
@@ -185,7 +196,7 @@ void calibrate_vm_print_points(const Calibration *cal)
 			inside += p->sim_x_defaults >= p->real_x_defaults_lo &&
 				  p->sim_x_defaults <= p->real_x_defaults_hi;
 		}
-		printf("  %-16s %6u %12.2f %10.1f %9.1f %10.1f %10.1f  %-26s %8.3f\n",
+		printf("  %-*s %6u %12.2f %10.1f %9.1f %10.1f %10.1f  %-26s %8.3f\n", w,
 		       setting_id(cal, p), p->groups, p->sim_jiffies, p->real_mean_ms,
 		       p->real_sd_ms, p->predicted_ms, p->residual_ms,
 		       is_ref ? "1 (the reference)" : real, p->sim_x_defaults);
@@ -199,11 +210,12 @@ void calibrate_vm_print_points(const Calibration *cal)
 void calibrate_vm_print_switches(const Calibration *cal)
 {
 	guint n = cal->points->len, others = 0, ratio_agree = 0, level_agree = 0;
+	int w = id_width(cal);
 
 	printf("\nContext switches per run (real: the guest's /proc/stat ctxt, both CPUs, idle "
 	       "switches too, median of the rounds;\nsimulated: the CPUs' switches, idle ones too, "
 	       "from the start barrier on; x defaults: against the defaults at the same group count)\n\n");
-	printf("  %-16s %6s %12s %12s %9s %12s %10s\n", "setting", "groups", "real", "simulated",
+	printf("  %-*s %6s %12s %12s %9s %12s %10s\n", w, "setting", "groups", "real", "simulated",
 	       "real/sim", "real x def", "sim x def");
 	for (guint i = 0; i < n; i++) {
 		const CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
@@ -214,7 +226,7 @@ void calibrate_vm_print_switches(const Calibration *cal)
 		if (p->setting != 0)
 			ratio_agree +=
 				agree(p->real_switches_x_defaults, p->sim_switches_x_defaults);
-		printf("  %-16s %6u %12.0f %12.0f %9.3f %12.3f %10.3f%s\n", setting_id(cal, p),
+		printf("  %-*s %6u %12.0f %12.0f %9.3f %12.3f %10.3f%s\n", w, setting_id(cal, p),
 		       p->groups, p->real_switches, p->sim_switches, ratio,
 		       p->real_switches_x_defaults, p->sim_switches_x_defaults,
 		       agree(p->real_switches, p->sim_switches) ? "" : "  *");
