@@ -15,8 +15,8 @@ void vm_cli_add_entries(struct vm_cli *c, GOptionGroup *group, gboolean with_rou
 		  "With the VM: rounds per boot, each running every setting once in a fresh order "
 		  "(default 5)",
 		  "N" },
-		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c->cpus, "With the VM: the guest's CPUs",
-		  "N" },
+		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c->cpus,
+		  "With the VM: the guest's CPUs (default: --cpus)", "N" },
 		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c->mem_mb,
 		  "With the VM: the guest's memory in MiB (default 1024)", "MB" },
 		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c->silence_s,

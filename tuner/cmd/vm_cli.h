@@ -4,7 +4,7 @@
  * vm` and `tuner calibrate --real vm`.
  *
  *   --rounds N       rounds per boot, each running every setting once in a fresh order (default 5)
- *   --vm-cpus N      the guest's CPUs (default: the command's; 2 for rsm)
+ *   --vm-cpus N      the guest's CPUs (default: the workload's --cpus)
  *   --vm-mem MB      the guest's memory (default 1024)
  *   --vm-timeout S   a guest silent this long is killed (default 300)
  *
