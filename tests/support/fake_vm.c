@@ -34,6 +34,8 @@ FakeVm *fake_vm_new(void)
 	g_setenv("FAKE_QEMU_COUNT", f->count, TRUE);
 	g_unsetenv("FAKE_QEMU_MODE");
 	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+	g_unsetenv("FAKE_QEMU_SLOW_FACTOR");
+	g_unsetenv("FAKE_QEMU_FAIL_SEQ");
 	return f;
 }
 

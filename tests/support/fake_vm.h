@@ -18,8 +18,9 @@ typedef struct {
 } FakeVm;
 
 /* A new fake cache; also points LINSCHED_VM_CACHE, LINSCHED_VM_QEMU and LINSCHED_VM_ACCEL at it
- * (for the programs the tests start) and clears the fake's FAKE_QEMU_MODE and
- * FAKE_QEMU_SLOW_ROUND. fake_vm_free puts the three variables back as they were. */
+ * (for the programs the tests start) and clears the fake's FAKE_QEMU_MODE, FAKE_QEMU_SLOW_ROUND,
+ * FAKE_QEMU_SLOW_FACTOR and FAKE_QEMU_FAIL_SEQ. fake_vm_free puts the three variables back as
+ * they were. */
 FakeVm *fake_vm_new(void);
 void fake_vm_free(FakeVm *f);
 

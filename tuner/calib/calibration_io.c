@@ -78,7 +78,9 @@ static CalibrationFit unfitted(void)
 				 .pe_df = NAN,
 				 .r2_ceiling = NAN,
 				 .repeats_for_r2_99 = NAN,
-				 .r2_groups = NAN };
+				 .r2_groups = NAN,
+				 .r2_group_means = NAN,
+				 .r2_within_groups = NAN };
 }
 
 /* A calibration with empty arrays, no strings and an unfitted fit. */
@@ -89,6 +91,7 @@ static Calibration *calibration_empty(void)
 	cal->points = g_array_new(FALSE, TRUE, sizeof(CalibrationPoint));
 	g_array_set_clear_func(cal->points, clear_point);
 	cal->runs = g_array_new(FALSE, FALSE, sizeof(CalibrationRun));
+	cal->settings = g_ptr_array_new_with_free_func(g_free);
 	cal->protocol =
 		(CalibrationProtocol){ .order = RUN_ORDER_ROUNDS, .seed = 1, .warmup_s = 0 };
 	cal->fit = unfitted();
@@ -106,6 +109,7 @@ Calibration *calibration_new(CalibrationModel model, const char *workload, guint
 	cal->cpus = realbench_cpu_count();
 	cal->loops = loops;
 	cal->mode = mode;
+	cal->source = g_strdup("host");
 	return cal;
 }
 
@@ -119,6 +123,8 @@ void calibration_free(Calibration *cal)
 	g_array_unref(cal->groups);
 	g_array_unref(cal->points);
 	g_array_unref(cal->runs);
+	g_ptr_array_unref(cal->settings);
+	g_free(cal->source);
 	g_free(cal);
 }
 
@@ -137,10 +143,63 @@ void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
 		.residual_ms = NAN,
 		.sim_switches = NAN,
 		.real_switches = NAN,
+		.real_x_defaults = NAN,
+		.real_x_defaults_lo = NAN,
+		.real_x_defaults_hi = NAN,
+		.sim_x_defaults = NAN,
+		.real_switches_x_defaults = NAN,
+		.sim_switches_x_defaults = NAN,
 	};
 	g_array_append_vals(point.real_ms, real_ms, (guint)n_runs);
 	g_array_append_val(cal->points, point);
 	g_array_append_val(cal->groups, groups);
+}
+
+guint calibration_add_setting(Calibration *cal, const char *id)
+{
+	g_ptr_array_add(cal->settings, g_strdup(id));
+	return cal->settings->len - 1;
+}
+
+/*
+ * With several settings: the R² of each group count's mean (the best any model blind to the knobs
+ * can do), and what the fit explains of the settings' differences within a group count (see
+ * calibration_io.h). y are the points' means, yhat the fit's values.
+ */
+static void within_groups(Calibration *cal, const double *y, const double *yhat)
+{
+	guint n = cal->points->len;
+	g_autoptr(GHashTable) sums =
+		g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	double grand = gsl_stats_mean(y, 1, n), ss_total = 0, ss_between = 0, ss_within = 0,
+	       ss_miss = 0;
+
+	if (cal->settings->len < 2)
+		return;
+	for (guint i = 0; i < n; i++) {
+		gpointer key =
+			GUINT_TO_POINTER(g_array_index(cal->points, CalibrationPoint, i).groups);
+		double *sum = g_hash_table_lookup(sums, key);
+
+		if (!sum)
+			g_hash_table_insert(sums, key, sum = g_new0(double, 3));
+		sum[0] += y[i];
+		sum[1] += yhat[i];
+		sum[2] += 1;
+	}
+	for (guint i = 0; i < n; i++) {
+		const double *sum = g_hash_table_lookup(
+			sums,
+			GUINT_TO_POINTER(g_array_index(cal->points, CalibrationPoint, i).groups));
+		double dy = y[i] - sum[0] / sum[2], dhat = yhat[i] - sum[1] / sum[2];
+
+		ss_total += (y[i] - grand) * (y[i] - grand);
+		ss_between += (sum[0] / sum[2] - grand) * (sum[0] / sum[2] - grand);
+		ss_within += dy * dy;
+		ss_miss += (dy - dhat) * (dy - dhat);
+	}
+	cal->fit.r2_group_means = ss_total > 0 ? ss_between / ss_total : NAN;
+	cal->fit.r2_within_groups = ss_within > 0 ? 1 - ss_miss / ss_within : NAN;
 }
 
 void calibration_set_switches(Calibration *cal, guint i, double sim_switches,
@@ -188,8 +247,11 @@ gboolean calibration_fit(Calibration *cal, GError **error)
 		counts[i] = real->len;
 	}
 	/* In rounds, a point's j-th run was made in round j: the rounds are blocks. */
-	LackOfFit lof = regression_lack_of_fit(r, (const double *)(void *)runs->data, counts,
-					       cal->protocol.order == RUN_ORDER_ROUNDS);
+	LackOfFit lof = regression_lack_of_fit(
+		r, (const double *)(void *)runs->data, counts,
+		cal->protocol.order != RUN_ORDER_ROUNDS ? REGRESSION_BLOCKS_NONE
+		: cal->protocol.proportional		? REGRESSION_BLOCKS_PROPORTIONAL
+							: REGRESSION_BLOCKS_ADDITIVE);
 
 	g_autofree double *groups = g_new(double, MAX(n, 1));
 	for (guint i = 0; i < n; i++)
@@ -225,6 +287,7 @@ gboolean calibration_fit(Calibration *cal, GError **error)
 		p->predicted_ms = r->fitted[i];
 		p->residual_ms = r->residuals[i];
 	}
+	within_groups(cal, y, r->fitted);
 	return TRUE;
 }
 
@@ -283,8 +346,13 @@ static void append_optional(GString *s, double value)
 
 static gchar *csv_text(const Calibration *cal)
 {
+	gboolean settings = cal->settings->len > 0;
 	GString *s = g_string_new("groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,"
-				  "residual_ms,runs,sim_switches,real_switches\n");
+				  "residual_ms,runs,sim_switches,real_switches");
+	g_string_append(s, settings ? ",setting,real_x_defaults,real_x_defaults_lo,"
+				      "real_x_defaults_hi,sim_x_defaults,real_switches_x_defaults,"
+				      "sim_switches_x_defaults\n"
+				    : "\n");
 	for (guint i = 0; i < cal->points->len; i++) {
 		const CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
 		const double columns[] = { p->sim_jiffies, p->real_mean_ms, p->real_sd_ms,
@@ -304,6 +372,21 @@ static gchar *csv_text(const Calibration *cal)
 		append_optional(s, p->sim_switches);
 		g_string_append_c(s, ',');
 		append_optional(s, p->real_switches);
+		if (settings) {
+			const double ratios[] = {
+				p->real_x_defaults,	     p->real_x_defaults_lo,
+				p->real_x_defaults_hi,	     p->sim_x_defaults,
+				p->real_switches_x_defaults, p->sim_switches_x_defaults
+			};
+
+			g_string_append_printf(
+				s, ",%s",
+				(const char *)g_ptr_array_index(cal->settings, p->setting));
+			for (gsize c = 0; c < G_N_ELEMENTS(ratios); c++) {
+				g_string_append_c(s, ',');
+				append_optional(s, ratios[c]);
+			}
+		}
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);
@@ -311,7 +394,9 @@ static gchar *csv_text(const Calibration *cal)
 
 static gchar *runs_csv_text(const Calibration *cal)
 {
-	GString *s = g_string_new("seq,round,groups,ms,start_s,switches\n");
+	gboolean settings = cal->settings->len > 0;
+	GString *s = g_string_new(settings ? "seq,round,groups,ms,start_s,switches,setting\n"
+					   : "seq,round,groups,ms,start_s,switches\n");
 	for (guint i = 0; i < cal->runs->len; i++) {
 		const CalibrationRun *run = &g_array_index(cal->runs, CalibrationRun, i);
 		g_string_append_printf(s, "%u,%u,%u,", run->seq, run->round, run->groups);
@@ -320,6 +405,10 @@ static gchar *runs_csv_text(const Calibration *cal)
 		append_number(s, run->start_s);
 		g_string_append_c(s, ',');
 		append_optional(s, run->switches);
+		if (settings)
+			g_string_append_printf(
+				s, ",%s",
+				(const char *)g_ptr_array_index(cal->settings, run->setting));
 		g_string_append_c(s, '\n');
 	}
 	return g_string_free(s, FALSE);
@@ -345,6 +434,13 @@ static void set_calibration_group(GKeyFile *kf, const Calibration *cal)
 	g_key_file_set_string(kf, GROUP_CALIBRATION, "order", run_order_name(cal->protocol.order));
 	g_key_file_set_uint64(kf, GROUP_CALIBRATION, "seed", cal->protocol.seed);
 	g_key_file_set_double(kf, GROUP_CALIBRATION, "warmup_s", cal->protocol.warmup_s);
+	g_key_file_set_string(kf, GROUP_CALIBRATION, "blocks",
+			      cal->protocol.proportional ? "proportional" : "additive");
+	g_key_file_set_string(kf, GROUP_CALIBRATION, "source", cal->source ? cal->source : "host");
+	if (cal->settings->len > 0)
+		g_key_file_set_string_list(kf, GROUP_CALIBRATION, "settings",
+					   (const gchar *const *)cal->settings->pdata,
+					   cal->settings->len);
 	g_key_file_set_comment(kf, GROUP_CALIBRATION, NULL,
 			       " Written by tuner calibrate; the rows are in " CALIBRATION_CSV_NAME,
 			       NULL);
@@ -370,6 +466,10 @@ static void set_fit_group(GKeyFile *kf, const CalibrationFit *fit)
 	g_key_file_set_double(kf, GROUP_FIT, "r2_ceiling", fit->r2_ceiling);
 	g_key_file_set_double(kf, GROUP_FIT, "repeats_for_r2_99", fit->repeats_for_r2_99);
 	g_key_file_set_double(kf, GROUP_FIT, "r2_groups", fit->r2_groups);
+	if (isfinite(fit->r2_group_means) || isfinite(fit->r2_within_groups)) {
+		g_key_file_set_double(kf, GROUP_FIT, "r2_group_means", fit->r2_group_means);
+		g_key_file_set_double(kf, GROUP_FIT, "r2_within_groups", fit->r2_within_groups);
+	}
 	g_key_file_set_comment(kf, GROUP_FIT, NULL,
 			       " real_ms = a + b * sim_jiffies; rse in ms, loo_mape in percent",
 			       NULL);
@@ -570,6 +670,36 @@ static gboolean read_protocol(const IniReader *r, CalibrationProtocol *protocol,
 		g_autofree gchar *text = g_key_file_get_string(r->kf, g, "warmup_s", NULL);
 		return bad_value(r, g, "warmup_s", text, "not a number of seconds >= 0", error);
 	}
+	if (!g_key_file_has_key(r->kf, g, "blocks", NULL))
+		return TRUE;
+	g_autofree gchar *blocks = ini_string(r, g, "blocks", error);
+	if (blocks == NULL)
+		return FALSE;
+	if (strcmp(blocks, "additive") != 0 && strcmp(blocks, "proportional") != 0)
+		return bad_value(r, g, "blocks", blocks, "neither 'additive' nor 'proportional'",
+				 error);
+	protocol->proportional = strcmp(blocks, "proportional") == 0;
+	return TRUE;
+}
+
+/* Where the real runs ran and the knob settings' ids: optional, "host" and none without them. */
+static gboolean read_source(const IniReader *r, Calibration *cal, GError **error)
+{
+	const char *g = GROUP_CALIBRATION;
+
+	if (g_key_file_has_key(r->kf, g, "source", NULL)) {
+		g_autofree gchar *source = ini_string(r, g, "source", error);
+		if (source == NULL)
+			return FALSE;
+		if (strcmp(source, "host") != 0 && strcmp(source, "vm") != 0)
+			return bad_value(r, g, "source", source, "neither 'host' nor 'vm'", error);
+		cal->source = g_steal_pointer(&source);
+	} else {
+		cal->source = g_strdup("host");
+	}
+	g_auto(GStrv) ids = g_key_file_get_string_list(r->kf, g, "settings", NULL, NULL);
+	for (gsize i = 0; ids && ids[i]; i++)
+		calibration_add_setting(cal, ids[i]);
 	return TRUE;
 }
 
@@ -586,7 +716,7 @@ static gboolean read_calibration_group(const IniReader *r, Calibration *cal, GEr
 	       ini_uint(r, g, "cpus", 1, &cal->cpus, error) &&
 	       ini_uint(r, g, "loops", 1, &cal->loops, error) &&
 	       ini_mode(r, g, &cal->mode, error) && ini_groups(r, cal->groups, error) &&
-	       read_protocol(r, &cal->protocol, error);
+	       read_protocol(r, &cal->protocol, error) && read_source(r, cal, error);
 }
 
 /* A key that older files lack: NaN when absent. */
@@ -617,7 +747,9 @@ static gboolean read_fit_group(const IniReader *r, CalibrationFit *fit, GError *
 	       ini_optional_double(r, g, "pe_df", &fit->pe_df, error) &&
 	       ini_optional_double(r, g, "r2_ceiling", &fit->r2_ceiling, error) &&
 	       ini_optional_double(r, g, "repeats_for_r2_99", &fit->repeats_for_r2_99, error) &&
-	       ini_optional_double(r, g, "r2_groups", &fit->r2_groups, error);
+	       ini_optional_double(r, g, "r2_groups", &fit->r2_groups, error) &&
+	       ini_optional_double(r, g, "r2_group_means", &fit->r2_group_means, error) &&
+	       ini_optional_double(r, g, "r2_within_groups", &fit->r2_within_groups, error);
 }
 
 Calibration *calibration_read(const char *path, GError **error)

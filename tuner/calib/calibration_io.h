@@ -6,27 +6,38 @@
  * each), simulates the same workloads, and fits real_ms = a + b * sim_jiffies. This module holds
  * the result and writes it where a person and the tuner can read it:
  *
- *   DIR/calibration.csv   one row per group count, for plots and for the reader:
+ *   DIR/calibration.csv   one row per group count (per knob setting and group count, when the
+ *       calibration spans settings), for plots and for the reader:
  *       groups,sim_jiffies,real_mean_ms,real_sd_ms,predicted_ms,residual_ms,runs,
  *       sim_switches,real_switches
- *       "runs" lists every real run in ms, separated by ';' (so the row stays 9 fields);
+ *       "runs" lists every real run in ms, separated by ';' (so the row stays one field each);
  *       sim_switches is the simulation's context switches, real_switches the median of the real
- *       runs' (both counted per task, see realbench.h), empty when not counted.
+ *       runs' (both counted per task, see realbench.h; in the VM the guest's /proc/stat), empty
+ *       when not counted. With settings, seven more columns: setting (its id),
+ *       real_x_defaults, real_x_defaults_lo, real_x_defaults_hi (the geometric mean over the rounds
+ *       of the run's time over the defaults' at the same group count in the same round, with its
+ *       95 % interval), sim_x_defaults (the same ratio of simulated jiffies),
+ *       real_switches_x_defaults, sim_switches_x_defaults (the same for context switches).
  *   DIR/calibration_runs.csv   every real run in the order it ran, to see the machine's drift:
- *       seq,round,groups,ms,start_s,switches
- *       start_s is when the run started, in seconds after the first measured run started;
- *       switches its context switches, empty when not counted.
+ *       seq,round,groups,ms,start_s,switches[,setting]
+ *       start_s is when the run started, in seconds after the first measured run started (in the
+ *       VM: the guest's wall time of the runs before it); switches its context switches, empty
+ *       when not counted.
  *   DIR/calibration.ini   the summary the tuner loads (GKeyFile):
  *       [calibration] model (fsm|bootstrap), workload (free text), date (ISO 8601 UTC),
  *                     kernel (uname -r), cpus, loops, mode (threads|processes),
  *                     groups (the group counts measured, ';'-separated),
  *                     order (rounds|blocks, see run_order.h), seed, warmup_s (seconds of
  *                     unrecorded runs before the first measured one); these three are optional
- *                     when reading, for files written before they existed
+ *                     when reading, for files written before they existed; and, optional,
+ *                     blocks (additive|proportional: how the rounds were netted out of the pure
+ *                     error, regression.h), source (host|vm) and settings (the knob settings'
+ *                     ids, ';'-separated)
  *       [fit]         a, b (real_ms = a + b * sim_jiffies), se_a, se_b, r2, adj_r2, rse (ms),
  *                     f, f_p, loo_mape (percent), n (points fitted); and, optional when
  *                     reading, the lack-of-fit test against the repeats' spread (regression.h):
- *                     lof_f, lof_p, pe_sd (ms), pe_df, r2_ceiling, repeats_for_r2_99; and r2_groups
+ *                     lof_f, lof_p, pe_sd (ms), pe_df, r2_ceiling, repeats_for_r2_99; r2_groups;
+ *                     and with settings r2_group_means, r2_within_groups
  *   DIR/bootstrap.ini     the inputs of the bootstrapped task model (SPEC.md §4), group
  *                     [bootstrap]: solo_ms, degradation, loops, mode, date.
  *
@@ -88,6 +99,12 @@ typedef struct {
 	 * calibration_set_switches. */
 	double sim_switches;
 	double real_switches;
+	/* With knob settings (cal->settings not empty; NaN otherwise): which, and how the point
+	 * compares with the defaults' point of the same group count, real (the geometric mean over
+	 * the rounds of the paired ratios, with its 95 % interval) and simulated. */
+	guint setting; /* an index into cal->settings */
+	double real_x_defaults, real_x_defaults_lo, real_x_defaults_hi, sim_x_defaults;
+	double real_switches_x_defaults, sim_switches_x_defaults;
 } CalibrationPoint;
 
 /* The fitted line and its statistics, as in Regression (regression.h). */
@@ -113,6 +130,13 @@ typedef struct {
 	double r2_groups; /* R² of the same means against the group count alone: the null model. A
                        * simulator that explains no more than this has shown nothing the group
                        * count did not; NaN when the group counts are all equal */
+	/* With several knob settings (NaN otherwise): */
+	double r2_group_means;	 /* R² of each group count's mean of its points: the most any model
+				  * that ignores the knobs can explain */
+	double r2_within_groups; /* what the fit explains of how the settings differ at the same group
+				  * count: 1 - Σ ((ȳ - ȳ_g) - (ŷ - ŷ_g))² / Σ (ȳ - ȳ_g)², where _g is
+				  * the mean over the points of that group count; below 0 when the
+				  * simulated differences point the wrong way */
 } CalibrationFit;
 
 /* One real run, as it happened. */
@@ -123,13 +147,15 @@ typedef struct {
 	double ms;	 /* its time, ms */
 	double start_s;	 /* when it started, seconds after the first measured run started */
 	double switches; /* its context switches (realbench.h); NaN when not counted */
+	guint setting;	 /* an index into cal->settings (0 when there are none) */
 } CalibrationRun;
 
 /* How the real runs were made: their order and the warm-up before them. */
 typedef struct {
 	RunOrder order;
-	guint seed;	 /* the shuffle's seed (RUN_ORDER_ROUNDS) */
-	double warmup_s; /* seconds of unrecorded runs before the first measured one */
+	guint seed;	       /* the shuffle's seed (RUN_ORDER_ROUNDS) */
+	double warmup_s;       /* seconds of unrecorded runs before the first measured one */
+	gboolean proportional; /* rounds are proportional blocks, not additive (regression.h) */
 } CalibrationProtocol;
 
 /* A calibration: the record of `tuner calibrate`. */
@@ -145,6 +171,9 @@ typedef struct {
 	GArray *points; /* CalibrationPoint; empty in a Calibration read back from the .ini */
 	GArray *runs;	/* CalibrationRun in the order they ran, possibly more group counts than
                          * points (the bootstrapped model's inputs); empty when read back */
+	gchar *source;	/* where the real runs ran: "host" (this machine) or "vm" */
+	GPtrArray *settings; /* char *: the knob settings' ids when the calibration spans several
+			      * (calibrate --real vm --settings); empty: the machine's own knobs */
 	CalibrationProtocol protocol; /* rounds, seed 1, no warm-up unless set */
 	CalibrationFit fit;	      /* all NaN (n = 0) until calibration_fit */
 } Calibration;
@@ -184,6 +213,9 @@ void calibration_free(Calibration *cal);
  * calibration_fit. Also appends groups to cal->groups. */
 void calibration_add_point(Calibration *cal, guint groups, double sim_jiffies,
 			   const double *real_ms, gsize n_runs);
+
+/* Adds a knob setting's id (copied); returns its index. */
+guint calibration_add_setting(Calibration *cal, const char *id);
 
 /* Point i's context switches: the simulation's, and the median of the n >= 1 real runs'. */
 void calibration_set_switches(Calibration *cal, guint i, double sim_switches,

@@ -5,6 +5,11 @@
  * real_ms = a + b * sim_jiffies by least squares on the per-group means (also reported over every
  * individual run). For the bootstrapped model it first measures that model's inputs from real runs
  * of one group alone and two groups together. Nothing is written unless every run succeeded.
+ *
+ * With --real vm the real runs come from Debian's 6.1 kernel in a VM, as one plan in one boot, and
+ * --settings makes the calibration span knob settings as well as group counts (calibrate_vm.h):
+ * a point is then a setting at a group count, the fit runs over all of them, and the report adds
+ * the null models blind to the knobs and each point against the defaults.
  */
 #include <errno.h>
 #include <math.h>
@@ -17,9 +22,11 @@
 #include "linsched/cli/cli.h"
 #include "linsched/cli/hackbench_cli.h"
 #include "tuner/calib/calibration_io.h"
+#include "tuner/cmd/calibrate_vm.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
 #include "tuner/cmd/group_range.h"
+#include "tuner/cmd/vm_cli.h"
 #include "tuner/util/progress.h"
 #include "tuner/calib/realbench.h"
 #include "tuner/stats/regression.h"
@@ -29,10 +36,13 @@
 struct calibrate_cli {
 	struct linsched_cli sim;
 	struct hackbench_cli hb;
-	char *groups, *real_cmd, *out, *order;
+	char *groups, *real_cmd, *out, *order, *real, *settings;
 	gint64 loops, repeat, seed;
-	double warmup;
+	char *warmup; /* seconds, NULL when not given */
+	struct vm_cli vm;
 };
+
+#define DEFAULT_WARMUP_S 20
 
 /* What the flags resolve to, then the measurements and the fit as they come. */
 struct calibrate_run {
@@ -55,6 +65,12 @@ struct calibrate_run {
 	CalibrationBootstrap boot; /* the bootstrapped model's inputs, measured */
 	Calibration *cal;
 	Regression *all; /* the same line fitted through every run, not only the means */
+	/* --real vm */
+	bool vm;
+	VmObjective vmo;
+	GArray *settings;    /* KnobSetting; [0] the defaults */
+	GPtrArray *commands; /* char *: the guest's benchmark at each group count */
+	CalibrateVm cv;
 };
 
 static void calibrate_cli_init(struct calibrate_cli *c)
@@ -65,7 +81,7 @@ static void calibrate_cli_init(struct calibrate_cli *c)
 	c->loops = 100;
 	c->repeat = 3;
 	c->seed = 1;
-	c->warmup = 20;
+	vm_cli_init(&c->vm);
 }
 
 static void calibrate_cli_clear(struct calibrate_cli *c)
@@ -74,6 +90,9 @@ static void calibrate_cli_clear(struct calibrate_cli *c)
 	g_free(c->order);
 	g_free(c->real_cmd);
 	g_free(c->out);
+	g_free(c->real);
+	g_free(c->settings);
+	g_free(c->warmup);
 	hackbench_cli_clear(&c->hb);
 	linsched_cli_clear(&c->sim);
 }
@@ -92,6 +111,11 @@ static void calibrate_run_clear(struct calibrate_run *run)
 	g_free(run->boot.date);
 	calibration_free(run->cal);
 	regression_free(run->all);
+	vm_objective_clear(&run->vmo);
+	knob_settings_free(run->settings);
+	if (run->commands)
+		g_ptr_array_free(run->commands, TRUE);
+	calibrate_vm_clear(&run->cv);
 }
 
 static guint measured_at(const struct calibrate_run *run, guint i)
@@ -248,15 +272,25 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "ORDER" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &c->seed,
 		  "Seed of the rounds' shuffle (default 1)", "N" },
-		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &c->warmup,
+		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &c->warmup,
 		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)",
 		  "S" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
 		  "Directory for calibration.csv and calibration.ini (required)", "DIR" },
+		{ "real", 0, 0, G_OPTION_ARG_STRING, &c->real,
+		  "Where the real runs run: host (this machine, default) or vm (Debian's 6.1 kernel "
+		  "under qemu, one boot; --repeat is its rounds)",
+		  "WHERE" },
+		{ "settings", 0, 0, G_OPTION_ARG_STRING, &c->settings,
+		  "With --real vm: knob settings to calibrate over as well, a list "
+		  "(defaults,latency=24000000:min_granularity=1500000,...) or a file like "
+		  "vm/data/settings-12.txt (default: the defaults alone)",
+		  "LIST|FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	vm_cli_add_entries(&c->vm, g_option_context_get_main_group(ctx), FALSE);
 	g_option_context_add_group(ctx, hackbench_cli_group(&c->hb, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&c->sim));
 }
@@ -271,16 +305,37 @@ static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run 
 		{ "--seed", c->seed, 0, G_MAXUINT32, FALSE },
 	};
 
+	const char *vm_flag = vm_cli_given(&c->vm);
+
 	if (!c->out)
 		return cmd_usage(error, "--out: a directory for the results is required");
 	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
 		return FALSE;
+	if (c->real && strcmp(c->real, "host") != 0 && strcmp(c->real, "vm") != 0)
+		return cmd_usage(error, "--real: '%s' is not host or vm", c->real);
+	run->vm = c->real && strcmp(c->real, "vm") == 0;
+	if (!run->vm && (c->settings || vm_flag))
+		return cmd_usage(error, "%s: only with --real vm",
+				 c->settings ? "--settings" : vm_flag);
 	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
 		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
-	if (!(c->warmup >= 0 && c->warmup <= 3600))
+	if (run->vm && run->protocol.order == RUN_ORDER_BLOCKS)
+		return cmd_usage(error, "--order blocks: the VM runs its plan in rounds only");
+	if (run->vm && c->warmup)
+		return cmd_usage(error,
+				 "--warmup: not with --real vm, whose rounds are blocks "
+				 "(a slow start slows a whole round, which the fit nets out)");
+
+	double warmup = run->vm ? 0 : DEFAULT_WARMUP_S;
+	char *end = NULL;
+
+	if (c->warmup)
+		warmup = g_ascii_strtod(c->warmup, &end);
+	if (!(warmup >= 0 && warmup <= 3600) || (end && (end == c->warmup || *end)))
 		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
 	run->protocol.seed = (guint)c->seed;
-	run->protocol.warmup_s = c->warmup;
+	run->protocol.warmup_s = warmup;
+	run->protocol.proportional = run->vm;
 	return TRUE;
 }
 
@@ -311,11 +366,106 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 	return TRUE;
 }
 
+/* The guest's benchmark at each group count: the template with {groups} and {loops} replaced, or
+ * hackbench with the workload's flags. */
+static gboolean guest_commands(const struct calibrate_cli *c, struct calibrate_run *run,
+			       GError **error)
+{
+	if (c->real_cmd && !strstr(c->real_cmd, "{groups}"))
+		return cmd_usage(error, "--real-cmd: '%s' has no {groups}", c->real_cmd);
+	run->commands = g_ptr_array_new_with_free_func(g_free);
+	for (guint i = 0; i < run->groups->len; i++) {
+		guint groups = g_array_index(run->groups, guint, i);
+
+		if (c->real_cmd) {
+			g_autofree char *g = g_strdup_printf("%u", groups);
+			g_autofree char *l = g_strdup_printf("%u", run->loops);
+			g_auto(GStrv) a = g_strsplit(c->real_cmd, "{groups}", -1);
+			g_autofree char *with_groups = g_strjoinv(g, a);
+			g_auto(GStrv) b = g_strsplit(with_groups, "{loops}", -1);
+
+			g_ptr_array_add(run->commands, g_strjoinv(l, b));
+		} else {
+			g_ptr_array_add(run->commands,
+					vm_hackbench_command(groups, run->loops, run->params.fds,
+							     run->params.datasize,
+							     run->params.threads,
+							     run->params.pipe));
+		}
+	}
+	return TRUE;
+}
+
+/*
+ * The settings, the defaults first: the 6.1 kernel's for the guest's CPUs, the reference of every
+ * round at every group count, added when --settings lacks them.
+ */
+static gboolean vm_settings(const struct calibrate_cli *c, struct calibrate_run *run,
+			    GError **error)
+{
+	const CfsKnobs *def = &run->vmo.defaults;
+	/* A settings file's migration_cost column: the guest and the simulation keep their own. */
+	const KnobSettingsFixed fixed = { "migration_cost", run->cfg.tun.migration_cost };
+	GError *local = NULL;
+
+	if (!c->settings) {
+		run->settings = knob_settings_new();
+		knob_settings_add(run->settings, "defaults", def);
+		return TRUE;
+	}
+	if (!(run->settings = knob_settings_parse(c->settings, def, &fixed, 1, &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+
+	gint at = knob_settings_find(run->settings, def);
+	KnobSetting first = { NULL, *def };
+
+	if (at == 0)
+		return TRUE;
+	for (guint i = 0; at < 0 && i < run->settings->len; i++)
+		if (strcmp(g_array_index(run->settings, KnobSetting, i).id, "defaults") == 0)
+			return cmd_usage(error,
+					 "--settings: 'defaults' is not the 6.1 kernel's defaults "
+					 "on %u CPUs",
+					 run->vmo.boot.cpus);
+	if (at > 0) {
+		/* Moved to the front: the id goes along, so the array must not free it. */
+		first.id = g_steal_pointer(&g_array_index(run->settings, KnobSetting, at).id);
+		g_array_remove_index(run->settings, (guint)at);
+	} else {
+		first.id = g_strdup("defaults");
+	}
+	g_array_prepend_val(run->settings, first);
+	return TRUE;
+}
+
+/* --real vm: the FSM model, one boot, the guest's CPUs those simulated. */
+static gboolean prepare_vm(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+{
+	g_autofree char *log_root = g_build_filename(c->out, "vm", NULL);
+
+	if (run->model != CALIBRATION_MODEL_FSM)
+		return cmd_usage(error, "--model bootstrap: --real vm calibrates the fsm model");
+	if (c->vm.cpus != VM_CLI_NOT_GIVEN && c->vm.cpus != run->cfg.nr_cpus)
+		return cmd_usage(error,
+				 "--vm-cpus %" G_GINT64_FORMAT
+				 ": the simulation models --cpus %u; the guest must have as many",
+				 c->vm.cpus, run->cfg.nr_cpus);
+	if (!vm_cli_objective(&c->vm, run->cfg.nr_cpus, "", log_root, &run->vmo, error))
+		return FALSE;
+	run->vmo.rounds = run->repeat;
+	run->vmo.seed = run->protocol.seed;
+	if (g_mkdir_with_parents(c->out, 0755) != 0)
+		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
+	return vm_settings(c, run, error) && guest_commands(c, run, error);
+}
+
 /* The real benchmark, and the directory its results go to. */
 static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
 {
 	GError *local = NULL;
 
+	if (run->vm)
+		return prepare_vm(c, run, error);
 	if (!c->real_cmd && (run->params.fds != 20 || run->params.datasize != 100))
 		return cmd_usage(error,
 				 "--fds and --datasize other than 20 and 100 need --real-cmd: "
@@ -339,10 +489,59 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 
 /* ---- measure, fit, report, write ------------------------------------------------------------ */
 
+/* The simulated jiffies of the workload at knobs k with this many groups, and the CPUs' context
+ * switches (idle ones too, as the guest's /proc/stat counts them) in *switches. */
+static double sim_knobs(const struct calibrate_run *run, const CfsKnobs *k, guint groups,
+			double *switches)
+{
+	struct linsched_config cfg = run->cfg;
+	struct hackbench_params p = run->params;
+	struct hackbench_outcome out;
+
+	knobs_apply(k, &cfg.tun);
+	sched_tunables_update(&cfg.tun);
+	p.groups = groups;
+	hackbench_simulate(&cfg, &p, &out);
+	*switches = (double)out.context_switches;
+	return (double)out.runtime_ns * cfg.hz / 1e9;
+}
+
+/* --real vm: the plan in one boot, then every setting at every group count simulated. */
+static gboolean measure_vm(struct calibrate_run *run, GError **error)
+{
+	guint ns = run->settings->len, ng = run->groups->len;
+	CalibrateVm *cv = &run->cv;
+
+	cv->settings = run->settings;
+	cv->groups = run->groups;
+	if (!calibrate_vm_measure(cv, &run->vmo, (const char *const *)run->commands->pdata, error))
+		return FALSE;
+	cv->sim = g_new(double, (gsize)ns *ng);
+	cv->sim_switches = g_new(double, (gsize)ns *ng);
+	progress_init(&run->progress, ns * ng);
+	for (guint s = 0; s < ns; s++)
+		for (guint g = 0; g < ng; g++) {
+			const KnobSetting *k = &g_array_index(run->settings, KnobSetting, s);
+			guint groups = g_array_index(run->groups, guint, g);
+			g_autofree char *what =
+				g_strdup_printf("simulating %s at %u groups", k->id, groups);
+
+			progress_update(&run->progress, run->done, what);
+			cv->sim[s * ng + g] =
+				sim_knobs(run, &k->knobs, groups, &cv->sim_switches[s * ng + g]);
+			run->done++;
+		}
+	progress_end(&run->progress);
+	return TRUE;
+}
+
 /* The real runs (and the bootstrapped model's inputs from them), then the simulations. */
 static gboolean measure(struct calibrate_run *run, GError **error)
 {
 	guint n = run->groups->len;
+
+	if (run->vm)
+		return measure_vm(run, error);
 	g_autofree char *workload = g_strdup_printf(
 		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
 		realbench_channel_name(run->workload.channel),
@@ -375,10 +574,56 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 	return TRUE;
 }
 
+/* The line through every point's mean, and through every run, for --real vm. */
+static gboolean fit_vm(struct calibrate_run *run, GError **error)
+{
+	const CalibrateVm *cv = &run->cv;
+	g_autofree char *tool =
+		run->commands->len && !strstr(g_ptr_array_index(run->commands, 0), "hackbench")
+			? g_strdup_printf("'%s'", (char *)g_ptr_array_index(run->commands, 0))
+			: g_strdup_printf("hackbench %s, %s",
+					  realbench_channel_name(run->workload.channel),
+					  realbench_tasks_name(run->workload.tasks));
+	g_autofree char *workload = g_strdup_printf(
+		"%s, %u+%u tasks per group, %u loops, %u-byte messages, in Debian's 6.1 kernel in a VM "
+		"(%u CPUs, %u rounds in one boot); simulated on %u CPUs, profile %s",
+		tool, run->params.fds, run->params.fds, run->loops, run->params.datasize,
+		run->vmo.boot.cpus, run->repeat, run->cfg.nr_cpus, run->cfg.profile->name);
+	Calibration *cal = run->cal =
+		calibration_new(run->model, workload, run->loops, run->workload.tasks);
+
+	g_free(cal->kernel);
+	cal->kernel = g_strdup(cv->m.kernel ? cv->m.kernel : "?");
+	cal->cpus = run->vmo.boot.cpus;
+	g_free(cal->source);
+	cal->source = g_strdup("vm");
+	cal->protocol = run->protocol;
+	calibrate_vm_points(cv, cal);
+	if (!calibration_fit(cal, error))
+		return FALSE;
+
+	guint n = cal->points->len, R = run->repeat;
+	g_autofree double *xs = g_new(double, (gsize)n *R), *ys = g_new(double, (gsize)n *R);
+
+	for (guint i = 0; i < n; i++) {
+		const CalibrationPoint *p = &g_array_index(cal->points, CalibrationPoint, i);
+
+		for (guint r = 0; r < R; r++) {
+			xs[(gsize)i * R + r] = p->sim_jiffies;
+			ys[(gsize)i * R + r] = g_array_index(p->real_ms, double, r);
+		}
+	}
+	run->all = regression_fit(xs, ys, (gsize)n * R, NULL);
+	return TRUE;
+}
+
 /* The line through the per-group means (the calibration), and through every run. */
 static gboolean fit(struct calibrate_run *run, GError **error)
 {
 	guint n = run->groups->len;
+
+	if (run->vm)
+		return fit_vm(run, error);
 
 	/* The fitted group counts come first in measured, so ms[i * repeat] is groups[i]'s. */
 	for (guint i = 0; i < n; i++) {
@@ -432,13 +677,27 @@ static void print_switches(const Calibration *cal)
 	       agree < n ? " (* outside)" : "");
 }
 
+static void print_all_runs(const Regression *all)
+{
+	if (all)
+		printf("\nOver all %zu individual runs: a %.6g (se %.4g), b %.6g (se %.4g), R^2 %.6f, adjusted R^2 %.6f\n",
+		       all->n, all->a, all->se_a, all->b, all->se_b, all->r2, all->adj_r2);
+}
+
 static void print_report(const Calibration *cal, const Regression *all)
 {
 	const CalibrationFit *f = &cal->fit;
 	guint n = cal->points->len;
 
-	printf("Calibration (%s model): real_ms = a + b * sim_jiffies, fitted on the %u per-group means\n\n",
-	       calibration_model_name(cal->model), n);
+	if (cal->settings->len)
+		printf("Real runs: %u knob setting%s x %u group counts x %u rounds in one boot of %s "
+		       "in a VM (%u CPUs)\n\n",
+		       cal->settings->len, cal->settings->len == 1 ? "" : "s",
+		       n / cal->settings->len,
+		       g_array_index(cal->points, CalibrationPoint, 0).real_ms->len, cal->kernel,
+		       cal->cpus);
+	printf("Calibration (%s model): real_ms = a + b * sim_jiffies, fitted on the %u %s means\n\n",
+	       calibration_model_name(cal->model), n, cal->settings->len ? "point" : "per-group");
 	printf("  %-10s %14s %12s %10s %12s\n", "term", "estimate", "std.error", "t", "p");
 	print_fit_line("a (ms)", f->a, f->se_a, f->t_a, f->p_a);
 	print_fit_line("b (ms/jf)", f->b, f->se_b, f->t_b, f->p_b);
@@ -447,6 +706,11 @@ static void print_report(const Calibration *cal, const Regression *all)
 	printf("  F %.6g on 1 and %u df, p %.4g   leave-one-out MAPE %.3f%%\n", f->f, n - 2, f->f_p,
 	       f->loo_mape);
 	printf("  R^2 against the group count alone (the null model) %.6f\n", f->r2_groups);
+	if (isfinite(f->r2_group_means))
+		printf("  R^2 of each group count's own mean (the most a model blind to the knobs can "
+		       "explain) %.6f\n"
+		       "  of how the settings differ at the same group count, the fit explains R^2 %.4f\n",
+		       f->r2_group_means, f->r2_within_groups);
 	if (isfinite(f->lof_f)) {
 		g_autofree char *repeats_text =
 			isfinite(f->repeats_for_r2_99)
@@ -455,11 +719,19 @@ static void print_report(const Calibration *cal, const Regression *all)
 
 		printf("  lack of fit F %.4g on %u and %.0f df, p %.4g; one run's spread (pure error%s) sd %.4g ms\n",
 		       f->lof_f, n - 2, f->pe_df, f->lof_p,
-		       cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds" : "",
+		       cal->protocol.order != RUN_ORDER_ROUNDS ? ""
+		       : cal->protocol.proportional ? ", net of the rounds as proportional blocks"
+						    : ", net of the rounds",
 		       f->pe_sd);
 		printf("  with that spread, a line of exactly the right shape should expect R^2 %.4f on these means;\n"
 		       "  to expect 0.99 it would need %s repeats\n",
 		       f->r2_ceiling, repeats_text);
+	}
+	if (cal->settings->len) {
+		calibrate_vm_print_points(cal);
+		print_all_runs(all);
+		calibrate_vm_print_switches(cal);
+		return;
 	}
 	printf("\n");
 
@@ -471,9 +743,7 @@ static void print_report(const Calibration *cal, const Regression *all)
 		printf("  %6u %14.3f %12.3f %10.3f %12.3f %12.3f\n", pt->groups, pt->sim_jiffies,
 		       pt->real_mean_ms, pt->real_sd_ms, pt->predicted_ms, pt->residual_ms);
 	}
-	if (all)
-		printf("\nOver all %zu individual runs: a %.6g (se %.4g), b %.6g (se %.4g), R^2 %.6f, adjusted R^2 %.6f\n",
-		       all->n, all->a, all->se_a, all->b, all->se_b, all->r2, all->adj_r2);
+	print_all_runs(all);
 	print_switches(cal);
 }
 
@@ -482,11 +752,13 @@ static gboolean write_files(const struct calibrate_run *run, const char *out, GE
 	bool bootstrap = run->model == CALIBRATION_MODEL_BOOTSTRAP;
 
 	if ((bootstrap && !calibration_bootstrap_write(&run->boot, out, error)) ||
+	    (run->vm && !calibrate_vm_write_settings(&run->cv, out, error)) ||
 	    !calibration_write(run->cal, out, error))
 		return FALSE;
-	printf("\nWrote %s/: %s, %s, %s%s\n", out, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
+	printf("\nWrote %s/: %s, %s, %s%s%s\n", out, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
 	       CALIBRATION_INI_NAME,
-	       bootstrap ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "");
+	       bootstrap ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "",
+	       run->vm ? ", settings.csv and the boot's plan, console and runs in vm/" : "");
 	return TRUE;
 }
 

@@ -210,7 +210,7 @@ static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double 
 		     GError **error)
 {
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
-	bool ok = study_evaluate(&r->s, knobs, NULL, n, res, on_progress, r, error);
+	bool ok = study_evaluate(&r->s, knobs, NULL, n, res, NULL, on_progress, r, error);
 
 	r->done += n * r->s.replicates;
 	for (guint i = 0; ok && i < n; i++)

@@ -40,6 +40,7 @@
 #include "linsched/cli/cli.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
+#include "tuner/cmd/vm_cli.h"
 #include "tuner/knobs/discovery.h"
 #include "tuner/eval/evaluator.h"
 #include "tuner/optim/golden_ends.h"
@@ -779,15 +780,9 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 	const tuner_optimizer_params *p = &r->params;
 
 	if (r->vm) {
-		const VmObjective *vm = &r->vm_objective;
-		g_autofree char *cmd = g_uri_escape_string(vm->command, NULL, FALSE);
-		g_autofree char *kernel = vm_boot_kernel(&vm->boot, NULL);
-		g_autofree char *kernel_esc =
-			g_uri_escape_string(kernel ? kernel : "?", NULL, FALSE);
+		g_autofree char *vm = vm_cli_settings(&r->vm_objective);
 
-		g_string_append_printf(
-			s, " objective=vm cmd=%s rounds=%u vm_cpus=%u vm_mem=%u kernel=%s", cmd,
-			vm->rounds, vm->boot.cpus, vm->boot.mem_mb, kernel_esc);
+		g_string_append(s, vm);
 	} else if (r->live) {
 		g_autofree char *cmd = g_uri_escape_string(c->cmd, NULL, FALSE);
 

@@ -37,6 +37,15 @@
  *   natural columns are checked against --range/--log, so pass the flags of the original run.
  * - The journal's settings hold the workload, the objective, the replicates, the seed, the design
  *   and the ranges: one journal is one study, and rerunning it resumes (or replays) that study.
+ * - --objective vm measures the design on Debian's 6.1 kernel in a VM instead (vm_objective.h):
+ *   the whole design is one boot of --rounds rounds, each round running every design run and the
+ *   kernel's defaults once, in a fresh shuffled order. A run's response in a round is its time over
+ *   the defaults' time in that round ("x defaults"), and the rounds are replicates of the whole
+ *   design: the study fits the design replicated --rounds times, so that its pure error is the
+ *   spread between rounds (and between centre points, each a run of its own). The confirmation is
+ *   a second boot: the optimum and the defaults, paired for --confirm-rounds rounds, compared as
+ *   `tuner validate` does (paired t on the log ratios, sign test). The journal keeps every ratio,
+ *   so a rerun boots only for what is missing.
  *
  * Exit status: 0 success, 1 a failed simulation or I/O error, 2 bad input (one line on stderr,
  * nothing on stdout), which includes a design the model cannot be fitted to: fewer runs than
@@ -51,6 +60,10 @@
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
 #include "tuner/cmd/study_cmd.h"
+#include "tuner/cmd/vm_cli.h"
+#include "tuner/eval/vm_objective.h"
+#include "tuner/stats/block_effect.h"
+#include "tuner/stats/paired.h"
 #include "tuner/eval/evaluator.h"
 #include "tuner/knobs/knob_space.h"
 #include "tuner/util/progress.h"
@@ -72,6 +85,9 @@ struct rsm_cli {
 	struct study_cli s;
 	char *design, *alpha, *analyse;
 	bool log[KNOB_COUNT];
+	char *objective, *cmd;
+	struct vm_cli vm;
+	gint64 confirm_rounds;
 };
 
 struct rsm_run {
@@ -84,12 +100,24 @@ struct rsm_run {
 	bool confirmed;
 	CfsKnobs best_knobs, default_knobs;
 	EvaluatorResult best, def;
+	/* --objective vm */
+	bool vm;
+	VmObjective vmo;
+	guint confirm_rounds;
+	RsmDesign *as_run;  /* the design one round runs; r->s.design is it replicated */
+	double *confirm;    /* the optimum's ratio to the defaults in each confirmation round */
+	PairedStats paired; /* of those ratios against 1 */
+	bool paired_ok;
+	BlockEffect rounds; /* how the rounds of the design's boot differ */
+	bool have_rounds;
 };
 
 static void rsm_cli_init(struct rsm_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	study_cli_init(&c->s);
+	vm_cli_init(&c->vm);
+	c->confirm_rounds = VM_CLI_NOT_GIVEN;
 }
 
 static void rsm_cli_clear(struct rsm_cli *c)
@@ -98,6 +126,8 @@ static void rsm_cli_clear(struct rsm_cli *c)
 	g_free(c->design);
 	g_free(c->alpha);
 	g_free(c->analyse);
+	g_free(c->objective);
+	g_free(c->cmd);
 }
 
 static void rsm_run_clear(struct rsm_run *r)
@@ -105,6 +135,10 @@ static void rsm_run_clear(struct rsm_run *r)
 	study_run_clear(&r->s);
 	g_free(r->design_note);
 	g_free(r->knobs);
+	vm_objective_clear(&r->vmo);
+	rsm_design_free(r->as_run);
+	g_free(r->confirm);
+	block_effect_clear(&r->rounds);
 }
 
 /* ---- flags ---------------------------------------------------------------------------------- */
@@ -163,13 +197,57 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		{ "analyse", 0, 0, G_OPTION_ARG_FILENAME, &c->analyse,
 		  "Fit the responses of a design.csv instead of simulating (same --range/--log as its run)",
 		  "FILE" },
+		{ "objective", 0, 0, G_OPTION_ARG_STRING, &c->objective,
+		  "sim (default: simulated turnaround, jiffies) or vm (Debian's 6.1 kernel under qemu: "
+		  "time x the defaults' in the same round; the design is one boot of --rounds rounds)",
+		  "O" },
+		{ "cmd", 0, 0, G_OPTION_ARG_STRING, &c->cmd,
+		  "With --objective vm: run this in the guest instead of the workload's hackbench",
+		  "COMMAND" },
+		{ "confirm-rounds", 0, 0, G_OPTION_ARG_INT64, &c->confirm_rounds,
+		  "With --objective vm: rounds of the confirmation boot, the optimum against the "
+		  "defaults (default: --rounds)",
+		  "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	GOptionGroup *main_group =
 		g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
 
 	g_option_group_add_entries(main_group, entries);
+	vm_cli_add_entries(&c->vm, main_group, TRUE);
 	study_cli_add_options(&c->s, main_group, ctx);
+}
+
+static bool is_vm(const struct rsm_cli *c)
+{
+	return c->objective && strcmp(c->objective, "vm") == 0;
+}
+
+/* The flags of --objective: vm's only with it, and with it none that simulate. */
+static bool check_objective(const struct rsm_cli *c, GError **error)
+{
+	const char *vm_flag = vm_cli_given(&c->vm);
+
+	if (c->objective && strcmp(c->objective, "sim") != 0 && !is_vm(c))
+		return cmd_usage(error, "--objective: '%s' is not sim or vm", c->objective);
+	if (!is_vm(c)) {
+		if (vm_flag || c->cmd || c->confirm_rounds != VM_CLI_NOT_GIVEN)
+			return cmd_usage(error, "%s: only with --objective vm",
+					 vm_flag  ? vm_flag
+					 : c->cmd ? "--cmd"
+						  : "--confirm-rounds");
+		return true;
+	}
+	if (c->s.replicates != STUDY_NOT_GIVEN)
+		return cmd_usage(error, "--replicates: with --objective vm the replicates are the "
+					"--rounds of the boot");
+	if (c->s.jobs != STUDY_NOT_GIVEN)
+		return cmd_usage(error, "--jobs: with --objective vm one boot measures the whole "
+					"design, one VM at a time");
+	if (c->s.wc.calibration)
+		return cmd_usage(error, "--calibration: not with --objective vm, which measures "
+					"real time");
+	return true;
 }
 
 static bool check_numbers(const struct rsm_cli *c, GError **error)
@@ -178,14 +256,15 @@ static bool check_numbers(const struct rsm_cli *c, GError **error)
 			     error))
 		return false;
 	if (c->analyse && (c->design || c->alpha || c->s.center != STUDY_NOT_GIVEN ||
-			   c->s.replicates != STUDY_NOT_GIVEN || c->s.journal))
+			   c->s.replicates != STUDY_NOT_GIVEN || c->s.journal || c->objective))
 		return cmd_usage(error, "--analyse: fits a finished design; %s does not apply",
 				 c->design			      ? "--design"
 				 : c->alpha			      ? "--alpha"
 				 : c->s.center != STUDY_NOT_GIVEN     ? "--center"
 				 : c->s.replicates != STUDY_NOT_GIVEN ? "--replicates"
-								      : "--journal");
-	return true;
+				 : c->s.journal			      ? "--journal"
+								      : "--objective");
+	return check_objective(c, error);
 }
 
 /* The factors: default ranges, then --range (checked against the sysctl ranges), then scales. */
@@ -338,11 +417,11 @@ static void design_knobs(struct rsm_run *r)
 static char *build_settings(const struct rsm_run *r)
 {
 	GString *s = g_string_new(r->s.w.settings);
+	g_autofree char *objective = r->vm ? vm_cli_settings(&r->vmo) : g_strdup(" objective=sim");
 
-	g_string_append_printf(s,
-			       " objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
-			       " study=rsm design=%s runs=%u",
-			       r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
+	g_string_append_printf(
+		s, "%s replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
+		objective, r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
 	for (int k = 0; k < KNOB_COUNT; k++)
 		g_string_append_printf(
 			s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k),
@@ -364,60 +443,125 @@ static void on_progress(guint done, guint total, void *ctx)
 	progress_update(&p->pg, done, p->what);
 }
 
-/* Simulates n settings with the run's replicates, point i from seed seeds[i] (NULL: every point
- * from --seed), with a progress line of their own. */
+/* Simulates (or measures) n settings with the run's replicates, point i from seed seeds[i]
+ * (NULL: every point from --seed), with a progress line of their own; values as in
+ * study_evaluate. */
 static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
-		     EvaluatorResult *results, const char *what, GError **error)
+		     EvaluatorResult *results, double *values, const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
 	bool ok;
 
 	progress_init(&p.pg, n * r->s.replicates);
-	ok = study_evaluate(&r->s, knobs, seeds, n, results, on_progress, &p, error);
+	ok = study_evaluate(&r->s, knobs, seeds, n, results, values, on_progress, &p, error);
 	progress_end(&p.pg);
 	if (!ok)
 		g_prefix_error(error, "%s: ", what);
 	return ok;
 }
 
+/*
+ * The VM's rounds as replicates of the whole design: the design run --rounds times over, round j's
+ * copy of run i holding the ratio run i measured in round j (values[i * R + j]).
+ */
+static void replicate_rounds(struct rsm_run *r, const double *values)
+{
+	guint n = r->s.design->n_runs, R = r->s.replicates;
+	g_autofree double *natural = r->s.natural;
+
+	r->as_run = r->s.design;
+	r->s.design = rsm_design_replicate(r->as_run, R);
+	r->s.natural = g_new(double, (gsize)n *R *KNOB_COUNT);
+	r->s.y = g_new(double, (gsize)n *R);
+	for (guint j = 0; j < R; j++)
+		for (guint i = 0; i < n; i++) {
+			memcpy(&r->s.natural[((gsize)j * n + i) * KNOB_COUNT],
+			       &natural[(gsize)i * KNOB_COUNT], sizeof(double) * KNOB_COUNT);
+			r->s.y[(gsize)j * n + i] = values[(gsize)i * R + j];
+		}
+	r->have_rounds = block_effect_log(r->s.y, n, R, &r->rounds);
+}
+
 static bool run_design(struct rsm_run *r, GError **error)
 {
-	guint n = r->s.design->n_runs;
+	guint n = r->s.design->n_runs, R = r->s.replicates;
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
+	g_autofree double *values = g_new(double, (gsize)n *R);
 
 	/* With run-to-run variation, every run its own seeds, so that replicated points measure the
-	 * pure error; without, common random numbers (see the top of this file). */
+	 * pure error; without, common random numbers (see the top of this file). On the VM every
+	 * run is its own setting of the plan (its base seed names it, vm_objective.h), none the
+	 * reference's seed: the centre points are runs of their own even at the defaults. */
 	g_autofree guint64 *seeds = NULL;
 
 	design_knobs(r);
-	if (r->s.w.cfg.costs.jitter_cv > 0) {
+	if (r->vm || r->s.w.cfg.costs.jitter_cv > 0) {
 		seeds = g_new(guint64, n);
 		for (guint i = 0; i < n; i++)
-			seeds[i] = r->s.seed + (guint64)i * r->s.replicates;
+			seeds[i] = r->s.seed + (guint64)(i + (r->vm ? 1 : 0)) * R;
 	}
-	if (!evaluate(r, r->knobs, seeds, n, res, "rsm design", error))
+	if (!evaluate(r, r->knobs, seeds, n, res, values, "rsm design", error))
 		return false;
+	if (r->vm) {
+		replicate_rounds(r, values);
+		return true;
+	}
 	r->s.y = g_new(double, n);
 	for (guint i = 0; i < n; i++)
 		r->s.y[i] = res[i].mean;
 	return true;
 }
 
-/* The optimum's knobs (whole ns) beside the profile's defaults, simulated as one batch. */
-static bool confirm(struct rsm_run *r, GError **error)
+/* The optimum's knobs, whole ns inside the sysctl ranges. */
+static void optimum_knobs(struct rsm_run *r)
 {
-	CfsKnobs pts[2];
-	EvaluatorResult res[2];
-
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		double v = round(rsm_study_to_natural(&r->factors[k], r->s.study->optimum->x[k]));
 
 		knob_set(&r->best_knobs, (enum knob)k, knob_clamp((enum knob)k, v));
 	}
+}
+
+/*
+ * On the VM: a second boot runs the optimum beside the defaults for --confirm-rounds rounds; the
+ * defaults are every round's reference (1 by construction), and the optimum's ratios are compared
+ * with 1 as `tuner validate` compares (paired t on the log ratios, sign test).
+ */
+static bool confirm_vm(struct rsm_run *r, GError **error)
+{
+	guint R = r->s.replicates, C = r->confirm_rounds;
+	g_autofree double *ones = g_new(double, C);
+
+	r->default_knobs = r->vmo.defaults;
+	r->confirm = g_new(double, C);
+	r->s.replicates = C;
+	gboolean ok =
+		evaluate(r, &r->best_knobs, NULL, 1, &r->best, r->confirm, "confirmation", error);
+
+	r->s.replicates = R;
+	if (!ok)
+		return false;
+	for (guint j = 0; j < C; j++)
+		ones[j] = 1;
+	r->def = (EvaluatorResult){ .mean = 1, .std_error = 0 };
+	r->paired_ok = paired_log_ratio(r->confirm, ones, C, 0.95, &r->paired);
+	r->confirmed = true;
+	return true;
+}
+
+/* The optimum's knobs beside the profile's defaults, simulated as one batch. */
+static bool confirm(struct rsm_run *r, GError **error)
+{
+	CfsKnobs pts[2];
+	EvaluatorResult res[2];
+
+	optimum_knobs(r);
+	if (r->vm)
+		return confirm_vm(r, error);
 	r->default_knobs = workload_default_knobs(&r->s.w);
 	pts[0] = r->best_knobs;
 	pts[1] = r->default_knobs;
-	if (!evaluate(r, pts, NULL, 2, res, "confirmation", error))
+	if (!evaluate(r, pts, NULL, 2, res, NULL, "confirmation", error))
 		return false;
 	r->best = res[0];
 	r->def = res[1];
@@ -479,9 +623,37 @@ static void point_counts(GString *out, const RsmDesign *d)
 	g_string_append_printf(out, " = %u runs", d->n_runs);
 }
 
+/* The response line of the header: simulated jiffies, or the VM's ratios. */
+static void text_response(const struct rsm_run *r, GString *out)
+{
+	if (!r->vm) {
+		g_string_append_printf(
+			out,
+			"Response: simulated turnaround in jiffies (HZ %u), the mean of %u replicate%s "
+			"(seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")\n",
+			r->s.w.cfg.hz, r->s.replicates, r->s.replicates == 1 ? "" : "s", r->s.seed,
+			r->s.seed + r->s.replicates - 1);
+		return;
+	}
+
+	g_autofree char *kernel = vm_boot_kernel(&r->vmo.boot, NULL);
+
+	g_string_append_printf(
+		out,
+		"Response: the time of '%s' on %s in a VM (%u CPUs) x defaults: each run over the "
+		"run of the defaults (%" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT
+		" / %" G_GUINT64_FORMAT " ns) in the same round\n"
+		"Rounds: %u in one boot, each running the whole design and the defaults in a fresh "
+		"order; the rounds are replicates: %u responses\n",
+		r->vmo.command, kernel ? kernel : "Debian's 6.1 kernel", r->vmo.boot.cpus,
+		r->vmo.defaults.latency_ns, r->vmo.defaults.min_granularity_ns,
+		r->vmo.defaults.wakeup_granularity_ns, r->s.replicates, r->s.design->n_runs);
+}
+
 static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GString *out)
 {
-	g_autofree char *dname = rsm_report_design_name(r->s.design);
+	const RsmDesign *design = r->as_run ? r->as_run : r->s.design;
+	g_autofree char *dname = rsm_report_design_name(design);
 
 	g_string_append(out, "tuner rsm: response surface of the CFS knobs\n");
 	if (c->analyse) {
@@ -489,22 +661,23 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 				       c->analyse);
 	} else {
 		g_string_append_printf(out, "Workload: %s\n", r->s.w.settings);
-		g_string_append_printf(
-			out,
-			"Response: simulated turnaround in jiffies (HZ %u), the mean of %u replicate%s "
-			"(seeds %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT ")\n",
-			r->s.w.cfg.hz, r->s.replicates, r->s.replicates == 1 ? "" : "s", r->s.seed,
-			r->s.seed + r->s.replicates - 1);
+		text_response(r, out);
 	}
 	g_string_append_printf(out, "Design: %s: ", dname);
-	point_counts(out, r->s.design);
+	point_counts(out, design);
 	if (!c->analyse)
 		g_string_append_printf(out, ", run order randomised with seed %" G_GUINT64_FORMAT,
 				       r->s.seed);
 	g_string_append_c(out, '\n');
 	if (r->design_note)
 		g_string_append_printf(out, "Note: %s\n", r->design_note);
-	if (!c->analyse)
+	if (r->vm)
+		g_string_append_printf(out,
+				       "Ratios: %u (%u read from the journal) for the design and "
+				       "the confirmation, %u boot%s now\n",
+				       r->s.stats.total, r->s.stats.from_journal, r->vmo.boots,
+				       r->vmo.boots == 1 ? "" : "s");
+	else if (!c->analyse)
 		g_string_append_printf(
 			out,
 			"Simulations: %u (%u read from the journal) for the design and the confirmation, "
@@ -529,13 +702,44 @@ static void confirmation_line(GString *out, const struct rsm_run *r, const char 
 	knob_natural(k, nat);
 	g_string_append_printf(out, "  %-9s ", label);
 	rsm_report_setting(out, r->factors, KNOB_COUNT, nat);
-	g_string_append_printf(
-		out,
-		"\n            measured %.6g jiffies (standard error %.3g over %u replicate%s)",
-		res->mean, res->std_error, r->s.replicates, r->s.replicates == 1 ? "" : "s");
+	if (r->vm && res == &r->def)
+		g_string_append(out, "\n            the reference of every round: 1 by "
+				     "construction");
+	else if (r->vm)
+		g_string_append_printf(out,
+				       "\n            measured %.4g x defaults (mean of %u "
+				       "rounds, standard error %.3g)",
+				       res->mean, r->confirm_rounds, res->std_error);
+	else
+		g_string_append_printf(
+			out,
+			"\n            measured %.6g jiffies (standard error %.3g over %u replicate%s)",
+			res->mean, res->std_error, r->s.replicates,
+			r->s.replicates == 1 ? "" : "s");
 	if (!isnan(ms))
 		g_string_append_printf(out, ", predicted real time %.4g ms", ms);
 	g_string_append_c(out, '\n');
+}
+
+/* The VM's confirmation as `tuner validate` states it: the geometric-mean ratio of the rounds
+ * with its interval, the improvement it means, the paired t and the sign test. */
+static void text_paired(const struct rsm_run *r, GString *out)
+{
+	const PairedStats *p = &r->paired;
+
+	if (!r->paired_ok) {
+		g_string_append(out, "  no paired comparison: a ratio was not a positive number\n");
+		return;
+	}
+	g_string_append_printf(
+		out,
+		"  paired over %u rounds (log ratios): the optimum takes %.4g x the defaults' time, "
+		"95%% CI [%.4g, %.4g]: %.1f %% %s [%.1f, %.1f], t = %.3g, p = %.3g; sign test: "
+		"faster in %u, slower in %u rounds, p = %.3g\n\n",
+		p->n, p->ratio, p->ratio_lo, p->ratio_hi, fabs(paired_improvement_pct(p->ratio)),
+		paired_improvement_pct(p->ratio) >= 0 ? "faster" : "SLOWER",
+		paired_improvement_pct(p->ratio_hi), paired_improvement_pct(p->ratio_lo), p->t,
+		p->p, p->below, p->above, p->sign_p);
 }
 
 static void text_confirmation(const struct rsm_run *r, GString *out)
@@ -544,7 +748,14 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 	double coded[KNOB_COUNT];
 	bool inside = true;
 
-	g_string_append(out, "Confirmation: the optimum and the profile's defaults, simulated\n");
+	if (r->vm)
+		g_string_append_printf(out,
+				       "Confirmation: the optimum against the defaults, paired in "
+				       "a second boot of %u rounds\n",
+				       r->confirm_rounds);
+	else
+		g_string_append(
+			out, "Confirmation: the optimum and the profile's defaults, simulated\n");
 	confirmation_line(out, r, "optimum", &r->best_knobs, &r->best);
 	if (isfinite(s->optimum_pi_lo))
 		g_string_append_printf(
@@ -573,21 +784,59 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 	else
 		g_string_append(out,
 				"            outside the region of the design: no prediction\n");
+	if (r->vm) {
+		text_paired(r, out);
+		return;
+	}
 	g_string_append_printf(
 		out, "  the optimum is %.2f%% %s than the defaults (%.6g vs %.6g jiffies)\n\n",
 		fabs(improvement_pct(r)), improvement_pct(r) >= 0 ? "faster" : "SLOWER",
 		r->best.mean, r->def.mean);
 }
 
+/*
+ * The rounds as blocks: every ratio of a round shares that round's one run of the defaults, and
+ * the model, which has no block term, counts that as pure error (block_effect.h).
+ */
+static void text_rounds(const struct rsm_run *r, GString *out)
+{
+	const BlockEffect *b = &r->rounds;
+
+	g_string_append_printf(
+		out,
+		"Rounds as blocks (log ratios, %u runs x %u rounds, no interaction)\n"
+		"  the rounds differ: F %.4g on %.0f and %.0f df, p %.4g; a round's "
+		"common factor (the geometric mean of its ratios over that of all):",
+		b->points, b->blocks, b->f, b->df_blocks, b->df_error, b->p);
+	for (guint j = 0; j < b->blocks; j++)
+		g_string_append_printf(out, " %.3f", b->factor[j]);
+	g_string_append_printf(
+		out,
+		"\n  sd of the round effect %.3f, of one ratio net of runs and rounds %.3f (log "
+		"scale): every ratio of a round shares its run of the defaults, and the quadratic "
+		"model, without a block term, counts that as pure error\n\n",
+		b->sd_blocks, b->sd_error);
+}
+
+/* The unit of the responses: "response units" (--analyse), "x defaults" or "jiffies". */
+static const char *response_unit(const struct rsm_cli *c, const struct rsm_run *r, bool text)
+{
+	if (c->analyse)
+		return text ? "response units" : "response";
+	return r->vm ? "x defaults" : "jiffies";
+}
+
 static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 {
 	GString *out = g_string_new(NULL);
-	const char *unit = c->analyse ? "response units" : "jiffies";
+	const char *unit = response_unit(c, r, true);
 
 	text_header(c, r, out);
 	rsm_report_factors(out, r->factors, KNOB_COUNT);
 	rsm_report_design(out, r->s.design, r->factors, r->s.study, unit);
 	rsm_report_analysis(out, r->s.study, r->factors, unit);
+	if (r->have_rounds)
+		text_rounds(r, out);
 	if (r->confirmed)
 		text_confirmation(r, out);
 	else
@@ -616,6 +865,94 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_end_object(w);
 }
 
+/* "rounds": the rounds as blocks (block_effect.h), or null. */
+static void json_rounds(struct json_writer *w, const struct rsm_run *r)
+{
+	const BlockEffect *b = &r->rounds;
+	const struct {
+		const char *key;
+		double value;
+	} fields[] = {
+		{ "f", b->f }, { "df_rounds", b->df_blocks },	 { "df_error", b->df_error },
+		{ "p", b->p }, { "sd_round_log", b->sd_blocks }, { "sd_error_log", b->sd_error },
+	};
+
+	json_key(w, "rounds");
+	if (!r->have_rounds) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	for (guint i = 0; i < G_N_ELEMENTS(fields); i++) {
+		json_key(w, fields[i].key);
+		json_double(w, fields[i].value);
+	}
+	json_key(w, "factors");
+	json_begin_array(w);
+	for (guint j = 0; j < b->blocks; j++)
+		json_double(w, b->factor[j]);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+/* "vm": the experiment, and "confirmation": the paired comparison of the second boot. */
+static void json_vm(struct json_writer *w, const struct rsm_run *r)
+{
+	const PairedStats *p = &r->paired;
+	g_autofree char *kernel = vm_boot_kernel(&r->vmo.boot, NULL);
+	const struct {
+		const char *key;
+		double value;
+	} paired[] = {
+		{ "ratio", p->ratio },
+		{ "ci95_lo", p->ratio_lo },
+		{ "ci95_hi", p->ratio_hi },
+		{ "improvement_pct", paired_improvement_pct(p->ratio) },
+		{ "improvement_ci95_lo_pct", paired_improvement_pct(p->ratio_hi) },
+		{ "improvement_ci95_hi_pct", paired_improvement_pct(p->ratio_lo) },
+		{ "t", p->t },
+		{ "p", p->p },
+		{ "sign_p", p->sign_p },
+	};
+
+	json_key(w, "vm");
+	json_begin_object(w);
+	json_key(w, "command");
+	json_string(w, r->vmo.command);
+	json_key(w, "kernel");
+	json_string(w, kernel ? kernel : "");
+	json_key(w, "cpus");
+	json_uint(w, r->vmo.boot.cpus);
+	json_key(w, "rounds");
+	json_uint(w, r->s.replicates);
+	json_key(w, "boots");
+	json_uint(w, r->vmo.boots);
+	json_end_object(w);
+	json_rounds(w, r);
+	json_key(w, "confirmation");
+	if (!r->paired_ok) {
+		json_null(w);
+		return;
+	}
+	json_begin_object(w);
+	json_key(w, "rounds");
+	json_uint(w, p->n);
+	for (guint i = 0; i < G_N_ELEMENTS(paired); i++) {
+		json_key(w, paired[i].key);
+		json_double(w, paired[i].value);
+	}
+	json_key(w, "faster");
+	json_uint(w, p->below);
+	json_key(w, "slower");
+	json_uint(w, p->above);
+	json_key(w, "ratios");
+	json_begin_array(w);
+	for (guint j = 0; j < r->confirm_rounds; j++)
+		json_double(w, r->confirm[j]);
+	json_end_array(w);
+	json_end_object(w);
+}
+
 static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 			 const RsmStudyFiles *files)
 {
@@ -627,14 +964,14 @@ static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 	json_key(&w, "command");
 	json_string(&w, "rsm");
 	json_key(&w, "source");
-	json_string(&w, c->analyse ? c->analyse : "simulation");
+	json_string(&w, c->analyse ? c->analyse : r->vm ? "vm" : "simulation");
 	json_key(&w, "settings");
 	if (c->analyse)
 		json_null(&w);
 	else
 		json_string(&w, r->s.w.settings);
 	json_key(&w, "unit");
-	json_string(&w, c->analyse ? "response" : "jiffies");
+	json_string(&w, response_unit(c, r, false));
 	json_key(&w, "replicates");
 	if (c->analyse)
 		json_null(&w);
@@ -656,9 +993,19 @@ static char *json_report(const struct rsm_cli *c, const struct rsm_run *r,
 	json_evaluation(&w, r, "default", &r->default_knobs, &r->def);
 	json_key(&w, "improvement_pct");
 	json_double(&w, r->confirmed ? improvement_pct(r) : NAN);
+	if (r->vm)
+		json_vm(&w, r);
 	study_json_simulations(&w, &r->s);
 	json_end_object(&w);
 	return g_string_free(out, FALSE);
+}
+
+/* design.csv's round column on the VM: run i of the replicated design is in round i / n. */
+static void round_column(GString *row, guint run, void *ctx)
+{
+	const struct rsm_run *r = ctx;
+
+	g_string_append_printf(row, ",%u", run / r->as_run->n_runs);
 }
 
 static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **error)
@@ -669,6 +1016,9 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 		.factors = r->factors,
 		.natural = r->s.natural,
 		.study = r->s.study,
+		.extra_header = r->vm ? ",round" : NULL,
+		.extra = r->vm ? round_column : NULL,
+		.extra_ctx = (void *)r,
 	};
 	g_autofree char *json = json_report(c, r, &files);
 	g_autofree char *text = r->s.format == FORMAT_JSON ? NULL : text_report(c, r);
@@ -678,6 +1028,37 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 
 /* ---- the command ---------------------------------------------------------------------------- */
 
+/* --objective vm: the guest's benchmark, the boot's flags, and the rounds as the replicates. */
+static bool prepare_vm(const struct rsm_cli *c, struct rsm_run *r, GError **error)
+{
+	const CmdIntFlag confirm_rounds = { "--confirm-rounds", c->confirm_rounds, 2, 1000,
+					    c->confirm_rounds == VM_CLI_NOT_GIVEN };
+	const struct hackbench_params *hb = &r->s.w.hb;
+
+	if (!c->cmd && !r->s.w.hackbench)
+		return cmd_usage(error, "--objective vm: runs hackbench in the guest; give a "
+					"hackbench workload or --cmd");
+
+	g_autofree char *command =
+		c->cmd ? g_strdup(c->cmd)
+		       : vm_hackbench_command(hb->groups, hb->loops, hb->fds, hb->datasize,
+					      hb->threads, hb->pipe);
+	g_autofree char *log_root = c->s.out ? g_build_filename(c->s.out, "vm", NULL) : NULL;
+
+	if (!cmd_check_ints(&confirm_rounds, 1, error) ||
+	    !vm_cli_objective(&c->vm, r->s.w.cfg.nr_cpus, command, log_root, &r->vmo, error))
+		return false;
+	r->vm = true;
+	r->vmo.seed = r->s.seed;
+	r->s.replicates = r->vmo.rounds;
+	r->s.jobs = 1;
+	r->s.batch_objective = vm_objective_batch;
+	r->s.batch_ctx = &r->vmo;
+	r->confirm_rounds = c->confirm_rounds != VM_CLI_NOT_GIVEN ? (guint)c->confirm_rounds
+								  : MAX(r->vmo.rounds, 2);
+	return true;
+}
+
 static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
 	if (!check_numbers(c, error) || !study_prepare_output(&c->s, &r->s, error) ||
@@ -685,7 +1066,8 @@ static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 		return false;
 	if (c->analyse)
 		return read_analyse_file(c, r, error);
-	if (!study_prepare_workload(&c->s, &r->s, error) || !build_design(c, r, error))
+	if (!study_prepare_workload(&c->s, &r->s, error) ||
+	    (is_vm(c) && !prepare_vm(c, r, error)) || !build_design(c, r, error))
 		return false;
 	r->s.settings = build_settings(r);
 	return study_open_journal(&c->s, &r->s, error);

@@ -115,12 +115,14 @@ gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GErr
 }
 
 gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
-			EvaluatorResult *results, EvaluatorProgress progress, void *progress_ctx,
-			GError **error)
+			EvaluatorResult *results, double *values, EvaluatorProgress progress,
+			void *progress_ctx, GError **error)
 {
 	EvaluatorConfig ec = {
 		.objective = workload_objective,
 		.objective_ctx = &r->w,
+		.batch_objective = r->batch_objective,
+		.batch_ctx = r->batch_ctx,
 		.replicates = r->replicates,
 		.base_seed = r->seed,
 		.jobs = r->jobs,
@@ -130,7 +132,7 @@ gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint6
 	};
 	EvaluatorStats st = { 0 };
 	g_autoptr(Evaluator) ev = evaluator_new(&ec);
-	gboolean ok = evaluator_batch_seeded(ev, knobs, seeds, n, results, NULL, &st, error);
+	gboolean ok = evaluator_batch_seeded(ev, knobs, seeds, n, results, values, &st, error);
 
 	evaluator_stats_add(&r->stats, &st);
 	return ok;

@@ -74,6 +74,10 @@ struct study_run {
 	double *y;	      /* n_runs responses, run order */
 	EvaluatorStats stats; /* every simulation, the confirmation's included */
 	RsmStudy *study;
+	/* Set by a command that measures elsewhere (rsm --objective vm): study_evaluate hands every
+	 * batch to it instead of simulating. */
+	EvaluatorBatchObjective batch_objective;
+	void *batch_ctx;
 };
 
 void study_run_clear(struct study_run *r);
@@ -88,12 +92,13 @@ gboolean study_prepare_workload(const struct study_cli *c, struct study_run *r, 
 gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GError **error);
 
 /* Simulates n knob settings with the run's replicates, as one parallel batch through the
- * journal, and adds its cost to r->stats. Replicate j of point i uses seed seeds[i] + j, or the
- * run's seed + j for every point when seeds is NULL (common random numbers). progress (may be
- * NULL) as in EvaluatorConfig. */
+ * journal (or measures them with r->batch_objective when set), and adds its cost to r->stats.
+ * Replicate j of point i uses seed seeds[i] + j, or the run's seed + j for every point when seeds
+ * is NULL (common random numbers). values (may be NULL) gets replicate j of point i at
+ * [i * replicates + j]. progress (may be NULL) as in EvaluatorConfig. */
 gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
-			EvaluatorResult *results, EvaluatorProgress progress, void *progress_ctx,
-			GError **error);
+			EvaluatorResult *results, double *values, EvaluatorProgress progress,
+			void *progress_ctx, GError **error);
 
 /* Fits the study to r->y in the design's run order; a model that cannot be fitted is bad input,
  * and a response that does not vary says constant_note (NULL: nothing) before the model's

@@ -171,9 +171,7 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 {
 	struct linsched_config cfg = w->cfg;
 
-	cfg.tun.latency = k->latency_ns;
-	cfg.tun.min_granularity = k->min_granularity_ns;
-	cfg.tun.wakeup_granularity = k->wakeup_granularity_ns;
+	knobs_apply(k, &cfg.tun);
 	cfg.seed = seed;
 	if (!linsched_config_validate(&cfg, error))
 		return false;

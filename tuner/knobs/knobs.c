@@ -107,3 +107,10 @@ CfsKnobs knobs_profile_default(const struct sched_profile *profile, unsigned int
 
 	return (CfsKnobs){ def.latency, def.min_granularity, def.wakeup_granularity };
 }
+
+void knobs_apply(const CfsKnobs *k, struct sched_tunables *tun)
+{
+	tun->latency = k->latency_ns;
+	tun->min_granularity = k->min_granularity_ns;
+	tun->wakeup_granularity = k->wakeup_granularity_ns;
+}

@@ -69,6 +69,10 @@ bool knobs_in_range(const CfsKnobs *k);
 /* The knobs a kernel of profile (2.6.28, 6.1) boots with on ncpus CPUs, as sysctl shows them. */
 CfsKnobs knobs_profile_default(const struct sched_profile *profile, unsigned int ncpus);
 
+/* Sets the simulation's tunables to k, the others as they are; sched_tunables_update() then
+ * derives what follows from them (the inverse of knobs_profile_default). */
+void knobs_apply(const CfsKnobs *k, struct sched_tunables *tun);
+
 G_END_DECLS
 
 #endif

@@ -85,7 +85,12 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	report_row(s, "model", "%s", calibration_model_name(cal->model));
 	report_row(s, "workload", "%s", cal->workload);
 	report_row(s, "measured", "%s on kernel %s, %u CPUs", cal->date, cal->kernel, cal->cpus);
-	report_row(s, "points", "%u group counts, %u real runs", points, runs);
+	if (cal->settings->len)
+		report_row(s, "points", "%u (%u knob settings x group counts), %u real runs in %s",
+			   points, cal->settings->len, runs,
+			   g_strcmp0(cal->source, "vm") == 0 ? "one boot of a VM" : "this machine");
+	else
+		report_row(s, "points", "%u group counts, %u real runs", points, runs);
 	report_row(s, "fit", "real_ms = %.6g + %.6g × sim_jiffies", f->a, f->b);
 	report_row(s, "intercept a", "%.6g ms (standard error %.4g)", f->a, f->se_a);
 	report_row(s, "slope b", "%.6g ms per jiffy (standard error %.4g)", f->b, f->se_b);
@@ -95,12 +100,20 @@ static void section_rows(ReportSection *s, const Calibration *cal, guint points,
 	report_row(s, "leave-one-out MAPE", "%.3f %%", f->loo_mape);
 	if (!isnan(f->r2_groups))
 		report_row(s, "R² against the group count alone", "%.6f", f->r2_groups);
+	if (!isnan(f->r2_group_means))
+		report_row(s, "R² of each group count's own mean (blind to the knobs)", "%.6f",
+			   f->r2_group_means);
+	if (!isnan(f->r2_within_groups))
+		report_row(s, "R² of the settings' differences within a group count", "%.4f",
+			   f->r2_within_groups);
 	if (isfinite(f->lof_f)) {
 		report_row(s, "lack of fit", "F %.4g on %u and %.0f df, p = %.3g", f->lof_f,
 			   points - 2, f->pe_df, f->lof_p);
 		report_row(s, "one run's spread (pure error)", "sd %.4g ms%s", f->pe_sd,
-			   cal->protocol.order == RUN_ORDER_ROUNDS ? ", net of the rounds (blocks)"
-								   : "");
+			   cal->protocol.order != RUN_ORDER_ROUNDS ? ""
+			   : cal->protocol.proportional
+				   ? ", net of the rounds (proportional blocks)"
+				   : ", net of the rounds (blocks)");
 		report_row(s, "R² a line of the right shape should expect", "%.4f", f->r2_ceiling);
 		if (isfinite(f->repeats_for_r2_99))
 			report_row(s, "repeats for it to expect 0.99", "%.0f",
@@ -208,8 +221,10 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 		return FALSE;
 
 	guint n = csv->rows->len;
-	g_autoptr(GHashTable) sums =
-		g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+	int setting_col = report_csv_column(csv, "setting", NULL);
+	/* A run's point: its group count, and its knob setting when the calibration spans them. */
+	g_autoptr(GHashTable) sums = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	g_autofree char **keys = g_new0(char *, n + 1);
 
 	if (n < 2) {
 		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
@@ -218,11 +233,13 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 	}
 	for (guint i = 0; i < n; i++) {
 		const double *run = v + (gsize)i * N_RUN_COLUMNS;
-		gpointer key = GUINT_TO_POINTER((guint)run[R_GROUPS]);
-		double *sum = g_hash_table_lookup(sums, key);
+		double *sum;
 
-		if (!sum)
-			g_hash_table_insert(sums, key, sum = g_new0(double, 2));
+		keys[i] = g_strdup_printf(
+			"%.0f %s", run[R_GROUPS],
+			setting_col >= 0 ? report_csv_field(csv, i, (guint)setting_col) : "");
+		if (!(sum = g_hash_table_lookup(sums, keys[i])))
+			g_hash_table_insert(sums, g_strdup(keys[i]), sum = g_new0(double, 2));
 		sum[0] += run[R_MS];
 		sum[1] += 1;
 	}
@@ -233,8 +250,7 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 
 	for (guint i = 0; i < n; i++) {
 		const double *run = v + (gsize)i * N_RUN_COLUMNS;
-		const double *sum =
-			g_hash_table_lookup(sums, GUINT_TO_POINTER((guint)run[R_GROUPS]));
+		const double *sum = g_hash_table_lookup(sums, keys[i]);
 
 		ratio[i] = run[R_MS] / (sum[0] / sum[1]);
 		g_string_append_printf(data, "%.6g %.0f %.10g %.0f\n", run[R_START], run[R_GROUPS],
@@ -244,8 +260,11 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
 	g_autofree char *stem = g_strconcat(prefix, "calibration-drift", NULL);
 	g_autofree char *data_name = g_strconcat(stem, ".dat", NULL);
 	double sd = gsl_stats_sd(ratio, 1, n), lag1 = gsl_stats_lag1_autocorrelation(ratio, 1, n);
+	for (guint i = 0; i < n; i++)
+		g_free(keys[i]);
+
 	g_autofree char *caption = g_strdup_printf(
-		"Each real run's time divided by the mean time of its group count, against when it ran (%s order, "
+		"Each real run's time divided by the mean time of its point, against when it ran (%s order, "
 		"after %.1f s of warm-up; the colour is the round). The ratios spread with sd %.3f; their lag-1 "
 		"autocorrelation is %.2f: near 0 the runs are independent, towards 1 the machine's speed drifts "
 		"slowly and runs made close together share it.",
@@ -265,7 +284,7 @@ static gboolean drift(Report *r, ReportSection *s, const char *dir, const char *
  * time fit can hold while the simulator schedules differently, and the switches show that.
  */
 static gboolean switches(Report *r, ReportSection *s, const char *dir, const char *prefix,
-			 const ReportCsv *csv, GError **error)
+			 const Calibration *cal, const ReportCsv *csv, GError **error)
 {
 	static const char *const names[] = { "groups", "sim_switches", "real_switches" };
 	g_autofree double *v = NULL;
@@ -315,17 +334,43 @@ static gboolean switches(Report *r, ReportSection *s, const char *dir, const cha
 
 	g_autofree char *stem = g_strconcat(prefix, "calibration-switches", NULL);
 	g_autofree char *data_name = g_strconcat(stem, ".dat", NULL);
+	gboolean vm = g_strcmp0(cal->source, "vm") == 0;
 	g_autofree char *caption = g_strdup_printf(
-		"Context switches of one run (every time one of its tasks left a CPU) against the group count: each "
-		"real run (grey, from the kernel's rusage), their median (blue) and the simulation's (red). They "
-		"agree within 1.5× at %u of %u group counts.",
-		agree, n);
+		"Context switches of one run (%s) against the group count: each real run (grey, %s), their "
+		"median (blue) and the simulation's (red). They agree within 1.5× at %u of %u %s.",
+		vm ? "every switch of the CPUs, idle ones too"
+		   : "every time one of its tasks left a CPU",
+		vm ? "the guest's /proc/stat ctxt" : "from the kernel's rusage", agree, n,
+		cal->settings->len ? "points (knob settings at a group count)" : "group counts");
 
 	report_row(s, "context switches", "real (median) and simulated within 1.5× at %u of %u",
 		   agree, n);
 	return report_write_data(r, data_name, data->str, error) &&
 	       report_plot(r, s, "calibration-switches.gp", data_name, stem,
 			   "Calibration: real vs simulated context switches", caption, NULL, error);
+}
+
+/* With a setting column, no (setting, groups) twice. */
+static gboolean unique_points(const ReportCsv *csv, GError **error)
+{
+	int setting = report_csv_column(csv, "setting", NULL), groups;
+	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+
+	if (setting < 0)
+		return TRUE;
+	groups = report_csv_column(csv, "groups", error);
+	for (guint i = 0; i < csv->rows->len; i++) {
+		char *key =
+			g_strdup_printf("%s at %s groups", report_csv_field(csv, i, (guint)setting),
+					report_csv_field(csv, i, (guint)groups));
+
+		if (!g_hash_table_add(seen, key)) {
+			g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT, "%s:%u: %s again",
+				    csv->path, g_array_index(csv->lines, guint, i), key);
+			return FALSE;
+		}
+	}
+	return TRUE;
 }
 
 gboolean report_calibration(Report *r, const char *dir, const char *prefix, GError **error)
@@ -343,7 +388,8 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 		g_error_free(local);
 		return FALSE;
 	}
-	static const ReportCsvColumn schema[] = {
+	/* Over knob settings a group count comes once per setting: the pair is the key. */
+	ReportCsvColumn schema[] = {
 		{ .name = "groups", .kind = REPORT_CSV_KEY },
 		{ .name = "sim_jiffies", .kind = REPORT_CSV_POSITIVE },
 		{ .name = "real_mean_ms", .kind = REPORT_CSV_POSITIVE },
@@ -351,8 +397,12 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 		{ .name = "predicted_ms", .kind = REPORT_CSV_FINITE },
 		{ .name = "residual_ms", .kind = REPORT_CSV_FINITE },
 	};
-	if (!(csv = report_csv_read(csv_path, error)) ||
-	    !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
+	if (!(csv = report_csv_read(csv_path, error)))
+		return FALSE;
+	if (report_csv_column(csv, "setting", NULL) >= 0)
+		schema[0].kind = REPORT_CSV_COUNT;
+	if (!report_csv_check(csv, schema, G_N_ELEMENTS(schema), error) ||
+	    !unique_points(csv, error) ||
 	    !(v = report_csv_numbers(csv, columns, N_COLUMNS, FALSE, error)) ||
 	    (runs_col = report_csv_column(csv, "runs", error)) < 0)
 		return FALSE;
@@ -376,5 +426,5 @@ gboolean report_calibration(Report *r, const char *dir, const char *prefix, GErr
 	section_rows(s, cal, n, runs);
 	return draw(r, s, prefix, cal, data_name, n, runs, error) &&
 	       residuals(r, s, prefix, cal, v, n, error) && drift(r, s, dir, prefix, cal, error) &&
-	       switches(r, s, dir, prefix, csv, error);
+	       switches(r, s, dir, prefix, cal, csv, error);
 }

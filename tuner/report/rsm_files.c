@@ -527,7 +527,8 @@ struct columns {
 	int coded[RSM_MODEL_MAX_FACTORS];
 	int natural[RSM_MODEL_MAX_FACTORS];
 	int response;
-	int run; /* -1: no run column (a hand-made file); rows are then named by line */
+	int run;   /* -1: no run column (a hand-made file); rows are then named by line */
+	int round; /* -1: no round column (a design run once) */
 	guint n;
 };
 
@@ -536,7 +537,7 @@ static gboolean read_header(const char *path, guint line, char **cells,
 			    GError **error)
 {
 	c->n = g_strv_length(cells);
-	c->response = c->run = -1;
+	c->response = c->run = c->round = -1;
 	for (guint j = 0; j < k; j++)
 		c->coded[j] = c->natural[j] = -1;
 	for (guint i = 0; i < c->n; i++) {
@@ -546,6 +547,8 @@ static gboolean read_header(const char *path, guint line, char **cells,
 			c->response = (int)i;
 		if (strcmp(name, "run") == 0)
 			c->run = (int)i;
+		if (strcmp(name, "round") == 0)
+			c->round = (int)i;
 		for (guint j = 0; j < k; j++) {
 			g_autofree char *x = g_strdup_printf("x%u", j + 1);
 
@@ -580,10 +583,12 @@ static gboolean check_natural(const char *path, guint line, const RsmStudyFactor
 		f->column, natural, j + 1, coded, expected);
 }
 
-/* What the rows were: their run numbers (or 0 without a run column) and lines. */
+/* What the rows were: their run numbers (or 0 without a run column), rounds (0 without a round
+ * column) and lines. */
 struct rows {
-	GArray *run;  /* guint */
-	GArray *line; /* guint */
+	GArray *run;   /* guint */
+	GArray *round; /* guint */
+	GArray *line;  /* guint */
 };
 
 static gboolean read_row(const char *path, guint line, char **cells, const RsmStudyFactor *factors,
@@ -605,6 +610,18 @@ static gboolean read_row(const char *path, guint line, char **cells, const RsmSt
 		run = (guint)v;
 	}
 	g_array_append_val(rows->run, run);
+
+	guint round = 0;
+
+	if (c->round >= 0) {
+		const char *text = g_strstrip(cells[c->round]);
+
+		if (!parse_number(text, &v) || v < 0 || v != floor(v) || v > G_MAXUINT)
+			return parse_error(error, path, line,
+					   "round: '%s' is not a round number (0, 1, ...)", text);
+		round = (guint)v;
+	}
+	g_array_append_val(rows->round, round);
 	g_array_append_val(rows->line, line);
 	for (guint j = 0; j < k; j++) {
 		const char *text = g_strstrip(cells[c->coded[j]]);
@@ -811,6 +828,68 @@ static gboolean check_structure(const char *path, const double *coded, guint n, 
 	return TRUE;
 }
 
+static int compare_points(const void *a, const void *b, void *k)
+{
+	const double *x = a, *y = b;
+
+	for (guint j = 0; j < GPOINTER_TO_UINT(k); j++)
+		if (x[j] != y[j])
+			return x[j] < y[j] ? -1 : 1;
+	return 0;
+}
+
+/*
+ * A design replicated in rounds (a `round` column, as `tuner rsm --objective vm` writes): each
+ * round must be a whole design by itself, and every round the same design as the first.
+ */
+static gboolean check_rounds(const char *path, const double *coded, guint n, guint k,
+			     const struct rows *rows, GError **error)
+{
+	g_autoptr(GArray) first = NULL;
+	g_autoptr(GHashTable) seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+	guint first_round = 0;
+
+	for (guint i = 0; i < n; i++) {
+		guint round = g_array_index(rows->round, guint, i);
+
+		if (g_hash_table_contains(seen, GUINT_TO_POINTER(round + 1)))
+			continue;
+		g_hash_table_add(seen, GUINT_TO_POINTER(round + 1));
+
+		g_autoptr(GArray) points = g_array_new(FALSE, FALSE, sizeof(double));
+		g_autoptr(GArray) run = g_array_new(FALSE, FALSE, sizeof(guint));
+		g_autoptr(GArray) line = g_array_new(FALSE, FALSE, sizeof(guint));
+		struct rows subset = { run, NULL, line };
+
+		for (guint j = i; j < n; j++) {
+			if (g_array_index(rows->round, guint, j) != round)
+				continue;
+			g_array_append_vals(points, coded + (gsize)j * k, k);
+			g_array_append_val(run, g_array_index(rows->run, guint, j));
+			g_array_append_val(line, g_array_index(rows->line, guint, j));
+		}
+		if (!check_structure(path, (const double *)(void *)points->data, run->len, k,
+				     &subset, error)) {
+			g_prefix_error(error, "round %u: ", round);
+			return FALSE;
+		}
+		g_qsort_with_data(points->data, (gint)run->len, sizeof(double) * k, compare_points,
+				  GUINT_TO_POINTER(k));
+		if (!first) {
+			first = g_steal_pointer(&points);
+			first_round = round;
+		} else if (points->len != first->len ||
+			   memcmp(points->data, first->data, sizeof(double) * first->len) != 0) {
+			g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE,
+				    "%s: round %u is not the design of round %u (every round runs "
+				    "the same design)",
+				    path, round, first_round);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
 static RsmDesign *design_from(GArray *coded, guint k)
 {
 	RsmDesign *d = g_new0(RsmDesign, 1);
@@ -847,8 +926,9 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 	g_autoptr(GArray) coded = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) ys = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) run = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GArray) round = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) line = g_array_new(FALSE, FALSE, sizeof(guint));
-	struct rows rows = { run, line };
+	struct rows rows = { run, round, line };
 	struct columns c;
 	bool header = false;
 
@@ -872,8 +952,12 @@ RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors
 			    path);
 		return NULL;
 	}
-	if (!check_runs(path, &rows, error) ||
-	    !check_structure(path, (const double *)coded->data, ys->len, k, &rows, error))
+	if (!check_runs(path, &rows, error))
+		return NULL;
+	if (c.round >= 0
+		    ? !check_rounds(path, (const double *)(void *)coded->data, ys->len, k, &rows,
+				    error)
+		    : !check_structure(path, (const double *)coded->data, ys->len, k, &rows, error))
 		return NULL;
 	*y = g_memdup2(ys->data, sizeof(double) * ys->len);
 	return design_from(coded, k);

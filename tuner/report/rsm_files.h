@@ -96,9 +96,12 @@ void rsm_files_json_study(struct json_writer *w, const RsmStudyFiles *f);
  * others are ignored), blank lines and lines starting with '#' skipped. When a factor's natural
  * column (factors[j].column) is present, each value must be what its coded level maps to under
  * factors[j] (to half a unit for integer factors, 1e-9 relative otherwise), so that a re-analysis
- * with other ranges cannot pass unnoticed. Returns a new design in the file's order (standard
- * order = run order, point types classified from the levels, alpha the largest |level|) and the
- * responses in *y (g_free), or NULL with an error naming file and line.
+ * with other ranges cannot pass unnoticed. The runs must make a whole design (every run number
+ * once, complete sets of cube, axial and edge points, only centre points repeated); with a `round`
+ * column (0, 1, ...: a design replicated in rounds, as `tuner rsm --objective vm` writes it) each
+ * round must be a whole design and the same one. Returns a new design in the file's order
+ * (standard order = run order, point types classified from the levels, alpha the largest |level|)
+ * and the responses in *y (g_free), or NULL with an error naming file and line.
  */
 RsmDesign *rsm_files_read_design(const char *path, const RsmStudyFactor *factors, guint k,
 				 double **y, GError **error);

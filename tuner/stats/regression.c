@@ -198,8 +198,41 @@ static gboolean equal_counts(const gsize *counts, gsize m)
 	return TRUE;
 }
 
+static gboolean all_positive(const double *v, gsize n)
+{
+	for (gsize i = 0; i < n; i++)
+		if (!(v[i] > 0))
+			return FALSE;
+	return TRUE;
+}
+
+/*
+ * The pure error of m points of R runs each, run j of every point in block j, each block's common
+ * factor taken out on the log scale (regression.h).
+ */
+static double proportional_pure_error(const double *runs, gsize m, gsize R)
+{
+	g_autofree double *logs = g_new(double, m *R);
+	g_autofree double *scaled = g_new(double, m *R);
+	double ss = 0;
+
+	for (gsize i = 0; i < m * R; i++)
+		logs[i] = log(runs[i]);
+	double grand = gsl_stats_mean(logs, 1, m * R);
+
+	for (gsize j = 0; j < R; j++) {
+		double factor = exp(gsl_stats_mean(&logs[j], R, m) - grand);
+
+		for (gsize i = 0; i < m; i++)
+			scaled[i * R + j] = runs[i * R + j] / factor;
+	}
+	for (gsize i = 0; i < m; i++)
+		ss += gsl_stats_tss(&scaled[i * R], 1, R);
+	return ss;
+}
+
 LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
-				 gboolean blocked)
+				 RegressionBlocks blocks)
 {
 	LackOfFit lof = { .ss_lof = 0, .ss_pe = 0, .df_lof = (double)means->n - 2.0, .df_pe = 0 };
 	double inverse_counts = 0;
@@ -215,8 +248,13 @@ LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, co
 		inverse_counts += 1.0 / (double)counts[i];
 		k += counts[i];
 	}
-	if (blocked && counts[0] > 1 && equal_counts(counts, means->n)) {
-		lof.ss_pe = fmax(0.0, lof.ss_pe - block_sum_of_squares(runs, means->n, counts[0]));
+	if (blocks == REGRESSION_BLOCKS_PROPORTIONAL && !all_positive(runs, k))
+		blocks = REGRESSION_BLOCKS_NONE;
+	if (blocks != REGRESSION_BLOCKS_NONE && counts[0] > 1 && equal_counts(counts, means->n)) {
+		lof.ss_pe = blocks == REGRESSION_BLOCKS_PROPORTIONAL
+				    ? proportional_pure_error(runs, means->n, counts[0])
+				    : fmax(0.0, lof.ss_pe - block_sum_of_squares(runs, means->n,
+										 counts[0]));
 		lof.df_pe -= (double)counts[0] - 1.0;
 	}
 	lof.n_eff = (double)means->n / inverse_counts;

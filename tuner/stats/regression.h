@@ -92,9 +92,17 @@ Regression *regression_fit(const double *x, const double *y, gsize n, GError **e
  * Blocked: when every point has the same R runs and the j-th run of every point was made in the
  * same block j (a randomised complete block design: `tuner calibrate --order rounds`, a block per
  * round), a block's shared deviation (the machine's speed in that round) moves every mean alike
- * and so cannot show as lack of fit; it is taken out of the pure error as in a two-way analysis
- * without interaction:
- *   ss_pe -= m Σ_j (ȳ_.j - ȳ_..)²,   df_pe -= R - 1
+ * and so cannot show as lack of fit; it is taken out of the pure error, in one of two ways:
+ *   additive (the host's calibration, whose speed wanders by ±10 %): a block adds the same to every
+ *       run in it, removed as in a two-way analysis without interaction:
+ *         ss_pe -= m Σ_j (ȳ_.j - ȳ_..)²,   df_pe -= R - 1
+ *   proportional (the VM, whose speed changes by up to 2x between rounds of one boot): a block
+ *       multiplies every run in it by the same factor, which an additive block cannot take out (a
+ *       slow round adds more to a long run), so the pure error would be inflated, and with it the
+ *       fit flattered. The factors are estimated on the log scale, runs divided by them, and the
+ *       pure error taken of what is left (all runs must be > 0):
+ *         g_j = exp(mean_i ln y_ij - mean_ij ln y_ij),  y'_ij = y_ij / g_j
+ *         ss_pe = Σ_i Σ_j (y'_ij - ȳ'_i)²,   df_pe = m (R - 1) - (R - 1)
  *
  * Without replicates (df_pe = 0) or without spread (ss_pe = 0) f, p, pe_sd and r2_ceiling are NaN
  * (pe_sd is 0 when ss_pe = 0).
@@ -109,11 +117,20 @@ typedef struct {
 		       * mean) */
 } LackOfFit;
 
+/* How the j-th runs of the points share a block (see above). The values of NONE and ADDITIVE are
+ * FALSE and TRUE, what callers passed before there were two kinds. */
+typedef enum {
+	REGRESSION_BLOCKS_NONE = 0,
+	REGRESSION_BLOCKS_ADDITIVE = 1,
+	REGRESSION_BLOCKS_PROPORTIONAL = 2,
+} RegressionBlocks;
+
 /* The lack-of-fit test of means, the fit of the m = means->n point means; runs holds each point's
- * counts[i] runs one point after another (Σ counts[i] values). blocked: see above; it requires
- * equal counts, and is ignored (no blocks) when they differ or are 1. */
+ * counts[i] runs one point after another (Σ counts[i] values). blocks: see above; they require
+ * equal counts (and positive runs, when proportional), and are ignored (no blocks) otherwise or
+ * when the counts are 1. */
 LackOfFit regression_lack_of_fit(const Regression *means, const double *runs, const gsize *counts,
-				 gboolean blocked);
+				 RegressionBlocks blocks);
 
 /*
  * How many repeats per point a line of the right shape needs for its R² on the means to be expected

@@ -33,6 +33,22 @@ static RsmDesign *design_alloc(guint k, guint n_runs, double alpha)
 	return d;
 }
 
+RsmDesign *rsm_design_replicate(const RsmDesign *design, guint copies)
+{
+	g_return_val_if_fail(copies >= 1, NULL);
+	guint n = design->n_runs, k = design->k;
+	RsmDesign *d = design_alloc(k, n * copies, design->alpha);
+
+	for (guint c = 0; c < copies; c++) {
+		memcpy(d->coded + (gsize)c * n * k, design->coded, sizeof(double) * n * k);
+		for (guint i = 0; i < n; i++) {
+			d->std_order[c * n + i] = c * n + design->std_order[i];
+			d->type[c * n + i] = design->type[i];
+		}
+	}
+	return d;
+}
+
 void rsm_design_free(RsmDesign *design)
 {
 	if (design == NULL)

@@ -112,6 +112,14 @@ RsmDesign *rsm_design_ccd_with_alpha(guint k, double alpha, guint n_centre, GErr
 /* A Box-Behnken design in standard order (levels 0, -1, +1). Errors: k out of range. */
 RsmDesign *rsm_design_box_behnken(guint k, guint n_centre, GError **error);
 
+/*
+ * The design run `copies` times over, as one design of copies * n_runs runs: copy c's run i is run
+ * c * n_runs + i, at design's run i, with standard order c * n_runs + std_order[i]. For an
+ * experiment replicated in rounds (the real-kernel VM runs the whole design once per round), whose
+ * replicates then give the pure error. copies >= 1.
+ */
+RsmDesign *rsm_design_replicate(const RsmDesign *design, guint copies);
+
 /* Free a design. NULL is allowed. */
 void rsm_design_free(RsmDesign *design);
 

@@ -222,7 +222,9 @@ static void boot_failure(struct boot *b, const VmBootConfig *config, const VmGue
 {
 	g_autofree char *where = NULL;
 	g_autofree char *tail = tail_text(b);
-	const char *see = log ? log : "(no log kept)";
+	/* The log when there is one, else the last lines themselves. */
+	g_autofree char *see = log ? g_strdup_printf("console: %s", log)
+				   : g_strdup_printf("last console lines: %s", tail);
 
 	if (guest->started >= 0 && (guint)guest->started < plan->runs->len) {
 		const VmRun *run = &g_array_index(plan->runs, VmRun, guest->started);
@@ -234,13 +236,13 @@ static void boot_failure(struct boot *b, const VmBootConfig *config, const VmGue
 	if (b->timed_out)
 		g_set_error(error, VM_BOOT_ERROR, VM_BOOT_ERROR_TIMEOUT,
 			    "the VM printed nothing for %u s%s and was killed; %u of %u runs "
-			    "finished; console: %s",
+			    "finished; %s",
 			    config->silence_s ? config->silence_s : 300, where, guest->runs->len,
 			    plan->runs->len, see);
 	else if (b->panicked)
 		g_set_error(error, VM_BOOT_ERROR, VM_BOOT_ERROR_PANIC,
-			    "the guest kernel panicked%s; %u of %u runs finished; console: %s",
-			    where, guest->runs->len, plan->runs->len, see);
+			    "the guest kernel panicked%s; %u of %u runs finished; %s", where,
+			    guest->runs->len, plan->runs->len, see);
 	else
 		g_set_error(error, VM_BOOT_ERROR, VM_BOOT_ERROR_EXITED,
 			    "qemu ended%s before the plan's end (exit status %d); %u of %u runs "

@@ -23,8 +23,13 @@ static gboolean valid_id(const char *id)
 	return TRUE;
 }
 
-static gboolean check_input(const VmSetting *settings, guint n, const char *command, guint rounds,
-			    GError **error)
+static gboolean valid_command(const char *command)
+{
+	return command != NULL && *command != '\0' && !strpbrk(command, "\r\n");
+}
+
+static gboolean check_input(const VmSetting *settings, guint n, const char *const *commands,
+			    guint n_commands, guint rounds, GError **error)
 {
 	const char *problem = NULL;
 
@@ -32,8 +37,11 @@ static gboolean check_input(const VmSetting *settings, guint n, const char *comm
 		problem = "a plan needs at least one setting";
 	else if (rounds == 0)
 		problem = "a plan needs at least one round";
-	else if (command == NULL || *command == '\0' || strpbrk(command, "\r\n"))
-		problem = "the command must be one non-empty line";
+	else if (n_commands == 0)
+		problem = "a plan needs at least one command";
+	for (guint c = 0; !problem && c < n_commands; c++)
+		if (!valid_command(commands[c]))
+			problem = "the command must be one non-empty line";
 	if (problem) {
 		g_set_error(error, VM_PLAN_ERROR, VM_PLAN_ERROR_INPUT, "%s", problem);
 		return FALSE;
@@ -59,7 +67,13 @@ static gboolean check_input(const VmSetting *settings, guint n, const char *comm
 VmPlan *vm_plan_new(const VmSetting *settings, guint n, const char *command, guint rounds,
 		    guint64 seed, GError **error)
 {
-	if (!check_input(settings, n, command, rounds, error))
+	return vm_plan_new_grid(settings, n, &command, 1, rounds, seed, error);
+}
+
+VmPlan *vm_plan_new_grid(const VmSetting *settings, guint n, const char *const *commands,
+			 guint n_commands, guint rounds, guint64 seed, GError **error)
+{
+	if (!check_input(settings, n, commands, n_commands, rounds, error))
 		return NULL;
 
 	VmPlan *plan = g_new0(VmPlan, 1);
@@ -68,20 +82,27 @@ VmPlan *vm_plan_new(const VmSetting *settings, guint n, const char *command, gui
 		VmSetting s = { g_strdup(settings[i].id), settings[i].knobs };
 		g_array_append_val(plan->settings, s);
 	}
-	plan->command = g_strdup(command);
+	plan->commands = g_ptr_array_new_with_free_func(g_free);
+	for (guint c = 0; c < n_commands; c++)
+		g_ptr_array_add(plan->commands, g_strdup(commands[c]));
 	plan->rounds = rounds;
 	plan->seed = seed;
-	plan->runs = g_array_sized_new(FALSE, FALSE, sizeof(VmRun), n * rounds);
+
+	/* Cell i is setting i / n_commands with command i % n_commands. */
+	guint cells = n * n_commands;
+
+	plan->runs = g_array_sized_new(FALSE, FALSE, sizeof(VmRun), cells * rounds);
 
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, (unsigned long)seed);
-	guint *order = g_new(guint, n);
+	guint *order = g_new(guint, cells);
 	for (guint r = 0; r < rounds; r++) {
-		for (guint i = 0; i < n; i++)
+		for (guint i = 0; i < cells; i++)
 			order[i] = i;
-		gsl_ran_shuffle(rng, order, n, sizeof *order);
-		for (guint i = 0; i < n; i++) {
-			VmRun run = { plan->runs->len, r, order[i], FALSE };
+		gsl_ran_shuffle(rng, order, cells, sizeof *order);
+		for (guint i = 0; i < cells; i++) {
+			VmRun run = { plan->runs->len, r, order[i] / n_commands,
+				      order[i] % n_commands, FALSE };
 			g_array_append_val(plan->runs, run);
 		}
 	}
@@ -98,8 +119,13 @@ void vm_plan_free(VmPlan *plan)
 		g_free(g_array_index(plan->settings, VmSetting, i).id);
 	g_array_free(plan->settings, TRUE);
 	g_array_free(plan->runs, TRUE);
-	g_free(plan->command);
+	g_ptr_array_free(plan->commands, TRUE);
 	g_free(plan);
+}
+
+const char *vm_plan_command(const VmPlan *plan, const VmRun *run)
+{
+	return g_ptr_array_index(plan->commands, run->command);
 }
 
 void vm_plan_trace(VmPlan *plan, guint setting, guint round)
@@ -141,7 +167,7 @@ char *vm_plan_text(const VmPlan *plan)
 				       " %" G_GUINT64_FORMAT " - %d %s\n",
 				       run->seq, run->round, s->id, s->knobs.latency_ns,
 				       s->knobs.min_granularity_ns, s->knobs.wakeup_granularity_ns,
-				       run->trace ? 1 : 0, plan->command);
+				       run->trace ? 1 : 0, vm_plan_command(plan, run));
 	}
 	return g_string_free(out, FALSE);
 }

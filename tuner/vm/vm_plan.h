@@ -1,11 +1,12 @@
 /*
  * vm_plan.h - the plan one boot of the real-kernel VM runs (vm/README.md, "Guest protocol").
  *
- * A plan is a list of knob settings, one benchmark command and a number of rounds. Each round runs
- * every setting once, in an order shuffled afresh for the round (SPEC.md §7: under emulation only
+ * A plan is a list of knob settings, one or more benchmark commands (workloads: `tuner calibrate
+ * --real vm` runs one per group count) and a number of rounds. Each round runs every setting with
+ * every command once, in an order shuffled afresh for the round (SPEC.md §7: under emulation only
  * comparisons inside one boot hold, and a fresh order per round keeps slow spells of the host from
  * biasing one setting). The first setting is the reference that the others are divided by, round by
- * round: by convention the kernel's defaults.
+ * round and command by command: by convention the kernel's defaults.
  *
  * The order is decided here, on the host, from a seed with GSL's MT19937, so that a plan is
  * reproducible and the guest only follows it. The plan reaches the guest as a file `/plan` in a
@@ -35,32 +36,47 @@ typedef struct {
 	CfsKnobs knobs;
 } VmSetting;
 
-/* One run: setting `setting` (an index into the plan's settings) in round `round`. */
+/* One run: setting `setting` (an index into the plan's settings) with command `command` in round
+ * `round`. */
 typedef struct {
 	guint seq; /* position in the plan, from 0 */
 	guint round;
 	guint setting;
+	guint command;	/* an index into the plan's commands */
 	gboolean trace; /* record sched_switch and sched_wakeup during the run */
 } VmRun;
 
 typedef struct {
-	GArray *settings; /* VmSetting; [0] is the reference */
-	char *command;	  /* run by the guest's sh -c, e.g. "hackbench -T -g 5 -l 100" */
+	GArray *settings;    /* VmSetting; [0] is the reference */
+	GPtrArray *commands; /* char *, run by the guest's sh -c, e.g. "hackbench -T -g 5 -l 100" */
 	guint rounds;
 	guint64 seed;
 	GArray *runs; /* VmRun, in the order the guest runs them */
 } VmPlan;
 
 /*
- * A plan of n settings (settings[0] the reference) x rounds, each round in its own seeded shuffle.
- * Fails with VM_PLAN_ERROR_INPUT naming the problem: n = 0, rounds = 0, an id that is empty, has
- * other characters than [A-Za-z0-9._-] or repeats, a command that is empty or holds a newline.
+ * A plan of n settings (settings[0] the reference) x rounds with one command, each round in its
+ * own seeded shuffle. Fails with VM_PLAN_ERROR_INPUT naming the problem: n = 0, rounds = 0, an id
+ * that is empty, has other characters than [A-Za-z0-9._-] or repeats, a command that is empty or
+ * holds a newline.
  */
 VmPlan *vm_plan_new(const VmSetting *settings, guint n, const char *command, guint rounds,
 		    guint64 seed, GError **error);
+
+/*
+ * A plan of n settings x n_commands commands x rounds: each round runs every (setting, command)
+ * pair once, all of them shuffled together, so that no setting or workload gets a slow spell of
+ * its own. With one command it is vm_plan_new's plan, shuffle included. Errors as vm_plan_new's,
+ * and no command.
+ */
+VmPlan *vm_plan_new_grid(const VmSetting *settings, guint n, const char *const *commands,
+			 guint n_commands, guint rounds, guint64 seed, GError **error);
 void vm_plan_free(VmPlan *plan);
 
-/* Mark every run of setting index `setting` in round `round` to be traced. */
+/* The command of a run. */
+const char *vm_plan_command(const VmPlan *plan, const VmRun *run);
+
+/* Mark every run of setting index `setting` in round `round` (with every command) to be traced. */
 void vm_plan_trace(VmPlan *plan, guint setting, guint round);
 
 const VmSetting *vm_plan_setting(const VmPlan *plan, guint i);

@@ -647,6 +647,52 @@ static void test_rsm_analyse_incomplete(void **state)
 	remove_dir(dir);
 }
 
+/*
+ * A design replicated in rounds (a round column, as rsm --objective vm writes it): the fixture's 20
+ * runs twice, as runs 1..40 in rounds 0 and 1, is accepted; a round that lacks a run, or is a whole
+ * design but not the same one, is refused, naming the round.
+ */
+static void test_rsm_analyse_rounds(void **state)
+{
+	(void)state;
+	char *dir = make_dir();
+	g_autofree char *path = g_build_filename(dir, "design.csv", NULL);
+	g_autofree char *text = read_text("tests/tuner/fixtures/report/rsm/design.csv");
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1); /* [0] header, [i] run i, [21] "" */
+	GString *two = g_string_new(NULL), *short_round = g_string_new(NULL);
+
+	g_string_append_printf(two, "%s,round\n", lines[0]);
+	g_string_append_printf(short_round, "%s,round\n", lines[0]);
+	for (guint round = 0; round < 2; round++)
+		for (guint i = 1; i <= 20; i++) {
+			const char *rest = strchr(lines[i], ',');
+
+			g_string_append_printf(two, "%u%s,%u\n", round * 20 + i, rest, round);
+			if (!(round == 1 && i == 20))
+				g_string_append_printf(short_round, "%u%s,%u\n", round * 20 + i,
+						       rest, round);
+		}
+	assert_true(g_file_set_contents(path, two->str, -1, NULL));
+	struct run ok = TUNER_RUN("rsm", "--analyse", path, "--format", "json");
+	expect_success(&ok, "a design in two rounds");
+	assert_non_null(strstr(ok.out, "\"runs\": 40"));
+	run_clear(&ok);
+
+	/* Round 1 lost its last run, the axial point (-1, 0, 0). */
+	assert_true(g_file_set_contents(path, short_round->str, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path), "round 1: ");
+
+	/* Round 1 with a seventh centre point: a design, but not round 0's. */
+	const char *centre = strchr(lines[19], ',');
+	g_string_append_printf(two, "41%s,1\n", centre);
+	assert_true(g_file_set_contents(path, two->str, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   "round 1 is not the design of round 0");
+	g_string_free(two, TRUE);
+	g_string_free(short_round, TRUE);
+	remove_dir(dir);
+}
+
 static void test_rsm_bad_input(void **state)
 {
 	(void)state;
@@ -817,6 +863,7 @@ int main(void)
 		cmocka_unit_test(test_rsm_log_rotatable),
 		cmocka_unit_test(test_rsm_analyse_hand_computed),
 		cmocka_unit_test(test_rsm_analyse_incomplete),
+		cmocka_unit_test(test_rsm_analyse_rounds),
 		cmocka_unit_test(test_rsm_bad_input),
 		cmocka_unit_test(test_rsm_box_behnken),
 		cmocka_unit_test(test_meta_pso),

@@ -2,7 +2,8 @@
  * tests/tuner/cmd/test_cmd_vm.c - the commands that measure on the real-kernel VM, end to end
  * with a fake guest (tests/tuner/fixtures/vm/fake-qemu.sh, which times a run at 0.1 s +
  * wakeup_granularity / 1e10, and every run of round FAKE_QEMU_SLOW_ROUND at 0.2 s): `tuner
- * validate` and `tuner golden --objective vm` with its journal.
+ * validate`, `tuner golden --objective vm` with its journal, `tuner rsm --objective vm` and
+ * `tuner calibrate --real vm --settings`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/support/assert_close.h"
@@ -19,6 +21,12 @@
 #include "tests/support/support.h"
 
 #define RUN(...) run_program(TUNER, (const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
+/* The fake guest's time at wakeup_granularity w ns, as it prints it (6 decimals). */
+static double fake_time(double w)
+{
+	return round(1e6 * (0.1 + w / 1e10)) / 1e6;
+}
 
 static int fake_setup(void **state)
 {
@@ -151,12 +159,349 @@ static void test_golden_vm_journal(void **state)
 	run_clear(&bad);
 }
 
+/* The flags of an RSM on the fake VM: log ranges around the defaults, 2 rounds. */
+#define RSM_VM_FLAGS                                                                               \
+	"rsm", "--objective", "vm", "--rounds", "2", "--threads", "--groups", "1", "--loops",      \
+		"10", "--log", "--range", "latency=3e6:48e6", "--range",                           \
+		"min_granularity=375000:6e6", "--range", "wakeup_granularity=5e5:8e6", "--format", \
+		"json"
+
+/*
+ * The whole design is one boot of 2 rounds, the confirmation a second. Round 1 is slow (every run
+ * 0.2 s), so there every ratio is 1; in round 0 a run at wakeup_granularity w takes 0.1 + w / 1e10
+ * s against the defaults' 0.1002 s. design.csv holds the design twice, each row's response that
+ * ratio by hand. The confirmation's geometric-mean ratio is sqrt(ratio in round 0 x 1). A rerun
+ * with the journal boots nothing; --analyse of design.csv (rounds and all) fits the same model.
+ */
+static void test_rsm_vm(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *journal = g_build_filename(f->dir, "journal", NULL);
+	g_autofree char *out = g_build_filename(f->dir, "rsm", NULL);
+	const char *const args[] = { RSM_VM_FLAGS, "--journal", journal, "--no-sync",
+				     "--out",	   out,		NULL };
+
+	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
+	struct run a = run_program(TUNER, args, NULL);
+	expect_clean_exit(&a, "rsm --objective vm");
+	assert_int_equal(fake_vm_boots(f), 2);
+
+	struct json *j = json_parse(a.out);
+	assert_string_equal(json_string_at(j, "unit"), "x defaults");
+	assert_string_equal(json_string_at(j, "source"), "vm");
+	assert_close(json_number_at(j, "vm.rounds"), 2, 0);
+	assert_close(json_number_at(j, "design.runs"), 40, 0);
+	assert_close(json_number_at(j, "default.value"), 1, 0);
+
+	double w = json_number_at(j, "best.knobs.wakeup_granularity_ns");
+	double r0 = fake_time(w) / 0.1002;
+	assert_close(json_number_at(j, "confirmation.ratio"), sqrt(r0), 1e-9);
+	assert_close(json_number_at(j, "best.value"), (r0 + 1) / 2, 1e-9);
+	assert_close(json_number_at(j, "confirmation.rounds"), 2, 0);
+
+	g_autofree char *csv_path = g_build_filename(out, "design.csv", NULL);
+	g_autofree char *csv = NULL;
+	assert_true(g_file_get_contents(csv_path, &csv, NULL, NULL));
+	g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+	assert_string_equal(rows[0], "run,x1,x2,x3,latency_ns,min_granularity_ns,"
+				     "wakeup_granularity_ns,response,response_t,round");
+	guint in_round[2] = { 0, 0 };
+	for (guint i = 1; rows[i] && *rows[i]; i++) {
+		g_auto(GStrv) cell = g_strsplit(rows[i], ",", -1);
+		guint round = (guint)atoi(cell[9]);
+		double wake = g_ascii_strtod(cell[6], NULL), y = g_ascii_strtod(cell[7], NULL);
+
+		assert_true(round < 2);
+		in_round[round]++;
+		assert_close(y, round == 1 ? 1 : fake_time(wake) / 0.1002, 1e-12);
+	}
+	assert_int_equal(in_round[0], 20);
+	assert_int_equal(in_round[1], 20);
+
+	/*
+	 * The rounds as blocks, on the log ratios z: round 1's are all 0, round 0's have mean m.
+	 * Then ss_rounds = 20 * 2 * (m/2)² = 10 m², each residual is ±(z - m)/2, so ss_error =
+	 * Σ (z - m)² / 2 on 19 df, and F = 10 m² / (ss_error / 19); round 0's factor is exp(m/2).
+	 */
+	double z[20], m = 0, ss = 0;
+	guint k = 0;
+	for (guint i = 1; rows[i] && *rows[i]; i++) {
+		g_auto(GStrv) cell = g_strsplit(rows[i], ",", -1);
+
+		if (atoi(cell[9]) == 0)
+			m += (z[k++] = log(g_ascii_strtod(cell[7], NULL))) / 20;
+	}
+	for (k = 0; k < 20; k++)
+		ss += (z[k] - m) * (z[k] - m) / 2;
+	assert_close(json_number_at(j, "rounds.f"), 10 * m * m / (ss / 19), 1e-9);
+	assert_close(json_number_at(j, "rounds.df_error"), 19, 0);
+
+	struct run b = run_program(TUNER, args, NULL);
+	expect_clean_exit(&b, "rsm --objective vm, resumed");
+	assert_int_equal(fake_vm_boots(f), 2);
+	struct json *jb = json_parse(b.out);
+	assert_close(json_number_at(jb, "r2"), json_number_at(j, "r2"), 0);
+	assert_close(json_number_at(jb, "simulations_from_journal"), 42, 0);
+	json_free(jb);
+
+	const char *const again[] = { "rsm",	   "--log",
+				      "--range",   "latency=3e6:48e6",
+				      "--range",   "min_granularity=375000:6e6",
+				      "--range",   "wakeup_granularity=5e5:8e6",
+				      "--analyse", csv_path,
+				      "--format",  "json",
+				      NULL };
+	struct run c = run_program(TUNER, again, NULL);
+	expect_clean_exit(&c, "rsm --analyse of a design in rounds");
+	struct json *jc = json_parse(c.out);
+	assert_close(json_number_at(jc, "r2"), json_number_at(j, "r2"), 1e-12);
+	json_free(jc);
+	json_free(j);
+	run_clear(&a);
+	run_clear(&b);
+	run_clear(&c);
+	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+}
+
+/* Bad flags are refused (2) before any boot; a guest that hangs fails the run (1) with one line
+ * naming the console log, and leaves no result files behind. */
+static void test_rsm_vm_refusals_and_failure(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *out = g_build_filename(f->dir, "rsm", NULL);
+	static const struct {
+		const char *flag, *value, *needle;
+	} bad[] = {
+		{ "--replicates", "3", "--replicates" },
+		{ "--jobs", "2", "--jobs" },
+		{ "--confirm-rounds", "1", "--confirm-rounds" },
+		{ "--rounds", "0", "--rounds" },
+		{ "--vm-mem", "12", "--vm-mem" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *const args[] = { RSM_VM_FLAGS, bad[i].flag, bad[i].value, NULL };
+		struct run r = run_program(TUNER, args, NULL);
+
+		expect_refusal(&r, bad[i].flag, bad[i].needle);
+		run_clear(&r);
+	}
+	struct run r = RUN("rsm", "--rounds", "3", "--groups", "1", "--loops", "10");
+	expect_refusal(&r, "--rounds without vm", "--rounds");
+	run_clear(&r);
+	r = RUN("rsm", "--objective", "mars");
+	expect_refusal(&r, "--objective mars", "--objective");
+	run_clear(&r);
+	assert_int_equal(fake_vm_boots(f), 0);
+
+	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
+	const char *const args[] = { RSM_VM_FLAGS, "--vm-timeout", "1", "--out", out, NULL };
+	r = run_program(TUNER, args, NULL);
+	g_unsetenv("FAKE_QEMU_MODE");
+	assert_int_equal(r.status, 1);
+	assert_int_equal(strlen(r.out), 0);
+	assert_non_null(strstr(r.err, "printed nothing for 1 s"));
+	assert_non_null(strstr(r.err, "boot-001/console.log"));
+	assert_int_equal(strchr(r.err, '\n') - r.err + 1, strlen(r.err));
+	g_autofree char *design = g_build_filename(out, "design.csv", NULL);
+	g_autofree char *console = g_build_filename(out, "vm", "boot-001", "console.log", NULL);
+	assert_false(g_file_test(design, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(console, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+}
+
+#define CALIBRATE_VM_FLAGS                                                              \
+	"calibrate", "--real", "vm", "--groups", "1,2,3", "--loops", "10", "--threads", \
+		"--repeat", "2", "--profile", "6.1", "--hz", "250", "--settings",       \
+		"defaults,wakeup_granularity=0,latency=24e6"
+
+/* The fake guest's time in round r (round 1 twice as slow) at g groups and wakeup w ns. */
+static double fake_round_time(guint r, guint g, double w)
+{
+	return round(1e6 * (r == 1 ? 2.0 : 1.0) * g * (0.1 + w / 1e10)) / 1e6;
+}
+
+static double ini_double(GKeyFile *kf, const char *group, const char *key)
+{
+	g_autofree char *text = g_key_file_get_string(kf, group, key, NULL);
+
+	assert_non_null(text);
+	return g_ascii_strtod(text, NULL);
+}
+
+/*
+ * Three settings at 1, 2 and 3 groups, 2 rounds, one boot; round 1 runs everything twice as slow.
+ * Each point's mean and its ratio to the defaults follow from the fake's formula; the line, the
+ * null models and the share of the settings' differences are recomputed by hand from the points;
+ * the slow round, a factor on every run, leaves no pure error once the rounds are taken out as
+ * proportional blocks (an additive block would leave the part it added to the long runs).
+ */
+static void test_calibrate_vm(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *out = g_build_filename(f->dir, "cal", NULL);
+	const char *const args[] = { CALIBRATE_VM_FLAGS, "--out", out, NULL };
+	static const char *const ids[3] = { "defaults", "wakeup0", "latency24" };
+	static const double wake[3] = { 2e6, 0, 2e6 };
+
+	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
+	g_setenv("FAKE_QEMU_SLOW_FACTOR", "2", TRUE);
+	struct run r = run_program(TUNER, args, NULL);
+	expect_clean_exit(&r, "calibrate --real vm");
+	assert_int_equal(fake_vm_boots(f), 1);
+	assert_non_null(strstr(r.out, "3 knob settings x 3 group counts x 2 rounds in one boot"));
+
+	g_autofree char *csv_path = g_build_filename(out, "calibration.csv", NULL);
+	g_autofree char *csv = NULL;
+	assert_true(g_file_get_contents(csv_path, &csv, NULL, NULL));
+	g_auto(GStrv) rows = g_strsplit(csv, "\n", -1);
+	assert_true(g_str_has_suffix(rows[0], ",setting,real_x_defaults,real_x_defaults_lo,"
+					      "real_x_defaults_hi,sim_x_defaults,"
+					      "real_switches_x_defaults,sim_switches_x_defaults"));
+	double x[9], y[9], sim_def[3] = { 0 };
+	for (guint i = 0; i < 9; i++) {
+		g_auto(GStrv) c = g_strsplit(rows[1 + i], ",", -1);
+		guint s = i / 3, g = i % 3 + 1;
+		double def0 = fake_round_time(0, g, 2e6), def1 = fake_round_time(1, g, 2e6);
+		double t0 = fake_round_time(0, g, wake[s]), t1 = fake_round_time(1, g, wake[s]);
+
+		assert_string_equal(c[9], ids[s]);
+		assert_int_equal(atoi(c[0]), g);
+		x[i] = g_ascii_strtod(c[1], NULL);
+		y[i] = g_ascii_strtod(c[2], NULL);
+		if (s == 0)
+			sim_def[g - 1] = x[i];
+		assert_close(y[i], 1e3 * (t0 + t1) / 2, 1e-9);
+		assert_close(g_ascii_strtod(c[10], NULL), sqrt(t0 / def0 * t1 / def1), 1e-9);
+		assert_close(g_ascii_strtod(c[13], NULL), x[i] / sim_def[g - 1], 1e-9);
+	}
+	assert_true(rows[10] == NULL || *rows[10] == '\0');
+
+	/* The line through the 9 points, by the normal equations. */
+	double mx = 0, my = 0, sxx = 0, sxy = 0, sst = 0, between = 0;
+	for (guint i = 0; i < 9; i++) {
+		mx += x[i] / 9;
+		my += y[i] / 9;
+	}
+	for (guint i = 0; i < 9; i++) {
+		sxx += (x[i] - mx) * (x[i] - mx);
+		sxy += (x[i] - mx) * (y[i] - my);
+		sst += (y[i] - my) * (y[i] - my);
+	}
+	for (guint g = 0; g < 3; g++) {
+		double mean = (y[g] + y[3 + g] + y[6 + g]) / 3;
+		between += 3 * (mean - my) * (mean - my);
+	}
+
+	g_autofree char *ini = g_build_filename(out, "calibration.ini", NULL);
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	assert_true(g_key_file_load_from_file(kf, ini, G_KEY_FILE_NONE, NULL));
+	assert_close(ini_double(kf, "fit", "b"), sxy / sxx, 1e-9);
+	assert_close(ini_double(kf, "fit", "a"), my - sxy / sxx * mx, 1e-9);
+	assert_close(ini_double(kf, "fit", "r2_group_means"), between / sst, 1e-9);
+	assert_true(ini_double(kf, "fit", "pe_sd") < 0.01);
+	assert_close(ini_double(kf, "fit", "pe_df"), 9 * (2 - 1) - (2 - 1), 0);
+	g_autofree char *blocks = g_key_file_get_string(kf, "calibration", "blocks", NULL);
+	g_autofree char *source = g_key_file_get_string(kf, "calibration", "source", NULL);
+	assert_string_equal(blocks, "proportional");
+	assert_string_equal(source, "vm");
+
+	g_autofree char *settings_path = g_build_filename(out, "settings.csv", NULL);
+	g_autofree char *settings = NULL;
+	assert_true(g_file_get_contents(settings_path, &settings, NULL, NULL));
+	assert_string_equal(settings,
+			    "setting,latency_ns,min_granularity_ns,wakeup_granularity_ns\n"
+			    "defaults,12000000,1500000,2000000\n"
+			    "wakeup0,12000000,1500000,0\n"
+			    "latency24,24000000,1500000,2000000\n");
+	g_autofree char *runs_path = g_build_filename(out, "calibration_runs.csv", NULL);
+	g_autofree char *runs = NULL;
+	assert_true(g_file_get_contents(runs_path, &runs, NULL, NULL));
+	g_auto(GStrv) run_rows = g_strsplit(runs, "\n", -1);
+	assert_string_equal(run_rows[0], "seq,round,groups,ms,start_s,switches,setting");
+	assert_int_equal(g_strv_length(run_rows), 1 + 18 + 1);
+	run_clear(&r);
+
+	/* tuner report draws a calibration over settings. */
+	g_autofree char *figures = g_build_filename(f->dir, "figures", NULL);
+	r = RUN("report", out, "--out", figures);
+	if (r.status != 0)
+		fail_msg("report of a VM calibration: exit status %d, '%s'", r.status, r.err);
+	run_clear(&r);
+	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+	g_unsetenv("FAKE_QEMU_SLOW_FACTOR");
+}
+
+/* Bad flags: exit 2 before any boot. A run that fails in the guest, or a guest that hangs: exit 1,
+ * one line, and no calibration written (the boot's console is kept under DIR/vm/). */
+static void test_calibrate_vm_refusals_and_failures(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *out = g_build_filename(f->dir, "cal", NULL);
+	static const struct {
+		const char *flag, *value, *needle;
+	} bad[] = {
+		{ "--model", "bootstrap", "--model bootstrap" },
+		{ "--vm-cpus", "4", "--vm-cpus 4" },
+		{ "--order", "blocks", "--order blocks" },
+		{ "--warmup", "5", "--warmup" },
+		{ "--settings", "latency=5", "sysctl range" },
+		{ "--real-cmd", "hackbench -T", "{groups}" },
+		{ "--vm-timeout", "0", "--vm-timeout" },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		const char *const args[] = { CALIBRATE_VM_FLAGS, "--out",      out,
+					     bad[i].flag,	 bad[i].value, NULL };
+		struct run r = run_program(TUNER, args, NULL);
+
+		expect_refusal(&r, bad[i].flag, bad[i].needle);
+		run_clear(&r);
+	}
+	struct run r = RUN("calibrate", "--settings", "defaults", "--out", out);
+	expect_refusal(&r, "--settings without the VM", "--settings: only with --real vm");
+	run_clear(&r);
+	r = RUN("calibrate", "--real", "mars", "--out", out);
+	expect_refusal(&r, "--real mars", "--real");
+	run_clear(&r);
+	assert_int_equal(fake_vm_boots(f), 0);
+
+	g_autofree char *ini = g_build_filename(out, "calibration.ini", NULL);
+	g_autofree char *console = g_build_filename(out, "vm", "boot-001", "console.log", NULL);
+	const char *const args[] = { CALIBRATE_VM_FLAGS, "--out", out, "--vm-timeout", "2", NULL };
+
+	g_setenv("FAKE_QEMU_FAIL_SEQ", "3", TRUE);
+	r = run_program(TUNER, args, NULL);
+	g_unsetenv("FAKE_QEMU_FAIL_SEQ");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "the VM gave no time for setting"));
+	assert_int_equal(strchr(r.err, '\n') - r.err + 1, strlen(r.err));
+	assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(console, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+
+	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
+	r = run_program(TUNER, args, NULL);
+	g_unsetenv("FAKE_QEMU_MODE");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "printed nothing for 2 s"));
+	assert_non_null(strstr(r.err, "boot-002/console.log"));
+	assert_false(g_file_test(ini, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_validate, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_validate_timeout, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_golden_vm_journal, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_rsm_vm, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_rsm_vm_refusals_and_failure, fake_setup,
+						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_calibrate_vm, fake_setup, fake_teardown),
+		cmocka_unit_test_setup_teardown(test_calibrate_vm_refusals_and_failures, fake_setup,
+						fake_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -273,7 +273,7 @@ static void test_lack_of_fit_by_hand(void **state)
 	const double runs[] = { 1, 3, 3, 5, 7, 9 };
 	const gsize counts[] = { 2, 2, 2 };
 	Regression *r = regression_fit(x, means, 3, NULL);
-	LackOfFit lof = regression_lack_of_fit(r, runs, counts, FALSE);
+	LackOfFit lof = regression_lack_of_fit(r, runs, counts, REGRESSION_BLOCKS_NONE);
 
 	assert_close(lof.ss_lof, 4.0 / 3.0, 1e-12);
 	assert_close(lof.ss_pe, 6.0, 1e-12);
@@ -314,8 +314,8 @@ static void test_lack_of_fit_in_blocks(void **state)
 	const double runs[] = { 1, 3, 5, 3, 7, 9 };
 	const gsize counts[] = { 2, 2, 2 }, unequal[] = { 1, 2, 3 };
 	Regression *r = regression_fit(x, means, 3, NULL);
-	LackOfFit plain = regression_lack_of_fit(r, runs, counts, FALSE);
-	LackOfFit blocked = regression_lack_of_fit(r, runs, counts, TRUE);
+	LackOfFit plain = regression_lack_of_fit(r, runs, counts, REGRESSION_BLOCKS_NONE);
+	LackOfFit blocked = regression_lack_of_fit(r, runs, counts, REGRESSION_BLOCKS_ADDITIVE);
 
 	assert_close(plain.ss_pe, 6.0, 1e-12);
 	assert_close(blocked.ss_lof, 4.0 / 3.0, 1e-12);
@@ -330,10 +330,53 @@ static void test_lack_of_fit_in_blocks(void **state)
 	 * means 1, 4, 8; ss_pe = 0 + 2 + 2 = 4 on 0 + 1 + 2 = 3 df. */
 	const double means2[] = { 1, 4, 8 }, runs2[] = { 1, 5, 3, 7, 9, 8 };
 	Regression *r2 = regression_fit(x, means2, 3, NULL);
-	LackOfFit mixed = regression_lack_of_fit(r2, runs2, unequal, TRUE);
+	LackOfFit mixed = regression_lack_of_fit(r2, runs2, unequal, REGRESSION_BLOCKS_ADDITIVE);
 	assert_close(mixed.ss_pe, 4.0, 1e-12);
 	assert_close(mixed.df_pe, 3, 0);
 	regression_free(r2);
+	regression_free(r);
+}
+
+/*
+ * Proportional blocks. Runs {1, 2}, {3, 6}, {4, 8}: block 1 is block 0 twice over, so once the
+ * factors are out nothing is left: ss_pe = 0 on 3 - 1 = 2 df, where additive blocks keep the part
+ * the slow block added to the long runs: 13 within the points less 32/3 for the blocks (block
+ * means 8/3 and 16/3 about 4). Runs {1, 2}, {3, 6}, {4, 10}: the log means of the blocks are ln 12 / 3 and ln 120 / 3 about the
+ * grand ln 1440 / 6, so g_0 = 10^(-1/6) and g_1 = 10^(1/6); with c = 10^(1/6) the scaled pairs are
+ * (c a, b / c) and ss_pe = Σ (c a - b / c)² / 2 over (1, 2), (3, 6), (4, 10), on 2 df.
+ */
+static void test_lack_of_fit_proportional_blocks(void **state)
+{
+	(void)state;
+	const double x[] = { 1, 2, 3 }, exact[] = { 1, 2, 3, 6, 4, 8 },
+		     noisy[] = { 1, 2, 3, 6, 4, 10 };
+	const gsize twos[] = { 2, 2, 2 };
+	const double means_exact[] = { 1.5, 4.5, 6 }, means_noisy[] = { 1.5, 4.5, 7 };
+	Regression *r = regression_fit(x, means_exact, 3, NULL);
+	LackOfFit p = regression_lack_of_fit(r, exact, twos, REGRESSION_BLOCKS_PROPORTIONAL);
+	LackOfFit a = regression_lack_of_fit(r, exact, twos, REGRESSION_BLOCKS_ADDITIVE);
+
+	assert_true(fabs(p.ss_pe) < 1e-12);
+	assert_close(p.df_pe, 2, 0);
+	assert_true(p.pe_sd < 1e-6);
+	assert_close(a.ss_pe, 13 - 32.0 / 3.0, 1e-12);
+	regression_free(r);
+
+	r = regression_fit(x, means_noisy, 3, NULL);
+	p = regression_lack_of_fit(r, noisy, twos, REGRESSION_BLOCKS_PROPORTIONAL);
+	double c = pow(10, 1.0 / 6.0), ss = 0;
+	const double pairs[3][2] = { { 1, 2 }, { 3, 6 }, { 4, 10 } };
+
+	for (int i = 0; i < 3; i++)
+		ss += pow(c * pairs[i][0] - pairs[i][1] / c, 2) / 2;
+	assert_close(p.ss_pe, ss, 1e-12);
+	assert_close(p.df_pe, 2, 0);
+	assert_close(p.pe_sd, sqrt(ss / 2), 1e-12);
+
+	/* A run <= 0 has no logarithm: no blocks then. */
+	const double zero[] = { 0, 2, 3, 6, 4, 10 };
+	LackOfFit z = regression_lack_of_fit(r, zero, twos, REGRESSION_BLOCKS_PROPORTIONAL);
+	assert_close(z.df_pe, 3, 0);
 	regression_free(r);
 }
 
@@ -344,8 +387,8 @@ static void test_lack_of_fit_without_replicates(void **state)
 	const double x[] = { 1, 2, 3 }, y[] = { 2, 4, 8 }, twice[] = { 2, 2, 4, 4, 8, 8 };
 	const gsize ones[] = { 1, 1, 1 }, twos[] = { 2, 2, 2 };
 	Regression *r = regression_fit(x, y, 3, NULL);
-	LackOfFit single = regression_lack_of_fit(r, y, ones, TRUE);
-	LackOfFit same = regression_lack_of_fit(r, twice, twos, FALSE);
+	LackOfFit single = regression_lack_of_fit(r, y, ones, REGRESSION_BLOCKS_ADDITIVE);
+	LackOfFit same = regression_lack_of_fit(r, twice, twos, REGRESSION_BLOCKS_NONE);
 
 	assert_true(isnan(single.f) && isnan(single.p) && isnan(single.pe_sd) &&
 		    isnan(single.r2_ceiling));
@@ -355,7 +398,7 @@ static void test_lack_of_fit_without_replicates(void **state)
 	 * number of repeats shows a line. */
 	const double flat[] = { 5, 5, 5 }, noisy[] = { 0, 10, 10, 0, 0, 10 };
 	Regression *none = regression_fit(x, flat, 3, NULL);
-	LackOfFit noise = regression_lack_of_fit(none, noisy, twos, FALSE);
+	LackOfFit noise = regression_lack_of_fit(none, noisy, twos, REGRESSION_BLOCKS_NONE);
 	assert_true(isinf(regression_repeats_for_r2(none, &noise, 0.99)));
 	regression_free(none);
 	assert_close(single.ss_lof, 2.0 / 3.0, 1e-12);
@@ -378,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_not_finite),
 		cmocka_unit_test(test_lack_of_fit_by_hand),
 		cmocka_unit_test(test_lack_of_fit_in_blocks),
+		cmocka_unit_test(test_lack_of_fit_proportional_blocks),
 		cmocka_unit_test(test_lack_of_fit_without_replicates),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -211,6 +211,30 @@ static void test_randomise(void **state)
 	assert_memory_equal(a->std_order, std->std_order, n * sizeof(guint));
 }
 
+/* Copy c of run i is run c n + i: the same point and type, standard order c n + std_order[i]. */
+static void test_replicate(void **state)
+{
+	(void)state;
+	g_autoptr(RsmDesign) d = rsm_design_box_behnken(3, 3, NULL);
+	rsm_design_randomise(d, 7);
+	g_autoptr(RsmDesign) r = rsm_design_replicate(d, 3);
+	guint n = d->n_runs;
+
+	assert_int_equal(n, 15);
+	assert_int_equal(r->n_runs, 45);
+	assert_int_equal(r->k, 3);
+	assert_true(r->alpha == d->alpha);
+	for (guint c = 0; c < 3; c++)
+		for (guint i = 0; i < n; i++) {
+			assert_memory_equal(rsm_design_run(r, c * n + i), rsm_design_run(d, i),
+					    3 * sizeof(double));
+			assert_int_equal(r->std_order[c * n + i], c * n + d->std_order[i]);
+			assert_int_equal(r->type[c * n + i], d->type[i]);
+		}
+	g_autoptr(RsmDesign) once = rsm_design_replicate(d, 1);
+	assert_memory_equal(once->coded, d->coded, n * 3 * sizeof(double));
+}
+
 static void test_natural_units(void **state)
 {
 	(void)state;
@@ -291,7 +315,7 @@ int main(void)
 		cmocka_unit_test(test_ccd_k3_rotatable), cmocka_unit_test(test_ccd_run_counts),
 		cmocka_unit_test(test_ccd_orthogonal),	 cmocka_unit_test(test_box_behnken),
 		cmocka_unit_test(test_randomise),	 cmocka_unit_test(test_natural_units),
-		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_limits),		 cmocka_unit_test(test_replicate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,55 @@ static void test_plan_text_and_cpio(void **state)
 	assert_memory_equal(data + trailer + 110, "TRAILER!!!", 11);
 }
 
+/*
+ * Settings x commands: every round runs each (setting, command) pair once, shuffled together; with
+ * one command the grid is the plain plan, shuffle included; the text names each run's command.
+ */
+static void test_plan_grid(void **state)
+{
+	(void)state;
+	VmSetting s[2] = { { (char *)"defaults", defaults },
+			   { (char *)"wake0", { 12000000, 1500000, 0 } } };
+	const char *const cmds[3] = { "hackbench -g 1", "hackbench -g 5", "hackbench -g 10" };
+	g_autoptr(VmPlan) g = vm_plan_new_grid(s, 2, cmds, 3, 6, 11, NULL);
+	guint command_first = 0;
+
+	assert_non_null(g);
+	assert_int_equal(g->runs->len, 2 * 3 * 6);
+	for (guint r = 0; r < 6; r++) {
+		guint seen = 0;
+
+		for (guint i = 0; i < 6; i++) {
+			const VmRun *run = &g_array_index(g->runs, VmRun, r * 6 + i);
+
+			assert_int_equal(run->round, r);
+			assert_true(run->setting < 2 && run->command < 3);
+			seen |= 1u << (run->setting * 3 + run->command);
+		}
+		assert_int_equal(seen, 63);
+		command_first += g_array_index(g->runs, VmRun, r * 6).command == 0;
+	}
+	/* Commands are shuffled too: command 0 does not open every round. */
+	assert_true(command_first < 6);
+
+	g_autofree char *text = vm_plan_text(g);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	for (guint i = 0; i < g->runs->len; i++) {
+		const VmRun *run = &g_array_index(g->runs, VmRun, i);
+
+		assert_true(g_str_has_suffix(lines[2 + i], cmds[run->command]));
+		assert_string_equal(vm_plan_command(g, run), cmds[run->command]);
+	}
+
+	g_autoptr(VmPlan) one = vm_plan_new_grid(s, 2, cmds, 1, 6, 11, NULL);
+	g_autoptr(VmPlan) plain = vm_plan_new(s, 2, cmds[0], 6, 11, NULL);
+	assert_memory_equal(one->runs->data, plain->runs->data, 12 * sizeof(VmRun));
+
+	g_autoptr(GError) error = NULL;
+	assert_null(vm_plan_new_grid(s, 2, cmds, 0, 6, 11, &error));
+	assert_non_null(strstr(error->message, "at least one command"));
+}
+
 static void test_plan_refuses(void **state)
 {
 	(void)state;
@@ -380,6 +429,88 @@ static void test_objective_timeout_and_panic(void **state)
 	vm_objective_clear(&vm);
 }
 
+/* The lines of boot NNN's plan.txt under root that run setting id. */
+static guint plan_lines(const char *root, guint boot, const char *id)
+{
+	g_autofree char *path = g_strdup_printf("%s/boot-%03u/plan.txt", root, boot);
+	g_autofree char *text = NULL;
+	g_autofree char *needle = g_strdup_printf(" %s ", id);
+	guint n = 0;
+
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	for (char **l = lines; *l; l++)
+		n += strstr(*l, needle) != NULL;
+	return n;
+}
+
+/*
+ * A batch boots only for the rounds it lacks: two replicates journaled, the third asked for, and
+ * the second boot runs one round, whose ratio becomes replicate 2 (a slow round 0 in that boot:
+ * the wake-0 setting is 0.2 / 0.2 there). A setting at the defaults' knobs under another base
+ * seed is run beside the reference, not taken for it.
+ */
+static void test_objective_missing_rounds_and_copies(void **state)
+{
+	FakeVm *f = *state;
+	VmObjective vm = fake_objective(f, 3);
+	g_autofree char *jpath = g_build_filename(f->dir, "journal", NULL);
+	g_autoptr(Journal) journal = journal_open(jpath, "vm-test", JOURNAL_NO_SYNC, NULL);
+	EvaluatorConfig config = { .batch_objective = vm_objective_batch,
+				   .batch_ctx = &vm,
+				   .replicates = 2,
+				   .base_seed = 3,
+				   .jobs = 1,
+				   .journal = journal };
+	const CfsKnobs p = { 12000000, 1500000, 0 };
+	EvaluatorResult res;
+	double values[3];
+
+	vm.log_root = g_build_filename(f->dir, "vm", NULL);
+	assert_true(evaluator_run(&config, &p, 1, &res, values, NULL, NULL));
+	assert_int_equal(plan_lines(vm.log_root, 1, "s1"), 2);
+
+	config.replicates = 3;
+	g_setenv("FAKE_QEMU_SLOW_ROUND", "0", TRUE);
+	assert_true(evaluator_run(&config, &p, 1, &res, values, NULL, NULL));
+	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+	assert_int_equal(fake_vm_boots(f), 2);
+	assert_int_equal(plan_lines(vm.log_root, 2, "s1"), 1);
+	assert_int_equal(plan_lines(vm.log_root, 2, "defaults"), 1);
+	assert_close(values[0], 0.1 / 0.1002, 1e-12);
+	assert_close(values[1], 0.1 / 0.1002, 1e-12);
+	assert_close(values[2], 1.0, 1e-12);
+
+	/* Two copies of the defaults (base seeds 3, the reference's, and 100): the first is the
+	 * reference (exactly 1), the second its own setting, run in every round. */
+	const CfsKnobs both[2] = { defaults, defaults };
+	const guint64 seeds[2] = { 3, 100 };
+	EvaluatorResult two[2];
+	g_autoptr(Evaluator) ev =
+		evaluator_new(&(EvaluatorConfig){ .batch_objective = vm_objective_batch,
+						  .batch_ctx = &vm,
+						  .replicates = 2,
+						  .jobs = 1 });
+
+	assert_true(evaluator_batch_seeded(ev, both, seeds, 2, two, NULL, NULL, NULL));
+	assert_int_equal(fake_vm_boots(f), 3);
+	assert_int_equal(plan_lines(vm.log_root, 3, "s1"), 2);
+	assert_close(two[0].mean, 1.0, 0);
+	assert_close(two[1].mean, 1.0, 1e-12);
+
+	/* runs.csv names each run's command. */
+	g_autofree char *csv_path = g_build_filename(vm.log_root, "boot-003", "runs.csv", NULL);
+	g_autofree char *csv = NULL;
+	assert_true(g_file_get_contents(csv_path, &csv, NULL, NULL));
+	assert_true(g_str_has_prefix(csv,
+				     "seq,round,setting,latency_ns,min_granularity_ns,"
+				     "wakeup_granularity_ns,seconds,ctxt,rc,steal_ppm,stall_ns,"
+				     "command\n"));
+	/* the fake guest has no vCPU threads: its steal is not measured (-1) */
+	assert_non_null(strstr(csv, ",0,-1,-1,hackbench -T -g 1 -l 10\n"));
+	vm_objective_clear(&vm);
+}
+
 /* ---- the real kernel ------------------------------------------------------------------------ */
 
 /* One boot of Debian's 6.1 kernel: 1 group, 10 loops, 2 settings, 1 round (`make vm` first). */
@@ -509,6 +640,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plan_rounds_and_shuffle),
 		cmocka_unit_test(test_plan_text_and_cpio),
+		cmocka_unit_test(test_plan_grid),
 		cmocka_unit_test(test_plan_refuses),
 		cmocka_unit_test(test_guest_good),
 		cmocka_unit_test(test_guest_garbage),
@@ -520,6 +652,8 @@ int main(void)
 						fake_teardown),
 		cmocka_unit_test_setup_teardown(test_objective_timeout_and_panic, fake_setup,
 						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_objective_missing_rounds_and_copies,
+						fake_setup, fake_teardown),
 		cmocka_unit_test(test_real_kernel_boot),
 		cmocka_unit_test(test_steal_by_hand),
 		cmocka_unit_test(test_guest_steal_noted),
