@@ -26,6 +26,7 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.socket_sndbuf_bytes = 212992, /* net.core.wmem_default */
 		.socket_msg_overhead = 666,
 		.pipe_bytes = 65536, /* 16 pages */
+		.footprint_lines = 0,
 	};
 }
 
@@ -67,6 +68,7 @@ static const struct key keys[] = {
 	{ "costs", "migrate_ns", M(migrate_ns), USED },
 	{ "costs", "cache_lines", M(cache_lines), USED },
 	{ "costs", "miss_ps", M(miss_ps), USED },
+	{ "costs", "footprint_lines", M(footprint_lines), USED },
 	{ "capacity", "message_bytes", 0, USED },
 	{ "capacity", "socket_msgs", 0, USED },
 	{ "capacity", "socket_sndbuf_bytes", M(socket_sndbuf_bytes), USED },
