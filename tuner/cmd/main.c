@@ -29,6 +29,8 @@ static const struct {
 	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
 	{ "compare", tuner_cmd_compare,
 	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
+	{ "fidelity", tuner_cmd_fidelity,
+	  "real plans beside their simulation: time ratios, switches, issue 13's criteria" },
 	{ "validate", tuner_cmd_validate,
 	  "the best knobs of a search against the defaults, paired, on a real CFS kernel" },
 	{ "report", tuner_cmd_report,
