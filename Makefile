@@ -183,7 +183,7 @@ report: all
 	bin/tuner report --out results/report $(REPORT_DIRS)
 
 # The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
-# (vm/README.md: make vm VM_EXTRA=bin/linsched-probe-static).
+# (make vm puts it there; tuner vm probe runs it in the guest).
 probe-static: bin/linsched-probe-static
 bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
 	@mkdir -p bin

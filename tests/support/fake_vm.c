@@ -34,6 +34,7 @@ FakeVm *fake_vm_new(void)
 	g_setenv("FAKE_QEMU_COUNT", f->count, TRUE);
 	g_unsetenv("FAKE_QEMU_MODE");
 	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
+	g_unsetenv("FAKE_QEMU_PROBE_FAIL_ROUND");
 	return f;
 }
 
@@ -50,6 +51,17 @@ void fake_vm_free(FakeVm *f)
 	g_free(f->dir);
 	g_free(f->count);
 	g_free(f);
+}
+
+void fake_vm_add_probe(const FakeVm *f)
+{
+	g_autofree char *txt = g_build_filename(f->dir, "initramfs.txt", NULL);
+
+	assert_true(g_file_set_contents(txt,
+					"hackbench=/usr/bin/hackbench\n"
+					"extra=/usr/local/bin/linsched-probe-static from "
+					"/somewhere/bin/linsched-probe-static\n",
+					-1, NULL));
 }
 
 guint fake_vm_boots(const FakeVm *f)
