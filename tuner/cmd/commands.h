@@ -19,6 +19,8 @@ int tuner_cmd_report(int argc, char **argv);
 int tuner_cmd_compare(int argc, char **argv);
 /* Real plans beside their simulation, with the fidelity criteria (cmd_fidelity.c). */
 int tuner_cmd_fidelity(int argc, char **argv);
+/* The model's machine parameters fitted to real plans (cmd_fit.c). */
+int tuner_cmd_fit(int argc, char **argv);
 /* The real-kernel VM's own measurements: tuner vm probe (cmd_vm.c). */
 int tuner_cmd_vm(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */

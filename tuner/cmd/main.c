@@ -31,6 +31,8 @@ static const struct {
 	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
 	{ "fidelity", tuner_cmd_fidelity,
 	  "real plans beside their simulation: time ratios, switches, issue 13's criteria" },
+	{ "fit", tuner_cmd_fit,
+	  "fit the model's machine parameters to real plans; fidelity on training and held-out plans" },
 	{ "vm", tuner_cmd_vm,
 	  "the real-kernel VM: probe (the static linsched probe in the guest, into machine.ini)" },
 	{ "validate", tuner_cmd_validate,
