@@ -154,12 +154,23 @@ static void json_num(struct json_writer *w, const char *key, double v)
 	json_double(w, v);
 }
 
+static void json_count(struct json_writer *w, const char *key, guint64 v)
+{
+	json_key(w, key);
+	json_uint(w, v);
+}
+
+static void json_flag(struct json_writer *w, const char *key, gboolean v)
+{
+	json_key(w, key);
+	json_bool(w, v);
+}
+
 static void json_real(struct json_writer *w, const RealSetting *s)
 {
 	json_key(w, "real");
 	json_begin_object(w);
-	json_key(w, "runs");
-	json_uint(w, s->runs);
+	json_count(w, "runs", s->runs);
 	json_num(w, "median_ratio", s->median_ratio);
 	json_num(w, "ratio_lo", s->ratio_lo);
 	json_num(w, "ratio_hi", s->ratio_hi);
@@ -169,10 +180,8 @@ static void json_real(struct json_writer *w, const RealSetting *s)
 	json_num(w, "geo_ratio_hi", s->log.n ? s->log.ratio_hi : NAN);
 	json_num(w, "mean_log", s->log.n ? s->log.mean_log : NAN);
 	json_num(w, "t_p", s->log.n ? s->log.p : NAN);
-	json_key(w, "sign_faster");
-	json_uint(w, s->log.below);
-	json_key(w, "sign_slower");
-	json_uint(w, s->log.above);
+	json_count(w, "sign_faster", s->log.below);
+	json_count(w, "sign_slower", s->log.above);
 	json_num(w, "sign_p", s->log.n ? s->log.sign_p : NAN);
 	json_num(w, "median_seconds", s->median_seconds);
 	json_num(w, "median_ctxt", s->median_ctxt);
@@ -212,20 +221,16 @@ static void json_setting(struct json_writer *w, const RealSetting *s, const SimS
 		json_int(w, s->migration_cost_ns);
 	else
 		json_null(w);
-	json_key(w, "reference");
-	json_bool(w, s->reference);
-	json_key(w, "pairs");
-	json_uint(w, s->pairs);
+	json_flag(w, "reference", s->reference);
+	json_count(w, "pairs", s->pairs);
 	json_real(w, s);
 	json_sim(w, sim);
-	json_key(w, "significant");
-	json_bool(w, e.significant);
+	json_flag(w, "significant", e.significant);
 	json_key(w, "real_sign");
 	json_int(w, e.real_sign);
 	json_key(w, "sim_sign");
 	json_int(w, e.sim_sign);
-	json_key(w, "reproduced");
-	json_bool(w, e.reproduced);
+	json_flag(w, "reproduced", e.reproduced);
 	json_end_object(w);
 }
 
@@ -233,34 +238,25 @@ static void json_criteria(struct json_writer *w, const FidelityMetrics *m)
 {
 	json_key(w, "criteria");
 	json_begin_object(w);
-	json_key(w, "settings");
-	json_uint(w, m->n);
+	json_count(w, "settings", m->n);
 	json_num(w, "rank_time", m->rank_time);
 	json_num(w, "rank_switches", m->rank_switches);
 	json_num(w, "real_span", m->real_span);
 	json_num(w, "sim_span", m->sim_span);
 	json_num(w, "span_ratio", m->span_ratio);
-	json_key(w, "significant");
-	json_uint(w, m->significant);
-	json_key(w, "reproduced");
-	json_uint(w, m->reproduced);
+	json_count(w, "significant", m->significant);
+	json_count(w, "reproduced", m->reproduced);
 	json_num(w, "real_switches_ref", m->real_switches_ref);
 	json_num(w, "sim_switches_ref", m->sim_switches_ref);
 	json_num(w, "switch_ratio_ref", m->switch_ratio_ref);
 	json_num(w, "rms_log_time", m->rms_log_time);
 	json_num(w, "rms_log_switches", m->rms_log_switches);
-	json_key(w, "rank_time_ok");
-	json_bool(w, m->rank_time_ok);
-	json_key(w, "rank_switches_ok");
-	json_bool(w, m->rank_switches_ok);
-	json_key(w, "span_ok");
-	json_bool(w, m->span_ok);
-	json_key(w, "signs_ok");
-	json_bool(w, m->signs_ok);
-	json_key(w, "switches_ok");
-	json_bool(w, m->switches_ok);
-	json_key(w, "all_ok");
-	json_bool(w, fidelity_metrics_ok(m));
+	json_flag(w, "rank_time_ok", m->rank_time_ok);
+	json_flag(w, "rank_switches_ok", m->rank_switches_ok);
+	json_flag(w, "span_ok", m->span_ok);
+	json_flag(w, "signs_ok", m->signs_ok);
+	json_flag(w, "switches_ok", m->switches_ok);
+	json_flag(w, "all_ok", fidelity_metrics_ok(m));
 	json_end_object(w);
 }
 
@@ -279,12 +275,9 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 	json_string(w, plan->csv);
 	json_key(w, "workload");
 	json_string(w, plan->workload);
-	json_key(w, "rounds");
-	json_uint(w, real->rounds);
-	json_key(w, "boots");
-	json_uint(w, real->boots);
-	json_key(w, "dropped");
-	json_uint(w, real->dropped);
+	json_count(w, "rounds", real->rounds);
+	json_count(w, "boots", real->boots);
+	json_count(w, "dropped", real->dropped);
 	json_key(w, "reference");
 	json_string(w, real->reference);
 	json_key(w, "settings");
