@@ -160,7 +160,8 @@ gboolean hackbench_command_parse(const char *command, HackbenchCommand *out, GEr
 
 		if (g_str_has_prefix(a, "--")) {
 			g_auto(GStrv) kv = g_strsplit(a + 2, "=", 2);
-			char opt = long_to_short(kv[0]);
+			/* "--" alone splits into nothing. */
+			char opt = kv[0] ? long_to_short(kv[0]) : 0;
 
 			if (!opt)
 				return command_error(

@@ -64,6 +64,8 @@ static void test_command(void **state)
 	expect_command_error("hackbench 5", "'5' is not an option");
 	expect_command_error("hackbench --pipe=1", "--pipe=1 takes no value");
 	expect_command_error("hackbench 'unclosed", "unclosed");
+	/* Found by fuzz_hackbench_command: "--" alone has no name to look up. */
+	expect_command_error("hackbench -- 64", "-- is not an option");
 }
 
 #define CSV_HEADER                                                                       \
