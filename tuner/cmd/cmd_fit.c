@@ -488,6 +488,7 @@ int tuner_cmd_fit(int argc, char **argv)
 	int status = 0;
 
 	fidelity_cli_init(&c.f);
+	c.f.csv_role = PLAN_ROLE_TRAIN; /* one plan given alone is the one to fit */
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	fidelity_cli_add_options(&c.f, ctx);
 	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&c, &run, &error) ||

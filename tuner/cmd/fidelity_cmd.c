@@ -14,6 +14,7 @@ void fidelity_cli_init(FidelityCli *c)
 	workload_cli_init(&c->wc);
 	c->replicates = 1;
 	c->jobs = -1;
+	c->csv_role = PLAN_ROLE_TEST;
 }
 
 void fidelity_cli_clear(FidelityCli *c)
@@ -124,7 +125,7 @@ static gboolean read_plans(const FidelityCli *c, FidelitySetup *s, GError **erro
 		g_autofree char *name = g_path_get_basename(c->csv);
 
 		s->set = plan_set_new();
-		if (!plan_set_add(s->set, name, c->csv, c->workload, PLAN_ROLE_TEST, c->reference,
+		if (!plan_set_add(s->set, name, c->csv, c->workload, c->csv_role, c->reference,
 				  &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local,
 					   local->domain == PLAN_SET_ERROR ? "--workload: " : "");

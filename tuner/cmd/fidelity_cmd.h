@@ -31,6 +31,7 @@ typedef struct {
 	struct workload_cli wc;
 	char *plans, *csv, *workload, *reference, *only, *significance, *out;
 	gint64 replicates, jobs;
+	PlanRole csv_role; /* the role of the --csv plan: test for a report, train for a fit */
 } FidelityCli;
 
 /* What the flags describe, once checked. */

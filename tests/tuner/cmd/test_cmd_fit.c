@@ -167,6 +167,22 @@ static void test_fit(void **state)
 	assert_non_null(strstr(r.out, "== before and after =="));
 	assert_non_null(strstr(r.out, "\nheld             test  fitted "));
 	run_clear(&r);
+
+	/* One plan given alone is the one fitted. */
+	g_autofree char *csv = g_build_filename(*state, "train.csv", NULL);
+
+	r = run_program(TUNER,
+			(const char *const[]){ "fit", "--csv", csv, "--workload",
+					       "hackbench -T -g 1 -l 5 -f 8", SIM, "--param",
+					       "footprint", "--starts", "1", "--max-iter", "3",
+					       "--format", "json", NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fit --csv");
+	j = json_parse(r.out);
+	assert_string_equal(member_string(item(member(j, "fitted", J_OBJECT), "plans", 0), "role"),
+			    "train");
+	json_free(j);
+	run_clear(&r);
 }
 
 static void refused(const char *ini, const char *const *extra, const char *needle)
