@@ -117,6 +117,8 @@ FUZZ_SEEDS_fuzz_report_csv      := $(wildcard $(FIX)/report/*/*.csv)
 FUZZ_SEEDS_fuzz_calibration_ini := $(wildcard $(FIX)/report/*/calibration.ini)
 FUZZ_SEEDS_fuzz_result_json     := $(wildcard $(FIX)/report/*/*.json)
 FUZZ_SEEDS_fuzz_realbench       := $(wildcard $(FIX)/*.txt)
+FUZZ_SEEDS_fuzz_real_plan       := $(wildcard vm/data/real-6.1-*-g*.csv)
+FUZZ_SEEDS_fuzz_vm_probe        := $(wildcard machines/*.ini)
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(@D)
@@ -183,7 +185,7 @@ report: all
 	bin/tuner report --out results/report $(REPORT_DIRS)
 
 # The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
-# (vm/README.md: make vm VM_EXTRA=bin/linsched-probe-static).
+# (make vm puts it there; tuner vm probe runs it in the guest).
 probe-static: bin/linsched-probe-static
 bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
 	@mkdir -p bin

@@ -19,6 +19,7 @@
 #include "tasks/tasks.h"
 #include "tuner/knobs/knob_space.h"
 #include "tuner/eval/evaluator.h"
+#include "tuner/eval/plan_sim.h"
 #include "tuner/eval/tune_loop.h"
 #include "tuner/eval/workload.h"
 
@@ -598,17 +599,69 @@ static void pso_jobs(void)
 	tune_run_free(r2);
 }
 
-/* `bench` runs everything; `bench simulator|pso-jobs|optimizers|profiles ...` the sections named. */
+/* One simulation of every setting of vm/data's three real plans (36 simulations), on jobs threads:
+ * what `tuner fidelity` does after reading the plans, and what each loss of `tuner fit` costs. */
+static double fidelity_plans(const PlanSet *set, const struct workload_cli *wc, guint jobs,
+			     double *switches_ref)
+{
+	EvaluatorConfig config = { .replicates = 1, .jobs = jobs };
+	Evaluator *ev = evaluator_new(&config);
+	PlanSim ps = { wc, 1, ev };
+	SimSetting **sims = NULL;
+	double start = now_s();
+
+	if (!plan_sim_run(&ps, set, NULL, &sims, NULL))
+		g_error("bench: the plans do not simulate");
+	double wall = now_s() - start;
+
+	*switches_ref = sims[0][0].switches;
+	plan_sim_free(sims, set->plans->len);
+	evaluator_free(ev);
+	return wall;
+}
+
+static void fidelity_bench(void)
+{
+	struct workload_cli wc;
+	GError *error = NULL;
+	PlanSet *set = plan_set_read("vm/data/plans.ini", &error);
+	double t1[3], t2[3], sw1 = 0, sw2 = 0;
+
+	if (!set)
+		g_error("bench: %s", error->message);
+	workload_cli_init(&wc);
+	wc.sim.profile = g_strdup("6.1");
+	wc.sim.hz = 250;
+	wc.sim.machine = g_strdup("machines/qemu-tcg-6.1.ini");
+	wc.hb.start = g_strdup("parent");
+	for (int i = 0; i < 3; i++) { /* interleaved */
+		t1[i] = fidelity_plans(set, &wc, 1, &sw1);
+		t2[i] = fidelity_plans(set, &wc, 2, &sw2);
+	}
+	qsort(t1, 3, sizeof(double), cmp_double);
+	qsort(t2, 3, sizeof(double), cmp_double);
+	printf("\n8. tuner fidelity's simulations: the 36 settings of vm/data/plans.ini on --profile 6.1\n"
+	       "   --hz 250 --machine machines/qemu-tcg-6.1.ini --start parent (one loss of tuner fit on\n"
+	       "   all three plans)\n");
+	printf("   --jobs 1: %.2f s [%.2f, %.2f], --jobs 2: %.2f s [%.2f, %.2f] (median [min, max] of 3,\n"
+	       "   interleaved), speed-up %.2f\n",
+	       t1[1], t1[0], t1[2], t2[1], t2[0], t2[2], t1[1] / t2[1]);
+	verdict("identical results whatever --jobs", sw1 == sw2);
+	workload_cli_clear(&wc);
+	plan_set_free(set);
+}
+
+/* `bench` runs everything; `bench simulator|pso-jobs|optimizers|profiles|fidelity ...` the
+ * sections named. */
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		void (*run)(void);
 	} sections[] = {
-		{ "simulator", simulator_benchmarks },
-		{ "pso-jobs", pso_jobs },
-		{ "optimizers", optimizer_table },
-		{ "profiles", compare_profiles },
+		{ "simulator", simulator_benchmarks }, { "pso-jobs", pso_jobs },
+		{ "optimizers", optimizer_table },     { "profiles", compare_profiles },
+		{ "fidelity", fidelity_bench },
 	};
 
 	printf("LinSched-Tuner benchmarks (%u CPUs here)\n\n", g_get_num_processors());

@@ -29,6 +29,7 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.steal_ppm = 0,
 		.stall_ns = 0,
 		.stall_cv_pct = 100,
+		.footprint_lines = 0,
 	};
 }
 
@@ -70,6 +71,7 @@ static const struct key keys[] = {
 	{ "costs", "migrate_ns", M(migrate_ns), USED },
 	{ "costs", "cache_lines", M(cache_lines), USED },
 	{ "costs", "miss_ps", M(miss_ps), USED },
+	{ "costs", "footprint_lines", M(footprint_lines), USED },
 	{ "capacity", "message_bytes", 0, USED },
 	{ "capacity", "socket_msgs", 0, USED },
 	{ "capacity", "socket_sndbuf_bytes", M(socket_sndbuf_bytes), USED },

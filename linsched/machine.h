@@ -16,7 +16,9 @@
  *               used)
  *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns, wakeup_ns,
  *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
- *               and cache_lines, miss_ps
+ *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
+ *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
+ *               model's own default)
  *   [capacity]  message_bytes, socket_msgs, socket_sndbuf_bytes, pipe_bytes, pipe_msgs: a
  *               socket holds socket_msgs messages of message_bytes, so each is charged
  *               sndbuf / msgs - message_bytes bytes beyond its data
@@ -68,6 +70,7 @@ struct linsched_machine {
 	uint64_t stall_ns;
 	uint64_t
 		stall_cv_pct; /* the stalls' coefficient of variation, in percent (100: exponential) */
+	uint64_t footprint_lines; /* a task's cache footprint; 0: the task model's default */
 };
 
 void linsched_machine_builtin(struct linsched_machine *m);

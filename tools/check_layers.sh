@@ -21,9 +21,9 @@ declare -A allowed=(
 	[tuner/stats]="tuner/stats"
 	[tuner/knobs]="kernel-extract tuner/knobs"
 	[tuner/calib]="tuner/util tuner/stats tuner/calib"
-	[tuner/fidelity]="tuner/util tuner/stats tuner/fidelity"
+	[tuner/fidelity]="tuner/util tuner/stats tuner/knobs tuner/fidelity"
 	[tuner/vm]="tuner/util tuner/stats tuner/knobs tuner/vm"
-	[tuner/eval]="kernel-extract linsched tasks linsched/cli tuner/util tuner/optim tuner/stats tuner/knobs tuner/calib tuner/vm tuner/eval"
+	[tuner/eval]="kernel-extract linsched tasks linsched/cli tuner/util tuner/optim tuner/stats tuner/knobs tuner/calib tuner/fidelity tuner/vm tuner/eval"
 	[tuner/report]="linsched tuner/util tuner/stats tuner/knobs tuner/calib tuner/fidelity tuner/eval tuner/report"
 	[tuner/cmd]="kernel-extract linsched tasks linsched/cli tuner/util tuner/optim tuner/stats tuner/knobs tuner/calib tuner/fidelity tuner/vm tuner/eval tuner/report tuner/cmd"
 )

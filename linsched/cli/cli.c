@@ -192,6 +192,12 @@ static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *c
 bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
 			 GError **error)
 {
+	return linsched_cli_config_on(cli, NULL, cfg, error);
+}
+
+bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsched_machine *machine,
+			    struct linsched_config *cfg, GError **error)
+{
 	const struct sched_profile *profile = sched_profile_default();
 
 	if (cli->profile && !(profile = sched_profile_find(cli->profile))) {
@@ -233,7 +239,9 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 	unsigned int cpus = cli->cpus > 0 ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS;
 
 	linsched_config_init(cfg, profile, cpus);
-	if (cli->machine) {
+	if (machine) {
+		linsched_config_set_machine(cfg, machine);
+	} else if (cli->machine) {
 		struct linsched_machine m;
 
 		if (!linsched_machine_load(cli->machine, &m, error))

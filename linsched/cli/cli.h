@@ -43,6 +43,10 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli);
 /* The configuration the flags describe; false with a one-line error naming the flag. */
 bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
 			 GError **error);
+/* The same on machine m in place of --machine's (the tuner's fit varies the machine); m NULL:
+ * --machine's, or the built-in one. */
+bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsched_machine *m,
+			    struct linsched_config *cfg, GError **error);
 bool linsched_cli_format(const struct linsched_cli *cli, enum output_format *format,
 			 GError **error);
 

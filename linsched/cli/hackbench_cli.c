@@ -13,7 +13,7 @@ void hackbench_cli_init(struct hackbench_cli *hc)
 	hc->fds = 20;
 	hc->datasize = 100;
 	hc->capacity_bytes = hc->write_ns = hc->read_ns = -1;
-	hc->footprint = HACKBENCH_FOOTPRINT_LINES;
+	hc->footprint = -1; /* the machine's, else the model's */
 	hc->solo_ms = hc->degradation = -1;
 }
 
@@ -57,7 +57,9 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		{ "read-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->read_ns,
 		  "CPU time of one read (default: socket 1190, pipe 370)", "NS" },
 		{ "footprint-lines", 0, 0, G_OPTION_ARG_INT64, &o->footprint,
-		  "Cache footprint of each task in 64-byte lines (default 512)", "N" },
+		  "Cache footprint of each task in 64-byte lines (default: the machine's "
+		  "footprint_lines, else 512)",
+		  "N" },
 		{ "solo-ms", 0, 0, G_OPTION_ARG_DOUBLE, &o->solo_ms,
 		  "bootstrap: runtime of one group alone (default 120)", "MS" },
 		{ "degradation", 0, 0, G_OPTION_ARG_DOUBLE, &o->degradation,
@@ -103,7 +105,7 @@ bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_m
 	    !in_range("--capacity-bytes", o->capacity_bytes, -1, G_MAXINT64, error) ||
 	    !in_range("--write-cost-ns", o->write_ns, -1, G_MAXINT32, error) ||
 	    !in_range("--read-cost-ns", o->read_ns, -1, G_MAXINT32, error) ||
-	    !in_range("--footprint-lines", o->footprint, 0, G_MAXINT32, error))
+	    !in_range("--footprint-lines", o->footprint, -1, G_MAXINT32, error))
 		return false;
 	p->groups = (unsigned int)o->groups;
 	p->loops = (unsigned int)o->loops;
@@ -111,7 +113,10 @@ bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_m
 	p->datasize = (unsigned int)o->datasize;
 	p->pipe = o->pipe;
 	p->threads = o->threads;
-	p->footprint_lines = (uint64_t)o->footprint;
+	if (o->footprint >= 0)
+		p->footprint_lines = (uint64_t)o->footprint;
+	else if (m && m->footprint_lines)
+		p->footprint_lines = m->footprint_lines;
 	if (o->capacity_bytes >= 0) {
 		if (o->capacity_bytes == 0) {
 			g_set_error(error, CLI_ERROR, 1,

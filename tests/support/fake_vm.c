@@ -36,6 +36,7 @@ FakeVm *fake_vm_new(void)
 	g_unsetenv("FAKE_QEMU_SLOW_ROUND");
 	g_unsetenv("FAKE_QEMU_SLOW_FACTOR");
 	g_unsetenv("FAKE_QEMU_FAIL_SEQ");
+	g_unsetenv("FAKE_QEMU_PROBE_FAIL_ROUND");
 	return f;
 }
 
@@ -52,6 +53,17 @@ void fake_vm_free(FakeVm *f)
 	g_free(f->dir);
 	g_free(f->count);
 	g_free(f);
+}
+
+void fake_vm_add_probe(const FakeVm *f)
+{
+	g_autofree char *txt = g_build_filename(f->dir, "initramfs.txt", NULL);
+
+	assert_true(g_file_set_contents(txt,
+					"hackbench=/usr/bin/hackbench\n"
+					"extra=/usr/local/bin/linsched-probe-static from "
+					"/somewhere/bin/linsched-probe-static\n",
+					-1, NULL));
 }
 
 guint fake_vm_boots(const FakeVm *f)

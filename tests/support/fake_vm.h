@@ -19,10 +19,14 @@ typedef struct {
 
 /* A new fake cache; also points LINSCHED_VM_CACHE, LINSCHED_VM_QEMU and LINSCHED_VM_ACCEL at it
  * (for the programs the tests start) and clears the fake's FAKE_QEMU_MODE, FAKE_QEMU_SLOW_ROUND,
- * FAKE_QEMU_SLOW_FACTOR and FAKE_QEMU_FAIL_SEQ. fake_vm_free puts the three variables back as
- * they were. */
+ * FAKE_QEMU_SLOW_FACTOR, FAKE_QEMU_FAIL_SEQ and FAKE_QEMU_PROBE_FAIL_ROUND. fake_vm_free puts the
+ * three variables back as they were. */
 FakeVm *fake_vm_new(void);
 void fake_vm_free(FakeVm *f);
+
+/* Says in the cache's initramfs.txt that the initramfs carries the static probe, as make vm
+ * does (tuner vm probe checks it). */
+void fake_vm_add_probe(const FakeVm *f);
 
 /* Boots so far. */
 guint fake_vm_boots(const FakeVm *f);

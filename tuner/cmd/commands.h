@@ -17,6 +17,12 @@ int tuner_cmd_scale(int argc, char **argv);
 int tuner_cmd_report(int argc, char **argv);
 /* A real trace beside a simulated one (cmd_compare.c). */
 int tuner_cmd_compare(int argc, char **argv);
+/* Real plans beside their simulation, with the fidelity criteria (cmd_fidelity.c). */
+int tuner_cmd_fidelity(int argc, char **argv);
+/* The model's machine parameters fitted to real plans (cmd_fit.c). */
+int tuner_cmd_fit(int argc, char **argv);
+/* The real-kernel VM's own measurements: tuner vm probe (cmd_vm.c). */
+int tuner_cmd_vm(int argc, char **argv);
 /* The best knobs of a search against the defaults on a real kernel (cmd_validate.c). */
 int tuner_cmd_validate(int argc, char **argv);
 /* The live knobs a dead tuner left changed: show them, --restore them (cmd_knobs.c). */

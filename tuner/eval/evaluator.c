@@ -11,9 +11,16 @@
 /* The state shared by the worker threads and the caller, all of it guarded by lock. */
 typedef struct Batch Batch;
 
+/* What the pool runs: a batch's evaluation or a map's job, each starting with this. */
+typedef struct PoolWork PoolWork;
+struct PoolWork {
+	void (*run)(PoolWork *work);
+};
+
 /* One distinct evaluation of the batch: the record it will be journaled as, and whether it has a
  * value yet. */
 typedef struct {
+	PoolWork work;
 	JournalRecord record;
 	gboolean has_value;
 	Batch *batch;
@@ -81,13 +88,11 @@ static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, G
 }
 
 /* Evaluate one task and record the outcome; runs on a pool thread, or inline when jobs = 1. */
-static void run_task(gpointer data, gpointer user_data)
+static void run_task(PoolWork *work)
 {
-	Task *task = data;
+	Task *task = (Task *)work;
 	Batch *batch = task->batch;
 	const EvaluatorConfig *config = batch->config;
-
-	(void)user_data;
 
 	g_mutex_lock(&batch->lock);
 	gboolean stopped = batch->error != NULL;
@@ -129,6 +134,25 @@ static gboolean report_progress(Batch *batch, guint total, guint *reported)
 	return TRUE;
 }
 
+static void pool_run(gpointer data, gpointer user_data)
+{
+	PoolWork *work = data;
+
+	(void)user_data;
+	work->run(work);
+}
+
+/* The evaluator's pool, started when first needed; NULL with error if it cannot be. */
+static GThreadPool *pool_of(Evaluator *ev, GError **error)
+{
+	/* An exclusive pool owns its threads.  GLib's shared pool would reuse idle threads across
+	 * runs, but a forked child (the crash tests, a user's wrapper) inherits the bookkeeping of
+	 * those threads without the threads, and would wait for them forever. */
+	if (ev->pool == NULL)
+		ev->pool = g_thread_pool_new(pool_run, NULL, (gint)ev->jobs, TRUE, error);
+	return ev->pool;
+}
+
 /* Run the tasks pending[0, n) on the evaluator's pool; return when all have finished. */
 static void run_parallel(Evaluator *ev, Batch *batch, Task **pending, guint n, guint total,
 			 guint *reported)
@@ -136,12 +160,7 @@ static void run_parallel(Evaluator *ev, Batch *batch, Task **pending, guint n, g
 	GError *error = NULL;
 	guint pushed = 0;
 
-	/* An exclusive pool owns its threads.  GLib's shared pool would reuse idle threads across
-	 * runs, but a forked child (the crash tests, a user's wrapper) inherits the bookkeeping of
-	 * those threads without the threads, and would wait for them forever. */
-	if (ev->pool == NULL)
-		ev->pool = g_thread_pool_new(run_task, NULL, (gint)ev->jobs, TRUE, &error);
-	if (ev->pool != NULL) {
+	if (pool_of(ev, &error) != NULL) {
 		while (pushed < n && g_thread_pool_push(ev->pool, pending[pushed], &error))
 			pushed++;
 	}
@@ -161,7 +180,7 @@ static void run_parallel(Evaluator *ev, Batch *batch, Task **pending, guint n, g
 static void run_inline(Batch *batch, Task **pending, guint n, guint total, guint *reported)
 {
 	for (guint i = 0; i < n; i++) {
-		run_task(pending[i], batch);
+		run_task(&pending[i]->work);
 		g_mutex_lock(&batch->lock);
 		report_progress(batch, total, reported);
 		g_mutex_unlock(&batch->lock);
@@ -234,7 +253,8 @@ static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points,
 	for (guint i = 0; i < n_points; i++) {
 		for (guint r = 0; r < R; r++) {
 			Task *task = &tasks[n_tasks];
-			*task = (Task){ .record = {
+			*task = (Task){ .work = { run_task },
+					.record = {
 						.knobs = points[i],
 						.seed = evaluator_replicate_seed(
 							seeds ? seeds[i] : config->base_seed, r),
@@ -269,10 +289,8 @@ static void summarise(const Task *tasks, const guint *slot_task, guint n_points,
 
 Evaluator *evaluator_new(const EvaluatorConfig *config)
 {
-	g_return_val_if_fail(config != NULL &&
-				     (config->objective != NULL || config->batch_objective != NULL),
-			     NULL);
-	g_return_val_if_fail(config->replicates >= 1, NULL);
+	/* Neither objective: an evaluator for evaluator_map only. */
+	g_return_val_if_fail(config != NULL && config->replicates >= 1, NULL);
 
 	Evaluator *ev = g_new0(Evaluator, 1);
 
@@ -303,6 +321,8 @@ gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const gui
 				EvaluatorStats *stats, GError **error)
 {
 	g_return_val_if_fail(ev != NULL, FALSE);
+	g_return_val_if_fail(ev->config.objective != NULL || ev->config.batch_objective != NULL,
+			     FALSE);
 	g_return_val_if_fail(n_points == 0 || (points != NULL && results != NULL), FALSE);
 
 	const EvaluatorConfig *config = &ev->config;
@@ -363,4 +383,85 @@ gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, gu
 
 	g_return_val_if_fail(ev != NULL, FALSE);
 	return evaluator_batch(ev, points, n_points, results, values, stats, error);
+}
+
+/* ---- evaluator_map ---------------------------------------------------------------------------- */
+
+typedef struct {
+	EvaluatorJob job;
+	void *ctx;
+	GMutex lock;
+	GCond changed;
+	guint finished;
+	GError *error; /* the first failure; once set, queued jobs are skipped */
+} Map;
+
+typedef struct {
+	PoolWork work;
+	guint i;
+	Map *map;
+} MapJob;
+
+static void run_map_job(PoolWork *work)
+{
+	MapJob *j = (MapJob *)work;
+	Map *map = j->map;
+	GError *error = NULL;
+
+	g_mutex_lock(&map->lock);
+	gboolean stopped = map->error != NULL;
+	g_mutex_unlock(&map->lock);
+
+	gboolean ok = stopped || map->job(j->i, map->ctx, &error);
+
+	if (!ok && error == NULL)
+		error = g_error_new(EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
+				    "job %u failed without saying why", j->i);
+	g_mutex_lock(&map->lock);
+	if (!ok && map->error == NULL)
+		map->error = error;
+	else if (!ok)
+		g_error_free(error);
+	map->finished++;
+	g_cond_signal(&map->changed);
+	g_mutex_unlock(&map->lock);
+}
+
+gboolean evaluator_map(Evaluator *ev, guint n, EvaluatorJob job, void *ctx, GError **error)
+{
+	g_return_val_if_fail(ev != NULL && job != NULL, FALSE);
+
+	Map map = { .job = job, .ctx = ctx };
+	g_autofree MapJob *jobs = g_new(MapJob, n);
+	guint pushed = 0;
+	GThreadPool *pool = ev->jobs > 1 && n > 1 ? pool_of(ev, &map.error) : NULL;
+
+	g_mutex_init(&map.lock);
+	g_cond_init(&map.changed);
+	for (guint i = 0; i < n; i++)
+		jobs[i] = (MapJob){ { run_map_job }, i, &map };
+	if (pool) {
+		GError *push_error = NULL;
+
+		while (pushed < n && g_thread_pool_push(pool, &jobs[pushed], &push_error))
+			pushed++;
+		g_mutex_lock(&map.lock);
+		if (push_error && !map.error)
+			map.error = push_error;
+		else
+			g_clear_error(&push_error);
+		while (map.finished < pushed)
+			g_cond_wait(&map.changed, &map.lock);
+		g_mutex_unlock(&map.lock);
+	} else if (!map.error) {
+		for (guint i = 0; i < n; i++)
+			run_map_job(&jobs[i].work);
+	}
+	g_mutex_clear(&map.lock);
+	g_cond_clear(&map.changed);
+	if (map.error) {
+		g_propagate_error(error, map.error);
+		return FALSE;
+	}
+	return TRUE;
 }

@@ -105,7 +105,8 @@ typedef struct {
 } EvaluatorStats;
 
 /* A run's evaluator: the configuration (copied; what it points to is borrowed until
- * evaluator_free) and, with jobs > 1, the thread pool, started by the first batch that needs it. */
+ * evaluator_free) and, with jobs > 1, the thread pool, started by the first batch that needs it.
+ * One with neither objective serves evaluator_map only. */
 typedef struct Evaluator Evaluator;
 
 Evaluator *evaluator_new(const EvaluatorConfig *config);
@@ -131,6 +132,22 @@ gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
 gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
 				guint n_points, EvaluatorResult *results, double *values,
 				EvaluatorStats *stats, GError **error);
+
+/*
+ * One job of evaluator_map: item i of the map, with the map's ctx. It runs on the evaluator's
+ * threads, so it must be thread-safe as an objective is. FALSE with error stops the map.
+ */
+typedef gboolean (*EvaluatorJob)(guint i, void *ctx, GError **error);
+
+/*
+ * Runs job(0), ..., job(n - 1) on the evaluator's pool (inline in the caller's thread when jobs
+ * is 1), for work that is not one objective value per knob setting: simulating a real plan's
+ * settings with several outputs each (tuner fidelity, tuner fit). The same threads serve the
+ * evaluator's batches and its maps, one at a time. Returns when every job has finished, FALSE
+ * with the first error (in order of completion): queued jobs are then skipped, those in flight
+ * finish. Nothing is journaled; no progress is reported.
+ */
+gboolean evaluator_map(Evaluator *ev, guint n, EvaluatorJob job, void *ctx, GError **error);
 
 /* evaluator_new, one evaluator_batch, evaluator_free. */
 gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,

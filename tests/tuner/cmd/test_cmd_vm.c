@@ -1,9 +1,10 @@
 /*
  * tests/tuner/cmd/test_cmd_vm.c - the commands that measure on the real-kernel VM, end to end
  * with a fake guest (tests/tuner/fixtures/vm/fake-qemu.sh, which times a run at 0.1 s +
- * wakeup_granularity / 1e10, and every run of round FAKE_QEMU_SLOW_ROUND at 0.2 s): `tuner
- * validate`, `tuner golden --objective vm` with its journal, `tuner rsm --objective vm` and
- * `tuner calibrate --real vm --settings`.
+ * wakeup_granularity / 1e10, and every run of round FAKE_QEMU_SLOW_ROUND at 0.2 s, and whose
+ * probe writes a machine.ini that follows the round): `tuner validate`, `tuner golden --objective
+ * vm` with its journal, `tuner rsm --objective vm`, `tuner calibrate --real vm --settings` and
+ * `tuner vm probe`.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linsched/machine.h"
 #include "tests/support/assert_close.h"
 #include "tests/support/fake_vm.h"
 #include "tests/support/json_strict.h"
@@ -490,6 +492,90 @@ static void test_calibrate_vm_refusals_and_failures(void **state)
 	run_clear(&r);
 }
 
+/*
+ * tuner vm probe against the fake guest, whose probe in round r writes socket_write_ns 3000 +
+ * 100 r, socket_read_ns 2800 + 10 r^2, wakeup_ns 9000 - 1000 r. Warm-up round 0 left out, probes
+ * in rounds 1..3: writes 3100 3200 3300 (median 3200), reads 2810 2840 2890 (2840), wakeups
+ * 8000 7000 6000 (7000). With round 2's probe failing: reads (2810 + 2890) / 2 = 2850.
+ */
+static void test_vm_probe(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *out = g_build_filename(f->dir, "machine.ini", NULL);
+	struct run r = RUN("vm", "probe", "--out", out);
+
+	/* Without the probe in the initramfs: run make vm. */
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "run 'make vm'"));
+	assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+	run_clear(&r);
+
+	fake_vm_add_probe(f);
+	r = RUN("vm", "probe", "--out", out, "--probes", "3", "--format", "json");
+	expect_clean_exit(&r, "tuner vm probe");
+	assert_int_equal(fake_vm_boots(f), 1);
+
+	struct json *j = json_parse(r.out);
+
+	assert_int_equal(member_uint(j, "probes"), 3);
+	assert_int_equal(member_uint(j, "warmup"), 1);
+	json_free(j);
+	run_clear(&r);
+
+	struct linsched_machine m;
+	GError *error = NULL;
+
+	if (!linsched_machine_load(out, &m, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(m.socket_write_ns, 3200);
+	assert_int_equal(m.socket_read_ns, 2840);
+	assert_int_equal(m.wakeup_ns, 7000);
+	assert_int_equal(m.thread_switch_ns, 1900);
+	assert_int_equal(m.hz, 250);
+	g_autofree char *text = read_text(out);
+
+	assert_true(g_str_has_prefix(text, "# machine.ini - the qemu guest of vm/"));
+	assert_non_null(strstr(text, "\nsocket_write_ns_min=3100\nsocket_write_ns_max=3300\n"
+				     "socket_write_ns_q1=3100\nsocket_write_ns_q3=3300\n"));
+
+	/* A failed probe is left out; the text report shows the spread. */
+	g_setenv("FAKE_QEMU_PROBE_FAIL_ROUND", "2", TRUE);
+	r = RUN("vm", "probe", "--out", out, "--probes", "3", "--warmup", "1");
+	expect_clean_exit(&r, "tuner vm probe, one probe failing");
+	assert_non_null(strstr(r.out, "2 probes (of 3)"));
+	assert_true(g_regex_match_simple("socket_write_ns +3200 +3100 +3300 +6% +3100 3300", r.out,
+					 0, 0));
+	run_clear(&r);
+	assert_true(linsched_machine_load(out, &m, NULL));
+	assert_int_equal(m.socket_read_ns, 2850);
+
+	/* Nothing but the file is left in its directory (the temporary file was renamed). */
+	g_autoptr(GDir) dir = g_dir_open(f->dir, 0, NULL);
+	const char *name;
+
+	while ((name = g_dir_read_name(dir)))
+		assert_null(strstr(name, ".tmp."));
+
+	/* Every probe failing: exit 1, the old file untouched. */
+	g_setenv("FAKE_QEMU_PROBE_FAIL_ROUND", "1", TRUE);
+	r = RUN("vm", "probe", "--out", out, "--probes", "1");
+	assert_int_equal(r.status, 1);
+	assert_non_null(strstr(r.err, "none of the 1 probes wrote a machine.ini"));
+	run_clear(&r);
+	assert_true(linsched_machine_load(out, &m, NULL));
+	assert_int_equal(m.socket_read_ns, 2850);
+
+	r = RUN("vm", "probe");
+	expect_refusal(&r, "tuner vm probe without --out", "--out");
+	run_clear(&r);
+	r = RUN("vm", "probe", "--out", out, "--probes", "0");
+	expect_refusal(&r, "tuner vm probe --probes 0", "--probes");
+	run_clear(&r);
+	r = RUN("vm", "sing");
+	assert_int_equal(r.status, 2);
+	run_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +588,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_calibrate_vm, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_calibrate_vm_refusals_and_failures, fake_setup,
 						fake_teardown),
+		cmocka_unit_test_setup_teardown(test_vm_probe, fake_setup, fake_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -572,6 +572,80 @@ static void test_empty_batch(void **state)
 	assert_int_equal(s.calls, 0);
 }
 
+/* evaluator_map's context: squares into out[], the threads that ran, a job that fails. */
+typedef struct {
+	ThreadLog t;
+	double out[N_POINTS];
+	gint ran;
+	gint fail_at; /* -1: none */
+} MapLog;
+
+static gboolean square(guint i, void *ctx, GError **error)
+{
+	MapLog *m = ctx;
+	CfsKnobs k = { 0 };
+	double ignored;
+
+	g_atomic_int_inc(&m->ran);
+	if ((gint)i == m->fail_at) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "job %u failed", i);
+		return FALSE;
+	}
+	log_thread(&k, 0, &ignored, &m->t, NULL);
+	m->out[i] = (double)i * i;
+	return TRUE;
+}
+
+/*
+ * evaluator_map runs its jobs on the evaluator's own pool: the threads a batch used (at most two,
+ * not the caller's), every job once; inline in the caller's thread with jobs 1; on an evaluator
+ * with no objective. A failing job stops the map with its error.
+ */
+static void test_map(void **state)
+{
+	(void)state;
+	MapLog m = { .t = { .tids = g_hash_table_new(NULL, NULL) }, .fail_at = -1 };
+	EvaluatorConfig config = {
+		.objective = log_thread, .objective_ctx = &m.t, .replicates = 1, .jobs = 2
+	};
+	CfsKnobs points[N_POINTS];
+	EvaluatorResult res[N_POINTS];
+	GError *error = NULL;
+
+	g_mutex_init(&m.t.lock);
+	random_points(points, N_POINTS);
+	Evaluator *ev = evaluator_new(&config);
+
+	assert_true(evaluator_batch(ev, points, N_POINTS, res, NULL, NULL, NULL));
+	assert_true(evaluator_map(ev, N_POINTS, square, &m, &error));
+	assert_null(error);
+	assert_int_equal(m.ran, N_POINTS);
+	for (guint i = 0; i < N_POINTS; i++)
+		assert_true(m.out[i] == (double)i * i);
+	assert_true(g_hash_table_size(m.t.tids) >= 1 && g_hash_table_size(m.t.tids) <= 2);
+	assert_false(g_hash_table_contains(m.t.tids, GINT_TO_POINTER(thread_id())));
+
+	m.fail_at = 0;
+	assert_false(evaluator_map(ev, N_POINTS, square, &m, &error));
+	assert_string_equal(error->message, "job 0 failed");
+	g_clear_error(&error);
+	assert_true(evaluator_map(ev, 0, square, &m, NULL));
+	evaluator_free(ev);
+
+	EvaluatorConfig map_only = { .replicates = 1, .jobs = 1 };
+	g_hash_table_remove_all(m.t.tids);
+	m.fail_at = -1;
+	memset(m.out, 0, sizeof m.out);
+	ev = evaluator_new(&map_only);
+	assert_true(evaluator_map(ev, N_POINTS, square, &m, NULL));
+	assert_true(m.out[N_POINTS - 1] == (double)(N_POINTS - 1) * (N_POINTS - 1));
+	assert_int_equal(g_hash_table_size(m.t.tids), 1);
+	assert_true(g_hash_table_contains(m.t.tids, GINT_TO_POINTER(thread_id())));
+	evaluator_free(ev);
+	g_hash_table_unref(m.t.tids);
+	g_mutex_clear(&m.t.lock);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -589,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_one_pool_per_evaluator),
 		cmocka_unit_test(test_seeded_batch),
 		cmocka_unit_test(test_empty_batch),
+		cmocka_unit_test(test_map),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

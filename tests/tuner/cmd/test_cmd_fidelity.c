@@ -1,0 +1,278 @@
+/*
+ * tests/tuner/cmd/test_cmd_fidelity.c - `tuner fidelity` end to end on two small real plans
+ * (hand-made CSVs of tiny hackbench runs): the JSON report's real figures worked out by hand, its
+ * simulated ones equal to `linsched hackbench`'s at the same knobs, the criteria consistent with
+ * them, the text and CSV forms, --out, --only, --csv, determinism across thread counts, and the
+ * refusals. The criteria themselves are tested on hand-made numbers in
+ * tests/tuner/fidelity/test_fidelity.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/assert_close.h"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
+
+#define HEADER                                                                                     \
+	"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns," \
+	"seconds,wall_s,ctxt,rc,knobs\n"
+
+/*
+ * Plan a (threads, 6 rounds): defaults 1 s and 1000 switches each round; fast (wakeup
+ * granularity 16 ms) 0.5 0.5 0.6 0.6 0.45 0.4 s (median 0.5, faster in every round: significant)
+ * with 100 switches; slow (0) 1.2 1.1 1.3 1.2 1.25 1.15 s (median 1.2, significant) with 3000.
+ * Plan b (pipes, processes, 2 rounds): the same settings, no interval with 2 rounds.
+ */
+static char *write_plans(const char *dir)
+{
+	GString *a = g_string_new(HEADER), *b = g_string_new(HEADER);
+	const double fast[] = { 0.5, 0.5, 0.6, 0.6, 0.45, 0.4 };
+	const double slow[] = { 1.2, 1.1, 1.3, 1.2, 1.25, 1.15 };
+	guint seq = 0;
+
+	for (int r = 0; r < 6; r++) {
+		g_string_append_printf(a, "%u,%d,slow,12000000,1500000,0,500000,%g,0,3000,0,ok\n",
+				       seq++, r, slow[r]);
+		g_string_append_printf(
+			a, "%u,%d,defaults,12000000,1500000,2000000,500000,1,0,1000,0,ok\n", seq++,
+			r);
+		g_string_append_printf(
+			a, "%u,%d,fast,12000000,1500000,16000000,500000,%g,0,100,0,ok\n", seq++, r,
+			fast[r]);
+	}
+	for (int r = 0; r < 2; r++)
+		g_string_append_printf(
+			b,
+			"%d,%d,defaults,12000000,1500000,2000000,500000,2,0,900,0,ok\n"
+			"%d,%d,fast,12000000,1500000,16000000,500000,1,0,90,0,ok\n",
+			2 * r, r, 2 * r + 1, r);
+	g_autofree char *a_path = g_build_filename(dir, "a.csv", NULL);
+	g_autofree char *b_path = g_build_filename(dir, "b.csv", NULL);
+	char *ini = g_build_filename(dir, "plans.ini", NULL);
+
+	assert_true(g_file_set_contents(a_path, a->str, -1, NULL));
+	assert_true(g_file_set_contents(b_path, b->str, -1, NULL));
+	assert_true(g_file_set_contents(ini,
+					"[a]\ncsv=a.csv\nworkload=hackbench -T -g 1 -l 5 -f 4\n"
+					"role=train\n\n[b]\ncsv=b.csv\n"
+					"workload=hackbench -p -g 1 -l 5 -f 4\n",
+					-1, NULL));
+	g_string_free(a, TRUE);
+	g_string_free(b, TRUE);
+	return ini;
+}
+
+#define SIM_FLAGS "--profile", "6.1", "--cpus", "2", "--hz", "250"
+
+static struct run fidelity(const char *ini, const char *format, const char *jobs)
+{
+	return run_program(TUNER,
+			   (const char *const[]){ "fidelity", "--plans", ini, SIM_FLAGS, "--format",
+						  format, "--jobs", jobs, NULL },
+			   NULL);
+}
+
+static const struct json *item(const struct json *obj, const char *key, guint i)
+{
+	const struct json *a = member(obj, key, J_ARRAY);
+
+	assert_true(i < a->array->len);
+	return a->array->pdata[i];
+}
+
+/* linsched hackbench's runtime at a wakeup granularity, for plan a's workload. */
+static double linsched_runtime(const char *wake)
+{
+	struct run r = run_program(LINSCHED,
+				   (const char *const[]){ "hackbench", SIM_FLAGS, "-T", "-g", "1",
+							  "-l", "5", "-f", "4", "--wakeup-gran-ns",
+							  wake, "--format", "json", NULL },
+				   NULL);
+
+	expect_clean_exit(&r, "linsched hackbench");
+	struct json *j = json_parse(r.out);
+	double v = json_number_at(j, "runtime_ns");
+
+	json_free(j);
+	run_clear(&r);
+	return v;
+}
+
+static void test_json(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	struct run r = fidelity(ini, "json", "2");
+
+	expect_clean_exit(&r, "tuner fidelity --format json");
+	struct json *doc = json_parse(r.out);
+	const struct json *a = item(doc, "plans", 0), *b = item(doc, "plans", 1);
+
+	assert_string_equal(json_string_at(doc, "significance"), "t");
+	assert_string_equal(member_string(a, "name"), "a");
+	assert_string_equal(member_string(a, "role"), "train");
+	assert_string_equal(member_string(b, "role"), "test");
+	assert_int_equal(member_uint(a, "rounds"), 6);
+
+	const struct json *def = item(a, "settings", 0), *slow = item(a, "settings", 1),
+			  *fast = item(a, "settings", 2);
+
+	assert_string_equal(member_string(def, "id"), "defaults");
+	assert_string_equal(member_string(slow, "id"), "slow");
+	assert_close(json_number_at(def, "sim.ratio"), 1, 0);
+	assert_close(json_number_at(fast, "real.median_ratio"), 0.5, 1e-12);
+	assert_close(json_number_at(fast, "real.ratio_lo"), 0.4, 1e-12);
+	assert_close(json_number_at(fast, "real.sign_p"), 2.0 / 64, 1e-12);
+	assert_close(json_number_at(slow, "real.median_ratio"), 1.2, 1e-12);
+	assert_close(json_number_at(slow, "real.median_ctxt"), 3000, 0);
+	assert_true(member(fast, "significant", J_BOOL)->boolean);
+	assert_true(member(slow, "significant", J_BOOL)->boolean);
+
+	/* The simulated side is linsched's own run at those knobs. */
+	double d = linsched_runtime("2000000"), f = linsched_runtime("16000000");
+
+	assert_close(json_number_at(def, "sim.runtime_ns"), d, 0);
+	assert_close(json_number_at(fast, "sim.runtime_ns"), f, 0);
+	assert_close(json_number_at(fast, "sim.ratio"), f / d, 1e-12);
+	assert_true(json_number_at(def, "sim.switches") >
+		    json_number_at(def, "sim.switches_measured"));
+
+	/* The criteria follow from the rows. */
+	const struct json *c = member(a, "criteria", J_OBJECT);
+
+	assert_int_equal(member_uint(c, "settings"), 3);
+	assert_int_equal(member_uint(c, "significant"), 2);
+	assert_close(json_number_at(c, "real_span"), 1.2 - 0.5, 1e-12);
+	assert_close(json_number_at(c, "real_switches_ref"), 1000, 0);
+	assert_close(json_number_at(c, "switch_ratio_ref"),
+		     json_number_at(def, "sim.switches") / 1000, 1e-12);
+	double lo = 1, hi = 1;
+
+	for (guint i = 1; i < 3; i++) {
+		double v = json_number_at(item(a, "settings", i), "sim.ratio");
+
+		lo = fmin(lo, v);
+		hi = fmax(hi, v);
+	}
+	assert_close(json_number_at(c, "sim_span"), hi - lo, 1e-12);
+	/* Plan b: two rounds give no interval (null). */
+	assert_int_equal(json_at(item(b, "settings", 1), "real.ratio_lo")->kind, J_NULL);
+	json_free(doc);
+
+	/* One thread or two: byte for byte the same. */
+	struct run one = fidelity(ini, "json", "1");
+
+	expect_clean_exit(&one, "tuner fidelity --jobs 1");
+	assert_string_equal(one.out, r.out);
+	run_clear(&one);
+	run_clear(&r);
+}
+
+static void test_text_csv_out(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *out = g_build_filename(*state, "out", NULL);
+	struct run r = fidelity(ini, "text", "2");
+
+	expect_clean_exit(&r, "tuner fidelity");
+	assert_non_null(strstr(r.out, "plan a (train): hackbench -T -g 1 -l 5 -f 4"));
+	assert_non_null(strstr(r.out, "plan b (test): hackbench -p -g 1 -l 5 -f 4"));
+	assert_non_null(strstr(r.out, "significant real effects reproduced: "));
+	assert_null(strstr(r.out, " \n"));
+	run_clear(&r);
+
+	r = fidelity(ini, "csv", "2");
+	expect_clean_exit(&r, "tuner fidelity --format csv");
+	g_auto(GStrv) lines = g_strsplit(r.out, "\n", -1);
+
+	assert_int_equal(g_strv_length(lines), 1 + 3 + 2 + 1); /* header, rows, "" */
+	assert_true(g_str_has_prefix(lines[0], "plan,role,setting,latency_ns,"));
+	assert_true(g_str_has_prefix(lines[3], "a,train,fast,12000000,1500000,16000000,6,0.5,"));
+	run_clear(&r);
+
+	r = run_program(TUNER,
+			(const char *const[]){ "fidelity", "--plans", ini, "--only", "b", SIM_FLAGS,
+					       "--out", out, NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fidelity --only b --out");
+	assert_null(strstr(r.out, "plan a "));
+	const char *files[] = { "fidelity.json", "settings.csv", "plans.csv", "fidelity.txt" };
+
+	for (int i = 0; i < 4; i++) {
+		g_autofree char *path = g_build_filename(out, files[i], NULL);
+		g_autofree char *text = read_text(path);
+
+		assert_true(strlen(text) > 0);
+	}
+	g_autofree char *plans_csv = g_build_filename(out, "plans.csv", NULL);
+	g_autofree char *text = read_text(plans_csv);
+
+	assert_true(g_str_has_prefix(text, "plan,role,settings,rank_time,"));
+	assert_non_null(strstr(text, "\nb,test,2,"));
+	run_clear(&r);
+
+	/* One plan without a key file. */
+	g_autofree char *a_csv = g_build_filename(*state, "a.csv", NULL);
+
+	r = run_program(TUNER,
+			(const char *const[]){ "fidelity", "--csv", a_csv, "--workload",
+					       "hackbench -T -g 1 -l 5 -f 4", SIM_FLAGS, "--format",
+					       "csv", NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fidelity --csv");
+	assert_non_null(strstr(r.out, "\na.csv,test,fast,"));
+	run_clear(&r);
+}
+
+static void refused(const char *const *args, const char *needle)
+{
+	struct run r = run_program(TUNER, args, NULL);
+
+	expect_refusal(&r, args[1], needle);
+	run_clear(&r);
+}
+
+static void test_refusals(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *bad = g_build_filename(*state, "bad.ini", NULL);
+
+	assert_true(g_file_set_contents(bad, "[x]\ncsv=a.csv\nworkload=hackbench -F\n", -1, NULL));
+	refused((const char *const[]){ "fidelity", NULL }, "--plans");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--csv", ini, NULL },
+		"give one");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--threads", NULL },
+		"--threads");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--wakeup-gran-ns", "1", NULL },
+		"--wakeup-gran-ns");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--format", "xml", NULL },
+		"--format");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--significance", "p", NULL },
+		"--significance");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--only", "c", NULL },
+		"--only: no plan 'c'");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--replicates", "0", NULL },
+		"--replicates");
+	refused((const char *const[]){ "fidelity", "--plans", bad, NULL }, "-F is not an option");
+	refused((const char *const[]){ "fidelity", "--csv", ini, NULL }, "--workload");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--profile", "9.9", NULL },
+		"--profile");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_json, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

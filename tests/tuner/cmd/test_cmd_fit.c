@@ -1,0 +1,232 @@
+/*
+ * tests/tuner/cmd/test_cmd_fit.c - `tuner fit` end to end on small plans: a training plan that the
+ * simulator itself made at a footprint of 300 lines (so a fit from the built-in 512 can reach a
+ * loss of 0) and a held-out one; the JSON's parameters, losses and reports before and after, the
+ * fitted machine.ini, the same output for the same seed, and the refusals. The loss and the search
+ * are tested in tests/tuner/eval/test_fit.c.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "linsched/machine.h"
+#include "tests/support/assert_close.h"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
+
+#define SIM   "--profile", "6.1", "--cpus", "2", "--hz", "250", "--cache-lines", "4096"
+#define SHAPE "-T", "-g", "1", "-l", "5", "-f", "8"
+
+static const char *const ids[] = { "defaults", "wake0", "wake16", "lat3" };
+static const char *const lat[] = { "12000000", "12000000", "12000000", "3000000" };
+static const char *const wake[] = { "2000000", "0", "16000000", "2000000" };
+
+/* linsched hackbench at setting i with the footprint: runtime, and every switch of the run. */
+static void simulate(int i, const char *footprint, double *runtime, double *switches)
+{
+	struct run r = run_program(
+		LINSCHED,
+		(const char *const[]){ "hackbench", SIM, SHAPE, "--footprint-lines", footprint,
+				       "--latency-ns", lat[i], "--wakeup-gran-ns", wake[i],
+				       "--format", "json", NULL },
+		NULL);
+
+	expect_clean_exit(&r, "linsched hackbench");
+	struct json *j = json_parse(r.out);
+
+	*runtime = json_number_at(j, "runtime_ns");
+	*switches = json_number_at(j, "context_switches");
+	json_free(j);
+	run_clear(&r);
+}
+
+/*
+ * train.csv: 6 rounds with the ratios linsched gives at 300 lines (switches: its measured ones;
+ * the fit compares them with the whole run's, which is fine for a test of the plumbing);
+ * test.csv: 6 rounds where wake16 is half as fast.
+ */
+static char *write_plans(const char *dir)
+{
+	GString *train = g_string_new("seq,round,setting,latency_ns,min_granularity_ns,"
+				      "wakeup_granularity_ns,seconds,ctxt,rc\n");
+	GString *test = g_string_new(train->str);
+	double t[4], sw[4];
+
+	for (int i = 0; i < 4; i++)
+		simulate(i, "300", &t[i], &sw[i]);
+	for (int r = 0; r < 6; r++)
+		for (int i = 0; i < 4; i++) {
+			g_string_append_printf(train, "%d,%d,%s,%s,1500000,%s,%.17g,%.0f,0\n",
+					       4 * r + i, r, ids[i], lat[i], wake[i], t[i] / t[0],
+					       sw[i]);
+			g_string_append_printf(test, "%d,%d,%s,%s,1500000,%s,%g,%d,0\n", 4 * r + i,
+					       r, ids[i], lat[i], wake[i],
+					       i == 2 ? 0.5 + 0.01 * r : 1.0 + 0.01 * i,
+					       100 * (i + 1));
+		}
+	g_autofree char *a = g_build_filename(dir, "train.csv", NULL);
+	g_autofree char *b = g_build_filename(dir, "test.csv", NULL);
+	char *ini = g_build_filename(dir, "plans.ini", NULL);
+
+	assert_true(g_file_set_contents(a, train->str, -1, NULL));
+	assert_true(g_file_set_contents(b, test->str, -1, NULL));
+	assert_true(
+		g_file_set_contents(ini,
+				    "[train]\ncsv=train.csv\nworkload=hackbench -T -g 1 -l 5 -f 8\n"
+				    "role=train\n[held]\ncsv=test.csv\n"
+				    "workload=hackbench -T -g 1 -l 5 -f 8\n",
+				    -1, NULL));
+	g_string_free(train, TRUE);
+	g_string_free(test, TRUE);
+	return ini;
+}
+
+static struct run fit(const char *ini, const char *machine_out)
+{
+	return run_program(TUNER,
+			   (const char *const[]){ "fit", "--plans", ini, SIM, "--param",
+						  "footprint", "--starts", "2", "--max-iter", "30",
+						  "--machine-out", machine_out, "--format", "json",
+						  NULL },
+			   NULL);
+}
+
+static const struct json *item(const struct json *obj, const char *key, guint i)
+{
+	const struct json *a = member(obj, key, J_ARRAY);
+
+	assert_true(i < a->array->len);
+	return a->array->pdata[i];
+}
+
+static void test_fit(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *out = g_build_filename(*state, "fitted.ini", NULL);
+	struct run r = fit(ini, out);
+
+	expect_clean_exit(&r, "tuner fit");
+	struct json *j = json_parse(r.out);
+	const struct json *p = item(j, "params", 0);
+
+	assert_string_equal(member_string(p, "name"), "footprint");
+	assert_string_equal(member_string(p, "key"), "footprint_lines");
+	assert_close(json_number_at(p, "start"), 512, 0);
+	assert_close(json_number_at(p, "lo"), 512 / 20.0, 1e-9);
+	assert_true(json_number_at(j, "loss.start") > 0);
+	assert_true(json_number_at(j, "loss.fitted") <= json_number_at(j, "loss.start"));
+	assert_close(json_number_at(j, "loss.switch_weight"), 0.25, 0);
+	assert_int_equal(member(j, "search", J_OBJECT) != NULL, 1);
+	assert_int_equal(member_uint(member(j, "search", J_OBJECT), "starts"), 2);
+
+	/* Both reports hold both plans, with their roles; the training plan's time ratios are
+	 * the simulator's at 300 lines, so the fitted machine's rms error is no worse. */
+	const struct json *before = member(j, "before", J_OBJECT);
+	const struct json *after = member(j, "fitted", J_OBJECT);
+
+	assert_string_equal(member_string(item(after, "plans", 0), "role"), "train");
+	assert_string_equal(member_string(item(after, "plans", 1), "role"), "test");
+	assert_true(json_number_at(item(after, "plans", 0), "criteria.rms_log_time") <=
+		    json_number_at(item(before, "plans", 0), "criteria.rms_log_time") + 1e-12);
+
+	/* The machine file has the fitted footprint and says what it was fitted on. */
+	struct linsched_machine m;
+	g_autofree char *text = read_text(out);
+
+	assert_true(linsched_machine_load(out, &m, NULL));
+	assert_close((double)m.footprint_lines, json_number_at(p, "fitted"), 0);
+	assert_true(g_str_has_prefix(text, "# Fitted by `tuner fit` on "));
+	assert_non_null(strstr(text, "#   train: hackbench -T -g 1 -l 5 -f 8"));
+	assert_non_null(strstr(text, "# Held out held: rank corr. times "));
+	json_free(j);
+
+	/* The same flags and seed: the same fit. */
+	struct run again = fit(ini, out);
+
+	expect_clean_exit(&again, "tuner fit, again");
+	assert_string_equal(again.out, r.out);
+	run_clear(&again);
+	run_clear(&r);
+
+	/* Text: the search, the fitted machine's report, before and after. */
+	r = run_program(TUNER,
+			(const char *const[]){ "fit", "--plans", ini, SIM, "--param",
+					       "footprint,miss", "--starts", "1", "--max-iter", "5",
+					       NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fit (text)");
+	assert_non_null(strstr(r.out, "tuner fit: 2 parameters fitted to train (held out: held)"));
+	assert_non_null(strstr(r.out, "  footprint       [costs] footprint_lines"));
+	assert_non_null(strstr(r.out, "  miss            [costs] miss_ps"));
+	assert_non_null(strstr(r.out, "== before and after =="));
+	assert_non_null(strstr(r.out, "\nheld             test  fitted "));
+	run_clear(&r);
+
+	/* One plan given alone is the one fitted. */
+	g_autofree char *csv = g_build_filename(*state, "train.csv", NULL);
+
+	r = run_program(TUNER,
+			(const char *const[]){ "fit", "--csv", csv, "--workload",
+					       "hackbench -T -g 1 -l 5 -f 8", SIM, "--param",
+					       "footprint", "--starts", "1", "--max-iter", "3",
+					       "--format", "json", NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fit --csv");
+	j = json_parse(r.out);
+	assert_string_equal(member_string(item(member(j, "fitted", J_OBJECT), "plans", 0), "role"),
+			    "train");
+	json_free(j);
+	run_clear(&r);
+}
+
+static void refused(const char *ini, const char *const *extra, const char *needle)
+{
+	const char *args[32] = { "fit", "--plans", ini, SIM };
+	guint n = 11;
+
+	for (guint i = 0; extra[i]; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	struct run r = run_program(TUNER, args, NULL);
+
+	expect_refusal(&r, needle, needle);
+	run_clear(&r);
+}
+
+static void test_refusals(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *held = g_build_filename(*state, "held.ini", NULL);
+
+	assert_true(g_file_set_contents(
+		held, "[held]\ncsv=test.csv\nworkload=hackbench -T -g 1 -l 5 -f 8\n", -1, NULL));
+	refused(ini, (const char *const[]){ NULL }, "--param");
+	refused(ini, (const char *const[]){ "--param", "speed", NULL }, "no parameter 'speed'");
+	refused(ini, (const char *const[]){ "--param", "cache_lines", NULL }, "--cache-lines");
+	refused(ini, (const char *const[]){ "--param", "miss,miss", NULL }, "miss twice");
+	refused(ini, (const char *const[]){ "--param", "miss", "--range", "1", NULL }, "--range");
+	refused(ini, (const char *const[]){ "--param", "miss", "--starts", "0", NULL }, "--starts");
+	refused(ini, (const char *const[]){ "--param", "miss", "--format", "csv", NULL },
+		"--format");
+	refused(ini,
+		(const char *const[]){ "--param", "miss", "--time-weight", "0", "--switch-weight",
+				       "0", NULL },
+		"--time-weight");
+	refused(held, (const char *const[]){ "--param", "miss", NULL }, "role=train");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fit, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,218 @@
+/*
+ * tests/tuner/eval/test_plan_sim.c - the real plans' settings simulated (tuner/eval/plan_sim.h):
+ * each setting's time and switches are what `linsched hackbench` gives at those knobs with the
+ * plan's workload, the ratios are to the reference with the same seed (medians over replicates,
+ * worked out here from linsched's own runs), the whole run's switches include the set-up, and the
+ * values do not depend on the number of threads.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/assert_close.h"
+#include "tests/support/json_strict.h"
+#include "tests/support/support.h"
+#include "tuner/eval/plan_sim.h"
+
+/* Three settings, one round; the workload is small enough to simulate in milliseconds. */
+static const char plan_csv[] =
+	"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+	"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs\n"
+	"0,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok\n"
+	"1,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok\n"
+	"2,0,lat3,3000000,1500000,2000000,250000,0.8,0.9,500,0,ok\n";
+
+static PlanSet *fixture_set(const char *dir)
+{
+	g_autofree char *csv = g_build_filename(dir, "plan.csv", NULL);
+	PlanSet *set = plan_set_new();
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(csv, plan_csv, -1, NULL));
+	if (!plan_set_add(set, "small", csv, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN, NULL,
+			  &error))
+		fail_msg("%s", error->message);
+	return set;
+}
+
+static void flags_init(struct workload_cli *wc, const char *jitter)
+{
+	workload_cli_init(wc);
+	wc->sim.profile = g_strdup("6.1");
+	wc->sim.cpus = 2;
+	wc->sim.hz = 250;
+	wc->hb.start = g_strdup("parent");
+	if (jitter)
+		wc->sim.cost_jitter = g_ascii_strtod(jitter, NULL);
+}
+
+/* linsched hackbench at one setting of the fixture: its runtime and measured switches. */
+static void linsched_at(const char *lat, const char *wake, const char *mig, const char *seed,
+			const char *jitter, double *runtime_ns, double *switches)
+{
+	struct run r = run_program(LINSCHED,
+				   (const char *const[]){ "hackbench",
+							  "--profile",
+							  "6.1",
+							  "--cpus",
+							  "2",
+							  "--hz",
+							  "250",
+							  "--start",
+							  "parent",
+							  "-T",
+							  "-g",
+							  "2",
+							  "-l",
+							  "10",
+							  "-f",
+							  "4",
+							  "--latency-ns",
+							  lat,
+							  "--min-gran-ns",
+							  "1500000",
+							  "--wakeup-gran-ns",
+							  wake,
+							  "--migration-cost-ns",
+							  mig,
+							  "--seed",
+							  seed,
+							  "--cost-jitter",
+							  jitter,
+							  "--format",
+							  "json",
+							  NULL },
+				   NULL);
+
+	expect_clean_exit(&r, "linsched hackbench");
+	struct json *j = json_parse(r.out);
+
+	*runtime_ns = json_number_at(j, "runtime_ns");
+	*switches = json_number_at(j, "context_switches");
+	json_free(j);
+	run_clear(&r);
+}
+
+static SimSetting *simulate(const PlanSet *set, const struct workload_cli *wc, guint jobs,
+			    guint replicates)
+{
+	EvaluatorConfig config = { .replicates = 1, .jobs = jobs };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	PlanSim ps = { wc, replicates, ev };
+	SimSetting **sims = NULL;
+	GError *error = NULL;
+
+	if (!plan_sim_run(&ps, set, NULL, &sims, &error))
+		fail_msg("%s", error->message);
+	SimSetting *one = g_memdup2(sims[0], 3 * sizeof(SimSetting));
+
+	plan_sim_free(sims, 1);
+	return one;
+}
+
+/*
+ * Rows: defaults, wake0, lat3 (the reference first). Each is linsched hackbench at its knobs (lat3
+ * with its own migration cost); the ratio is over the defaults' runtime; the whole run's switches
+ * exceed the measured ones by the parent start's set-up. One thread or two: the same values.
+ */
+static void test_like_linsched(void **state)
+{
+	g_autoptr(PlanSet) set = fixture_set(*state);
+	struct workload_cli wc;
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *sim = simulate(set, &wc, 2, 1);
+	g_autofree SimSetting *inline_sim = simulate(set, &wc, 1, 1);
+	double def_t, def_sw, w0_t, w0_sw, l3_t, l3_sw;
+
+	linsched_at("12000000", "2000000", "500000", "1", "0", &def_t, &def_sw);
+	linsched_at("12000000", "0", "500000", "1", "0", &w0_t, &w0_sw);
+	linsched_at("3000000", "2000000", "250000", "1", "0", &l3_t, &l3_sw);
+
+	assert_string_equal(real_plan_setting(plan_set_plan(set, 0)->real, 0)->id, "defaults");
+	assert_close(sim[0].ratio, 1.0, 0);
+	assert_close(sim[0].runtime_ns, def_t, 0);
+	assert_close(sim[0].switches_measured, def_sw, 0);
+	assert_close(sim[1].runtime_ns, w0_t, 0);
+	assert_close(sim[1].ratio, w0_t / def_t, 1e-15);
+	assert_close(sim[1].switches_measured, w0_sw, 0);
+	assert_close(sim[2].runtime_ns, l3_t, 0);
+	assert_close(sim[2].ratio, l3_t / def_t, 1e-15);
+	for (int i = 0; i < 3; i++) {
+		/* the parent creates 16 workers and wakes them: set-up switches */
+		assert_true(sim[i].switches > sim[i].switches_measured + 16);
+		assert_true(isfinite(sim[i].switches));
+	}
+	assert_memory_equal(sim, inline_sim, 3 * sizeof(SimSetting));
+	workload_cli_clear(&wc);
+}
+
+static double median3(double a, double b, double c)
+{
+	return fmax(fmin(a, b), fmin(fmax(a, b), c));
+}
+
+/*
+ * With --cost-jitter 0.3 and three replicates (seeds 1, 2, 3), wake0's ratio is the median of
+ * the three same-seed ratios and its runtime the median of its three runtimes, each run as
+ * linsched hackbench --seed S.
+ */
+static void test_replicates(void **state)
+{
+	g_autoptr(PlanSet) set = fixture_set(*state);
+	struct workload_cli wc;
+	double d[3], w[3], sw;
+	const char *seeds[] = { "1", "2", "3" };
+
+	flags_init(&wc, "0.3");
+	g_autofree SimSetting *sim = simulate(set, &wc, 2, 3);
+
+	for (int r = 0; r < 3; r++) {
+		linsched_at("12000000", "2000000", "500000", seeds[r], "0.3", &d[r], &sw);
+		linsched_at("12000000", "0", "500000", seeds[r], "0.3", &w[r], &sw);
+	}
+	assert_false(d[0] == d[1] && d[1] == d[2]); /* the jitter makes replicates differ */
+	assert_close(sim[1].ratio, median3(w[0] / d[0], w[1] / d[1], w[2] / d[2]), 1e-15);
+	assert_close(sim[1].runtime_ns, median3(w[0], w[1], w[2]), 0);
+	assert_close(sim[0].ratio, 1.0, 0);
+	workload_cli_clear(&wc);
+}
+
+/* A flag the plan's configuration refuses names the plan. */
+static void test_refusal(void **state)
+{
+	g_autoptr(PlanSet) set = fixture_set(*state);
+	struct workload_cli wc;
+	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	SimSetting **sims = NULL;
+	GError *error = NULL;
+
+	flags_init(&wc, NULL);
+	g_free(wc.hb.start);
+	wc.hb.start = g_strdup("later");
+	PlanSim ps = { &wc, 1, ev };
+
+	assert_false(plan_sim_run(&ps, set, NULL, &sims, &error));
+	assert_non_null(strstr(error->message, "plan small: --start: 'later'"));
+	g_error_free(error);
+	workload_cli_clear(&wc);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_replicates, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_refusal, temp_dir_setup, temp_dir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

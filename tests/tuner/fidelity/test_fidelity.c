@@ -1,0 +1,265 @@
+/*
+ * tests/tuner/fidelity/test_fidelity.c - the fidelity criteria of a plan (tuner/fidelity/
+ * fidelity.h) on small real plans and simulated values whose rank correlations, spans, signs,
+ * switch ratios and losses are worked out by hand below.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/assert_close.h"
+#include "tests/support/support.h"
+#include "tuner/fidelity/fidelity.h"
+
+#define N_ROUNDS 6
+
+/* A setting of a fixture: its wakeup granularity (what tells settings apart), its time ratios to
+ * the reference (whose runs take 1 s) and its switches, round by round. */
+typedef struct {
+	const char *id;
+	guint64 wake;
+	double ratio[N_ROUNDS];
+	int ctxt;
+} Fixture;
+
+static RealPlan *plan_of(const char *dir, const Fixture *f, guint n)
+{
+	GString *csv = g_string_new("seq,round,setting,latency_ns,min_granularity_ns,"
+				    "wakeup_granularity_ns,seconds,ctxt,rc\n");
+	g_autofree char *path = g_build_filename(dir, "plan.csv", NULL);
+	guint seq = 0;
+
+	for (guint r = 0; r < N_ROUNDS; r++)
+		for (guint i = 0; i < n; i++)
+			g_string_append_printf(
+				csv, "%u,%u,%s,12000000,1500000,%" G_GUINT64_FORMAT ",%.17g,%d,0\n",
+				seq++, r, f[i].id, f[i].wake, i == 0 ? 1.0 : f[i].ratio[r],
+				f[i].ctxt);
+	assert_true(g_file_set_contents(path, csv->str, -1, NULL));
+	g_string_free(csv, TRUE);
+
+	GError *error = NULL;
+	RealPlan *p = real_plan_read(path, NULL, NULL, &error);
+
+	assert_null(error);
+	return p;
+}
+
+/*
+ * defaults, A (faster: 6 of 6 rounds), B (slower: 6 of 6), C (no effect). Real medians: 1, 0.5
+ * (sorted 0.4 0.45 0.5 0.5 0.6 0.6), 1.5 (1.3 1.4 1.5 1.5 1.6 1.7), 1.025 (0.9 0.95 1 1.05 1.1
+ * 1.2); switches 1000, 400, 3000, 1100.
+ */
+static const Fixture four[] = {
+	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
+	{ "A", 16000000, { 0.5, 0.5, 0.6, 0.6, 0.45, 0.4 }, 400 },
+	{ "B", 0, { 1.5, 1.6, 1.4, 1.5, 1.7, 1.3 }, 3000 },
+	{ "C", 4000000, { 0.9, 1.1, 0.95, 1.05, 1.0, 1.2 }, 1100 },
+};
+
+/*
+ * Simulated ratios 1, 0.8, 1.2, 0.95 and switches 500, 300, 900, 600.
+ * Time ranks: real A 1, defaults 2, C 3, B 4; simulated A 1, C 2, defaults 3, B 4: d^2 sums to
+ * 2, rho = 1 - 6 * 2 / (4 * 15) = 0.8. Switch ranks agree: rho = 1. Spans: real 1.5 - 0.5 = 1,
+ * simulated 1.2 - 0.8 = 0.4. A and B are significant and reproduced. Switches at the defaults
+ * 500 / 1000 = 0.5: outside 1.5x.
+ */
+static void test_metrics(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, four, 4);
+	const SimSetting sim[] = {
+		{ 1.0, 500, 400, 1e9 },
+		{ 0.8, 300, 250, 8e8 },
+		{ 1.2, 900, 800, 1.2e9 },
+		{ 0.95, 600, 500, 9.5e8 },
+	};
+	FidelityMetrics m;
+
+	assert_close(real_plan_setting(real, 3)->median_ratio, 1.025, 1e-12);
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_int_equal(m.n, 4);
+	assert_close(m.rank_time, 0.8, 1e-12);
+	assert_close(m.rank_switches, 1.0, 1e-12);
+	assert_close(m.real_span, 1.0, 1e-12);
+	assert_close(m.sim_span, 0.4, 1e-12);
+	assert_close(m.span_ratio, 0.4, 1e-12);
+	assert_int_equal(m.significant, 2);
+	assert_int_equal(m.reproduced, 2);
+	assert_close(m.real_switches_ref, 1000, 0);
+	assert_close(m.sim_switches_ref, 500, 0);
+	assert_close(m.switch_ratio_ref, 0.5, 1e-12);
+
+	double dt[] = { 0, log(0.8 / 0.5), log(1.2 / 1.5), log(0.95 / 1.025) };
+	double dc[] = { log(0.5), log(300.0 / 400), log(900.0 / 3000), log(600.0 / 1100) };
+	double st = 0, sc = 0;
+
+	for (int i = 0; i < 4; i++) {
+		st += dt[i] * dt[i];
+		sc += dc[i] * dc[i];
+	}
+	assert_close(m.rms_log_time, sqrt(st / 4), 1e-12);
+	assert_close(m.rms_log_switches, sqrt(sc / 4), 1e-12);
+	assert_false(m.rank_time_ok);
+	assert_true(m.rank_switches_ok);
+	assert_false(m.span_ok);
+	assert_true(m.signs_ok);
+	assert_false(m.switches_ok);
+	assert_false(fidelity_metrics_ok(&m));
+
+	const FidelityLoss w = { 1.0, 0.5 };
+	assert_close(fidelity_loss(real, sim, &w), st / 4 + 0.5 * sc / 4, 1e-12);
+}
+
+/*
+ * Every criterion met: ratios in the real medians' order with 0.6x their span, switches 1.2x the
+ * real ones. Then one sign flipped (B faster): B's effect is not reproduced.
+ */
+static void test_all_met(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, four, 4);
+	SimSetting sim[] = {
+		{ 1.0, 1200, 0, 0 },
+		{ 0.7, 480, 0, 0 },
+		{ 1.3, 3600, 0, 0 },
+		{ 1.01, 1320, 0, 0 },
+	};
+	FidelityMetrics m;
+
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_close(m.rank_time, 1, 1e-12);
+	assert_close(m.rank_switches, 1, 1e-12);
+	assert_close(m.span_ratio, 0.6, 1e-12);
+	assert_close(m.switch_ratio_ref, 1.2, 1e-12);
+	assert_close(m.rms_log_switches, log(1.2), 1e-12);
+	assert_true(fidelity_metrics_ok(&m));
+
+	sim[2].ratio = 0.9;
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_int_equal(m.significant, 2);
+	assert_int_equal(m.reproduced, 1);
+	assert_false(m.signs_ok);
+}
+
+/*
+ * Ties get their mean rank: simulated 1, 0.9, 1.1, 0.9 ranks defaults 3, A 1.5, B 4, C 1.5
+ * against the real 2, 1, 4, 3. Pearson on the ranks: deviations (-0.5, -1.5, 1.5, 0.5) and
+ * (0.5, -1, 1.5, -1): sum of products 3, of squares 5 and 4.5: r = 3 / sqrt(22.5).
+ * A constant side has no rank correlation (NaN), which fails the criterion; a ratio of exactly 1
+ * goes neither way.
+ */
+static void test_ties_and_constants(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, four, 4);
+	SimSetting sim[] = {
+		{ 1.0, 10, 0, 0 },
+		{ 0.9, 10, 0, 0 },
+		{ 1.1, 10, 0, 0 },
+		{ 0.9, 10, 0, 0 },
+	};
+	FidelityMetrics m;
+
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_close(m.rank_time, 3 / sqrt(22.5), 1e-12);
+	assert_true(isnan(m.rank_switches));
+	assert_false(m.rank_switches_ok);
+
+	for (int i = 0; i < 4; i++)
+		sim[i].ratio = 1.0;
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_true(isnan(m.rank_time));
+	assert_close(m.sim_span, 0, 0);
+	assert_close(m.span_ratio, 0, 0);
+	assert_int_equal(m.reproduced, 0);
+
+	double x[] = { 1, 2 }, y[] = { 3, 3 };
+	assert_true(isnan(fidelity_spearman(x, y, 2)));
+	assert_true(isnan(fidelity_spearman(x, x, 1)));
+	assert_close(fidelity_spearman(x, x, 2), 1, 1e-12);
+}
+
+/*
+ * D is faster in 5 rounds (0.5) and slower in one (1.05): the mean log ratio is -0.5695 with a
+ * t interval well below 0 (t = -4.6 on 5 degrees of freedom), but the sign test's p is
+ * 2 P(B <= 1 | n = 6) = 14/64: significant for t, not for sign nor both. A and B are for all.
+ */
+static void test_significance(void **state)
+{
+	const Fixture f[] = {
+		four[0],
+		four[1],
+		four[2],
+		{ "D", 1000000, { 0.5, 0.5, 0.5, 0.5, 0.5, 1.05 }, 900 },
+	};
+	g_autoptr(RealPlan) real = plan_of(*state, f, 4);
+	const SimSetting sim[] = {
+		{ 1, 1, 0, 0 }, { 0.9, 1, 0, 0 }, { 1.1, 1, 0, 0 }, { 1.2, 1, 0, 0 }
+	};
+	FidelityEffect e;
+	FidelityMetrics m;
+
+	assert_close(real_plan_setting(real, 3)->log.sign_p, 14.0 / 64, 1e-12);
+	fidelity_effect(real_plan_setting(real, 3), &sim[3], FIDELITY_SIG_T, &e);
+	assert_true(e.significant);
+	assert_int_equal(e.real_sign, -1);
+	assert_int_equal(e.sim_sign, 1);
+	assert_false(e.reproduced);
+	fidelity_effect(real_plan_setting(real, 3), &sim[3], FIDELITY_SIG_SIGN, &e);
+	assert_false(e.significant);
+	assert_int_equal(e.real_sign, 0);
+	fidelity_effect(real_plan_setting(real, 0), &sim[0], FIDELITY_SIG_T, &e);
+	assert_false(e.significant); /* the reference is no effect */
+
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_int_equal(m.significant, 3);
+	assert_int_equal(m.reproduced, 2);
+	fidelity_metrics(real, sim, FIDELITY_SIG_SIGN, &m);
+	assert_int_equal(m.significant, 2);
+	assert_int_equal(m.reproduced, 2);
+	fidelity_metrics(real, sim, FIDELITY_SIG_BOTH, &m);
+	assert_int_equal(m.significant, 2);
+
+	FidelitySignificance s;
+	assert_true(fidelity_significance_parse("both", &s));
+	assert_int_equal(s, FIDELITY_SIG_BOTH);
+	assert_string_equal(fidelity_significance_name(FIDELITY_SIG_SIGN), "sign");
+	assert_false(fidelity_significance_parse("z", &s));
+}
+
+/* A missing or zero simulated value makes the loss infinite: a fit must never prefer it. */
+static void test_loss_refuses_missing(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, four, 4);
+	SimSetting sim[] = {
+		{ 1, 1000, 0, 0 }, { 0.5, 400, 0, 0 }, { 1.5, 3000, 0, 0 }, { 1.025, 1100, 0, 0 }
+	};
+	const FidelityLoss w = { 1.0, 1.0 };
+
+	assert_close(fidelity_loss(real, sim, &w), 0, 1e-24);
+	sim[1].switches = 0;
+	assert_true(isinf(fidelity_loss(real, sim, &w)));
+	sim[1].switches = 400;
+	sim[2].ratio = NAN;
+	assert_true(isinf(fidelity_loss(real, sim, &w)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_metrics, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_all_met, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_ties_and_constants, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_significance, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_loss_refuses_missing, temp_dir_setup,
+						temp_dir_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

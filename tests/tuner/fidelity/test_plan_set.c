@@ -1,0 +1,198 @@
+/*
+ * tests/tuner/fidelity/test_plan_set.c - the plans of a fidelity report or a fit
+ * (tuner/fidelity/plan_set.h): hackbench command lines as getopt reads them, the key file with
+ * its relative paths, order and roles, vm/data/plans.ini, and the refusals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "tests/support/support.h"
+#include "tuner/fidelity/plan_set.h"
+
+static void expect_command(const char *command, guint groups, guint loops, guint fds,
+			   guint datasize, gboolean pipe, gboolean threads)
+{
+	HackbenchCommand c;
+	GError *error = NULL;
+
+	if (!hackbench_command_parse(command, &c, &error))
+		fail_msg("'%s': %s", command, error->message);
+	assert_int_equal(c.groups, groups);
+	assert_int_equal(c.loops, loops);
+	assert_int_equal(c.fds, fds);
+	assert_int_equal(c.datasize, datasize);
+	assert_int_equal(c.pipe, pipe);
+	assert_int_equal(c.threads, threads);
+}
+
+static void expect_command_error(const char *command, const char *needle)
+{
+	HackbenchCommand c;
+	GError *error = NULL;
+
+	assert_false(hackbench_command_parse(command, &c, &error));
+	if (!strstr(error->message, needle))
+		fail_msg("'%s': expected '%s' in '%s'", command, needle, error->message);
+	g_error_free(error);
+}
+
+static void test_command(void **state)
+{
+	(void)state;
+	/* rt-tests' defaults: 10 groups, 100 loops, 20 fds, 100 bytes, sockets, processes. */
+	expect_command("hackbench", 10, 100, 20, 100, FALSE, FALSE);
+	expect_command("hackbench -T -g 5 -l 100", 5, 100, 20, 100, FALSE, TRUE);
+	expect_command("hackbench -P -g 5 -l 100", 5, 100, 20, 100, FALSE, FALSE);
+	expect_command("hackbench -T -p -g 10 -l 50", 10, 50, 20, 100, TRUE, TRUE);
+	expect_command("/usr/bin/hackbench -Tpg3 -l7 -f 4 -s 0", 3, 7, 4, 0, TRUE, TRUE);
+	expect_command("hackbench --threads --groups=2 --loops 9 --fds=3 --datasize 64 --pipe", 2,
+		       9, 3, 64, TRUE, TRUE);
+	expect_command("hackbench -T -P", 10, 100, 20, 100, FALSE, FALSE); /* the last wins */
+
+	expect_command_error("perf bench sched messaging", "'perf' is not hackbench");
+	expect_command_error("hackbench -F", "-F is not an option of hackbench");
+	expect_command_error("hackbench --fifo", "--fifo is not an option");
+	expect_command_error("hackbench -g", "-g needs a number");
+	expect_command_error("hackbench -g 0", "-g: '0' is not a whole number above 0");
+	expect_command_error("hackbench -l x", "-l: 'x'");
+	expect_command_error("hackbench 5", "'5' is not an option");
+	expect_command_error("hackbench --pipe=1", "--pipe=1 takes no value");
+	expect_command_error("hackbench 'unclosed", "unclosed");
+	/* Found by fuzz_hackbench_command: "--" alone has no name to look up. */
+	expect_command_error("hackbench -- 64", "-- is not an option");
+}
+
+#define CSV_HEADER                                                                       \
+	"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds," \
+	"ctxt,rc\n"
+
+static void write_in(const char *dir, const char *name, const char *text)
+{
+	g_autofree char *path = g_build_filename(dir, name, NULL);
+	g_autofree char *parent = g_path_get_dirname(path);
+
+	assert_int_equal(g_mkdir_with_parents(parent, 0755), 0);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+}
+
+/* Two plans; paths relative to the key file's directory; an order file; roles. */
+static void test_key_file(void **state)
+{
+	const char *dir = *state;
+	g_autofree char *ini = g_build_filename(dir, "plans.ini", NULL);
+
+	write_in(dir, "data/a.csv",
+		 CSV_HEADER "0,0,fast,12000000,1500000,16000000,0.5,10,0\n"
+			    "1,0,base,12000000,1500000,2000000,1.0,20,0\n");
+	write_in(dir, "data/b.csv",
+		 CSV_HEADER "0,0,defaults,12000000,1500000,2000000,1.0,20,0\n"
+			    "1,0,slow,12000000,1500000,0,2.0,40,0\n");
+	write_in(dir, "data/settings.txt", "# id knobs\n  slow 1 2 3\n\ndefaults 1 2 3\n");
+	write_in(dir, "plans.ini",
+		 "# two plans\n[a]\ncsv=data/a.csv\nworkload=hackbench -T -g 5 -l 100\n"
+		 "role=train\nreference=base\n\n"
+		 "[b]\ncsv=data/b.csv\nworkload=hackbench -p -g 2\norder=data/settings.txt\n");
+	GError *error = NULL;
+	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
+
+	assert_null(error);
+	assert_int_equal(set->plans->len, 2);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TRAIN), 1);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), 1);
+
+	const PlanSpec *a = plan_set_plan(set, 0), *b = plan_set_plan(set, 1);
+
+	assert_string_equal(a->name, "a");
+	assert_string_equal(plan_role_name(a->role), "train");
+	assert_true(a->hb.threads);
+	assert_int_equal(a->hb.groups, 5);
+	assert_string_equal(a->real->reference, "base");
+	assert_string_equal(real_plan_setting(a->real, 0)->id, "base");
+	assert_string_equal(plan_role_name(b->role), "test");
+	assert_true(b->hb.pipe);
+	assert_false(b->hb.threads);
+	assert_int_equal(b->hb.groups, 2);
+	assert_string_equal(real_plan_setting(b->real, 0)->id, "slow"); /* the order file's */
+	assert_string_equal(real_plan_setting(b->real, 1)->id, "defaults");
+	g_autofree char *b_csv = g_build_filename(dir, "data/b.csv", NULL);
+	assert_string_equal(b->csv, b_csv);
+}
+
+static void expect_set_error(const char *dir, const char *ini_text, const char *needle)
+{
+	g_autofree char *ini = g_build_filename(dir, "plans.ini", NULL);
+	GError *error = NULL;
+
+	write_in(dir, "plans.ini", ini_text);
+	assert_null(plan_set_read(ini, &error));
+	assert_non_null(error);
+	if (!strstr(error->message, needle))
+		fail_msg("expected '%s' in '%s'", needle, error->message);
+	assert_null(strchr(error->message, '\n'));
+	g_error_free(error);
+}
+
+static void test_refusals(void **state)
+{
+	const char *dir = *state;
+	GError *error = NULL;
+
+	write_in(dir, "ok.csv", CSV_HEADER "0,0,defaults,12000000,1500000,2000000,1.0,20,0\n");
+	expect_set_error(dir, "# nothing\n", "plans.ini: no [plan] group");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nrole=dev\n",
+			 "plans.ini: [a] role: 'dev' is not train or test");
+	expect_set_error(dir, "[a]\nworkload=hackbench\n", "plans.ini: [a] csv: missing");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\n", "plans.ini: [a] workload: missing");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nrounds=3\n",
+			 "plans.ini: [a] rounds: unknown key");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench -F\n",
+			 "plans.ini: [a] workload: -F is not an option");
+	expect_set_error(dir, "[a]\ncsv=missing.csv\nworkload=hackbench\n",
+			 "missing.csv: cannot read");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\norder=none.txt\n",
+			 "plans.ini: [a] order: ");
+	expect_set_error(dir, "[a\n", "plans.ini: ");
+
+	assert_null(plan_set_read("/nonexistent/plans.ini", &error));
+	assert_true(g_error_matches(error, PLAN_SET_ERROR, PLAN_SET_ERROR_IO));
+	g_error_free(error);
+}
+
+/* The repository's plans: one to train on, two held out, 12 settings each. */
+static void test_repository_plans(void **state)
+{
+	GError *error = NULL;
+	g_autoptr(PlanSet) set = plan_set_read("vm/data/plans.ini", &error);
+
+	(void)state;
+	assert_null(error);
+	assert_int_equal(set->plans->len, 3);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TRAIN), 1);
+	for (guint i = 0; i < set->plans->len; i++) {
+		const RealPlan *real = plan_set_plan(set, i)->real;
+
+		assert_int_equal(real->settings->len, 12);
+		assert_string_equal(real_plan_setting(real, 1)->id, "wake0"); /* settings-12.txt */
+		assert_string_equal(real_plan_setting(real, 11)->id, "1000-16.7-1000");
+	}
+	assert_false(plan_set_plan(set, 1)->hb.threads);
+	assert_true(plan_set_plan(set, 2)->hb.pipe);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_command),
+		cmocka_unit_test_setup_teardown(test_key_file, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test(test_repository_plans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

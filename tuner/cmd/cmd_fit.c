@@ -1,0 +1,516 @@
+/*
+ * cmd_fit.c - `tuner fit`: fit the model's free parameters to real plans (issue 13 item 4).
+ *
+ *   tuner fit --plans vm/data/plans.ini --param footprint,miss [--param ...]
+ *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1.ini --start parent
+ *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
+ *       [--time-weight 1] [--switch-weight 0.25] [--machine-out FILE] [--out DIR]
+ *       [--format text|json]
+ *
+ * The plans with role=train are fitted (tuner/eval/fit.h: the loss, the search); then every plan,
+ * training and held out, is reported as `tuner fidelity` would (tuner/report/fidelity_report.h)
+ * on the fitted machine, with the criteria before and after side by side. --machine-out writes
+ * the fitted machine.ini: --machine's file with the fitted keys set and a comment saying what
+ * they were fitted on. --out DIR keeps fit.json and the fidelity report's files of the fitted
+ * machine. Progress on stderr when it is a terminal. The same flags and --seed give the same fit.
+ *
+ * Exit status: 0; 2 for bad input (a flag, a plans file, a parameter a flag fixes); 1 when a
+ * simulation fails or a file cannot be written.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tuner/cmd/cmd_common.h"
+#include "tuner/cmd/commands.h"
+#include "tuner/cmd/fidelity_cmd.h"
+#include "tuner/eval/fit.h"
+#include "tuner/util/out_files.h"
+#include "tuner/util/progress.h"
+
+struct fit_cli {
+	FidelityCli f;
+	char **params;
+	char *machine_out;
+	gint64 starts, max_iter;
+	double range, step, tol, time_weight, switch_weight;
+};
+
+/* Everything the run made. */
+struct fit_run {
+	FidelitySetup s;
+	PlanSet *train;	   /* a view of s.set's training plans */
+	GPtrArray *params; /* const FitParam * */
+	struct linsched_machine base, fitted;
+	FitOptions o;
+	FidelityLoss w;
+	FitResult r;
+	SimSetting **before, **after;
+	gint64 wall_us;
+};
+
+/* ---- flags ---------------------------------------------------------------------------------- */
+
+static gboolean parse_params(const struct fit_cli *c, struct fit_run *run, GError **error)
+{
+	run->params = g_ptr_array_new();
+	for (guint i = 0; c->params && c->params[i]; i++) {
+		g_auto(GStrv) names = g_strsplit(c->params[i], ",", -1);
+
+		for (guint k = 0; names[k]; k++) {
+			const FitParam *p = fit_param_find(g_strstrip(names[k]));
+
+			if (!p) {
+				g_autofree char *all = fit_param_names();
+
+				return cmd_usage(error, "--param: no parameter '%s' (%s)", names[k],
+						 all);
+			}
+			if (fit_param_overridden(p, &c->f.wc))
+				return cmd_usage(
+					error,
+					"--param %s: %s fixes it; leave the flag out to fit it",
+					p->name, p->flag);
+			for (guint j = 0; j < run->params->len; j++)
+				if (run->params->pdata[j] == p)
+					return cmd_usage(error, "--param: %s twice", p->name);
+			g_ptr_array_add(run->params, (gpointer)p);
+		}
+	}
+	if (run->params->len == 0) {
+		g_autofree char *all = fit_param_names();
+
+		return cmd_usage(error, "--param: name the parameters to fit (%s)", all);
+	}
+	return TRUE;
+}
+
+static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
+{
+	const CmdIntFlag ints[] = {
+		{ "--starts", c->starts, 1, 1000, FALSE },
+		{ "--max-iter", c->max_iter, 1, 100000, FALSE },
+	};
+	GError *local = NULL;
+
+	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+		return FALSE;
+	if (!(c->range > 1 && c->range <= 1e6))
+		return cmd_usage(error, "--range: must be above 1 (a factor), got %g", c->range);
+	if (!(c->step > 0 && c->step <= 1))
+		return cmd_usage(error, "--step: must be in (0, 1], got %g", c->step);
+	if (!(c->tol > 0 && c->tol < 10))
+		return cmd_usage(error, "--tol: must be above 0, got %g", c->tol);
+	if (!(c->time_weight >= 0 && c->switch_weight >= 0 &&
+	      c->time_weight + c->switch_weight > 0 && isfinite(c->time_weight + c->switch_weight)))
+		return cmd_usage(error, "--time-weight, --switch-weight: at least 0, not both 0");
+	if (!fidelity_cli_finish(&c->f, &run->s, error) || !parse_params(c, run, error))
+		return FALSE;
+	if (run->s.format == FIDELITY_OUT_CSV)
+		return cmd_usage(error, "--format: text or json for tuner fit");
+	run->train = plan_set_new();
+	g_ptr_array_set_free_func(run->train->plans, NULL); /* borrowed from s.set */
+	for (guint p = 0; p < run->s.set->plans->len; p++)
+		if (plan_set_plan(run->s.set, p)->role == PLAN_ROLE_TRAIN)
+			g_ptr_array_add(run->train->plans, (gpointer)plan_set_plan(run->s.set, p));
+	if (run->train->plans->len == 0)
+		return cmd_usage(error, "--plans: no plan has role=train: nothing to fit to");
+	if (c->f.wc.sim.machine) {
+		if (!linsched_machine_load(c->f.wc.sim.machine, &run->base, &local))
+			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	} else {
+		linsched_machine_builtin(&run->base);
+	}
+	run->o = (FitOptions){
+		(guint)c->starts, (guint)c->max_iter,
+		c->range,	  c->step,
+		c->tol,		  (guint64)(c->f.wc.sim.seed >= 0 ? c->f.wc.sim.seed : 1)
+	};
+	run->w = (FidelityLoss){ c->time_weight, c->switch_weight };
+	return TRUE;
+}
+
+/* ---- the fit -------------------------------------------------------------------------------- */
+
+struct fit_progress {
+	struct progress pg;
+	const FitOptions *o;
+};
+
+static void show_progress(guint start, guint iter, double best, void *ctx)
+{
+	struct fit_progress *fp = ctx;
+	const FitOptions *o = fp->o;
+	g_autofree char *what =
+		g_strdup_printf("start %u of %u, loss %.4g", start + 1, o->starts, best);
+
+	/* A start that converges early leaves its share undone: the bar is an upper bound. */
+	progress_update(&fp->pg, MIN(start * o->max_iter + iter, o->starts * o->max_iter), what);
+}
+
+static gboolean fit(const struct fit_cli *c, struct fit_run *run, GError **error)
+{
+	EvaluatorConfig config = { .replicates = 1, .jobs = run->s.jobs };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	PlanSim ps = { &c->f.wc, run->s.replicates, ev };
+	FitProblem fp;
+	struct fit_progress pr = { .o = &run->o };
+	gint64 t0 = g_get_monotonic_time();
+	GError *local = NULL;
+	gboolean ok;
+
+	fit_problem_init(&fp, run->train, &ps, &run->base,
+			 (const FitParam *const *)run->params->pdata, run->params->len, &run->w);
+	progress_init(&pr.pg, run->o.starts * run->o.max_iter);
+	ok = fit_run(&fp, &run->o, &run->r, show_progress, &pr, &local);
+	progress_end(&pr.pg);
+	if (ok && fp.error)
+		fprintf(stderr, "tuner fit: some parameter values failed to simulate (%s)\n",
+			fp.error->message);
+	if (ok)
+		fit_machine(&fp, run->r.values, &run->fitted);
+	fit_problem_clear(&fp);
+	if (!ok)
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	run->wall_us = g_get_monotonic_time() - t0;
+	return fidelity_simulate(&c->f, &run->s, ev, &run->base, &run->before, error) &&
+	       fidelity_simulate(&c->f, &run->s, ev, &run->fitted, &run->after, error);
+}
+
+/* ---- output --------------------------------------------------------------------------------- */
+
+static const FitParam *param(const struct fit_run *run, guint i)
+{
+	return run->params->pdata[i];
+}
+
+static char *plan_names(const PlanSet *set, PlanRole role)
+{
+	GString *s = g_string_new(NULL);
+
+	for (guint p = 0; p < set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(set, p);
+
+		if (plan->role == role)
+			g_string_append_printf(s, "%s%s", s->len ? ", " : "", plan->name);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static char *machine_comment(const struct fit_run *run)
+{
+	g_autoptr(GDateTime) now = g_date_time_new_now_local();
+	g_autofree char *date = g_date_time_format(now, "%Y-%m-%d");
+	GString *s = g_string_new(NULL);
+
+	g_string_append_printf(s, "Fitted by `tuner fit` on %s to the training plans:\n", date);
+	for (guint p = 0; p < run->train->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(run->train, p);
+
+		g_string_append_printf(s, "  %s: %s (%s)\n", plan->name, plan->workload, plan->csv);
+	}
+	g_string_append_printf(s, "simulated with %s.\nFitted:", run->s.simulation);
+	for (guint i = 0; i < run->params->len; i++)
+		g_string_append_printf(s, " %s=%.0f (was %.0f)", param(run, i)->key,
+				       run->r.values[i], run->r.start_values[i]);
+	g_string_append_printf(s,
+			       ".\nLoss %.4g -> %.4g: mean over the plans of %g x mean (ln sim - "
+			       "ln real time ratio)^2\n+ %g x mean (ln sim - ln real switches)^2; "
+			       "Nelder-Mead in ln space, %u start%s, seed %" G_GUINT64_FORMAT ".",
+			       run->r.start_loss, run->r.loss, run->w.time_weight,
+			       run->w.switch_weight, run->o.starts, run->o.starts == 1 ? "" : "s",
+			       run->o.seed);
+	for (guint p = 0; p < run->s.set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(run->s.set, p);
+		FidelityMetrics m;
+
+		if (plan->role != PLAN_ROLE_TEST)
+			continue;
+		fidelity_metrics(plan->real, run->after[p], run->s.sig, &m);
+		g_string_append_printf(s,
+				       "\nHeld out %s: rank corr. times %.3f, switches %.3f, span "
+				       "ratio %.2f, signs %u/%u, switches at the reference %.3f",
+				       plan->name, m.rank_time, m.rank_switches, m.span_ratio,
+				       m.reproduced, m.significant, m.switch_ratio_ref);
+	}
+	return g_string_free(s, FALSE);
+}
+
+static void text_before_after(GString *out, const struct fit_run *run)
+{
+	g_string_append_printf(out, "%-16s %-5s %-7s %10s %10s %10s %8s %12s %9s %9s\n", "plan",
+			       "role", "machine", "rank time", "rank ctxt", "span s/r", "signs",
+			       "ctxt ref s/r", "rms time", "rms ctxt");
+	for (guint p = 0; p < run->s.set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(run->s.set, p);
+
+		for (int k = 0; k < 2; k++) {
+			FidelityMetrics m;
+			g_autofree char *signs = NULL;
+
+			fidelity_metrics(plan->real, k ? run->after[p] : run->before[p], run->s.sig,
+					 &m);
+			signs = g_strdup_printf("%u/%u", m.reproduced, m.significant);
+			g_string_append_printf(
+				out,
+				"%-16s %-5s %-7s %10.3f %10.3f %10.2f %8s %12.3f %9.3f "
+				"%9.3f\n",
+				plan->name, plan_role_name(plan->role), k ? "fitted" : "before",
+				m.rank_time, m.rank_switches, m.span_ratio, signs,
+				m.switch_ratio_ref, m.rms_log_time, m.rms_log_switches);
+		}
+	}
+}
+
+static char *text_report(const struct fit_cli *c, const struct fit_run *run)
+{
+	GString *out = g_string_new(NULL);
+	g_autofree char *train = plan_names(run->s.set, PLAN_ROLE_TRAIN);
+	g_autofree char *test = plan_names(run->s.set, PLAN_ROLE_TEST);
+	FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+	g_autofree char *report = fidelity_report_text(&after);
+
+	g_string_append_printf(out, "tuner fit: %u parameter%s fitted to %s (held out: %s)\n",
+			       run->params->len, run->params->len == 1 ? "" : "s", train,
+			       *test ? test : "none");
+	g_string_append_printf(out, "simulated with %s\n", run->s.simulation);
+	g_string_append_printf(out,
+			       "loss: mean over the training plans of %g x mean (ln sim - ln "
+			       "real time ratio)^2 + %g x mean (ln sim - ln real switches)^2\n",
+			       run->w.time_weight, run->w.switch_weight);
+	g_string_append_printf(out,
+			       "search: Nelder-Mead in ln space, %u start%s (the machine's values, "
+			       "then seeded draws; seed %" G_GUINT64_FORMAT
+			       "), each within a factor %g, at most %u iterations\n\n",
+			       run->o.starts, run->o.starts == 1 ? "" : "s", run->o.seed,
+			       run->o.range, run->o.max_iter);
+	g_string_append_printf(out, "  %-15s %-26s %10s %10s   %s\n", "parameter", "machine.ini",
+			       "start", "fitted", "range searched");
+	for (guint i = 0; i < run->params->len; i++) {
+		g_autofree char *where =
+			g_strdup_printf("[%s] %s", param(run, i)->group, param(run, i)->key);
+
+		g_string_append_printf(out, "  %-15s %-26s %10.0f %10.0f   %.0f..%.0f\n",
+				       param(run, i)->name, where, run->r.start_values[i],
+				       run->r.values[i], run->r.lo[i], run->r.hi[i]);
+	}
+	g_string_append_printf(out,
+			       "  loss %.4g -> %.4g; %u losses computed (%" G_GUINT64_FORMAT
+			       " simulations) in %.1f s\n",
+			       run->r.start_loss, run->r.loss, run->r.losses, run->r.simulations,
+			       (double)run->wall_us / 1e6);
+	for (guint k = 0; k < run->r.n_starts; k++) {
+		const FitStart *st = &run->r.starts[k];
+
+		g_string_append_printf(out, "  start %u: loss %.4g after %u iterations%s:", k + 1,
+				       st->loss, st->iters, st->converged ? " (converged)" : "");
+		for (guint i = 0; i < run->params->len; i++)
+			g_string_append_printf(out, " %s=%.0f", param(run, i)->name, st->values[i]);
+		g_string_append_c(out, '\n');
+	}
+	if (c->machine_out)
+		g_string_append_printf(out, "wrote %s\n", c->machine_out);
+	g_string_append_printf(out, "\n== the fitted machine ==\n%s\n== before and after ==\n",
+			       report);
+	text_before_after(out, run);
+	return g_string_free(out, FALSE);
+}
+
+static char *json_report(const struct fit_cli *c, const struct fit_run *run)
+{
+	GString *out = g_string_new(NULL);
+	struct json_writer w;
+	FidelityReport before = { run->s.set, run->before, run->s.sig, run->s.simulation };
+	FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+
+	json_init(&w, out, true);
+	json_begin_object(&w);
+	json_key(&w, "simulation");
+	json_string(&w, run->s.simulation);
+	json_key(&w, "machine_out");
+	if (c->machine_out)
+		json_string(&w, c->machine_out);
+	else
+		json_null(&w);
+	json_key(&w, "params");
+	json_begin_array(&w);
+	for (guint i = 0; i < run->params->len; i++) {
+		json_begin_object(&w);
+		json_key(&w, "name");
+		json_string(&w, param(run, i)->name);
+		json_key(&w, "group");
+		json_string(&w, param(run, i)->group);
+		json_key(&w, "key");
+		json_string(&w, param(run, i)->key);
+		json_key(&w, "start");
+		json_double(&w, run->r.start_values[i]);
+		json_key(&w, "fitted");
+		json_double(&w, run->r.values[i]);
+		json_key(&w, "lo");
+		json_double(&w, run->r.lo[i]);
+		json_key(&w, "hi");
+		json_double(&w, run->r.hi[i]);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_key(&w, "loss");
+	json_begin_object(&w);
+	json_key(&w, "start");
+	json_double(&w, run->r.start_loss);
+	json_key(&w, "fitted");
+	json_double(&w, run->r.loss);
+	json_key(&w, "time_weight");
+	json_double(&w, run->w.time_weight);
+	json_key(&w, "switch_weight");
+	json_double(&w, run->w.switch_weight);
+	json_end_object(&w);
+	json_key(&w, "search");
+	json_begin_object(&w);
+	json_key(&w, "starts");
+	json_uint(&w, run->o.starts);
+	json_key(&w, "max_iter");
+	json_uint(&w, run->o.max_iter);
+	json_key(&w, "range");
+	json_double(&w, run->o.range);
+	json_key(&w, "step");
+	json_double(&w, run->o.step);
+	json_key(&w, "tol");
+	json_double(&w, run->o.tol);
+	json_key(&w, "seed");
+	json_uint(&w, run->o.seed);
+	json_key(&w, "losses");
+	json_uint(&w, run->r.losses);
+	json_key(&w, "simulations");
+	json_uint(&w, run->r.simulations);
+	json_key(&w, "runs");
+	json_begin_array(&w);
+	for (guint k = 0; k < run->r.n_starts; k++) {
+		json_begin_object(&w);
+		json_key(&w, "loss");
+		json_double(&w, run->r.starts[k].loss);
+		json_key(&w, "iterations");
+		json_uint(&w, run->r.starts[k].iters);
+		json_key(&w, "converged");
+		json_bool(&w, run->r.starts[k].converged);
+		json_key(&w, "values");
+		json_begin_array(&w);
+		for (guint i = 0; i < run->params->len; i++)
+			json_double(&w, run->r.starts[k].values[i]);
+		json_end_array(&w);
+		json_end_object(&w);
+	}
+	json_end_array(&w);
+	json_end_object(&w);
+	json_key(&w, "before");
+	fidelity_report_write_json(&w, &before);
+	json_key(&w, "fitted");
+	fidelity_report_write_json(&w, &after);
+	json_end_object(&w);
+	g_string_append_c(out, '\n');
+	return g_string_free(out, FALSE);
+}
+
+static gboolean write_outputs(const struct fit_cli *c, const struct fit_run *run, const char *json,
+			      GError **error)
+{
+	GError *local = NULL;
+
+	if (c->machine_out) {
+		g_autofree char *comment = machine_comment(run);
+
+		if (!fit_write_machine(c->machine_out, c->f.wc.sim.machine, &run->fitted,
+				       &run->base, (const FitParam *const *)run->params->pdata,
+				       run->params->len, comment, &local))
+			return cmd_relabel(error, CMD_ERROR_FAILED, local, "--machine-out: ");
+	}
+	if (c->f.out) {
+		FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+		const char *const names[] = { "fit.json" };
+		char *contents[] = { (char *)json };
+
+		if (!out_files_write(c->f.out, names, contents, 1, &local))
+			return cmd_relabel(error, CMD_ERROR_FAILED, local, "--out: ");
+		return fidelity_write_files(c->f.out, &after, error);
+	}
+	return TRUE;
+}
+
+static void fit_run_clear(struct fit_run *run)
+{
+	guint n = run->s.set ? run->s.set->plans->len : 0;
+
+	plan_sim_free(run->before, n);
+	plan_sim_free(run->after, n);
+	fit_result_clear(&run->r);
+	plan_set_free(run->train);
+	if (run->params)
+		g_ptr_array_free(run->params, TRUE);
+	fidelity_setup_clear(&run->s);
+}
+
+int tuner_cmd_fit(int argc, char **argv)
+{
+	struct fit_cli c = { .starts = 4,
+			     .max_iter = 40,
+			     .range = 20,
+			     .step = 0.1,
+			     .tol = 0.02,
+			     .time_weight = 1,
+			     .switch_weight = 0.25 };
+	struct fit_run run = { 0 };
+	g_autofree char *names = fit_param_names();
+	g_autofree char *param_help =
+		g_strdup_printf("Parameters to fit, comma-separated or repeated: %s", names);
+	const GOptionEntry entries[] = {
+		{ "param", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.params, param_help, "NAMES" },
+		{ "starts", 0, 0, G_OPTION_ARG_INT64, &c.starts,
+		  "Nelder-Mead starts: the machine's values, then seeded draws (default 4)", "N" },
+		{ "max-iter", 0, 0, G_OPTION_ARG_INT64, &c.max_iter,
+		  "Iterations per start at most (default 40)", "N" },
+		{ "range", 0, 0, G_OPTION_ARG_DOUBLE, &c.range,
+		  "Search each parameter within this factor of the machine's value (default 20)",
+		  "F" },
+		{ "step", 0, 0, G_OPTION_ARG_DOUBLE, &c.step,
+		  "The first simplex's side, a fraction of the ln range (default 0.1)", "F" },
+		{ "tol", 0, 0, G_OPTION_ARG_DOUBLE, &c.tol,
+		  "A start ends when its simplex is this small in ln units (default 0.02)", "T" },
+		{ "time-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.time_weight,
+		  "Weight of the time ratios' mean squared ln error (default 1)", "W" },
+		{ "switch-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.switch_weight,
+		  "Weight of the switch counts' mean squared ln error (default 0.25)", "W" },
+		{ "machine-out", 0, 0, G_OPTION_ARG_FILENAME, &c.machine_out,
+		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
+		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- fit the model's parameters to real plans");
+	GError *error = NULL;
+	int status = 0;
+
+	fidelity_cli_init(&c.f);
+	c.f.csv_role = PLAN_ROLE_TRAIN; /* one plan given alone is the one to fit */
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	fidelity_cli_add_options(&c.f, ctx);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&c, &run, &error) ||
+	    !fit(&c, &run, &error)) {
+		status = cmd_fail_status("fit", error);
+	} else {
+		g_autofree char *json = json_report(&c, &run);
+
+		if (!write_outputs(&c, &run, json, &error)) {
+			status = cmd_fail_status("fit", error);
+		} else if (run.s.format == FIDELITY_OUT_JSON) {
+			fputs(json, stdout);
+		} else {
+			g_autofree char *text = text_report(&c, &run);
+
+			fputs(text, stdout);
+		}
+	}
+	g_clear_error(&error);
+	fit_run_clear(&run);
+	fidelity_cli_clear(&c.f);
+	g_strfreev(c.params);
+	g_free(c.machine_out);
+	return status;
+}

@@ -1,0 +1,64 @@
+/*
+ * plan_sim.h - the simulated side of a fidelity comparison: every setting of every real plan
+ * (tuner/fidelity/plan_set.h), simulated as the workload the plan ran, on a given machine, in
+ * parallel on an evaluator's pool (evaluator_map).
+ *
+ * A plan's simulation takes the command's flags (--profile, --cpus, --hz, --machine, --start,
+ * --footprint-lines, --cost-jitter, ...: struct workload_cli) and replaces the workload's shape
+ * by the plan's own hackbench command (groups, loops, fds, datasize, pipes, threads). Each
+ * setting runs at its knobs as read back in the guest, with its migration cost when the CSV has
+ * one, once per replicate r with seed --seed + r; the reference runs with the same seeds.
+ *
+ * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates):
+ *   ratio              runtime / the reference's runtime with the same seed (the simulator's
+ *                      runtime is the benchmark's "Time:": from the start barrier's release to
+ *                      the last exit)
+ *   switches           every context switch of every CPU in the whole simulated run, set-up
+ *                      included (a CPU going from one task, or idle, to another): what the
+ *                      guest's /proc/stat ctxt counts over the command, which also counts
+ *                      switches of the guest's own kernel threads and shell, not simulated
+ *   switches_measured  the same from the barrier's release on (linsched's context_switches)
+ *   runtime_ns
+ *
+ * Deterministic: the same flags, machine and plans give the same values whatever the number of
+ * threads.
+ */
+#ifndef TUNER_EVAL_PLAN_SIM_H
+#define TUNER_EVAL_PLAN_SIM_H
+
+#include <glib.h>
+
+#include "linsched/machine.h"
+#include "tuner/eval/evaluator.h"
+#include "tuner/eval/workload.h"
+#include "tuner/fidelity/fidelity.h"
+#include "tuner/fidelity/plan_set.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+	const struct workload_cli *flags; /* borrowed */
+	guint replicates;		  /* >= 1 */
+	Evaluator *ev;			  /* the pool; borrowed */
+} PlanSim;
+
+/*
+ * Simulates every setting of every plan of set on machine m (NULL: the flags' --machine, or the
+ * built-in machine). out[p] (set->plans->len of them) becomes an array of plan p's settings'
+ * values, in its RealPlan's order (free each with g_free, then out). FALSE with a one-line error
+ * naming the plan and setting when a configuration is refused or a simulation deadlocks.
+ */
+gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsched_machine *m,
+		      SimSetting ***out, GError **error);
+
+/* Frees what plan_sim_run filled for n plans. */
+void plan_sim_free(SimSetting **sims, guint n);
+
+/* The base configuration and workload of one plan on machine m, as plan_sim_run uses them. */
+gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan,
+			  const struct linsched_machine *m, struct linsched_config *cfg,
+			  struct hackbench_params *hb, GError **error);
+
+G_END_DECLS
+
+#endif

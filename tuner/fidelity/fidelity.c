@@ -1,0 +1,171 @@
+/*
+ * fidelity.c - the fidelity criteria of one plan (see fidelity.h).
+ */
+#include "tuner/fidelity/fidelity.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_statistics_double.h>
+
+static const char *const significance_names[] = { "t", "sign", "both" };
+
+gboolean fidelity_significance_parse(const char *name, FidelitySignificance *out)
+{
+	for (guint i = 0; i < G_N_ELEMENTS(significance_names); i++)
+		if (strcmp(name, significance_names[i]) == 0) {
+			*out = (FidelitySignificance)i;
+			return TRUE;
+		}
+	return FALSE;
+}
+
+const char *fidelity_significance_name(FidelitySignificance sig)
+{
+	return significance_names[sig];
+}
+
+static int sign_of(double x)
+{
+	return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+void fidelity_effect(const RealSetting *real, const SimSetting *sim, FidelitySignificance sig,
+		     FidelityEffect *out)
+{
+	const PairedStats *s = &real->log;
+	gboolean by_t = s->n >= 2 && isfinite(s->ratio_lo) && isfinite(s->ratio_hi) &&
+			(s->ratio_lo > 1 || s->ratio_hi < 1);
+	gboolean by_sign = s->n >= 1 && s->below + s->above > 0 && s->sign_p < 1 - REAL_PLAN_LEVEL;
+
+	memset(out, 0, sizeof(*out));
+	out->sim_sign = isfinite(sim->ratio) && sim->ratio > 0 ? sign_of(log(sim->ratio)) : 0;
+	if (real->reference)
+		return;
+	out->significant = sig == FIDELITY_SIG_T      ? by_t
+			   : sig == FIDELITY_SIG_SIGN ? by_sign
+						      : by_t && by_sign;
+	if (!out->significant)
+		return;
+	out->real_sign =
+		sig == FIDELITY_SIG_SIGN ? (s->below > s->above ? -1 : 1) : sign_of(s->mean_log);
+	out->reproduced = out->real_sign != 0 && out->sim_sign == out->real_sign;
+}
+
+double fidelity_spearman(const double *x, const double *y, size_t n)
+{
+	if (n < 2)
+		return NAN;
+	g_autofree double *work = g_new(double, 2 * n);
+	double r = gsl_stats_spearman(x, 1, y, 1, n, work);
+
+	return isfinite(r) ? r : NAN;
+}
+
+/* max - min of v[0..n); NaN when n = 0. */
+static double span(const double *v, size_t n)
+{
+	double lo, hi;
+
+	if (n == 0)
+		return NAN;
+	gsl_stats_minmax(&lo, &hi, v, 1, n);
+	return hi - lo;
+}
+
+void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySignificance sig,
+		      FidelityMetrics *out)
+{
+	const guint n_all = real->settings->len;
+	g_autofree double *rr = g_new(double, n_all), *sr = g_new(double, n_all);
+	g_autofree double *rc = g_new(double, n_all), *sc = g_new(double, n_all);
+	double sq_time = 0, sq_switches = 0;
+	guint nc = 0, nt = 0, ns = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (guint i = 0; i < n_all; i++) {
+		const RealSetting *r = real_plan_setting(real, i);
+		FidelityEffect e;
+
+		if (r->pairs == 0 || !isfinite(sim[i].ratio))
+			continue;
+		rr[out->n] = r->median_ratio;
+		sr[out->n++] = sim[i].ratio;
+		if (sim[i].ratio > 0) {
+			double d = log(sim[i].ratio) - log(r->median_ratio);
+
+			sq_time += d * d;
+			nt++;
+		}
+		if (isfinite(r->median_ctxt) && isfinite(sim[i].switches)) {
+			rc[nc] = r->median_ctxt;
+			sc[nc++] = sim[i].switches;
+			if (r->median_ctxt > 0 && sim[i].switches > 0) {
+				double d = log(sim[i].switches) - log(r->median_ctxt);
+
+				sq_switches += d * d;
+				ns++;
+			}
+		}
+		fidelity_effect(r, &sim[i], sig, &e);
+		out->significant += e.significant;
+		out->reproduced += e.reproduced;
+	}
+	out->rank_time = fidelity_spearman(rr, sr, out->n);
+	out->rank_switches = fidelity_spearman(rc, sc, nc);
+	out->real_span = span(rr, out->n);
+	out->sim_span = span(sr, out->n);
+	out->span_ratio = out->real_span > 0 ? out->sim_span / out->real_span : NAN;
+	out->rms_log_time = nt ? sqrt(sq_time / nt) : NAN;
+	out->rms_log_switches = ns ? sqrt(sq_switches / ns) : NAN;
+
+	const RealSetting *ref = real_plan_setting(real, real->reference_index);
+
+	out->real_switches_ref = ref->median_ctxt;
+	out->sim_switches_ref = sim[real->reference_index].switches;
+	out->switch_ratio_ref =
+		out->real_switches_ref > 0 ? out->sim_switches_ref / out->real_switches_ref : NAN;
+
+	/* NaN fails every comparison, so a missing figure fails its criterion. */
+	out->rank_time_ok = out->rank_time >= FIDELITY_MIN_RANK;
+	out->rank_switches_ok = out->rank_switches >= FIDELITY_MIN_RANK;
+	out->span_ok = out->span_ratio >= FIDELITY_SPAN_LO && out->span_ratio <= FIDELITY_SPAN_HI;
+	out->signs_ok = out->reproduced == out->significant;
+	out->switches_ok = out->switch_ratio_ref >= 1 / FIDELITY_SWITCH_FACTOR &&
+			   out->switch_ratio_ref <= FIDELITY_SWITCH_FACTOR;
+}
+
+gboolean fidelity_metrics_ok(const FidelityMetrics *m)
+{
+	return m->rank_time_ok && m->rank_switches_ok && m->span_ok && m->signs_ok &&
+	       m->switches_ok;
+}
+
+double fidelity_loss(const RealPlan *real, const SimSetting *sim, const FidelityLoss *weights)
+{
+	double time = 0, switches = 0;
+	guint nt = 0, nc = 0;
+
+	for (guint i = 0; i < real->settings->len; i++) {
+		const RealSetting *r = real_plan_setting(real, i);
+
+		if (r->pairs > 0) {
+			if (!(sim[i].ratio > 0) || !isfinite(sim[i].ratio))
+				return INFINITY;
+			double d = log(sim[i].ratio) - log(r->median_ratio);
+
+			time += d * d;
+			nt++;
+		}
+		if (isfinite(r->median_ctxt) && r->median_ctxt > 0) {
+			if (!(sim[i].switches > 0) || !isfinite(sim[i].switches))
+				return INFINITY;
+			double d = log(sim[i].switches) - log(r->median_ctxt);
+
+			switches += d * d;
+			nc++;
+		}
+	}
+	return (nt ? weights->time_weight * time / nt : 0) +
+	       (nc ? weights->switch_weight * switches / nc : 0);
+}

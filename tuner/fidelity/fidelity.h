@@ -1,0 +1,103 @@
+/*
+ * fidelity.h - do the simulated knobs act as the real kernel's? The criteria of SPEC.md §7 and
+ * issue 13, computed for one real plan (real_plan.h) beside the simulation of its settings.
+ *
+ * Per setting (FidelityEffect): is the real effect significant, which way it goes, and whether the
+ * simulation goes the same way. A real effect is significant, at REAL_PLAN_LEVEL (95 %), when
+ *   t      the Student t interval of the mean log ratio excludes 0 (the default), or
+ *   sign   the exact two-sided sign test gives p < 5 %, or
+ *   both   both of these;
+ * its direction is the sign of the mean log ratio (t, both) or the majority of rounds (sign). The
+ * simulated direction is the sign of ln(simulated ratio); a ratio of exactly 1 goes neither way,
+ * so it reproduces nothing. The reference is never an effect.
+ *
+ * Per plan (FidelityMetrics), over the settings that have a real median ratio:
+ *   rank_time        Spearman's rank correlation of the real median ratios and the simulated
+ *                    ratios (ties get their mean rank; NaN when either side is constant)
+ *   rank_switches    the same of the real median context switches and the simulated ones
+ *   span_ratio       (max - min of the simulated ratios) / (max - min of the real medians)
+ *   reproduced       significant real effects whose sign the simulation has, of `significant`
+ *   switch_ratio_ref the simulated switches at the reference / the real median there
+ *   rms_log_time     sqrt(mean (ln sim ratio - ln real median ratio)^2), the settings' average
+ *                    miss in the time ratios (0.1: about 10 %)
+ *   rms_log_switches sqrt(mean (ln sim switches - ln real median switches)^2)
+ * and the verdicts of issue 13: rank_time and rank_switches >= 0.9, span_ratio in [0.5, 2], every
+ * significant effect reproduced, switch_ratio_ref within 1.5x either way.
+ *
+ * The fit's loss (FidelityLoss) of one plan is
+ *   time_weight   * mean over settings of (ln sim ratio    - ln real median ratio)^2
+ * + switch_weight * mean over settings of (ln sim switches - ln real median switches)^2
+ * the second term holding the switches' scale as well as their ranking.
+ */
+#ifndef TUNER_FIDELITY_FIDELITY_H
+#define TUNER_FIDELITY_FIDELITY_H
+
+#include <glib.h>
+
+#include "tuner/fidelity/real_plan.h"
+
+G_BEGIN_DECLS
+
+#define FIDELITY_MIN_RANK      0.9
+#define FIDELITY_SPAN_LO       0.5
+#define FIDELITY_SPAN_HI       2.0
+#define FIDELITY_SWITCH_FACTOR 1.5
+
+/* What the simulator gave for one setting of a plan (medians over its replicates). */
+typedef struct {
+	double ratio;		  /* simulated time / the reference's, with the same seed */
+	double switches;	  /* every switch of every CPU in the whole run, set-up included */
+	double switches_measured; /* the same from the start barrier's release on */
+	double runtime_ns;
+} SimSetting;
+
+typedef enum {
+	FIDELITY_SIG_T,
+	FIDELITY_SIG_SIGN,
+	FIDELITY_SIG_BOTH,
+} FidelitySignificance;
+
+/* "t", "sign" or "both" into *out; FALSE for anything else. */
+gboolean fidelity_significance_parse(const char *name, FidelitySignificance *out);
+const char *fidelity_significance_name(FidelitySignificance sig);
+
+typedef struct {
+	gboolean significant;
+	int real_sign;	     /* -1 faster than the reference, +1 slower, 0 when not significant */
+	int sim_sign;	     /* -1, +1, or 0 for a simulated ratio of exactly 1 (or none) */
+	gboolean reproduced; /* significant and the same sign */
+} FidelityEffect;
+
+void fidelity_effect(const RealSetting *real, const SimSetting *sim, FidelitySignificance sig,
+		     FidelityEffect *out);
+
+typedef struct {
+	guint n; /* settings compared */
+	double rank_time, rank_switches;
+	double real_span, sim_span, span_ratio;
+	guint significant, reproduced;
+	double real_switches_ref, sim_switches_ref, switch_ratio_ref;
+	double rms_log_time, rms_log_switches;
+	gboolean rank_time_ok, rank_switches_ok, span_ok, signs_ok, switches_ok;
+} FidelityMetrics;
+
+/* sim[i] is setting i of real (in real's order). */
+void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySignificance sig,
+		      FidelityMetrics *out);
+
+/* Every criterion met. */
+gboolean fidelity_metrics_ok(const FidelityMetrics *m);
+
+/* Spearman's rank correlation of x and y (n values each); NaN when n < 2 or a side is constant. */
+double fidelity_spearman(const double *x, const double *y, size_t n);
+
+typedef struct {
+	double time_weight, switch_weight;
+} FidelityLoss;
+
+/* The fit's loss of one plan (above); +inf when a simulated value is missing or not positive. */
+double fidelity_loss(const RealPlan *real, const SimSetting *sim, const FidelityLoss *weights);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,400 @@
+/*
+ * fidelity_report.c - the fidelity report as text, JSON and CSV (see fidelity_report.h).
+ */
+#include "tuner/report/fidelity_report.h"
+
+#include <math.h>
+#include <string.h>
+
+void fidelity_report_metrics(const FidelityReport *r, guint p, FidelityMetrics *out)
+{
+	fidelity_metrics(plan_set_plan(r->set, p)->real, r->sims[p], r->sig, out);
+}
+
+char *fidelity_knobs_ms(const CfsKnobs *k)
+{
+	return g_strdup_printf("%g/%g/%g", (double)k->latency_ns / 1e6,
+			       (double)k->min_granularity_ns / 1e6,
+			       (double)k->wakeup_granularity_ns / 1e6);
+}
+
+static const char *yes_no(gboolean ok)
+{
+	return ok ? "yes" : "no";
+}
+
+static char sign_char(int sign)
+{
+	return sign > 0 ? '+' : sign < 0 ? '-' : ' ';
+}
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static void text_setting(GString *out, const RealSetting *s, const SimSetting *sim,
+			 const FidelityEffect *e)
+{
+	g_autofree char *knobs = fidelity_knobs_ms(&s->knobs);
+	g_autofree char *interval =
+		isfinite(s->ratio_lo) ? g_strdup_printf("[%.3f, %.3f]", s->ratio_lo, s->ratio_hi)
+				      : g_strdup("");
+	g_autofree char *geo = s->log.n >= 2 && !s->reference
+				       ? g_strdup_printf("%.3f [%.3f, %.3f]", s->log.ratio,
+							 s->log.ratio_lo, s->log.ratio_hi)
+				       : g_strdup("");
+	g_autofree char *sign_p = s->log.n >= 1 && !s->reference
+					  ? g_strdup_printf("%.3f", s->log.sign_p)
+					  : g_strdup("");
+	const char *same = !e->significant ? "" : e->reproduced ? "yes" : "NO";
+	g_autofree char *row = g_strdup_printf(
+		"  %-16s %-16s %3u  %6.3f %-16s  %-23s %6s  %c  %9.0f  %6.3f %9.0f  %s", s->id,
+		knobs, s->pairs, s->median_ratio, interval, geo, sign_p, sign_char(e->real_sign),
+		s->median_ctxt, sim->ratio, sim->switches, same);
+
+	/* No trailing blanks where the last columns are empty. */
+	g_string_append_printf(out, "%s\n", g_strchomp(row));
+}
+
+static void text_criteria(GString *out, const FidelityMetrics *m)
+{
+	g_string_append_printf(
+		out,
+		"  rank correlation of the time ratios %.3f (>= %.1f: %s), of the switches %.3f "
+		"(%s)\n",
+		m->rank_time, FIDELITY_MIN_RANK, yes_no(m->rank_time_ok), m->rank_switches,
+		yes_no(m->rank_switches_ok));
+	g_string_append_printf(
+		out,
+		"  span of the ratios: simulated %.3f, real %.3f, ratio %.2f (%.1f..%.0f: %s)\n",
+		m->sim_span, m->real_span, m->span_ratio, FIDELITY_SPAN_LO, FIDELITY_SPAN_HI,
+		yes_no(m->span_ok));
+	g_string_append_printf(out, "  significant real effects reproduced: %u of %u (%s)\n",
+			       m->reproduced, m->significant, yes_no(m->signs_ok));
+	g_string_append_printf(
+		out,
+		"  switches at the reference: simulated %.0f, real %.0f, ratio %.3f (within "
+		"%.1fx: %s)\n",
+		m->sim_switches_ref, m->real_switches_ref, m->switch_ratio_ref,
+		FIDELITY_SWITCH_FACTOR, yes_no(m->switches_ok));
+	g_string_append_printf(out,
+			       "  rms log error: time ratios %.3f, switches %.3f; all criteria "
+			       "met: %s\n",
+			       m->rms_log_time, m->rms_log_switches,
+			       yes_no(fidelity_metrics_ok(m)));
+}
+
+static void text_plan(GString *out, const FidelityReport *r, guint p)
+{
+	const PlanSpec *plan = plan_set_plan(r->set, p);
+	const RealPlan *real = plan->real;
+	FidelityMetrics m;
+
+	g_string_append_printf(out, "plan %s (%s): %s\n", plan->name, plan_role_name(plan->role),
+			       plan->workload);
+	g_string_append_printf(out,
+			       "  %s: %u settings, %u rounds in %u boot%s, %u runs left out; "
+			       "ratios to '%s' of the same round\n",
+			       plan->csv, real->settings->len, real->rounds, real->boots,
+			       real->boots == 1 ? "" : "s", real->dropped, real->reference);
+	g_string_append_printf(out, "  %-16s %-16s %3s  %-23s  %-23s %6s %2s  %9s  %6s %9s  %s\n",
+			       "setting", "lat/min/wake ms", "n", "real ratio [median CI]",
+			       "geo. mean [t CI]", "sign p", "sig", "real ctxt", "sim", "sim ctxt",
+			       "same sign");
+	for (guint i = 0; i < real->settings->len; i++) {
+		FidelityEffect e;
+
+		fidelity_effect(real_plan_setting(real, i), &r->sims[p][i], r->sig, &e);
+		text_setting(out, real_plan_setting(real, i), &r->sims[p][i], &e);
+	}
+	fidelity_report_metrics(r, p, &m);
+	text_criteria(out, &m);
+}
+
+char *fidelity_report_text(const FidelityReport *r)
+{
+	GString *out = g_string_new(NULL);
+
+	g_string_append_printf(out, "tuner fidelity: real plans beside the simulation (%s)\n",
+			       r->simulation ? r->simulation : "");
+	g_string_append_printf(out,
+			       "real: median within-round time ratio with its order-statistics "
+			       "interval; geometric mean with the t interval of the log ratios; "
+			       "sign test; significant (sig) by %s at 95 %%; ctxt = /proc/stat, "
+			       "whole command. sim: time ratio with the same seed; switches of "
+			       "the whole run, set-up included.\n\n",
+			       r->sig == FIDELITY_SIG_T	     ? "the t interval"
+			       : r->sig == FIDELITY_SIG_SIGN ? "the sign test"
+							     : "both tests");
+	for (guint p = 0; p < r->set->plans->len; p++) {
+		text_plan(out, r, p);
+		g_string_append_c(out, '\n');
+	}
+	g_string_append_printf(out, "%-16s %-5s %10s %10s %10s %12s %12s  %s\n", "plan", "role",
+			       "rank time", "rank ctxt", "span s/r", "signs", "ctxt ref s/r",
+			       "all met");
+	for (guint p = 0; p < r->set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(r->set, p);
+		FidelityMetrics m;
+		g_autofree char *signs = NULL;
+
+		fidelity_report_metrics(r, p, &m);
+		signs = g_strdup_printf("%u/%u", m.reproduced, m.significant);
+		g_string_append_printf(out, "%-16s %-5s %10.3f %10.3f %10.2f %12s %12.3f  %s\n",
+				       plan->name, plan_role_name(plan->role), m.rank_time,
+				       m.rank_switches, m.span_ratio, signs, m.switch_ratio_ref,
+				       yes_no(fidelity_metrics_ok(&m)));
+	}
+	return g_string_free(out, FALSE);
+}
+
+/* ---- JSON ----------------------------------------------------------------------------------- */
+
+static void json_num(struct json_writer *w, const char *key, double v)
+{
+	json_key(w, key);
+	json_double(w, v);
+}
+
+static void json_count(struct json_writer *w, const char *key, guint64 v)
+{
+	json_key(w, key);
+	json_uint(w, v);
+}
+
+static void json_flag(struct json_writer *w, const char *key, gboolean v)
+{
+	json_key(w, key);
+	json_bool(w, v);
+}
+
+static void json_real(struct json_writer *w, const RealSetting *s)
+{
+	json_key(w, "real");
+	json_begin_object(w);
+	json_count(w, "runs", s->runs);
+	json_num(w, "median_ratio", s->median_ratio);
+	json_num(w, "ratio_lo", s->ratio_lo);
+	json_num(w, "ratio_hi", s->ratio_hi);
+	json_num(w, "ratio_coverage", s->ratio_coverage);
+	json_num(w, "geo_ratio", s->log.n ? s->log.ratio : NAN);
+	json_num(w, "geo_ratio_lo", s->log.n ? s->log.ratio_lo : NAN);
+	json_num(w, "geo_ratio_hi", s->log.n ? s->log.ratio_hi : NAN);
+	json_num(w, "mean_log", s->log.n ? s->log.mean_log : NAN);
+	json_num(w, "t_p", s->log.n ? s->log.p : NAN);
+	json_count(w, "sign_faster", s->log.below);
+	json_count(w, "sign_slower", s->log.above);
+	json_num(w, "sign_p", s->log.n ? s->log.sign_p : NAN);
+	json_num(w, "median_seconds", s->median_seconds);
+	json_num(w, "median_ctxt", s->median_ctxt);
+	json_num(w, "median_ctxt_ratio", s->median_ctxt_ratio);
+	json_end_object(w);
+}
+
+static void json_sim(struct json_writer *w, const SimSetting *s)
+{
+	json_key(w, "sim");
+	json_begin_object(w);
+	json_num(w, "ratio", s->ratio);
+	json_num(w, "switches", s->switches);
+	json_num(w, "switches_measured", s->switches_measured);
+	json_num(w, "runtime_ns", s->runtime_ns);
+	json_end_object(w);
+}
+
+static void json_setting(struct json_writer *w, const RealSetting *s, const SimSetting *sim,
+			 FidelitySignificance sig)
+{
+	FidelityEffect e;
+
+	fidelity_effect(s, sim, sig, &e);
+	json_begin_object(w);
+	json_key(w, "id");
+	json_string(w, s->id);
+	json_key(w, "knobs");
+	json_begin_object(w);
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		json_key(w, knob_info((enum knob)k)->column);
+		json_uint(w, (guint64)knob_get(&s->knobs, (enum knob)k));
+	}
+	json_end_object(w);
+	json_key(w, "migration_cost_ns");
+	if (s->migration_cost_ns >= 0)
+		json_int(w, s->migration_cost_ns);
+	else
+		json_null(w);
+	json_flag(w, "reference", s->reference);
+	json_count(w, "pairs", s->pairs);
+	json_real(w, s);
+	json_sim(w, sim);
+	json_flag(w, "significant", e.significant);
+	json_key(w, "real_sign");
+	json_int(w, e.real_sign);
+	json_key(w, "sim_sign");
+	json_int(w, e.sim_sign);
+	json_flag(w, "reproduced", e.reproduced);
+	json_end_object(w);
+}
+
+static void json_criteria(struct json_writer *w, const FidelityMetrics *m)
+{
+	json_key(w, "criteria");
+	json_begin_object(w);
+	json_count(w, "settings", m->n);
+	json_num(w, "rank_time", m->rank_time);
+	json_num(w, "rank_switches", m->rank_switches);
+	json_num(w, "real_span", m->real_span);
+	json_num(w, "sim_span", m->sim_span);
+	json_num(w, "span_ratio", m->span_ratio);
+	json_count(w, "significant", m->significant);
+	json_count(w, "reproduced", m->reproduced);
+	json_num(w, "real_switches_ref", m->real_switches_ref);
+	json_num(w, "sim_switches_ref", m->sim_switches_ref);
+	json_num(w, "switch_ratio_ref", m->switch_ratio_ref);
+	json_num(w, "rms_log_time", m->rms_log_time);
+	json_num(w, "rms_log_switches", m->rms_log_switches);
+	json_flag(w, "rank_time_ok", m->rank_time_ok);
+	json_flag(w, "rank_switches_ok", m->rank_switches_ok);
+	json_flag(w, "span_ok", m->span_ok);
+	json_flag(w, "signs_ok", m->signs_ok);
+	json_flag(w, "switches_ok", m->switches_ok);
+	json_flag(w, "all_ok", fidelity_metrics_ok(m));
+	json_end_object(w);
+}
+
+static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
+{
+	const PlanSpec *plan = plan_set_plan(r->set, p);
+	const RealPlan *real = plan->real;
+	FidelityMetrics m;
+
+	json_begin_object(w);
+	json_key(w, "name");
+	json_string(w, plan->name);
+	json_key(w, "role");
+	json_string(w, plan_role_name(plan->role));
+	json_key(w, "csv");
+	json_string(w, plan->csv);
+	json_key(w, "workload");
+	json_string(w, plan->workload);
+	json_count(w, "rounds", real->rounds);
+	json_count(w, "boots", real->boots);
+	json_count(w, "dropped", real->dropped);
+	json_key(w, "reference");
+	json_string(w, real->reference);
+	json_key(w, "settings");
+	json_begin_array(w);
+	for (guint i = 0; i < real->settings->len; i++)
+		json_setting(w, real_plan_setting(real, i), &r->sims[p][i], r->sig);
+	json_end_array(w);
+	fidelity_report_metrics(r, p, &m);
+	json_criteria(w, &m);
+	json_end_object(w);
+}
+
+void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r)
+{
+	json_begin_object(w);
+	json_key(w, "significance");
+	json_string(w, fidelity_significance_name(r->sig));
+	json_key(w, "simulation");
+	json_string(w, r->simulation ? r->simulation : "");
+	json_key(w, "plans");
+	json_begin_array(w);
+	for (guint p = 0; p < r->set->plans->len; p++)
+		json_plan(w, r, p);
+	json_end_array(w);
+	json_end_object(w);
+}
+
+char *fidelity_report_json(const FidelityReport *r)
+{
+	GString *out = g_string_new(NULL);
+	struct json_writer w;
+
+	json_init(&w, out, true);
+	fidelity_report_write_json(&w, r);
+	g_string_append_c(out, '\n');
+	return g_string_free(out, FALSE);
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------ */
+
+/* A number, or an empty field for NaN. */
+static void csv_num(GString *out, const char *fmt, double v)
+{
+	g_string_append_c(out, ',');
+	if (isfinite(v))
+		g_string_append_printf(out, fmt, v);
+}
+
+char *fidelity_report_csv(const FidelityReport *r)
+{
+	GString *out = g_string_new(
+		"plan,role,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,pairs,"
+		"real_ratio,real_ratio_lo,real_ratio_hi,real_geo_ratio,real_geo_lo,real_geo_hi,"
+		"sign_p,significant,real_sign,real_ctxt,sim_ratio,sim_switches,"
+		"sim_switches_measured,sim_runtime_ns,reproduced\n");
+
+	for (guint p = 0; p < r->set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(r->set, p);
+
+		for (guint i = 0; i < plan->real->settings->len; i++) {
+			const RealSetting *s = real_plan_setting(plan->real, i);
+			const SimSetting *sim = &r->sims[p][i];
+			FidelityEffect e;
+			gboolean has = s->log.n > 0;
+
+			fidelity_effect(s, sim, r->sig, &e);
+			g_string_append_printf(out,
+					       "%s,%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+					       ",%" G_GUINT64_FORMAT ",%u",
+					       plan->name, plan_role_name(plan->role), s->id,
+					       s->knobs.latency_ns, s->knobs.min_granularity_ns,
+					       s->knobs.wakeup_granularity_ns, s->pairs);
+			csv_num(out, "%.6g", s->median_ratio);
+			csv_num(out, "%.6g", s->ratio_lo);
+			csv_num(out, "%.6g", s->ratio_hi);
+			csv_num(out, "%.6g", has ? s->log.ratio : NAN);
+			csv_num(out, "%.6g", has ? s->log.ratio_lo : NAN);
+			csv_num(out, "%.6g", has ? s->log.ratio_hi : NAN);
+			csv_num(out, "%.6g", has ? s->log.sign_p : NAN);
+			g_string_append_printf(out, ",%d,%d", e.significant, e.real_sign);
+			csv_num(out, "%.1f", s->median_ctxt);
+			csv_num(out, "%.6g", sim->ratio);
+			csv_num(out, "%.1f", sim->switches);
+			csv_num(out, "%.1f", sim->switches_measured);
+			csv_num(out, "%.0f", sim->runtime_ns);
+			g_string_append_printf(out, ",%d\n", e.reproduced);
+		}
+	}
+	return g_string_free(out, FALSE);
+}
+
+char *fidelity_report_plans_csv(const FidelityReport *r)
+{
+	GString *out = g_string_new("plan,role,settings,rank_time,rank_switches,real_span,sim_span,"
+				    "span_ratio,significant,reproduced,real_switches_ref,"
+				    "sim_switches_ref,switch_ratio_ref,rms_log_time,"
+				    "rms_log_switches,all_ok\n");
+
+	for (guint p = 0; p < r->set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(r->set, p);
+		FidelityMetrics m;
+
+		fidelity_report_metrics(r, p, &m);
+		g_string_append_printf(out, "%s,%s,%u", plan->name, plan_role_name(plan->role),
+				       m.n);
+		csv_num(out, "%.6g", m.rank_time);
+		csv_num(out, "%.6g", m.rank_switches);
+		csv_num(out, "%.6g", m.real_span);
+		csv_num(out, "%.6g", m.sim_span);
+		csv_num(out, "%.6g", m.span_ratio);
+		g_string_append_printf(out, ",%u,%u", m.significant, m.reproduced);
+		csv_num(out, "%.1f", m.real_switches_ref);
+		csv_num(out, "%.1f", m.sim_switches_ref);
+		csv_num(out, "%.6g", m.switch_ratio_ref);
+		csv_num(out, "%.6g", m.rms_log_time);
+		csv_num(out, "%.6g", m.rms_log_switches);
+		g_string_append_printf(out, ",%d\n", fidelity_metrics_ok(&m));
+	}
+	return g_string_free(out, FALSE);
+}

@@ -1,0 +1,57 @@
+/*
+ * fidelity_report.h - the fidelity report of real plans beside their simulation, as text, JSON
+ * and CSV: what `tuner fidelity` prints and `tuner fit` reports on its training and held-out
+ * plans. Every figure is defined in tuner/fidelity/real_plan.h (the real side),
+ * tuner/eval/plan_sim.h (the simulated side) and tuner/fidelity/fidelity.h (the criteria).
+ *
+ * Text: per plan, a header (workload, CSV, rounds, the reference), one row per setting
+ *
+ *   setting  knobs (lat/min/wake ms)  n  real ratio [median's interval]  geo. mean [t interval]
+ *   sign p  sig  real ctxt  sim ratio  sim switches  same sign
+ *
+ * where sig is + or - for a significant real effect (slower, faster) and "same sign" says whether
+ * the simulation goes its way; then the plan's criteria with their verdicts. After the plans, one
+ * line per plan: the criteria side by side.
+ *
+ * JSON: {"significance", "simulation", "plans": [{"name", "role", "csv", "workload", "rounds",
+ * "boots", "dropped", "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
+ * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
+ * "criteria": {...}}]}; every key below is written, NaN as null.
+ *
+ * CSV: one row per plan and setting (fidelity_report_csv), and one per plan with its criteria
+ * (fidelity_report_plans_csv).
+ */
+#ifndef TUNER_REPORT_FIDELITY_REPORT_H
+#define TUNER_REPORT_FIDELITY_REPORT_H
+
+#include <glib.h>
+
+#include "linsched/json.h"
+#include "tuner/fidelity/fidelity.h"
+#include "tuner/fidelity/plan_set.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+	const PlanSet *set;
+	SimSetting *const *sims; /* [plan][setting], in each RealPlan's order */
+	FidelitySignificance sig;
+	const char *simulation; /* how the plans were simulated (the flags), for the reader */
+} FidelityReport;
+
+/* The criteria of plan p. */
+void fidelity_report_metrics(const FidelityReport *r, guint p, FidelityMetrics *out);
+
+char *fidelity_report_text(const FidelityReport *r);
+/* The report as one JSON object, written at w's current position. */
+void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r);
+char *fidelity_report_json(const FidelityReport *r);
+char *fidelity_report_csv(const FidelityReport *r);
+char *fidelity_report_plans_csv(const FidelityReport *r);
+
+/* "12/1.5/2": the three knobs in ms. */
+char *fidelity_knobs_ms(const CfsKnobs *k);
+
+G_END_DECLS
+
+#endif
