@@ -48,6 +48,9 @@ static const FitParam params[] = {
 	  FLAG(hb.footprint), "a task's cache footprint, 64-byte lines" },
 	{ "cache_lines", "costs", "cache_lines", M(cache_lines), 1024, 1e8, "--cache-lines",
 	  FLAG(sim.cache_lines), "the last-level cache, 64-byte lines" },
+	/* The steal itself is measured for every real run (plan_sim.h); its shape is not. */
+	{ "stall_cv", "steal", "stall_cv_pct", M(stall_cv_pct), 10, 1000, NULL, 0,
+	  "the coefficient of variation of the host's stalls, percent" },
 };
 
 const FitParam *fit_params(guint *n)

@@ -51,6 +51,16 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan
 		return FALSE;
 	}
 	hackbench_cli_adjust_config(&flags->sim, hb, cfg);
+	/* The host's steal was part of what the real runs ran on (vm_steal.h): suffer it too. */
+	if (plan->real && plan->real->steal_runs > 0 && !flags->sim.steal) {
+		cfg->costs.steal_ppm = (uint64_t)llround(plan->real->steal_ppm);
+		if (!flags->sim.stall_ns && plan->real->stall_ns >= 1)
+			cfg->costs.stall_ns = (uint64_t)llround(plan->real->stall_ns);
+		if (!linsched_config_validate(cfg, error)) {
+			g_prefix_error(error, "plan %s: its measured steal: ", plan->name);
+			return FALSE;
+		}
+	}
 	return TRUE;
 }
 

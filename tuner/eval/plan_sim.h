@@ -5,7 +5,10 @@
  *
  * A plan's simulation takes the command's flags (--profile, --cpus, --hz, --machine, --start,
  * --footprint-lines, --cost-jitter, ...: struct workload_cli) and replaces the workload's shape
- * by the plan's own hackbench command (groups, loops, fds, datasize, pipes, threads). Each
+ * by the plan's own hackbench command (groups, loops, fds, datasize, pipes, threads). A plan
+ * whose runs carry the steal the host measured (real_plan.h) is simulated with that steal (its
+ * median fraction and stall length; the stalls' shape stays the machine's), unless --steal (and
+ * --stall-ns) say otherwise: the host's load is part of what the real kernel ran on. Each
  * setting runs at its knobs as read back in the guest, with its migration cost when the CSV has
  * one, once per replicate r with seed --seed + r; the reference runs with the same seeds.
  *

@@ -29,6 +29,8 @@ enum column {
 	COL_CTXT,
 	COL_RC,
 	COL_KNOBS,
+	COL_STEAL,
+	COL_STALL,
 	COL_N
 };
 
@@ -47,6 +49,8 @@ static const struct {
 	[COL_CTXT] = { "ctxt", TRUE },
 	[COL_RC] = { "rc", TRUE },
 	[COL_KNOBS] = { "knobs", FALSE },
+	[COL_STEAL] = { "steal_ppm", FALSE },
+	[COL_STALL] = { "stall_ns", FALSE },
 };
 
 /* One run that counts. */
@@ -187,8 +191,24 @@ typedef struct {
 	gint64 migration;
 	double seconds;
 	gint64 ctxt;
+	gint64 steal_ppm, stall_ns; /* -1: not measured */
 	gboolean counts;
 } Row;
+
+/* An optional measurement: empty or -1 is "not measured" (-1); else a whole number. */
+static gboolean parse_measured(const char *path, guint line, const char *name, const char *text,
+			       guint64 max, gint64 *out, GError **error)
+{
+	guint64 v;
+
+	*out = -1;
+	if (!*text || strcmp(text, "-1") == 0)
+		return TRUE;
+	if (!parse_uint(path, line, name, text, max, &v, error))
+		return FALSE;
+	*out = (gint64)v;
+	return TRUE;
+}
 
 static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError **error)
 {
@@ -211,6 +231,13 @@ static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError 
 			G_MAXUINT64, &r->knobs.wakeup_granularity_ns, error) ||
 	    !parse_seconds(path, line, f[h->col[COL_SECONDS]], &r->seconds, error) ||
 	    !parse_ctxt(path, line, f[h->col[COL_CTXT]], &r->ctxt, error))
+		return FALSE;
+	r->steal_ppm = r->stall_ns = -1;
+	if ((h->col[COL_STEAL] >= 0 &&
+	     !parse_measured(path, line, "steal_ppm", f[h->col[COL_STEAL]], 999999, &r->steal_ppm,
+			     error)) ||
+	    (h->col[COL_STALL] >= 0 && !parse_measured(path, line, "stall_ns", f[h->col[COL_STALL]],
+						       G_MAXINT64, &r->stall_ns, error)))
 		return FALSE;
 	r->migration = -1;
 	if (h->col[COL_MIGRATION] >= 0 && *f[h->col[COL_MIGRATION]]) {
@@ -435,6 +462,8 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	Header h = { .path = plan->path };
 	g_autoptr(GArray) runs = g_array_new(FALSE, FALSE, sizeof(Run));
 	g_autoptr(GArray) run_lines = g_array_new(FALSE, FALSE, sizeof(guint));
+	g_autoptr(GArray) steal = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) stall_ns = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) row_setting = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) row_lines = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
@@ -477,11 +506,20 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 		}
 		Run run = { r.boot << 32 | r.round, s, r.seconds, r.ctxt };
 
+		if (r.steal_ppm >= 0 && r.stall_ns >= 0) {
+			double ppm = (double)r.steal_ppm, stall = (double)r.stall_ns;
+
+			g_array_append_val(steal, ppm);
+			g_array_append_val(stall_ns, stall);
+		}
 		g_array_append_val(runs, run);
 		g_array_append_val(run_lines, line);
 	}
 	if (!have_header)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "empty: no header line");
+	plan->steal_runs = steal->len;
+	plan->steal_ppm = median_of((double *)steal->data, steal->len);
+	plan->stall_ns = median_of((double *)stall_ns->data, stall_ns->len);
 	if (names->len == 0)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "no runs");
 	if (!mark_reference(plan, row_setting, names, (const guint *)row_lines->data, error))

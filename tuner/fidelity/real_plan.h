@@ -10,7 +10,8 @@
  *                        wakeup_granularity_ns,seconds,ctxt,rc   (DIR/vm/runs.csv, with boot;
  *                        DIR/vm/boot-NNN/runs.csv, without)
  * Columns are found by name; round, setting, the three knobs, seconds, ctxt and rc are needed,
- * boot, migration_cost_ns and knobs are read when present. Fields are never quoted.
+ * boot, migration_cost_ns, knobs, steal_ppm and stall_ns (the steal the host measured during the
+ * run, vm_steal.h; empty or -1 when it could not) are read when present. Fields are never quoted.
  *
  * A run counts when rc is 0, its knobs read back as written (knobs "ok", when the column is
  * there) and it has a time; the others are counted in `dropped`. A setting is its knobs (the
@@ -90,6 +91,10 @@ typedef struct {
 	guint rounds;  /* distinct (boot, round) with at least one run that counts */
 	guint boots;   /* distinct boots (1 without a boot column) */
 	guint dropped; /* runs that do not count: rc != 0, knobs not ok, no time */
+	/* The steal the host measured, medians over the runs that count and have it (NaN, and
+	 * steal_runs 0, when none has): what a simulation of the plan should suffer too. */
+	guint steal_runs;
+	double steal_ppm, stall_ns;
 } RealPlan;
 
 /* Reads and summarises path. reference NULL: "defaults". order: NULL, or setting names. */

@@ -95,6 +95,12 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 			       "ratios to '%s' of the same round\n",
 			       plan->csv, real->settings->len, real->rounds, real->boots,
 			       real->boots == 1 ? "" : "s", real->dropped, real->reference);
+	if (real->steal_runs)
+		g_string_append_printf(
+			out,
+			"  steal the host measured: %.1f %% of the vCPUs' time, in stalls "
+			"of %.2f ms (medians of %u runs): the simulation suffers it too\n",
+			real->steal_ppm / 1e4, real->stall_ns / 1e6, real->steal_runs);
 	g_string_append_printf(out, "  %-16s %-16s %3s  %-23s  %-23s %6s %2s  %9s  %6s %9s  %s\n",
 			       "setting", "lat/min/wake ms", "n", "real ratio [median CI]",
 			       "geo. mean [t CI]", "sign p", "sig", "real ctxt", "sim", "sim ctxt",
@@ -278,6 +284,11 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 	json_count(w, "rounds", real->rounds);
 	json_count(w, "boots", real->boots);
 	json_count(w, "dropped", real->dropped);
+	json_count(w, "steal_runs", real->steal_runs);
+	if (real->steal_runs) {
+		json_num(w, "steal_ppm", real->steal_ppm);
+		json_num(w, "stall_ns", real->stall_ns);
+	}
 	json_key(w, "reference");
 	json_string(w, real->reference);
 	json_key(w, "settings");

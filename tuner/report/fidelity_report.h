@@ -14,7 +14,8 @@
  * line per plan: the criteria side by side.
  *
  * JSON: {"significance", "simulation", "plans": [{"name", "role", "csv", "workload", "rounds",
- * "boots", "dropped", "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
+ * "boots", "dropped", "steal_runs" (and "steal_ppm", "stall_ns" when above 0: the medians of the
+ * steal the host measured), "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
  * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
  * "criteria": {...}}]}; every key below is written, NaN as null.
  *

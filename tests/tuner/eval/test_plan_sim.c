@@ -184,6 +184,70 @@ static void test_replicates(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* linsched hackbench at the fixture's defaults with the steal flags given: its runtime. */
+static double linsched_defaults_with(const char *steal, const char *stall_ns)
+{
+	struct run r = run_program(
+		LINSCHED,
+		(const char *const[]){ "hackbench", "--profile", "6.1",	    "--cpus",	  "2",
+				       "--hz",	    "250",	 "--start", "parent",	  "-T",
+				       "-g",	    "2",	 "-l",	    "10",	  "-f",
+				       "4",	    "--steal",	 steal,	    "--stall-ns", stall_ns,
+				       "--format",  "json",	 NULL },
+		NULL);
+
+	expect_clean_exit(&r, "linsched hackbench with steal");
+	struct json *j = json_parse(r.out);
+	double t = json_number_at(j, "runtime_ns");
+
+	json_free(j);
+	run_clear(&r);
+	return t;
+}
+
+/*
+ * A plan whose runs carry the host's steal is simulated with it: the medians over the runs that
+ * have it, steal (200000, 300000, 400000 ppm; lat3's "-1" and wake0's empty field are no
+ * measurement) 300000 and stall (1, 2, 6 ms) 2 ms, as linsched hackbench --steal 0.3
+ * --stall-ns 2000000. The steal flags win over the measurement.
+ */
+static void test_measured_steal(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
+		"0,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,,\n"
+		"1,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,200000,1000000\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,-1,-1\n"
+		"3,1,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,6000000\n"
+		"4,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,2000000\n";
+	g_autofree char *path = g_build_filename(*state, "steal.csv", NULL);
+	g_autoptr(PlanSet) set = plan_set_new();
+	GError *error = NULL;
+	struct workload_cli wc;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	if (!plan_set_add(set, "stolen", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN,
+			  NULL, &error))
+		fail_msg("%s", error->message);
+	const RealPlan *real = plan_set_plan(set, 0)->real;
+
+	assert_int_equal(real->steal_runs, 3);
+	assert_close(real->steal_ppm, 300000, 0);
+	assert_close(real->stall_ns, 2000000, 0);
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
+
+	assert_close(measured[0].runtime_ns, linsched_defaults_with("0.3", "2000000"), 0);
+	wc.sim.steal = g_strdup("0.1");
+	wc.sim.stall_ns = g_strdup("3000000");
+	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
+
+	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
+	workload_cli_clear(&wc);
+}
+
 /* A flag the plan's configuration refuses names the plan. */
 static void test_refusal(void **state)
 {
@@ -209,6 +273,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_measured_steal, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_replicates, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusal, temp_dir_setup, temp_dir_teardown),

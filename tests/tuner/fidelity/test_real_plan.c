@@ -181,6 +181,44 @@ static void test_vm_objective_csv(void **state)
 	assert_close(real_plan_setting(p, 0)->median_ctxt, 500, 0);
 }
 
+/*
+ * Without steal columns a plan has no steal (NaN); with them, the medians over the runs that count
+ * and carry a measurement: runs 0, 1, 3 (the failed run 4 is left out, as is run 2's "-1" and the
+ * empty fields of run 5) give steal 100000, 300000, 500000 ppm (median 300000) and stalls 1, 4,
+ * 2 ms (median 2 ms).
+ */
+static void test_steal(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,"
+		"rc,steal_ppm,stall_ns\n"
+		"0,0,defaults,12000000,1500000,2000000,1.0,500,0,100000,1000000\n"
+		"1,0,w0,12000000,1500000,0,1.5,900,0,300000,4000000\n"
+		"2,1,w0,12000000,1500000,0,1.5,900,0,-1,-1\n"
+		"3,1,defaults,12000000,1500000,2000000,1.0,500,0,500000,2000000\n"
+		"4,2,defaults,12000000,1500000,2000000,1.0,500,1,900000,9000000\n"
+		"5,2,w0,12000000,1500000,0,1.5,900,0,,\n";
+	g_autofree char *path = write_fixture(*state, "steal.csv", csv);
+	g_autofree char *without = write_fixture(*state, "runs.csv", lines_csv);
+	g_autofree char *bad = write_fixture(*state, "bad.csv",
+					     "seq,round,setting,latency_ns,min_granularity_ns,"
+					     "wakeup_granularity_ns,seconds,ctxt,rc,steal_ppm\n"
+					     "0,0,defaults,1,1,1,1.0,5,0,1000000\n");
+	GError *error = NULL;
+	g_autoptr(RealPlan) p = real_plan_read(path, NULL, NULL, &error);
+	g_autoptr(RealPlan) q = real_plan_read(without, NULL, NULL, &error);
+
+	assert_null(error);
+	assert_int_equal(p->steal_runs, 3);
+	assert_close(p->steal_ppm, 300000, 0);
+	assert_close(p->stall_ns, 2000000, 0);
+	assert_int_equal(q->steal_runs, 0);
+	assert_true(isnan(q->steal_ppm) && isnan(q->stall_ns));
+	assert_null(real_plan_read(bad, NULL, NULL, &error));
+	assert_non_null(strstr(error->message, "bad.csv:2: steal_ppm"));
+	g_error_free(error);
+}
+
 /* The interval's rank and coverage, from the binomial distribution by hand. */
 static void test_median_rank(void **state)
 {
@@ -275,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_order, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_vm_objective_csv, temp_dir_setup,
 						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_steal, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_median_rank),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
