@@ -734,9 +734,11 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	cpu_account(sim, cpu);
 	if (t && t->overhead == 0 && t->remaining == 0 && !rq->need_resched)
 		task_step(sim, t);
-	/* After a stall the timer interrupts it missed arrive as one. */
 	if (cpu->next_tick && sim->now >= cpu->next_tick) {
-		cpu->next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
+		cpu->next_tick += sim->tick_ns;
+		/* After a stall the timer interrupts it missed arrive as one. */
+		if (cpu->next_tick <= sim->now)
+			cpu->next_tick = (sim->now / sim->tick_ns + 1) * sim->tick_ns;
 		sim->sys.clock = sim->now;
 		scheduler_tick(rq);
 	}
