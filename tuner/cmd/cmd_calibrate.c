@@ -71,6 +71,8 @@ struct calibrate_run {
 	GArray *settings;    /* KnobSetting; [0] the defaults */
 	GPtrArray *commands; /* char *: the guest's benchmark at each group count */
 	CalibrateVm cv;
+	bool steal_given; /* --steal: the simulations' steal is the flags', not the measured one */
+	bool steal_measured;
 };
 
 static void calibrate_cli_init(struct calibrate_cli *c)
@@ -314,6 +316,7 @@ static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run 
 	if (c->real && strcmp(c->real, "host") != 0 && strcmp(c->real, "vm") != 0)
 		return cmd_usage(error, "--real: '%s' is not host or vm", c->real);
 	run->vm = c->real && strcmp(c->real, "vm") == 0;
+	run->steal_given = c->sim.steal != NULL;
 	if (!run->vm && (c->settings || vm_flag))
 		return cmd_usage(error, "%s: only with --real vm",
 				 c->settings ? "--settings" : vm_flag);
@@ -516,6 +519,16 @@ static gboolean measure_vm(struct calibrate_run *run, GError **error)
 	cv->groups = run->groups;
 	if (!calibrate_vm_measure(cv, &run->vmo, (const char *const *)run->commands->pdata, error))
 		return FALSE;
+	/* The host's steal was part of the machine the real runs ran on: simulate it too. */
+	double ppm, stall;
+
+	if (!run->steal_given && vm_measurement_steal(&cv->m, &ppm, &stall) && stall >= 1) {
+		run->cfg.costs.steal_ppm = (uint64_t)llround(ppm);
+		run->cfg.costs.stall_ns = (uint64_t)llround(stall);
+		run->steal_measured = linsched_config_validate(&run->cfg, NULL);
+		if (!run->steal_measured)
+			run->cfg.costs.steal_ppm = 0;
+	}
 	cv->sim = g_new(double, (gsize)ns *ng);
 	cv->sim_switches = g_new(double, (gsize)ns *ng);
 	progress_init(&run->progress, ns * ng);
@@ -578,6 +591,14 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 static gboolean fit_vm(struct calibrate_run *run, GError **error)
 {
 	const CalibrateVm *cv = &run->cv;
+	g_autofree char *steal_text =
+		run->steal_measured
+			? g_strdup_printf(
+				  ", with the steal the host measured (%.1f %% in stalls of "
+				  "%.2f ms)",
+				  (double)run->cfg.costs.steal_ppm / 1e4,
+				  (double)run->cfg.costs.stall_ns / 1e6)
+			: NULL;
 	g_autofree char *tool =
 		run->commands->len && !strstr(g_ptr_array_index(run->commands, 0), "hackbench")
 			? g_strdup_printf("'%s'", (char *)g_ptr_array_index(run->commands, 0))
@@ -586,9 +607,10 @@ static gboolean fit_vm(struct calibrate_run *run, GError **error)
 					  realbench_tasks_name(run->workload.tasks));
 	g_autofree char *workload = g_strdup_printf(
 		"%s, %u+%u tasks per group, %u loops, %u-byte messages, in Debian's 6.1 kernel in a VM "
-		"(%u CPUs, %u rounds in one boot); simulated on %u CPUs, profile %s",
+		"(%u CPUs, %u rounds in one boot); simulated on %u CPUs, profile %s%s",
 		tool, run->params.fds, run->params.fds, run->loops, run->params.datasize,
-		run->vmo.boot.cpus, run->repeat, run->cfg.nr_cpus, run->cfg.profile->name);
+		run->vmo.boot.cpus, run->repeat, run->cfg.nr_cpus, run->cfg.profile->name,
+		steal_text ? steal_text : "");
 	Calibration *cal = run->cal =
 		calibration_new(run->model, workload, run->loops, run->workload.tasks);
 

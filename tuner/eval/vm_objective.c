@@ -3,6 +3,9 @@
  */
 #include "tuner/eval/vm_objective.h"
 
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,11 +24,37 @@ gsize vm_measurement_index(const VmMeasurement *m, guint setting, guint command,
 	return ((gsize)setting * m->n_commands + command) * m->rounds + round;
 }
 
+static double median_of(double *v, gsize n)
+{
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+gboolean vm_measurement_steal(const VmMeasurement *m, double *steal_ppm, double *stall_ns)
+{
+	gsize cells = (gsize)m->n_settings * m->n_commands * m->rounds, n = 0;
+	g_autofree double *ppm = g_new(double, cells ? cells : 1);
+	g_autofree double *stall = g_new(double, cells ? cells : 1);
+
+	for (gsize i = 0; m->steal_ppm && i < cells; i++)
+		if (m->steal_ppm[i] >= 0 && m->stall_ns[i] >= 0) {
+			ppm[n] = (double)m->steal_ppm[i];
+			stall[n++] = (double)m->stall_ns[i];
+		}
+	if (n == 0)
+		return FALSE;
+	*steal_ppm = median_of(ppm, n);
+	*stall_ns = median_of(stall, n);
+	return TRUE;
+}
+
 void vm_measurement_clear(VmMeasurement *m)
 {
 	g_clear_pointer(&m->seconds, g_free);
 	g_clear_pointer(&m->ctxt, g_free);
 	g_clear_pointer(&m->wall_s, g_free);
+	g_clear_pointer(&m->steal_ppm, g_free);
+	g_clear_pointer(&m->stall_ns, g_free);
 	g_clear_pointer(&m->seq, g_free);
 	g_clear_pointer(&m->kernel, g_free);
 }
@@ -99,10 +128,12 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 	out->seconds = g_new(double, cells);
 	out->ctxt = g_new(gint64, cells);
 	out->wall_s = g_new(double, cells);
+	out->steal_ppm = g_new(gint64, cells);
+	out->stall_ns = g_new(gint64, cells);
 	out->seq = g_new0(guint, cells);
 	for (gsize i = 0; i < cells; i++) {
 		out->seconds[i] = out->wall_s[i] = NAN;
-		out->ctxt[i] = -1;
+		out->ctxt[i] = out->steal_ppm[i] = out->stall_ns[i] = -1;
 	}
 
 	g_autoptr(VmPlan) plan = vm_plan_new_grid(settings, n, commands, n_commands, rounds,
@@ -151,6 +182,8 @@ static gboolean measure(VmObjective *vm, const VmSetting *settings, guint n,
 			out->seconds[at] = run->time_s;
 			out->ctxt[at] = run->ctxt;
 			out->wall_s[at] = run->wall_s;
+			out->steal_ppm[at] = run->steal_ppm;
+			out->stall_ns[at] = run->stall_ns;
 		}
 	}
 	if (boot_dir)

@@ -58,8 +58,9 @@ typedef struct {
 	double *seconds; /* [vm_measurement_index()]: the benchmark's time; NaN if missing */
 	gint64 *ctxt;	 /* the same for context switches; -1 if missing */
 	double *wall_s;	 /* the same for the guest's wall time around the command; NaN if missing */
-	guint *seq;	 /* the same: the run's place in the plan (the order the guest ran them) */
-	char *kernel;	 /* the guest's uname -r */
+	gint64 *steal_ppm, *stall_ns; /* the same: the steal the host measured (vm_steal.h); -1 */
+	guint *seq;   /* the same: the run's place in the plan (the order the guest ran them) */
+	char *kernel; /* the guest's uname -r */
 } VmMeasurement;
 
 /* Where setting s with command c in round r is in seconds[] and ctxt[]: ((s * n_commands + c) *
@@ -78,6 +79,10 @@ char *vm_hackbench_command(guint groups, guint loops, guint fds, guint datasize,
 gboolean vm_objective_measure(VmObjective *vm, const CfsKnobs *settings, guint n,
 			      VmMeasurement *out, GError **error);
 void vm_measurement_clear(VmMeasurement *m);
+
+/* The medians over the runs of m that carry both steal figures; FALSE when none does. A
+ * simulation of what m measured should suffer that steal too (plan_sim.h does the same). */
+gboolean vm_measurement_steal(const VmMeasurement *m, double *steal_ppm, double *stall_ns);
 
 /*
  * Boot once and measure every setting with every command for vm->rounds rounds, all shuffled

@@ -594,6 +594,28 @@ static gpointer spin_as_vcpu(gpointer data)
 	return NULL;
 }
 
+/* The steal of a measurement: medians over the runs that carry both figures (runs 0, 2, 3 here:
+ * 100000, 300000, 700000 ppm and 2, 1, 5 ms), none without any. */
+static void test_measurement_steal(void **state)
+{
+	(void)state;
+	gint64 ppm[5] = { 100000, -1, 300000, 700000, 500000 };
+	gint64 stall[5] = { 2000000, 1000000, 1000000, 5000000, -1 };
+	VmMeasurement m = {
+		.n_settings = 1, .n_commands = 1, .rounds = 5, .steal_ppm = ppm, .stall_ns = stall
+	};
+	double p = 0, n = 0;
+
+	assert_true(vm_measurement_steal(&m, &p, &n));
+	assert_close(p, 300000, 0);
+	assert_close(n, 2000000, 0);
+	for (int i = 0; i < 5; i++)
+		ppm[i] = -1;
+	assert_false(vm_measurement_steal(&m, &p, &n));
+	m.steal_ppm = m.stall_ns = NULL;
+	assert_false(vm_measurement_steal(&m, &p, &n));
+}
+
 /* What the host noted for a run reaches the run when its line arrives, and only that run. */
 static void test_guest_steal_noted(void **state)
 {
@@ -657,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_real_kernel_boot),
 		cmocka_unit_test(test_steal_by_hand),
 		cmocka_unit_test(test_guest_steal_noted),
+		cmocka_unit_test(test_measurement_steal),
 		cmocka_unit_test(test_steal_sample_own_thread),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
