@@ -186,7 +186,7 @@ while :; do
             now=$(vcpu_time)
             [ -n "$now" ] && [ -n "$steal_at" ] &&
                 echo "$steal_seq $steal_at $now" | awk '{ r = $5 - $2; w = $6 - $3; s = $7 - $4
-                    if (r >= 0 && w >= 0 && r + w > 0) printf "%s %d %d\n", $1, w * 1e6 / (r + w) + 0.5, s > 0 ? w / s + 0.5 : -1 }' >>"$out/steal.txt"
+                    if (r >= 0 && w >= 0 && r + w > 0) printf "%s %d %d\n", $1, w * 1e6 / (r + w) + 0.5, (s > 0 ? w / s + 0.5 : -1) }' >>"$out/steal.txt"
             steal_seq=
         fi
         case $line in

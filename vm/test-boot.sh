@@ -52,4 +52,12 @@ read -r entries written < <(sed -n 's/^LST tracestat seq=1 entries=\([0-9]*\) wr
 # And the CSV conversion sees both runs.
 [ "$("$here/lines-to-csv.sh" "$lines" | wc -l)" -eq 3 ] || fail "lines-to-csv.sh did not give 2 rows"
 
+# The host measured the steal of both runs: a share below one million ppm and a stall length
+# (-1 when no preemption was counted).
+steal=$work/out/steal.txt
+[ "$(grep -Ec '^[01] [0-9]{1,6} (-1|[0-9]+)$' "$steal")" -eq 2 ] ||
+    fail "steal.txt: expected a line for each run, got: $(tr '\n' '|' <"$steal")"
+[ "$("$here/lines-to-csv.sh" "$lines" "$steal" | grep -Ec ',ok,[0-9]+,(-1|[0-9]+)$')" -eq 2 ] ||
+    fail "lines-to-csv.sh did not join the steal columns"
+
 echo "vm test-boot: ok ($(grep -E '^(boot_s|elapsed_s|accel)=' "$work/out/host.txt" | tr '\n' ' '))"
