@@ -625,6 +625,19 @@ static void test_rsm_analyse_incomplete(void **state)
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
 			   "run 5 is missing (runs go to 20, the file has 19)");
 
+	/* Run 6 renumbered 4294967295, the largest run number: found by fuzz_design_csv, whose
+	 * run-number check counted up to the largest run, scanning every row at each (minutes). */
+	g_autofree char *huge = g_strdup_printf("%s", text);
+	char *six = strstr(huge, "\n6,");
+	g_autofree char *renamed = NULL;
+
+	assert_non_null(six);
+	six[1] = '\0';
+	renamed = g_strdup_printf("%s4294967295%s", huge, six + 2);
+	assert_true(g_file_set_contents(path, renamed, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   "run 6 is missing (runs go to 4294967295, the file has 20)");
+
 	/* Cut off after run 18: the axial point of run 20 is gone. */
 	GString *cut = g_string_new(NULL);
 	for (guint i = 0; i <= 18; i++)
