@@ -8,12 +8,7 @@
 void linsched_cli_init(struct linsched_cli *cli)
 {
 	memset(cli, 0, sizeof(*cli));
-	cli->cpus = cli->domains = cli->hz = -1;
-	cli->latency_ns = cli->min_gran_ns = cli->wakeup_gran_ns = cli->migration_cost_ns = -1;
-	cli->base_slice_ns = -1;
-	cli->switch_cost_ns = cli->wakeup_cost_ns = cli->migrate_cost_ns = -1;
-	cli->cache_lines = cli->miss_cost_ps = -1;
-	cli->seed = -1;
+	flag_set_init(&cli->flags);
 }
 
 void linsched_cli_clear(struct linsched_cli *cli)
@@ -22,6 +17,7 @@ void linsched_cli_clear(struct linsched_cli *cli)
 	g_free(cli->format);
 	g_free(cli->machine);
 	cli->profile = cli->format = cli->machine = NULL;
+	flag_set_clear(&cli->flags);
 }
 
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
@@ -74,45 +70,50 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Output: text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new(
-		"sim", "Simulation options:", "Show simulation options", NULL, NULL);
+	/* The knobs' sysctl and debugfs ranges; costs and sizes as machine.ini takes them. */
+	const struct flag_limits limits[] = {
+		FLAG_INT(&cli->cpus, 1, SCHED_MAX_CPUS),
+		FLAG_INT(&cli->domains, 1, SCHED_MAX_CPUS),
+		FLAG_INT(&cli->hz, 100, 1000),
+		FLAG_INT(&cli->latency_ns, SCHED_LATENCY_MIN, SCHED_LATENCY_MAX),
+		FLAG_INT(&cli->min_gran_ns, SCHED_MIN_GRAN_MIN, SCHED_MIN_GRAN_MAX),
+		FLAG_INT(&cli->wakeup_gran_ns, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX),
+		FLAG_INT(&cli->base_slice_ns, SCHED_BASE_SLICE_MIN, SCHED_BASE_SLICE_MAX),
+		FLAG_INT(&cli->migration_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->switch_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->wakeup_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->migrate_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->cache_lines, 1, G_MAXINT64),
+		FLAG_INT(&cli->miss_cost_ps, 0, G_MAXINT64),
+		FLAG_INT(&cli->seed, 0, G_MAXINT64),
+		FLAG_REAL(&cli->cost_jitter, 0, LINSCHED_MAX_JITTER_CV, FLAG_CLOSED),
+	};
+	GOptionGroup *group = flag_group_new(&cli->flags, "sim",
+					     "Simulation options:", "Show simulation options");
 
-	g_option_group_add_entries(group, entries);
+	flag_group_add(&cli->flags, group, entries, limits, G_N_ELEMENTS(limits));
 	return group;
 }
 
-static bool check_nonneg(const char *flag, gint64 v, GError **error)
-{
-	if (v < -1) {
-		g_set_error(error, CLI_ERROR, 1, "%s: %" G_GINT64_FORMAT " is negative", flag, v);
-		return false;
-	}
-	return true;
-}
+/* Whether the user gave the flag of this field of cli. */
+#define GIVEN(field) flag_given(&cli->flags, &cli->field)
 
 /* A knob the profile's kernel does not have is an error, not silently ignored. */
 static bool check_profile_knobs(const struct linsched_cli *cli, const struct sched_profile *profile,
 				GError **error)
 {
-	const struct {
-		const char *flag;
-		gint64 v;
-	} cfs[] = {
-		{ "--latency-ns", cli->latency_ns },
-		{ "--min-gran-ns", cli->min_gran_ns },
-		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
-	};
+	const char *cfs = flag_first_given(&cli->flags, &cli->latency_ns, &cli->min_gran_ns,
+					   &cli->wakeup_gran_ns, NULL);
 
 	if (profile->knobs == SCHED_KNOBS_EEVDF) {
-		for (size_t i = 0; i < G_N_ELEMENTS(cfs); i++)
-			if (cfs[i].v >= 0) {
-				g_set_error(error, CLI_ERROR, 1,
-					    "%s: the %s profile is EEVDF, which has no such knob "
-					    "(its knob is --base-slice-ns)",
-					    cfs[i].flag, profile->name);
-				return false;
-			}
-	} else if (cli->base_slice_ns >= 0) {
+		if (cfs) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "%s: the %s profile is EEVDF, which has no such knob "
+				    "(its knob is --base-slice-ns)",
+				    cfs, profile->name);
+			return false;
+		}
+	} else if (GIVEN(base_slice_ns)) {
 		g_set_error(error, CLI_ERROR, 1,
 			    "--base-slice-ns: the %s profile is CFS, which has no base_slice "
 			    "(EEVDF's knob: --profile eevdf or 6.6)",
@@ -132,40 +133,11 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 			    cli->profile, sched_profile_names());
 		return false;
 	}
-	const struct {
-		const char *flag;
-		gint64 v;
-	} values[] = {
-		{ "--cpus", cli->cpus },
-		{ "--domains", cli->domains },
-		{ "--hz", cli->hz },
-		{ "--latency-ns", cli->latency_ns },
-		{ "--min-gran-ns", cli->min_gran_ns },
-		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
-		{ "--migration-cost-ns", cli->migration_cost_ns },
-		{ "--base-slice-ns", cli->base_slice_ns },
-		{ "--switch-cost-ns", cli->switch_cost_ns },
-		{ "--wakeup-cost-ns", cli->wakeup_cost_ns },
-		{ "--migrate-cost-ns", cli->migrate_cost_ns },
-		{ "--cache-lines", cli->cache_lines },
-		{ "--miss-cost-ps", cli->miss_cost_ps },
-		{ "--seed", cli->seed },
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(values); i++)
-		if (!check_nonneg(values[i].flag, values[i].v, error))
-			return false;
-	if (cli->cpus == 0 || cli->cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CLI_ERROR, 1, "--cpus: %" G_GINT64_FORMAT " is not in 1..%d",
-			    cli->cpus, SCHED_MAX_CPUS);
-		return false;
-	}
-
 	if (!check_profile_knobs(cli, profile, error))
 		return false;
 
-	unsigned int cpus = cli->cpus > 0 ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS;
-
-	linsched_config_init(cfg, profile, cpus);
+	linsched_config_init(cfg, profile,
+			     GIVEN(cpus) ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS);
 	if (cli->machine) {
 		struct linsched_machine m;
 
@@ -173,32 +145,33 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 			return false;
 		linsched_config_set_machine(cfg, &m);
 	}
-	if (cli->domains >= 0)
-		cfg->nr_domains = (unsigned int)MIN(cli->domains, G_MAXUINT);
-	if (cli->hz >= 0)
-		cfg->hz = (unsigned int)MIN(cli->hz, G_MAXUINT);
-	if (cli->latency_ns >= 0)
+	/* The ranges of linsched_cli_group() keep every value inside its field's type. */
+	if (GIVEN(domains))
+		cfg->nr_domains = (unsigned int)cli->domains;
+	if (GIVEN(hz))
+		cfg->hz = (unsigned int)cli->hz;
+	if (GIVEN(latency_ns))
 		cfg->tun.latency = (uint64_t)cli->latency_ns;
-	if (cli->min_gran_ns >= 0)
+	if (GIVEN(min_gran_ns))
 		cfg->tun.min_granularity = (uint64_t)cli->min_gran_ns;
-	if (cli->wakeup_gran_ns >= 0)
+	if (GIVEN(wakeup_gran_ns))
 		cfg->tun.wakeup_granularity = (uint64_t)cli->wakeup_gran_ns;
-	if (cli->migration_cost_ns >= 0)
+	if (GIVEN(migration_cost_ns))
 		cfg->tun.migration_cost = (uint64_t)cli->migration_cost_ns;
-	if (cli->base_slice_ns >= 0)
+	if (GIVEN(base_slice_ns))
 		cfg->tun.base_slice = (uint64_t)cli->base_slice_ns;
-	if (cli->switch_cost_ns >= 0)
+	if (GIVEN(switch_cost_ns))
 		cfg->costs.switch_ns = (uint64_t)cli->switch_cost_ns;
-	if (cli->wakeup_cost_ns >= 0)
+	if (GIVEN(wakeup_cost_ns))
 		cfg->costs.wakeup_ns = (uint64_t)cli->wakeup_cost_ns;
-	if (cli->migrate_cost_ns >= 0)
+	if (GIVEN(migrate_cost_ns))
 		cfg->costs.migrate_ns = (uint64_t)cli->migrate_cost_ns;
-	if (cli->cache_lines >= 0)
+	if (GIVEN(cache_lines))
 		cfg->costs.cache_lines = (uint64_t)cli->cache_lines;
-	if (cli->miss_cost_ps >= 0)
+	if (GIVEN(miss_cost_ps))
 		cfg->costs.miss_ps = (uint64_t)cli->miss_cost_ps;
 	cfg->costs.jitter_cv = cli->cost_jitter;
-	if (cli->seed >= 0)
+	if (GIVEN(seed))
 		cfg->seed = (uint64_t)cli->seed;
 	if (!linsched_config_validate(cfg, error))
 		return false;

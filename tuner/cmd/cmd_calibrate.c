@@ -32,6 +32,7 @@ struct calibrate_cli {
 	char *groups, *real_cmd, *out, *order;
 	gint64 loops, repeat, seed;
 	double warmup;
+	struct flag_set flags;
 };
 
 /* What the flags resolve to, then the measurements and the fit as they come. */
@@ -66,6 +67,7 @@ static void calibrate_cli_init(struct calibrate_cli *c)
 	c->repeat = 3;
 	c->seed = 1;
 	c->warmup = 20;
+	flag_set_init(&c->flags);
 }
 
 static void calibrate_cli_clear(struct calibrate_cli *c)
@@ -76,6 +78,7 @@ static void calibrate_cli_clear(struct calibrate_cli *c)
 	g_free(c->out);
 	hackbench_cli_clear(&c->hb);
 	linsched_cli_clear(&c->sim);
+	flag_set_clear(&c->flags);
 }
 
 static void calibrate_run_clear(struct calibrate_run *run)
@@ -255,8 +258,14 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "Directory for calibration.csv and calibration.ini (required)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->loops, 1, 1000000),
+		FLAG_INT(&c->repeat, 1, 1000),
+		FLAG_INT(&c->seed, 0, G_MAXUINT32),
+		FLAG_REAL(&c->warmup, 0, 3600, FLAG_CLOSED),
+	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, hackbench_cli_group(&c->hb, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&c->sim));
 }
@@ -265,20 +274,10 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run *run,
 			    GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--loops", c->loops, 1, 1000000, FALSE },
-		{ "--repeat", c->repeat, 1, 1000, FALSE },
-		{ "--seed", c->seed, 0, G_MAXUINT32, FALSE },
-	};
-
 	if (!c->out)
 		return cmd_usage(error, "--out: a directory for the results is required");
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
-		return FALSE;
 	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
 		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
-	if (!(c->warmup >= 0 && c->warmup <= 3600))
-		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
 	run->protocol.seed = (guint)c->seed;
 	run->protocol.warmup_s = c->warmup;
 	return TRUE;
@@ -320,8 +319,8 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 		return cmd_usage(error,
 				 "--fds and --datasize other than 20 and 100 need --real-cmd: "
 				 "the default tools cannot be told them");
-	if (g_mkdir_with_parents(c->out, 0755) != 0)
-		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
+	if (!cmd_prepare_out(c->out, error))
+		return FALSE;
 	run->bench = c->real_cmd ? realbench_new_template(c->real_cmd, &local)
 				 : realbench_new_default(&local);
 	return run->bench || cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -330,7 +329,13 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
 {
 	GError *local = NULL;
+	const char *measured = flag_first_given(&c->hb.flags, &c->hb.solo_ms, &c->hb.degradation,
+						&c->hb.bootstrap_file, NULL);
 
+	if (measured)
+		return cmd_usage(error,
+				 "%s: calibrate measures the bootstrapped model's inputs itself",
+				 measured);
 	if (!linsched_cli_config(&c->sim, &run->cfg, &local) ||
 	    !hackbench_cli_params(&c->hb, &run->cfg.machine, &run->params, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -507,15 +512,11 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit real runtimes to simulated jiffies");
 	g_autoptr(GError) error = NULL;
-	GError *local = NULL;
 	int status = 0;
 
 	calibrate_cli_init(&cli);
 	add_options(&cli, ctx);
-	/* Not cmd_parse: words after the flags have always been ignored here. */
-	if (!g_option_context_parse(ctx, &argc, &argv, &local))
-		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
-	if (error || !calibrate(&cli, &run, &error))
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !calibrate(&cli, &run, &error))
 		status = cmd_fail_status("calibrate", error);
 	calibrate_run_clear(&run);
 	calibrate_cli_clear(&cli);

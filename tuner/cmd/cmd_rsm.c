@@ -43,6 +43,7 @@
  * terms, or a response that does not vary.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,7 +64,6 @@
 
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
-#define MAX_CENTRE	   100
 static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
 static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
@@ -109,10 +109,10 @@ static void rsm_run_clear(struct rsm_run *r)
 
 /* ---- flags ---------------------------------------------------------------------------------- */
 
-/* --log alone: every knob; --log=KNOB[,KNOB]: those. */
+/* --log alone: every knob; --log=KNOB[,KNOB]: those. data is the main group's flag set, in c. */
 static gboolean parse_log(const char *option, const char *value, gpointer data, GError **error)
 {
-	struct rsm_cli *c = data;
+	struct rsm_cli *c = (struct rsm_cli *)((char *)data - offsetof(struct rsm_cli, s.flags));
 
 	(void)option;
 	if (!value) {
@@ -165,10 +165,11 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		  "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = { STUDY_LIMITS(&c->s) };
 	GOptionGroup *main_group =
-		g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
+		flag_group_new(&c->s.flags, "rsm", "RSM options:", "Show RSM options");
 
-	g_option_group_add_entries(main_group, entries);
+	flag_group_add(&c->s.flags, main_group, entries, limits, G_N_ELEMENTS(limits));
 	study_cli_add_options(&c->s, main_group, ctx);
 }
 
@@ -177,14 +178,24 @@ static bool check_numbers(const struct rsm_cli *c, GError **error)
 	if (!study_cli_check(&c->s, "rsm varies this knob; set its range with --range KNOB=LO:HI",
 			     error))
 		return false;
-	if (c->analyse && (c->design || c->alpha || c->s.center != STUDY_NOT_GIVEN ||
-			   c->s.replicates != STUDY_NOT_GIVEN || c->s.journal))
+	if (!c->analyse)
+		return true;
+
+	/* --analyse simulates nothing: only the flags that shape the fit and its report apply. */
+	const struct workload_cli *wc = &c->s.wc;
+	const char *moot =
+		flag_first_given(&c->s.flags, &c->design, &c->alpha, &c->s.center, &c->s.replicates,
+				 &c->s.jobs, &c->s.journal, &c->s.no_sync, NULL);
+
+	if (!moot)
+		moot = flag_any_given(&wc->flags, NULL);
+	if (!moot)
+		moot = flag_any_given(&wc->hb.flags, NULL);
+	if (!moot)
+		moot = flag_any_given(&wc->sim.flags, &wc->sim.format);
+	if (moot)
 		return cmd_usage(error, "--analyse: fits a finished design; %s does not apply",
-				 c->design			      ? "--design"
-				 : c->alpha			      ? "--alpha"
-				 : c->s.center != STUDY_NOT_GIVEN     ? "--center"
-				 : c->s.replicates != STUDY_NOT_GIVEN ? "--replicates"
-								      : "--journal");
+				 moot);
 	return true;
 }
 
@@ -300,9 +311,9 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	if (faced && kind != RSM_ALPHA_FACE && c->alpha)
 		return cmd_usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
 
-	guint centre = c->s.center != STUDY_NOT_GIVEN ? (guint)c->s.center
-		       : bbd			      ? BBD_DEFAULT_CENTRE
-						      : CCD_DEFAULT_CENTRE;
+	guint centre = flag_given(&c->s.flags, &c->s.center) ? (guint)c->s.center
+		       : bbd				     ? BBD_DEFAULT_CENTRE
+							     : CCD_DEFAULT_CENTRE;
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);

@@ -341,10 +341,25 @@ static void test_bad_flags_are_refused(void **state)
 	struct {
 		const char *flag, *value, *needle;
 	} cases[] = {
-		{ "--order", "random", "--order" }, { "--seed", "-1", "--seed" },
-		{ "--warmup", "-1", "--warmup" },   { "--warmup", "nan", "--warmup" },
-		{ "--repeat", "0", "--repeat" },    { "--groups", "1..2", "--groups" },
+		{ "--order", "random", "--order" },
+		{ "--seed", "-1", "--seed" },
+		{ "--warmup", "-1", "--warmup" },
+		{ "--warmup", "nan", "--warmup" },
+		{ "--repeat", "0", "--repeat" },
+		{ "--groups", "1..2", "--groups" },
 		{ "--out", under_file, "--out" },
+		/* issue 16, defects 3 and 4: every number checked, -1 and nan included */
+		{ "--loops", "-1", "--loops" },
+		{ "--repeat", "nan", "--repeat" },
+		{ "--warmup", "inf", "--warmup" },
+		{ "--seed", "4294967296", "--seed" },
+		{ "--cpus", "-1", "--cpus" },
+		{ "--fds", "-1", "--fds" },
+		/* calibrate measures the bootstrapped model's inputs itself */
+		{ "--bootstrap-file", "b.ini", "--bootstrap-file: calibrate measures" },
+		{ "--solo-ms", "100", "--solo-ms: calibrate measures" },
+		/* words after the flags were ignored */
+		{ "extra", NULL, "unexpected argument 'extra'" },
 	};
 
 	g_assert_true(g_file_set_contents(file, "", 0, NULL));
@@ -353,7 +368,7 @@ static void test_bad_flags_are_refused(void **state)
 		struct run r = strcmp(cases[i].flag, "--out") == 0
 				       ? RUN("calibrate", "--real-cmd", cmd, "--out", dir)
 				       : RUN("calibrate", "--real-cmd", cmd, "--out", dir,
-					     cases[i].flag, cases[i].value);
+					     "--model", "bootstrap", cases[i].flag, cases[i].value);
 
 		expect_refusal(&r, cases[i].flag, cases[i].needle);
 		run_clear(&r);

@@ -681,6 +681,23 @@ static void test_rsm_bad_input(void **state)
 	expect_usage_error(TUNER_RUN("rsm", TINY, "extra"), "unexpected argument");
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", "/nonexistent/design.csv"), "--analyse:");
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--center", "3"), "--analyse:");
+	/* Issue 16: numbers checked as parsed, -1 no longer "not given"; flags that do nothing with
+	 * --analyse (it simulates nothing); a knob given two ranges. */
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--replicates", "-1"), "--replicates:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--center", "nan"), "--center:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--jobs", "0"), "--jobs:");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--jobs", "2"),
+			   "--analyse: fits a finished design; --jobs does not apply");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--cpus", "4"),
+			   "--analyse: fits a finished design; --cpus does not apply");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--groups", "4"),
+			   "--analyse: fits a finished design; --groups does not apply");
+	expect_usage_error(
+		TUNER_RUN("rsm", TINY, "--range", "latency=1e6:2e6", "--range", "latency=1e6:3e6"),
+		"--range: latency is given twice");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", ""),
+			   "--journal: an empty file name");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--out", ""), "--out: an empty file name");
 }
 
 static void test_rsm_box_behnken(void **state)
@@ -819,6 +836,12 @@ static void test_meta_pso_bad_input(void **state)
 			   "--iteration-weight:");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--range", "latency=2e6:1e6"), "lo < hi");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--scale", "cubic"), "--scale:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "nan"),
+			   "--iteration-weight:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "inf"),
+			   "--iteration-weight:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--particles", "-1"), "--particles:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--jobs", "-1"), "--jobs:");
 }
 
 int main(void)
