@@ -177,6 +177,9 @@ static gboolean check_flags(const struct report_cli *c, GError **error)
 {
 	if (!c->dirs && !c->trace)
 		return cmd_usage(error, "give at least one result directory (or --trace FILE)");
+	if (c->plots && !report_has_scripts(c->plots))
+		return cmd_usage(error, "--plots: %s holds no gnuplot scripts (no calibration.gp)",
+				 c->plots);
 	return cmd_prepare_out(c->out, error);
 }
 

@@ -584,9 +584,26 @@ static void test_usage_errors(void **state)
  * "cannot create : Invalid argument"; each is bad input, one line naming the flag or file. */
 static void test_plots_and_out_refused(void **state)
 {
+	g_autofree char *out = g_build_filename(*state, "out", NULL);
+	g_autofree char *plots = g_build_filename(*state, "plots", NULL);
+	g_autofree char *only = g_build_filename(plots, "calibration.gp", NULL);
 	g_autofree char *file = g_build_filename(*state, "file", NULL);
 	g_autofree char *msg = NULL;
 	struct run r;
+
+	r = TUNER_RUN("report", "--plots", "/nonexistent", "--out", out, FIXTURES "/pso");
+	expect_input_error(&r, "tuner report: --plots: /nonexistent holds no gnuplot scripts (no "
+			       "calibration.gp)");
+	run_clear(&r);
+
+	/* A directory with some scripts but not the one a figure needs. */
+	assert_int_equal(g_mkdir(plots, 0755), 0);
+	assert_true(g_file_set_contents(only, "", 0, NULL));
+	r = TUNER_RUN("report", "--plots", plots, "--out", out, FIXTURES "/pso");
+	msg = g_strdup_printf(
+		"tuner report: %s/convergence.gp: no such gnuplot script (--plots DIR)", plots);
+	expect_input_error(&r, msg);
+	run_clear(&r);
 
 	r = TUNER_RUN("report", "--out", "", FIXTURES "/pso");
 	expect_input_error(&r, "tuner report: --out: an empty file name");
