@@ -65,7 +65,8 @@ struct optimize_cli {
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
-	char *preset, *omega, *phi_p, *phi_g;
+	char *preset;
+	double omega, phi_p, phi_g;
 	char *preset_help;	     /* --preset's help, built from the preset table */
 	gint64 rule, max_iterations; /* golden */
 	gboolean interior_only;
@@ -152,9 +153,6 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_free(c->bracket);
 	g_free(c->preset);
 	g_free(c->preset_help);
-	g_free(c->omega);
-	g_free(c->phi_p);
-	g_free(c->phi_g);
 	g_free(c->batch_rule);
 	flag_set_clear(&c->flags);
 }
@@ -241,6 +239,12 @@ static void add_group(struct optimize_cli *c, GOptionContext *ctx, const char *n
 	const struct flag_limits limits[] = {
 		FLAG_INT(&c->particles, 1, 100000),
 		FLAG_INT(&c->iterations, 1, 100000),
+		/* Beyond these a swarm only diverges: |omega| > 1 grows every velocity, a negative
+		 * pull pushes away from the best, and a pull above 2 (1 + omega) <= 4 already leaves
+		 * the mean trajectory's stable region (the classic preset sits on its edge). */
+		FLAG_REAL(&c->omega, -1, 1, FLAG_CLOSED),
+		FLAG_REAL(&c->phi_p, 0, 8, FLAG_CLOSED),
+		FLAG_REAL(&c->phi_g, 0, 8, FLAG_CLOSED),
 		FLAG_INT(&c->initial, 1, 10000),
 		FLAG_INT(&c->batch, 1, 10000),
 		FLAG_INT(&c->restarts, 0, 100),
@@ -293,12 +297,12 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations, the first included (default 30)", "N" },
 		{ "preset", 0, 0, G_OPTION_ARG_STRING, &c->preset, c->preset_help, "NAME" },
-		{ "omega", 0, 0, G_OPTION_ARG_STRING, &c->omega, "Inertia (default: the preset's)",
-		  "W" },
-		{ "phi-p", 0, 0, G_OPTION_ARG_STRING, &c->phi_p,
-		  "Pull to the particle's best (default: the preset's)", "P" },
-		{ "phi-g", 0, 0, G_OPTION_ARG_STRING, &c->phi_g,
-		  "Pull to the swarm's best (default: the preset's)", "G" },
+		{ "omega", 0, 0, G_OPTION_ARG_DOUBLE, &c->omega,
+		  "Inertia, -1..1 (default: the preset's)", "W" },
+		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p,
+		  "Pull to the particle's best, 0..8 (default: the preset's)", "P" },
+		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g,
+		  "Pull to the swarm's best, 0..8 (default: the preset's)", "G" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const GOptionEntry bayes[] = {
@@ -562,17 +566,6 @@ static guint golden_evaluations(double tolerance, gint64 max_iterations, bool en
 	return (guint)MIN(steps, (double)max_iterations) + (ends ? 3 : 1);
 }
 
-/* A finite number from the text of a flag. */
-static bool parse_coefficient(const char *flag, const char *text, double *out, GError **error)
-{
-	char *end;
-
-	*out = g_ascii_strtod(text, &end);
-	if (end == text || *end != '\0' || !isfinite(*out))
-		return cmd_usage(error, "%s: '%s' is not a finite number", flag, text);
-	return true;
-}
-
 /* omega, phi_p, phi_g: the preset's, then each flag given. */
 static bool pso_coefficients(const struct optimize_cli *c, tuner_optimizer_params *p,
 			     GError **error)
@@ -582,12 +575,10 @@ static bool pso_coefficients(const struct optimize_cli *c, tuner_optimizer_param
 	if (c->preset && !(preset = tuner_pso_preset_by_name(c->preset)))
 		return cmd_usage(error, "--preset: '%s' is not constriction, thesis or classic",
 				 c->preset);
-	p->pso.omega = preset->omega;
-	p->pso.phi_p = preset->phi_p;
-	p->pso.phi_g = preset->phi_g;
-	return (!c->omega || parse_coefficient("--omega", c->omega, &p->pso.omega, error)) &&
-	       (!c->phi_p || parse_coefficient("--phi-p", c->phi_p, &p->pso.phi_p, error)) &&
-	       (!c->phi_g || parse_coefficient("--phi-g", c->phi_g, &p->pso.phi_g, error));
+	p->pso.omega = flag_given(&c->flags, &c->omega) ? c->omega : preset->omega;
+	p->pso.phi_p = flag_given(&c->flags, &c->phi_p) ? c->phi_p : preset->phi_p;
+	p->pso.phi_g = flag_given(&c->flags, &c->phi_g) ? c->phi_g : preset->phi_g;
+	return true;
 }
 
 static bool build_params(const struct optimize_cli *c, struct optimize_run *r, GError **error)

@@ -1005,6 +1005,7 @@ static void test_flags_refused(void **state)
 	} reals[] = {
 		{ "ga", "--crossover" }, { "ga", "--mutation" },      { "ga", "--eta-c" },
 		{ "ga", "--eta-m" },	 { "golden", "--tolerance" }, { "pso", "--cost-jitter" },
+		{ "pso", "--phi-p" },	 { "pso", "--phi-g" },
 	};
 	static const struct {
 		const char *args[10];
@@ -1013,6 +1014,9 @@ static void test_flags_refused(void **state)
 		/* "not given" is no longer a value: 0 initial points, a mutation probability of 0 */
 		{ { "bayes", "--initial", "0" }, "--initial" },
 		{ { "ga", "--mutation", "0" }, "--mutation" },
+		/* PSO's coefficients were strings checked only for finiteness */
+		{ { "pso", "--omega", "-5" }, "--omega: must be in [-1, 1], got -5" },
+		{ { "pso", "--phi-p", "1e300" }, "--phi-p: must be in [0, 8], got 1e300" },
 		/* defect 6 */
 		{ { "pso", "--out", "" }, "--out: an empty file name" },
 		{ { "pso", "--journal", "" }, "--journal: an empty file name" },
