@@ -278,6 +278,8 @@ static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run 
 		return cmd_usage(error, "--out: a directory for the results is required");
 	if (c->order && !run_order_from_name(c->order, &run->protocol.order))
 		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
+	if (run->protocol.order == RUN_ORDER_BLOCKS && flag_given(&c->flags, &c->seed))
+		return cmd_usage(error, "--seed: shuffles the rounds; --order blocks has none");
 	run->protocol.seed = (guint)c->seed;
 	run->protocol.warmup_s = c->warmup;
 	return TRUE;

@@ -112,7 +112,8 @@ gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sy
 	GError *local = NULL;
 
 	if (!path)
-		return TRUE;
+		return no_sync ? cmd_usage(error, "--no-sync: there is no --journal to sync")
+			       : TRUE;
 	*out = journal_open(path, settings, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
 	if (*out)
 		return TRUE;

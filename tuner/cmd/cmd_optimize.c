@@ -394,6 +394,8 @@ static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_ty
 	    strcmp(c->batch_rule, "believer") != 0 && strcmp(c->batch_rule, "liar") != 0)
 		return cmd_usage(error, "--batch-rule: '%s' is not believer or liar",
 				 c->batch_rule);
+	if (type == tuner_optimizer_bayes && c->batch_rule && c->batch == 1)
+		return cmd_usage(error, "--batch-rule: fills a batch of --batch Q > 1 points");
 	if (type == tuner_optimizer_ga) {
 		if (c->population * c->generations > 100000000)
 			return cmd_usage(error,

@@ -199,9 +199,13 @@ static void test_seed_and_order_decide_the_plan(void **state)
 		g_autofree char *out = in_dir(state, name);
 		g_autofree char *log = in_dir(state, "log");
 		g_autofree char *cmd = linear_cmd(log);
-		struct run r = RUN("calibrate", "--groups", "1..5", "--loops", "1", "--repeat", "2",
-				   "--warmup", "0", "--order", orders[i], "--seed",
-				   i < 3 ? seeds[i] : "1", "--real-cmd", cmd, "--out", out);
+		/* blocks shuffle nothing, so they take no seed */
+		struct run r = i < 3 ? RUN("calibrate", "--groups", "1..5", "--loops", "1",
+					   "--repeat", "2", "--warmup", "0", "--order", orders[i],
+					   "--seed", seeds[i], "--real-cmd", cmd, "--out", out)
+				     : RUN("calibrate", "--groups", "1..5", "--loops", "1",
+					   "--repeat", "2", "--warmup", "0", "--order", orders[i],
+					   "--real-cmd", cmd, "--out", out);
 
 		expect_exit_0(&r, orders[i]);
 		plans[i] = run_order_of(out);
@@ -373,6 +377,12 @@ static void test_bad_flags_are_refused(void **state)
 		expect_refusal(&r, cases[i].flag, cases[i].needle);
 		run_clear(&r);
 	}
+	/* A shuffle's seed without the shuffle. */
+	struct run r = RUN("calibrate", "--real-cmd", cmd, "--out", out, "--order", "blocks",
+			   "--seed", "3");
+
+	expect_refusal(&r, "--order blocks --seed 3", "--seed: shuffles the rounds");
+	run_clear(&r);
 	assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
 }
 

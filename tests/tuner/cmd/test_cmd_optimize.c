@@ -1043,6 +1043,8 @@ static void test_flags_refused(void **state)
 		{ { "pso", "--duration-ms", "1000" }, "--duration-ms" },
 		{ { "pso", "--solo-ms", "100" }, "--solo-ms" },
 		{ { "pso", "--jobs", "2", "--jobs", "3" }, "--jobs: given twice" },
+		{ { "pso", "--no-sync" }, "--no-sync: there is no --journal" },
+		{ { "bayes", "--batch-rule", "liar" }, "--batch-rule: fills a batch" },
 	};
 
 	(void)state;

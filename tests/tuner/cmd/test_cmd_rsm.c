@@ -698,6 +698,7 @@ static void test_rsm_bad_input(void **state)
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", ""),
 			   "--journal: an empty file name");
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--out", ""), "--out: an empty file name");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--no-sync"), "--no-sync: there is no --journal");
 }
 
 static void test_rsm_box_behnken(void **state)
