@@ -976,37 +976,42 @@ static void test_bad_input(void **state)
  */
 static void test_flags_refused(void **state)
 {
+	/* Every number flag of the optimizers, and values it must refuse: integers and reals. */
 	static const struct {
 		const char *cmd, *flag;
-	} ints[] = {
-		{ "pso", "--replicates" },
-		{ "pso", "--budget" },
-		{ "pso", "--jobs" },
-		{ "pso", "--rounds" },
-		{ "pso", "--vm-cpus" },
-		{ "pso", "--vm-mem" },
-		{ "pso", "--vm-timeout" },
-		{ "pso", "--particles" },
-		{ "pso", "--iterations" },
-		{ "pso", "--duration-ms" },
-		{ "bayes", "--initial" },
-		{ "bayes", "--batch" },
-		{ "bayes", "--restarts" },
-		{ "ga", "--population" },
-		{ "ga", "--generations" },
-		{ "ga", "--elite" },
-		{ "ga", "--tournament" },
-		{ "golden", "--rule" },
-		{ "golden", "--max-iterations" },
-		{ "grid", "--points" },
+		bool real;
+	} numbers[] = {
+		{ "pso", "--replicates", false },
+		{ "pso", "--budget", false },
+		{ "pso", "--jobs", false },
+		{ "pso", "--rounds", false },
+		{ "pso", "--vm-cpus", false },
+		{ "pso", "--vm-mem", false },
+		{ "pso", "--vm-timeout", false },
+		{ "pso", "--particles", false },
+		{ "pso", "--iterations", false },
+		{ "pso", "--duration-ms", false },
+		{ "bayes", "--initial", false },
+		{ "bayes", "--batch", false },
+		{ "bayes", "--restarts", false },
+		{ "ga", "--population", false },
+		{ "ga", "--generations", false },
+		{ "ga", "--elite", false },
+		{ "ga", "--tournament", false },
+		{ "golden", "--rule", false },
+		{ "golden", "--max-iterations", false },
+		{ "grid", "--points", false },
+		{ "ga", "--crossover", true },
+		{ "ga", "--mutation", true },
+		{ "ga", "--eta-c", true },
+		{ "ga", "--eta-m", true },
+		{ "golden", "--tolerance", true },
+		{ "pso", "--cost-jitter", true },
+		{ "pso", "--phi-p", true },
+		{ "pso", "--phi-g", true },
 	};
-	static const struct {
-		const char *cmd, *flag;
-	} reals[] = {
-		{ "ga", "--crossover" }, { "ga", "--mutation" },      { "ga", "--eta-c" },
-		{ "ga", "--eta-m" },	 { "golden", "--tolerance" }, { "pso", "--cost-jitter" },
-		{ "pso", "--phi-p" },	 { "pso", "--phi-g" },
-	};
+	static const char *const bad_int[] = { "-1", "nan", "1e3", "" };
+	static const char *const bad_real[] = { "-1", "nan", "inf", "-inf" };
 	static const struct {
 		const char *args[10];
 		const char *names;
@@ -1048,27 +1053,15 @@ static void test_flags_refused(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
-		const char *const bad[] = { "-1", "nan", "1e3", "" };
+	for (size_t i = 0; i < G_N_ELEMENTS(numbers); i++) {
+		const char *const *bad = numbers[i].real ? bad_real : bad_int;
 
-		for (size_t j = 0; j < G_N_ELEMENTS(bad); j++) {
-			struct run r = RUN(ints[i].cmd, ints[i].flag, bad[j]);
-			g_autofree char *what =
-				g_strdup_printf("%s %s '%s'", ints[i].cmd, ints[i].flag, bad[j]);
+		for (size_t j = 0; j < G_N_ELEMENTS(bad_int); j++) {
+			struct run r = RUN(numbers[i].cmd, numbers[i].flag, bad[j]);
+			g_autofree char *what = g_strdup_printf("%s %s '%s'", numbers[i].cmd,
+								numbers[i].flag, bad[j]);
 
-			expect_refusal(&r, what, ints[i].flag);
-			run_clear(&r);
-		}
-	}
-	for (size_t i = 0; i < G_N_ELEMENTS(reals); i++) {
-		const char *const bad[] = { "-1", "nan", "inf", "-inf" };
-
-		for (size_t j = 0; j < G_N_ELEMENTS(bad); j++) {
-			struct run r = RUN(reals[i].cmd, reals[i].flag, bad[j]);
-			g_autofree char *what =
-				g_strdup_printf("%s %s %s", reals[i].cmd, reals[i].flag, bad[j]);
-
-			expect_refusal(&r, what, reals[i].flag);
+			expect_refusal(&r, what, numbers[i].flag);
 			run_clear(&r);
 		}
 	}
