@@ -23,7 +23,9 @@
  * the names their messages need.
  *
  * String and array targets must start NULL (the flag's value is then owned by the command's
- * struct, freed by its clear function); G_OPTION_REMAINING entries pass through untouched.
+ * struct, freed by its clear function); G_OPTION_REMAINING entries pass through untouched. A
+ * value set in the struct by a program, not through the parser, is not given and so not used:
+ * a program that builds a command's struct parses flags too (workload_cli_parse).
  */
 #ifndef LINSCHED_CLI_FLAGS_H
 #define LINSCHED_CLI_FLAGS_H
@@ -37,13 +39,14 @@ struct flag_set {
 	GPtrArray *flags; /* struct flag * (flags.c), one per entry added */
 };
 
-/* The bounds of a number flag: limits[i].value is the entry's arg_data. */
+/* Which bounds of a real flag's interval are outside it. */
 enum flag_open {
 	FLAG_CLOSED = 0,
 	FLAG_OPEN_LO = 1, /* lo itself is outside */
 	FLAG_OPEN_HI = 2, /* hi itself is outside */
 };
 
+/* The bounds of a number flag, found by value: its entry's arg_data. */
 struct flag_limits {
 	gconstpointer value;
 	bool real;	 /* a double (lo, hi, open); else a gint64 (min, max) */
@@ -79,9 +82,9 @@ void flag_group_add(struct flag_set *set, GOptionGroup *group, const GOptionEntr
 void flag_add_main_entries(struct flag_set *set, GOptionContext *ctx, const GOptionEntry *entries,
 			   const struct flag_limits *limits, gsize n_limits);
 
-/* Whether the flag whose entry points at value was on the command line. A value no entry of set
- * points at was not: the command does not have that flag, or set was never given to a parser (a
- * struct filled by a program rather than a command line). */
+/* Whether the flag whose entry points at value was on the command line (under its own name or
+ * GLib's group-prefixed one, "--sim-seed"). A value no entry of set points at was not: the
+ * command does not have that flag, or no group was built for set. */
 bool flag_given(const struct flag_set *set, gconstpointer value);
 
 /* "--name" of the flag whose entry points at value (one of set's: a programming error
