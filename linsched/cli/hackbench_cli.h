@@ -18,12 +18,15 @@ struct hackbench_cli {
 	gboolean pipe, threads, processes;
 	char *model, *bootstrap_file, *start;
 	double solo_ms, degradation;
+	/* capacity, costs, solo_ms and degradation are the model's unless given; the footprint
+	 * the machine's, else the model's */
+	struct flag_set flags;
 };
 
 void hackbench_cli_init(struct hackbench_cli *hc);
 void hackbench_cli_clear(struct hackbench_cli *hc);
-/* The flags as a GOptionGroup; with_groups false leaves out --groups/--loops for commands that
- * sweep them themselves. */
+/* The flags as a GOptionGroup, every number checked against its range as it is parsed;
+ * with_groups false leaves out --groups/--loops for commands that sweep them themselves. */
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups);
 /* The workload the flags describe on machine m (whose costs and sizes fill what the flags leave
  * out: cfg->machine of the configuration the simulation flags gave); false with a one-line error

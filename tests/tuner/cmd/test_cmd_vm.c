@@ -93,6 +93,12 @@ static void test_validate(void **state)
 	r = RUN("validate", "--best", best, "--against", "mars");
 	expect_refusal(&r, "--against mars", "--against");
 	run_clear(&r);
+	r = RUN("validate", "--best", best, "--against", "live", "--cmd", "true", "--vm-cpus", "2");
+	expect_refusal(&r, "--vm-cpus with --against live", "--vm-cpus: only with --against vm");
+	run_clear(&r);
+	r = RUN("validate", "--best", best, "--rounds", "-1");
+	expect_refusal(&r, "--rounds -1", "--rounds");
+	run_clear(&r);
 	assert_true(g_file_set_contents(best, "{\"best\": {\"knobs\": {\"latency_ns\": 5}}}", -1,
 					NULL));
 	r = RUN("validate", "--best", best);
