@@ -627,11 +627,13 @@ static void fidelity_bench(void)
 
 	if (!set)
 		g_error("bench: %s", error->message);
+	g_auto(GStrv) args = g_strsplit(
+		"--profile 6.1 --hz 250 --machine machines/qemu-tcg-6.1.ini --start parent", " ",
+		-1);
+
 	workload_cli_init(&wc);
-	wc.sim.profile = g_strdup("6.1");
-	wc.sim.hz = 250;
-	wc.sim.machine = g_strdup("machines/qemu-tcg-6.1.ini");
-	wc.hb.start = g_strdup("parent");
+	if (!workload_cli_parse(&wc, (const char *const *)args, &error))
+		g_error("bench: %s", error->message);
 	for (int i = 0; i < 3; i++) { /* interleaved */
 		t1[i] = fidelity_plans(set, &wc, 1, &sw1);
 		t2[i] = fidelity_plans(set, &wc, 2, &sw2);

@@ -33,6 +33,19 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups);
  * naming the flag. */
 bool hackbench_cli_params(const struct hackbench_cli *hc, const struct linsched_machine *m,
 			  struct hackbench_params *p, GError **error);
+
+/* The shape of a workload: what a hackbench command line says. */
+struct hackbench_shape {
+	unsigned int groups, loops, fds, datasize;
+	bool pipe, threads;
+};
+
+/* The same with the shape taken from shape instead of the flags (whose shape flags the caller
+ * refuses): for workloads that say their own, such as the tuner's real plans. */
+bool hackbench_cli_params_shaped(const struct hackbench_cli *hc,
+				 const struct hackbench_shape *shape,
+				 const struct linsched_machine *m, struct hackbench_params *p,
+				 GError **error);
 /* The configuration for simulating p: the task kind decides the context-switch cost (the
  * machine's for threads or processes) unless --switch-cost-ns was given. */
 void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,

@@ -1,7 +1,7 @@
 /*
  * tests/linsched/cli/test_cli_config.c - the configuration the simulation flags describe on a
  * machine the caller gives (linsched_cli_config_on, which the tuner's fit varies), and the
- * workload's cache footprint taken from the machine.
+ * workload's cache footprint taken from the machine unless --footprint-lines is given.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +16,30 @@
 #include "linsched/cli/hackbench_cli.h"
 #include "tests/support/support.h"
 
+/* cli and hc (fresh from their init; hc may be NULL) filled from the NULL-terminated flags as a
+ * command line fills them: a value set in the struct is not given (flags.h). */
+static void parse(struct linsched_cli *cli, struct hackbench_cli *hc, const char *const *args)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	GError *error = NULL;
+
+	g_ptr_array_add(argv, (gpointer) "test");
+	for (size_t i = 0; args[i]; i++)
+		g_ptr_array_add(argv, (gpointer)args[i]);
+	g_ptr_array_add(argv, NULL);
+	g_option_context_add_group(ctx, linsched_cli_group(cli));
+	if (hc)
+		g_option_context_add_group(ctx, hackbench_cli_group(hc, true));
+
+	int argc = (int)argv->len - 1;
+	char **p = (char **)argv->pdata;
+
+	if (!g_option_context_parse(ctx, &argc, &p, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(argc, 1);
+}
+
 /* A machine given by the caller replaces --machine's; the flags still win over it. */
 static void test_config_on_machine(void **state)
 {
@@ -27,8 +51,7 @@ static void test_config_on_machine(void **state)
 
 	assert_true(g_file_set_contents(path, "[costs]\nwakeup_ns=7000\nmiss_ps=9000\n", -1, NULL));
 	linsched_cli_init(&cli);
-	cli.machine = g_strdup(path);
-	cli.profile = g_strdup("6.1");
+	parse(&cli, NULL, (const char *const[]){ "--machine", path, "--profile", "6.1", NULL });
 
 	assert_true(linsched_cli_config_on(&cli, NULL, &cfg, &error));
 	assert_int_equal(cfg.costs.wakeup_ns, 7000); /* --machine's */
@@ -42,7 +65,11 @@ static void test_config_on_machine(void **state)
 	assert_int_equal(cfg.costs.miss_ps, 1234);
 	assert_int_equal(cfg.machine.wakeup_ns, 4321);
 
-	cli.miss_cost_ps = 55;
+	linsched_cli_clear(&cli);
+	linsched_cli_init(&cli);
+	parse(&cli, NULL,
+	      (const char *const[]){ "--machine", path, "--profile", "6.1", "--miss-cost-ps", "55",
+				     NULL });
 	assert_true(linsched_cli_config_on(&cli, &m, &cfg, &error));
 	assert_int_equal(cfg.costs.miss_ps, 55);
 	assert_int_equal(cfg.costs.wakeup_ns, 4321);
@@ -70,11 +97,26 @@ static void test_footprint_from_machine(void **state)
 	assert_true(hackbench_cli_params(&hc, &m, &p, &error));
 	assert_int_equal(p.footprint_lines, 96);
 
+	/* Set in the struct, not given: still the machine's. */
 	hc.footprint = 0;
 	assert_true(hackbench_cli_params(&hc, &m, &p, &error));
-	assert_int_equal(p.footprint_lines, 0);
-	assert_null(error);
+	assert_int_equal(p.footprint_lines, 96);
 	hackbench_cli_clear(&hc);
+
+	/* Given, even as 0 (no cache reload) or as the model's own 512: the flag's. */
+	for (int i = 0; i < 2; i++) {
+		struct linsched_cli cli;
+
+		linsched_cli_init(&cli);
+		hackbench_cli_init(&hc);
+		parse(&cli, &hc,
+		      (const char *const[]){ "--footprint-lines", i ? "512" : "0", NULL });
+		assert_true(hackbench_cli_params(&hc, &m, &p, &error));
+		assert_int_equal(p.footprint_lines, i ? 512 : 0);
+		hackbench_cli_clear(&hc);
+		linsched_cli_clear(&cli);
+	}
+	assert_null(error);
 }
 
 int main(void)

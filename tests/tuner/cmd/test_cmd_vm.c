@@ -318,10 +318,11 @@ static void test_rsm_vm_refusals_and_failure(void **state)
 	run_clear(&r);
 }
 
-#define CALIBRATE_VM_FLAGS                                                              \
+#define CALIBRATE_VM_BASE                                                               \
 	"calibrate", "--real", "vm", "--groups", "1,2,3", "--loops", "10", "--threads", \
-		"--repeat", "2", "--profile", "6.1", "--hz", "250", "--settings",       \
-		"defaults,wakeup_granularity=0,latency=24e6"
+		"--repeat", "2", "--profile", "6.1", "--hz", "250"
+#define CALIBRATE_VM_FLAGS \
+	CALIBRATE_VM_BASE, "--settings", "defaults,wakeup_granularity=0,latency=24e6"
 
 /* The fake guest's time in round r (round 1 twice as slow) at g groups and wakeup w ns. */
 static double fake_round_time(guint r, guint g, double w)
@@ -456,18 +457,35 @@ static void test_calibrate_vm_refusals_and_failures(void **state)
 		{ "--settings", "latency=5", "sysctl range" },
 		{ "--real-cmd", "hackbench -T", "{groups}" },
 		{ "--vm-timeout", "0", "--vm-timeout" },
+		{ "--vm-mem", "nan", "--vm-mem" },
+		{ "--vm-cpus", "-1", "--vm-cpus" },
+		{ "--warmup", "nan", "--warmup" },
 	};
 
+	/* The base flags without --settings, which a flag that holds one value gives once. */
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		const char *const args[] = { CALIBRATE_VM_FLAGS, "--out",      out,
-					     bad[i].flag,	 bad[i].value, NULL };
+		const char *const args[] = { CALIBRATE_VM_BASE, "--out",      out,
+					     bad[i].flag,	bad[i].value, NULL };
 		struct run r = run_program(TUNER, args, NULL);
 
 		expect_refusal(&r, bad[i].flag, bad[i].needle);
 		run_clear(&r);
 	}
-	struct run r = RUN("calibrate", "--settings", "defaults", "--out", out);
+	const char *const twice[] = { CALIBRATE_VM_FLAGS, "--out",    out,
+				      "--settings",	  "defaults", NULL };
+	struct run r = run_program(TUNER, twice, NULL);
+
+	expect_refusal(&r, "--settings twice", "--settings: given twice");
+	run_clear(&r);
+	r = RUN("calibrate", "--settings", "defaults", "--out", out);
 	expect_refusal(&r, "--settings without the VM", "--settings: only with --real vm");
+	run_clear(&r);
+	/* The VM's flags are refused without it, even at their default values. */
+	r = RUN("calibrate", "--vm-mem", "1024", "--out", out);
+	expect_refusal(&r, "--vm-mem without the VM", "--vm-mem: only with --real vm");
+	run_clear(&r);
+	r = RUN("calibrate", "--rounds", "5", "--out", out);
+	expect_refusal(&r, "--rounds (calibrate's are --repeat)", "--rounds");
 	run_clear(&r);
 	r = RUN("calibrate", "--real", "mars", "--out", out);
 	expect_refusal(&r, "--real mars", "--real");
