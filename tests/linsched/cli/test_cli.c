@@ -755,6 +755,7 @@ static void test_numbers_refused(void **state)
 		"--miss-cost-ps",
 		"--seed",
 		"--duration-ms",
+		"--stall-ns",
 	};
 	static const char *const not_numbers[] = { "nan", "inf", "1e3", "0x10", "", "2 " };
 
@@ -769,8 +770,20 @@ static void test_numbers_refused(void **state)
 	BAD(NAMES("--cost-jitter", "inf"), "--cost-jitter", "inf");
 	BAD(NAMES("--cost-jitter", "-0.5"), "--cost-jitter", "-0.5");
 	BAD(NAMES("--seed", "99999999999999999999"), "--seed", "99999999999999999999");
+	/* The steal flags were text parsed after the command line, "not given" when NULL. */
+	BAD(NAMES("--steal", "-1"), "--steal", "-1", "--stall-ns", "1000000");
+	BAD(NAMES("--steal", "inf"), "--steal", "inf", "--stall-ns", "1000000");
+	BAD(NAMES("--steal", "''"), "--steal", "", "--stall-ns", "1000000");
+	BAD(NAMES("--stall-ns", "1e6"), "--steal", "0.3", "--stall-ns", "1e6");
+	BAD(NAMES("--stall-ns", "1000000000001"), "--steal", "0.3", "--stall-ns", "1000000000001");
+	BAD(NAMES("--stall-cv", "-1"), "--stall-cv", "-1");
+	BAD(NAMES("--stall-cv", "nan"), "--stall-cv", "nan");
+	BAD(NAMES("--stall-cv", "10.5"), "--stall-cv", "10.5");
 	/* A flag holds one value: the second was silently taken. */
 	BAD(NAMES("--cpus", "twice"), "--cpus", "2", "--cpus", "4");
+	BAD(NAMES("--steal", "twice"), "--steal", "0.1", "--steal", "0.2", "--stall-ns", "1000");
+	BAD(NAMES("--stall-ns", "twice"), "--stall-ns", "1000", "--stall-ns", "2000");
+	BAD(NAMES("--stall-cv", "twice"), "--stall-cv", "1", "--stall-cv", "2");
 	BAD(NAMES("--machine", "empty"), "--machine", "");
 }
 

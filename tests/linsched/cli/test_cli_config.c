@@ -1,7 +1,8 @@
 /*
  * tests/linsched/cli/test_cli_config.c - the configuration the simulation flags describe on a
  * machine the caller gives (linsched_cli_config_on, which the tuner's fit varies), and the
- * workload's cache footprint taken from the machine unless --footprint-lines is given.
+ * workload's cache footprint taken from the machine unless --footprint-lines is given, and the
+ * steal flags over the machine's [steal].
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,6 +78,76 @@ static void test_config_on_machine(void **state)
 	linsched_cli_clear(&cli);
 }
 
+/* The configuration of the flags on machine.ini path; false with the error in *error. */
+static bool config_with(const char *path, const char *const *args, struct linsched_config *cfg,
+			GError **error)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new();
+	struct linsched_cli cli;
+	bool ok;
+
+	if (path) {
+		g_ptr_array_add(all, (gpointer) "--machine");
+		g_ptr_array_add(all, (gpointer)path);
+	}
+	for (size_t i = 0; args[i]; i++)
+		g_ptr_array_add(all, (gpointer)args[i]);
+	g_ptr_array_add(all, NULL);
+	linsched_cli_init(&cli);
+	parse(&cli, NULL, (const char *const *)all->pdata);
+	ok = linsched_cli_config(&cli, cfg, error);
+	linsched_cli_clear(&cli);
+	return ok;
+}
+
+/*
+ * The steal flags given override the machine's [steal], each on its own, and 0 is a value like
+ * any other (it was "not given" when the flags were text); steal without a stall length from the
+ * flags or the machine is refused, naming --steal.
+ */
+static void test_steal_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(
+		path, "[steal]\nsteal_ppm=400000\nstall_ns=3000000\nstall_cv_pct=50\n", -1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+	assert_true(cfg.costs.stall_cv == 0.5);
+
+	assert_true(config_with(path, (const char *const[]){ "--steal", "0", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 0);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+
+	assert_true(
+		config_with(path, (const char *const[]){ "--steal", "0.125", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 125000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+
+	assert_true(config_with(path,
+				(const char *const[]){ "--stall-ns", "1", "--stall-cv", "2", NULL },
+				&cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 1);
+	assert_true(cfg.costs.stall_cv == 2);
+	assert_null(error);
+
+	/* The built-in machine has no stalls: --steal needs --stall-ns. */
+	assert_false(
+		config_with(NULL, (const char *const[]){ "--steal", "0.125", NULL }, &cfg, &error));
+	assert_true(g_str_has_prefix(error->message, "--steal: needs --stall-ns"));
+	g_clear_error(&error);
+	assert_true(config_with(
+		NULL, (const char *const[]){ "--steal", "0.125", "--stall-ns", "500", NULL }, &cfg,
+		&error));
+	assert_int_equal(cfg.costs.steal_ppm, 125000);
+	assert_int_equal(cfg.costs.stall_ns, 500);
+	assert_true(cfg.costs.stall_cv == 1);
+}
+
 /* --footprint-lines, else the machine's footprint_lines, else the model's 512. */
 static void test_footprint_from_machine(void **state)
 {
@@ -125,6 +196,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_on_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_footprint_from_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 	};
 
