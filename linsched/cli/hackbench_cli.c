@@ -121,29 +121,19 @@ static bool check_conflicts(const struct hackbench_cli *o, GError **error)
 	return true;
 }
 
-/* The workload of the flags with the shape of shape, or the flags' own when shape is NULL. */
+/* The workload of the flags with the shape of shape. */
 static bool params_of(const struct hackbench_cli *o, const struct hackbench_shape *shape,
 		      const struct linsched_machine *m, struct hackbench_params *p, GError **error)
 {
 	hackbench_params_default(p);
 	if (!check_conflicts(o, error))
 		return false;
-	if (shape) {
-		p->groups = shape->groups;
-		p->loops = shape->loops;
-		p->fds = shape->fds;
-		p->datasize = shape->datasize;
-		p->pipe = shape->pipe;
-		p->threads = shape->threads;
-	} else {
-		/* The ranges of hackbench_cli_group() keep every value inside its field's type. */
-		p->groups = (unsigned int)o->groups;
-		p->loops = (unsigned int)o->loops;
-		p->fds = (unsigned int)o->fds;
-		p->datasize = (unsigned int)o->datasize;
-		p->pipe = o->pipe;
-		p->threads = o->threads;
-	}
+	p->groups = shape->groups;
+	p->loops = shape->loops;
+	p->fds = shape->fds;
+	p->datasize = shape->datasize;
+	p->pipe = shape->pipe;
+	p->threads = shape->threads;
 	/* Not given: the machine's footprint (a fitted machine.ini carries one), else the model's. */
 	if (GIVEN(footprint))
 		p->footprint_lines = (uint64_t)o->footprint;
@@ -181,7 +171,17 @@ static bool params_of(const struct hackbench_cli *o, const struct hackbench_shap
 bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_machine *m,
 			  struct hackbench_params *p, GError **error)
 {
-	return params_of(o, NULL, m, p, error);
+	/* The ranges of hackbench_cli_group() keep every value inside its field's type. */
+	const struct hackbench_shape own = {
+		(unsigned int)o->groups,
+		(unsigned int)o->loops,
+		(unsigned int)o->fds,
+		(unsigned int)o->datasize,
+		o->pipe,
+		o->threads,
+	};
+
+	return params_of(o, &own, m, p, error);
 }
 
 bool hackbench_cli_params_shaped(const struct hackbench_cli *o, const struct hackbench_shape *shape,

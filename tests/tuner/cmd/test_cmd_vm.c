@@ -118,19 +118,27 @@ static void test_validate(void **state)
 	run_clear(&r);
 }
 
-/* The guest's CPUs are the simulation's --cpus unless --vm-cpus says otherwise, as in every
- * command that boots: the reference is the 6.1 kernel's defaults for them (latency 6 ms x (1 +
- * ilog2 CPUs): 18 ms on 4, 12 ms on 2). */
-static void test_validate_guest_cpus(void **state)
+/* A result.json whose best knobs are the 6.1 defaults on 2 CPUs but wakeup_granularity 0. */
+static char *tuned_best(const FakeVm *f)
 {
-	FakeVm *f = *state;
-	g_autofree char *best = g_build_filename(f->dir, "result.json", NULL);
+	char *best = g_build_filename(f->dir, "result.json", NULL);
 
 	assert_true(g_file_set_contents(
 		best,
 		"{\"best\": {\"knobs\": {\"latency_ns\": 12000000, \"min_granularity_ns\": "
 		"1500000, \"wakeup_granularity_ns\": 0}}}",
 		-1, NULL));
+	return best;
+}
+
+/* The guest's CPUs are the simulation's --cpus unless --vm-cpus says otherwise, as in every
+ * command that boots: the reference is the 6.1 kernel's defaults for them (latency 6 ms x (1 +
+ * ilog2 CPUs): 18 ms on 4, 12 ms on 2). */
+static void test_validate_guest_cpus(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *best = tuned_best(f);
+
 	for (int i = 0; i < 2; i++) {
 		struct run r =
 			i ? RUN("validate", "--best", best, "--rounds", "2", "--cpus", "4",
@@ -153,13 +161,8 @@ static void test_validate_guest_cpus(void **state)
 static void test_validate_timeout(void **state)
 {
 	FakeVm *f = *state;
-	g_autofree char *best = g_build_filename(f->dir, "result.json", NULL);
+	g_autofree char *best = tuned_best(f);
 
-	assert_true(g_file_set_contents(
-		best,
-		"{\"best\": {\"knobs\": {\"latency_ns\": 12000000, \"min_granularity_ns\": "
-		"1500000, \"wakeup_granularity_ns\": 0}}}",
-		-1, NULL));
 	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
 	struct run r = RUN("validate", "--best", best, "--vm-timeout", "1", "--threads", "--groups",
 			   "1", "--loops", "10");
