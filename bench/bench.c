@@ -234,14 +234,12 @@ static void compare_profiles(void)
 /* The tuning workload: --profile 6.1 --cpus 2 --hz 250 --threads --groups 5 --loops 100. */
 static void tuning_workload(struct workload_cli *wc, struct workload *w)
 {
+	g_auto(GStrv) args = g_strsplit(
+		"--profile 6.1 --cpus 2 --hz 250 --threads --groups 5 --loops 100", " ", -1);
+
 	workload_cli_init(wc);
-	wc->sim.profile = g_strdup("6.1");
-	wc->sim.cpus = 2;
-	wc->sim.hz = 250;
-	wc->hb.groups = 5;
-	wc->hb.loops = 100;
-	wc->hb.threads = TRUE;
-	if (!workload_finish(wc, w, NULL))
+	if (!workload_cli_parse(wc, (const char *const *)args, NULL) ||
+	    !workload_finish(wc, w, NULL))
 		abort();
 }
 
@@ -629,11 +627,13 @@ static void fidelity_bench(void)
 
 	if (!set)
 		g_error("bench: %s", error->message);
+	g_auto(GStrv) args = g_strsplit(
+		"--profile 6.1 --hz 250 --machine machines/qemu-tcg-6.1.ini --start parent", " ",
+		-1);
+
 	workload_cli_init(&wc);
-	wc.sim.profile = g_strdup("6.1");
-	wc.sim.hz = 250;
-	wc.sim.machine = g_strdup("machines/qemu-tcg-6.1.ini");
-	wc.hb.start = g_strdup("parent");
+	if (!workload_cli_parse(&wc, (const char *const *)args, &error))
+		g_error("bench: %s", error->message);
 	for (int i = 0; i < 3; i++) { /* interleaved */
 		t1[i] = fidelity_plans(set, &wc, 1, &sw1);
 		t2[i] = fidelity_plans(set, &wc, 2, &sw2);

@@ -80,8 +80,9 @@ static bool parse_ms(const char *key, const char *value, double *out, GError **e
 	return true;
 }
 
-static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char *pair,
-		       GError **error)
+/* One key=value of text into spec; a key not allowed, or one already in *seen, is an error. */
+static bool parse_pair(struct task_spec *spec, unsigned int allowed, unsigned int *seen,
+		       const char *text, const char *pair, GError **error)
 {
 	const char *eq = strchr(pair, '=');
 
@@ -101,6 +102,11 @@ static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char 
 			    key);
 		return false;
 	}
+	if (*seen & KEY(k)) {
+		g_set_error(error, SPEC_ERROR, 1, "--task: %s gives %s twice", text, key);
+		return false;
+	}
+	*seen |= KEY(k);
 
 	long v;
 
@@ -153,7 +159,7 @@ static bool parse_pair(struct task_spec *spec, unsigned int allowed, const char 
 bool task_spec_parse(const char *text, struct task_spec *spec, GError **error)
 {
 	g_auto(GStrv) parts = g_strsplit(text, ":", -1);
-	unsigned int allowed = 0;
+	unsigned int allowed = 0, seen = 0;
 
 	memset(spec, 0, sizeof(*spec));
 	spec->count = 1;
@@ -172,8 +178,15 @@ bool task_spec_parse(const char *text, struct task_spec *spec, GError **error)
 		return false;
 	}
 	for (size_t i = 1; parts[i]; i++)
-		if (!parse_pair(spec, allowed, parts[i], error))
+		if (!parse_pair(spec, allowed, &seen, text, parts[i], error))
 			return false;
+	if ((seen & KEY(K_CV)) && spec->dist == DIST_EXPONENTIAL) {
+		g_set_error(error, SPEC_ERROR, 1,
+			    "--task: %s: an exponential draw's cv is 1; cv is for dist=normal or "
+			    "lognormal",
+			    text);
+		return false;
+	}
 	if (strcmp(spec->kind, "cpu") != 0 && spec->busy_ms <= 0 && spec->sleep_ms <= 0) {
 		g_set_error(error, SPEC_ERROR, 1, "--task: %s needs busy_ms or sleep_ms above 0",
 			    spec->kind);

@@ -38,7 +38,8 @@ start() { # a live search whose benchmark takes 0.2 s a run
 	pid=$!
 }
 
-for sig in INT TERM HUP QUIT PIPE ALRM USR1 USR2; do
+# Every kind the tuner catches (tuner/eval/live_knobs.c), the real-time ones by their two ends.
+for sig in INT TERM HUP QUIT PIPE ALRM USR1 USR2 XCPU XFSZ VTALRM PROF IO PWR STKFLT RTMIN RTMAX; do
 	for ((i = 0; i < n; i++)); do
 		fresh_root
 		start

@@ -9,12 +9,7 @@
 void linsched_cli_init(struct linsched_cli *cli)
 {
 	memset(cli, 0, sizeof(*cli));
-	cli->cpus = cli->domains = cli->hz = -1;
-	cli->latency_ns = cli->min_gran_ns = cli->wakeup_gran_ns = cli->migration_cost_ns = -1;
-	cli->base_slice_ns = -1;
-	cli->switch_cost_ns = cli->wakeup_cost_ns = cli->migrate_cost_ns = -1;
-	cli->cache_lines = cli->miss_cost_ps = -1;
-	cli->seed = -1;
+	flag_set_init(&cli->flags);
 }
 
 void linsched_cli_clear(struct linsched_cli *cli)
@@ -22,11 +17,8 @@ void linsched_cli_clear(struct linsched_cli *cli)
 	g_free(cli->profile);
 	g_free(cli->format);
 	g_free(cli->machine);
-	g_free(cli->steal);
-	g_free(cli->stall_ns);
-	g_free(cli->stall_cv);
 	cli->profile = cli->format = cli->machine = NULL;
-	cli->steal = cli->stall_ns = cli->stall_cv = NULL;
+	flag_set_clear(&cli->flags);
 }
 
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
@@ -70,13 +62,13 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Draw every switch, wakeup, write and read cost from a gamma distribution with "
 		  "this coefficient of variation around its mean, 0..2 (default 0: fixed costs)",
 		  "CV" },
-		{ "steal", 0, 0, G_OPTION_ARG_STRING, &cli->steal,
+		{ "steal", 0, 0, G_OPTION_ARG_DOUBLE, &cli->steal,
 		  "Share of the time the host holds each virtual CPU, 0 <= F < 1: the CPU executes "
 		  "nothing but its task is charged the time (default: the machine's, 0)",
 		  "F" },
-		{ "stall-ns", 0, 0, G_OPTION_ARG_STRING, &cli->stall_ns,
-		  "Mean length of one such stall (default: the machine's)", "NS" },
-		{ "stall-cv", 0, 0, G_OPTION_ARG_STRING, &cli->stall_cv,
+		{ "stall-ns", 0, 0, G_OPTION_ARG_INT64, &cli->stall_ns,
+		  "Mean length of one such stall, at least 1 (default: the machine's)", "NS" },
+		{ "stall-cv", 0, 0, G_OPTION_ARG_DOUBLE, &cli->stall_cv,
 		  "Coefficient of variation of the stalls' lengths, gamma distributed, 0 < CV <= 10 "
 		  "(default: the machine's, 1: exponential)",
 		  "CV" },
@@ -89,45 +81,53 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Output: text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new(
-		"sim", "Simulation options:", "Show simulation options", NULL, NULL);
+	/* The knobs' sysctl and debugfs ranges; costs and sizes as machine.ini takes them. */
+	const struct flag_limits limits[] = {
+		FLAG_INT(&cli->cpus, 1, SCHED_MAX_CPUS),
+		FLAG_INT(&cli->domains, 1, SCHED_MAX_CPUS),
+		FLAG_INT(&cli->hz, 100, 1000),
+		FLAG_INT(&cli->latency_ns, SCHED_LATENCY_MIN, SCHED_LATENCY_MAX),
+		FLAG_INT(&cli->min_gran_ns, SCHED_MIN_GRAN_MIN, SCHED_MIN_GRAN_MAX),
+		FLAG_INT(&cli->wakeup_gran_ns, SCHED_WAKEUP_GRAN_MIN, SCHED_WAKEUP_GRAN_MAX),
+		FLAG_INT(&cli->base_slice_ns, SCHED_BASE_SLICE_MIN, SCHED_BASE_SLICE_MAX),
+		FLAG_INT(&cli->migration_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->switch_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->wakeup_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->migrate_cost_ns, 0, G_MAXINT64),
+		FLAG_INT(&cli->cache_lines, 1, G_MAXINT64),
+		FLAG_INT(&cli->miss_cost_ps, 0, G_MAXINT64),
+		FLAG_INT(&cli->seed, 0, G_MAXINT64),
+		FLAG_REAL(&cli->cost_jitter, 0, LINSCHED_MAX_JITTER_CV, FLAG_CLOSED),
+		FLAG_REAL(&cli->steal, 0, 1, FLAG_OPEN_HI),
+		FLAG_INT(&cli->stall_ns, 1, 1000000000000LL), /* 1000 s */
+		FLAG_REAL(&cli->stall_cv, 0, LINSCHED_MAX_STALL_CV, FLAG_OPEN_LO),
+	};
+	GOptionGroup *group = flag_group_new(&cli->flags, "sim",
+					     "Simulation options:", "Show simulation options");
 
-	g_option_group_add_entries(group, entries);
+	flag_group_add(&cli->flags, group, entries, limits, G_N_ELEMENTS(limits));
 	return group;
 }
 
-static bool check_nonneg(const char *flag, gint64 v, GError **error)
-{
-	if (v < -1) {
-		g_set_error(error, CLI_ERROR, 1, "%s: %" G_GINT64_FORMAT " is negative", flag, v);
-		return false;
-	}
-	return true;
-}
+/* Whether the user gave the flag of this field of cli. */
+#define GIVEN(field) flag_given(&cli->flags, &cli->field)
 
 /* A knob the profile's kernel does not have is an error, not silently ignored. */
 static bool check_profile_knobs(const struct linsched_cli *cli, const struct sched_profile *profile,
 				GError **error)
 {
-	const struct {
-		const char *flag;
-		gint64 v;
-	} cfs[] = {
-		{ "--latency-ns", cli->latency_ns },
-		{ "--min-gran-ns", cli->min_gran_ns },
-		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
-	};
+	const char *cfs = flag_first_given(&cli->flags, &cli->latency_ns, &cli->min_gran_ns,
+					   &cli->wakeup_gran_ns, NULL);
 
 	if (profile->knobs == SCHED_KNOBS_EEVDF) {
-		for (size_t i = 0; i < G_N_ELEMENTS(cfs); i++)
-			if (cfs[i].v >= 0) {
-				g_set_error(error, CLI_ERROR, 1,
-					    "%s: the %s profile is EEVDF, which has no such knob "
-					    "(its knob is --base-slice-ns)",
-					    cfs[i].flag, profile->name);
-				return false;
-			}
-	} else if (cli->base_slice_ns >= 0) {
+		if (cfs) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "%s: the %s profile is EEVDF, which has no such knob "
+				    "(its knob is --base-slice-ns)",
+				    cfs, profile->name);
+			return false;
+		}
+	} else if (GIVEN(base_slice_ns)) {
 		g_set_error(error, CLI_ERROR, 1,
 			    "--base-slice-ns: the %s profile is CFS, which has no base_slice "
 			    "(EEVDF's knob: --profile eevdf or 6.6)",
@@ -137,49 +137,16 @@ static bool check_profile_knobs(const struct linsched_cli *cli, const struct sch
 	return true;
 }
 
-/* A number given as text: the whole text, finite, in [lo, hi) (hi_open) or [lo, hi]. */
-static bool parse_real(const char *flag, const char *text, double lo, double hi, bool hi_open,
-		       double *out, GError **error)
-{
-	char *end = NULL;
-	double v = g_ascii_strtod(text, &end);
-
-	if (end == text || *end != '\0' || !isfinite(v) || v < lo || v > hi ||
-	    (hi_open && v == hi)) {
-		g_set_error(error, CLI_ERROR, 1, "--%s: '%s' is not a number in [%g, %g%s", flag,
-			    text, lo, hi, hi_open ? ")" : "]");
-		return false;
-	}
-	*out = v;
-	return true;
-}
-
-/* The steal flags over the machine's values. */
+/* The steal flags given over the machine's values; steal with no stall length is an error. */
 static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *costs,
 			GError **error)
 {
-	double v;
-
-	if (cli->steal) {
-		if (!parse_real("steal", cli->steal, 0, 1, true, &v, error))
-			return false;
-		costs->steal_ppm = (uint64_t)llround(v * (double)LINSCHED_PPM);
-	}
-	if (cli->stall_ns) {
-		if (!parse_real("stall-ns", cli->stall_ns, 1, 1e12, false, &v, error))
-			return false;
-		costs->stall_ns = (uint64_t)llround(v);
-	}
-	if (cli->stall_cv) {
-		if (!parse_real("stall-cv", cli->stall_cv, 0, LINSCHED_MAX_STALL_CV, false, &v,
-				error))
-			return false;
-		if (v == 0) {
-			g_set_error(error, CLI_ERROR, 1, "--stall-cv: must be above 0");
-			return false;
-		}
-		costs->stall_cv = v;
-	}
+	if (GIVEN(steal))
+		costs->steal_ppm = (uint64_t)llround(cli->steal * (double)LINSCHED_PPM);
+	if (GIVEN(stall_ns))
+		costs->stall_ns = (uint64_t)cli->stall_ns;
+	if (GIVEN(stall_cv))
+		costs->stall_cv = cli->stall_cv;
 	if (costs->steal_ppm && costs->stall_ns == 0) {
 		g_set_error(error, CLI_ERROR, 1,
 			    "--steal: needs --stall-ns, the mean length of a stall (the machine "
@@ -205,40 +172,11 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 			    cli->profile, sched_profile_names());
 		return false;
 	}
-	const struct {
-		const char *flag;
-		gint64 v;
-	} values[] = {
-		{ "--cpus", cli->cpus },
-		{ "--domains", cli->domains },
-		{ "--hz", cli->hz },
-		{ "--latency-ns", cli->latency_ns },
-		{ "--min-gran-ns", cli->min_gran_ns },
-		{ "--wakeup-gran-ns", cli->wakeup_gran_ns },
-		{ "--migration-cost-ns", cli->migration_cost_ns },
-		{ "--base-slice-ns", cli->base_slice_ns },
-		{ "--switch-cost-ns", cli->switch_cost_ns },
-		{ "--wakeup-cost-ns", cli->wakeup_cost_ns },
-		{ "--migrate-cost-ns", cli->migrate_cost_ns },
-		{ "--cache-lines", cli->cache_lines },
-		{ "--miss-cost-ps", cli->miss_cost_ps },
-		{ "--seed", cli->seed },
-	};
-	for (size_t i = 0; i < G_N_ELEMENTS(values); i++)
-		if (!check_nonneg(values[i].flag, values[i].v, error))
-			return false;
-	if (cli->cpus == 0 || cli->cpus > SCHED_MAX_CPUS) {
-		g_set_error(error, CLI_ERROR, 1, "--cpus: %" G_GINT64_FORMAT " is not in 1..%d",
-			    cli->cpus, SCHED_MAX_CPUS);
-		return false;
-	}
-
 	if (!check_profile_knobs(cli, profile, error))
 		return false;
 
-	unsigned int cpus = cli->cpus > 0 ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS;
-
-	linsched_config_init(cfg, profile, cpus);
+	linsched_config_init(cfg, profile,
+			     GIVEN(cpus) ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS);
 	if (machine) {
 		linsched_config_set_machine(cfg, machine);
 	} else if (cli->machine) {
@@ -248,34 +186,35 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 			return false;
 		linsched_config_set_machine(cfg, &m);
 	}
-	if (cli->domains >= 0)
-		cfg->nr_domains = (unsigned int)MIN(cli->domains, G_MAXUINT);
-	if (cli->hz >= 0)
-		cfg->hz = (unsigned int)MIN(cli->hz, G_MAXUINT);
-	if (cli->latency_ns >= 0)
+	/* The ranges of linsched_cli_group() keep every value inside its field's type. */
+	if (GIVEN(domains))
+		cfg->nr_domains = (unsigned int)cli->domains;
+	if (GIVEN(hz))
+		cfg->hz = (unsigned int)cli->hz;
+	if (GIVEN(latency_ns))
 		cfg->tun.latency = (uint64_t)cli->latency_ns;
-	if (cli->min_gran_ns >= 0)
+	if (GIVEN(min_gran_ns))
 		cfg->tun.min_granularity = (uint64_t)cli->min_gran_ns;
-	if (cli->wakeup_gran_ns >= 0)
+	if (GIVEN(wakeup_gran_ns))
 		cfg->tun.wakeup_granularity = (uint64_t)cli->wakeup_gran_ns;
-	if (cli->migration_cost_ns >= 0)
+	if (GIVEN(migration_cost_ns))
 		cfg->tun.migration_cost = (uint64_t)cli->migration_cost_ns;
-	if (cli->base_slice_ns >= 0)
+	if (GIVEN(base_slice_ns))
 		cfg->tun.base_slice = (uint64_t)cli->base_slice_ns;
-	if (cli->switch_cost_ns >= 0)
+	if (GIVEN(switch_cost_ns))
 		cfg->costs.switch_ns = (uint64_t)cli->switch_cost_ns;
-	if (cli->wakeup_cost_ns >= 0)
+	if (GIVEN(wakeup_cost_ns))
 		cfg->costs.wakeup_ns = (uint64_t)cli->wakeup_cost_ns;
-	if (cli->migrate_cost_ns >= 0)
+	if (GIVEN(migrate_cost_ns))
 		cfg->costs.migrate_ns = (uint64_t)cli->migrate_cost_ns;
-	if (cli->cache_lines >= 0)
+	if (GIVEN(cache_lines))
 		cfg->costs.cache_lines = (uint64_t)cli->cache_lines;
-	if (cli->miss_cost_ps >= 0)
+	if (GIVEN(miss_cost_ps))
 		cfg->costs.miss_ps = (uint64_t)cli->miss_cost_ps;
 	cfg->costs.jitter_cv = cli->cost_jitter;
 	if (!apply_steal(cli, &cfg->costs, error))
 		return false;
-	if (cli->seed >= 0)
+	if (GIVEN(seed))
 		cfg->seed = (uint64_t)cli->seed;
 	if (!linsched_config_validate(cfg, error))
 		return false;

@@ -13,6 +13,7 @@
 
 #include <glib.h>
 
+#include "linsched/cli/flags.h"
 #include "linsched/sim.h"
 
 enum output_format {
@@ -20,7 +21,8 @@ enum output_format {
 	FORMAT_JSON
 };
 
-/* Integer flags start at -1: "not given". */
+/* A value not given (flags.h) is the profile's or the machine's default; those given are taken
+ * as they are. */
 struct linsched_cli {
 	gint64 cpus, domains, hz;
 	char *profile;
@@ -28,17 +30,20 @@ struct linsched_cli {
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	double cost_jitter;
-	/* Steal: kept as given (NULL: not given, the machine's), parsed by linsched_cli_config. */
-	char *steal, *stall_ns, *stall_cv;
+	double steal;	 /* a fraction of each CPU's time; the machine's unless given */
+	gint64 stall_ns; /* the mean stall; the machine's unless given */
+	double stall_cv; /* the stalls' shape; the machine's unless given */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
+	struct flag_set flags;
 };
 
 #define LINSCHED_CLI_DEFAULT_CPUS 2
 
 void linsched_cli_init(struct linsched_cli *cli);
 void linsched_cli_clear(struct linsched_cli *cli);
-/* The flags as a GOptionGroup (owned by the caller's GOptionContext once added). */
+/* The flags as a GOptionGroup (owned by the caller's GOptionContext once added); every number
+ * is checked against its range as it is parsed. */
 GOptionGroup *linsched_cli_group(struct linsched_cli *cli);
 /* The configuration the flags describe; false with a one-line error naming the flag. */
 bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,

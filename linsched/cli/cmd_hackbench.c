@@ -83,11 +83,13 @@ int linsched_cmd_hackbench(int argc, char **argv)
 	enum output_format format;
 	enum trace_format trace_format = TRACE_FTRACE;
 	struct trace *trace = NULL;
+	struct flag_set flags;
 	int status = 2;
 
 	linsched_cli_init(&cli);
 	hackbench_cli_init(&hc);
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_set_init(&flags);
+	flag_add_main_entries(&flags, ctx, entries, NULL, 0);
 	g_option_context_add_group(ctx, hackbench_cli_group(&hc, true));
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 
@@ -100,6 +102,11 @@ int linsched_cmd_hackbench(int argc, char **argv)
 	}
 	if (argc > 1) {
 		status = linsched_usage_error("hackbench", "unexpected argument");
+		goto out;
+	}
+	if (trace_format_name && !trace_path) {
+		status = linsched_usage_error(
+			"hackbench", "--trace-format: the format of --trace FILE; give it");
 		goto out;
 	}
 	if (trace_format_name && strcmp(trace_format_name, "json") == 0)
@@ -145,5 +152,6 @@ out:
 	g_free(trace_format_name);
 	hackbench_cli_clear(&hc);
 	linsched_cli_clear(&cli);
+	flag_set_clear(&flags);
 	return status;
 }

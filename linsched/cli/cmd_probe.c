@@ -34,6 +34,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
@@ -697,6 +698,7 @@ int linsched_probe_main(int argc, char **argv)
 	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200 };
 	struct probe_result r;
 	int opt, cpus[CPU_SETSIZE], ncpus;
+	int out_given = 0, trials_given = 0; /* a flag that holds one value is given once */
 
 	opterr = 0;
 	optind = 1;
@@ -706,14 +708,19 @@ int linsched_probe_main(int argc, char **argv)
 
 		switch (opt) {
 		case 'o':
+			if (out_given++)
+				return usage_error("--out: given twice; give it once");
 			if (!*optarg)
 				return usage_error("--out: an empty file name");
 			o.out = optarg;
 			break;
 		case 'n':
+			if (trials_given++)
+				return usage_error("--trials: given twice; give it once");
 			errno = 0;
 			v = strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 3 || v > MAX_TRIALS)
+			if (errno || *end || end == optarg || isspace((unsigned char)*optarg) ||
+			    v < 3 || v > MAX_TRIALS)
 				return usage_error("--trials: give a whole number in 3..1000");
 			o.trials = (int)v;
 			break;

@@ -38,10 +38,15 @@ int linsched_cmd_run(int argc, char **argv)
 		  "Virtual time to simulate (default 10000)", "MS" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&duration_ms, 1, 1000LL * 86400 * 365), /* a year */
+	};
+	struct flag_set flags;
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- simulate simple tasks under CFS");
 
 	linsched_cli_init(&cli);
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_set_init(&flags);
+	flag_add_main_entries(&flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, linsched_cli_group(&cli));
 	g_option_context_set_description(
 		ctx, "Without --task, runs: --task cpu:nice=0 --task cpu:nice=5:count=2 "
@@ -60,11 +65,6 @@ int linsched_cmd_run(int argc, char **argv)
 	if (argc > 1) {
 		status = linsched_usage_error("run",
 					      "unexpected argument; tasks are given with --task");
-		goto out;
-	}
-	if (duration_ms <= 0 || duration_ms > 1000LL * 86400 * 365) {
-		status = linsched_usage_error("run",
-					      "--duration-ms: must be between 1 and one year");
 		goto out;
 	}
 	cfg.duration_ns = (uint64_t)duration_ms * NSEC_PER_MSEC;
@@ -103,5 +103,6 @@ int linsched_cmd_run(int argc, char **argv)
 	status = fflush(stdout) == 0 ? 0 : 1;
 out:
 	linsched_cli_clear(&cli);
+	flag_set_clear(&flags);
 	return status;
 }

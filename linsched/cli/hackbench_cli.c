@@ -12,9 +12,7 @@ void hackbench_cli_init(struct hackbench_cli *hc)
 	hc->loops = 100;
 	hc->fds = 20;
 	hc->datasize = 100;
-	hc->capacity_bytes = hc->write_ns = hc->read_ns = -1;
-	hc->footprint = -1; /* the machine's, else the model's */
-	hc->solo_ms = hc->degradation = -1;
+	flag_set_init(&hc->flags);
 }
 
 void hackbench_cli_clear(struct hackbench_cli *hc)
@@ -23,6 +21,7 @@ void hackbench_cli_clear(struct hackbench_cli *hc)
 	g_free(hc->bootstrap_file);
 	g_free(hc->start);
 	hc->model = hc->bootstrap_file = hc->start = NULL;
+	flag_set_clear(&hc->flags);
 }
 
 GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
@@ -70,64 +69,81 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		  "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new("workload", "Hackbench workload options:",
-						 "Show hackbench workload options", NULL, NULL);
+	/* hackbench_params_validate() checks what depends on more than one flag. */
+	const struct flag_limits limits[] = {
+		FLAG_INT(&o->groups, 1, 100000),
+		FLAG_INT(&o->loops, 1, 1000000000),
+		FLAG_INT(&o->fds, 1, 100000),
+		FLAG_INT(&o->datasize, 1, 1 << 30),
+		FLAG_INT(&o->capacity_bytes, 1, G_MAXINT64),
+		FLAG_INT(&o->write_ns, 0, G_MAXINT32),
+		FLAG_INT(&o->read_ns, 0, G_MAXINT32),
+		FLAG_INT(&o->footprint, 0, G_MAXINT32),
+		FLAG_REAL(&o->solo_ms, 0, 1e9, FLAG_OPEN_LO),
+		FLAG_REAL(&o->degradation, 0, 1, FLAG_OPEN_LO),
+	};
+	GOptionGroup *group =
+		flag_group_new(&hc->flags, "workload",
+			       "Hackbench workload options:", "Show hackbench workload options");
 
 	/* The first two entries are --groups and --loops. */
-	g_option_group_add_entries(group, with_groups ? entries : entries + 2);
+	flag_group_add(&hc->flags, group, with_groups ? entries : entries + 2, limits,
+		       G_N_ELEMENTS(limits));
 	return group;
 }
 
-static bool in_range(const char *flag, gint64 v, gint64 lo, gint64 hi, GError **error)
+/* Whether the user gave the flag of this field of o. */
+#define GIVEN(field) flag_given(&o->flags, &o->field)
+
+/* Flags that contradict each other or the model. */
+static bool check_conflicts(const struct hackbench_cli *o, GError **error)
 {
-	if (v < lo || v > hi) {
+	const char *bootstrap_input =
+		flag_first_given(&o->flags, &o->solo_ms, &o->degradation, NULL);
+
+	if (o->threads && o->processes) {
+		g_set_error(error, CLI_ERROR, 1, "--threads and --processes: choose one");
+		return false;
+	}
+	if ((bootstrap_input || o->bootstrap_file) &&
+	    !(o->model && strcmp(o->model, "bootstrap") == 0)) {
 		g_set_error(error, CLI_ERROR, 1,
-			    "%s: %" G_GINT64_FORMAT " is outside %" G_GINT64_FORMAT
-			    "..%" G_GINT64_FORMAT,
-			    flag, v, lo, hi);
+			    "%s: the bootstrapped model's input; give --model bootstrap",
+			    bootstrap_input ? bootstrap_input : "--bootstrap-file");
+		return false;
+	}
+	if (bootstrap_input && o->bootstrap_file) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "%s: --bootstrap-file gives solo_ms and degradation; choose one",
+			    bootstrap_input);
 		return false;
 	}
 	return true;
 }
 
-bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_machine *m,
-			  struct hackbench_params *p, GError **error)
+/* The workload of the flags with the shape of shape. */
+static bool params_of(const struct hackbench_cli *o, const struct hackbench_shape *shape,
+		      const struct linsched_machine *m, struct hackbench_params *p, GError **error)
 {
 	hackbench_params_default(p);
-	if (o->threads && o->processes) {
-		g_set_error(error, CLI_ERROR, 1, "--threads and --processes: choose one");
+	if (!check_conflicts(o, error))
 		return false;
-	}
-	if (!in_range("--groups", o->groups, 0, 100000, error) ||
-	    !in_range("--loops", o->loops, 0, 1000000000, error) ||
-	    !in_range("--fds", o->fds, 0, 100000, error) ||
-	    !in_range("--datasize", o->datasize, 0, 1 << 30, error) ||
-	    !in_range("--capacity-bytes", o->capacity_bytes, -1, G_MAXINT64, error) ||
-	    !in_range("--write-cost-ns", o->write_ns, -1, G_MAXINT32, error) ||
-	    !in_range("--read-cost-ns", o->read_ns, -1, G_MAXINT32, error) ||
-	    !in_range("--footprint-lines", o->footprint, -1, G_MAXINT32, error))
-		return false;
-	p->groups = (unsigned int)o->groups;
-	p->loops = (unsigned int)o->loops;
-	p->fds = (unsigned int)o->fds;
-	p->datasize = (unsigned int)o->datasize;
-	p->pipe = o->pipe;
-	p->threads = o->threads;
-	if (o->footprint >= 0)
+	p->groups = shape->groups;
+	p->loops = shape->loops;
+	p->fds = shape->fds;
+	p->datasize = shape->datasize;
+	p->pipe = shape->pipe;
+	p->threads = shape->threads;
+	/* Not given: the machine's footprint (a fitted machine.ini carries one), else the model's. */
+	if (GIVEN(footprint))
 		p->footprint_lines = (uint64_t)o->footprint;
 	else if (m && m->footprint_lines)
 		p->footprint_lines = m->footprint_lines;
-	if (o->capacity_bytes >= 0) {
-		if (o->capacity_bytes == 0) {
-			g_set_error(error, CLI_ERROR, 1,
-				    "--capacity-bytes: 0 bytes cannot hold a message");
-			return false;
-		}
+	if (GIVEN(capacity_bytes))
 		p->capacity_bytes = (uint64_t)o->capacity_bytes;
-	}
-	if (o->write_ns >= 0)
+	if (GIVEN(write_ns))
 		p->write_ns = (uint64_t)o->write_ns;
-	if (o->read_ns >= 0)
+	if (GIVEN(read_ns))
 		p->read_ns = (uint64_t)o->read_ns;
 	if (o->model && strcmp(o->model, "bootstrap") == 0)
 		p->model = HACKBENCH_BOOTSTRAP;
@@ -144,17 +160,40 @@ bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_m
 	}
 	if (o->bootstrap_file && !hackbench_load_bootstrap_file(p, o->bootstrap_file, error))
 		return false;
-	if (o->solo_ms >= 0)
+	if (GIVEN(solo_ms))
 		p->solo_ms = o->solo_ms;
-	if (o->degradation >= 0)
+	if (GIVEN(degradation))
 		p->degradation = o->degradation;
 	hackbench_params_resolve_for(p, m);
 	return hackbench_params_validate(p, error);
 }
 
+bool hackbench_cli_params(const struct hackbench_cli *o, const struct linsched_machine *m,
+			  struct hackbench_params *p, GError **error)
+{
+	/* The ranges of hackbench_cli_group() keep every value inside its field's type. */
+	const struct hackbench_shape own = {
+		(unsigned int)o->groups,
+		(unsigned int)o->loops,
+		(unsigned int)o->fds,
+		(unsigned int)o->datasize,
+		o->pipe,
+		o->threads,
+	};
+
+	return params_of(o, &own, m, p, error);
+}
+
+bool hackbench_cli_params_shaped(const struct hackbench_cli *o, const struct hackbench_shape *shape,
+				 const struct linsched_machine *m, struct hackbench_params *p,
+				 GError **error)
+{
+	return params_of(o, shape, m, p, error);
+}
+
 void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,
 				 struct linsched_config *cfg)
 {
-	if (cli->switch_cost_ns < 0)
+	if (!flag_given(&cli->flags, &cli->switch_cost_ns))
 		cfg->costs.switch_ns = hackbench_switch_ns_on(p, &cfg->machine);
 }

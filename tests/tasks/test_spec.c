@@ -108,8 +108,6 @@ static void test_parse_examples(void **state)
 	s = parse_ok("cpu");
 	assert_int_equal(s.nice, 0);
 	assert_int_equal(s.count, 1);
-	/* a later key overrides an earlier one */
-	assert_int_equal(parse_ok("cpu:nice=1:nice=2").nice, 2);
 	/* a slice of its own, in sched_setattr's range 0.1 .. 100 ms; none by default */
 	assert_int_equal(parse_ok("cpu").slice_ns, 0);
 	assert_int_equal(parse_ok("cpu:slice_ns=100000").slice_ns, 100000);
@@ -153,6 +151,12 @@ static void test_parse_rejects(void **state)
 	BAD("cpu:slice_ns=99999", "slice_ns");
 	BAD("cpu:slice_ns=100000001", "slice_ns");
 	BAD("cpu:slice_ns=1.5", "slice_ns");
+	/* Issue 16, defect 7: a key given twice took the last value; an exponential draw's cv is 1,
+	 * so a cv beside it was silently ignored. */
+	BAD("cpu:nice=5:nice=-5", "nice", "twice");
+	BAD("sleeprun:loops=3:busy_ms=1:loops=4", "loops", "twice");
+	BAD("randsleeprun:cv=0.3", "cv", "exponential");
+	BAD("randsleeprun:dist=exponential:cv=0.3", "cv", "exponential");
 }
 
 /* ---- spawning and the deterministic models ------------------------------------------------------ */

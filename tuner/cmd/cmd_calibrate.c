@@ -11,7 +11,6 @@
  * a point is then a setting at a group count, the fit runs over all of them, and the report adds
  * the null models blind to the knobs and each point against the defaults.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,8 +37,9 @@ struct calibrate_cli {
 	struct hackbench_cli hb;
 	char *groups, *real_cmd, *out, *order, *real, *settings;
 	gint64 loops, repeat, seed;
-	char *warmup; /* seconds, NULL when not given */
+	double warmup; /* seconds; not given: DEFAULT_WARMUP_S on the host, none in the VM */
 	struct vm_cli vm;
+	struct flag_set flags; /* the main group's, --vm-* among them */
 };
 
 #define DEFAULT_WARMUP_S 20
@@ -84,6 +84,7 @@ static void calibrate_cli_init(struct calibrate_cli *c)
 	c->repeat = 3;
 	c->seed = 1;
 	vm_cli_init(&c->vm);
+	flag_set_init(&c->flags);
 }
 
 static void calibrate_cli_clear(struct calibrate_cli *c)
@@ -94,9 +95,9 @@ static void calibrate_cli_clear(struct calibrate_cli *c)
 	g_free(c->out);
 	g_free(c->real);
 	g_free(c->settings);
-	g_free(c->warmup);
 	hackbench_cli_clear(&c->hb);
 	linsched_cli_clear(&c->sim);
+	flag_set_clear(&c->flags);
 }
 
 static void calibrate_run_clear(struct calibrate_run *run)
@@ -274,7 +275,7 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "ORDER" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &c->seed,
 		  "Seed of the rounds' shuffle (default 1)", "N" },
-		{ "warmup", 0, 0, G_OPTION_ARG_STRING, &c->warmup,
+		{ "warmup", 0, 0, G_OPTION_ARG_DOUBLE, &c->warmup,
 		  "Seconds of unrecorded runs of the largest group count first (default 20; 0: none)",
 		  "S" },
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c->out,
@@ -290,9 +291,15 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "LIST|FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->loops, 1, 1000000),
+		FLAG_INT(&c->repeat, 1, 1000),
+		FLAG_INT(&c->seed, 0, G_MAXUINT32),
+		FLAG_REAL(&c->warmup, 0, 3600, FLAG_CLOSED),
+	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	vm_cli_add_entries(&c->vm, g_option_context_get_main_group(ctx), FALSE);
+	flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
+	vm_cli_add_entries(&c->vm, &c->flags, g_option_context_get_main_group(ctx), VM_CLI_MACHINE);
 	g_option_context_add_group(ctx, hackbench_cli_group(&c->hb, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&c->sim));
 }
@@ -301,22 +308,15 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run *run,
 			    GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--loops", c->loops, 1, 1000000, FALSE },
-		{ "--repeat", c->repeat, 1, 1000, FALSE },
-		{ "--seed", c->seed, 0, G_MAXUINT32, FALSE },
-	};
-
 	const char *vm_flag = vm_cli_given(&c->vm);
+	bool warmup_given = flag_given(&c->flags, &c->warmup);
 
 	if (!c->out)
 		return cmd_usage(error, "--out: a directory for the results is required");
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
-		return FALSE;
 	if (c->real && strcmp(c->real, "host") != 0 && strcmp(c->real, "vm") != 0)
 		return cmd_usage(error, "--real: '%s' is not host or vm", c->real);
 	run->vm = c->real && strcmp(c->real, "vm") == 0;
-	run->steal_given = c->sim.steal != NULL;
+	run->steal_given = flag_given(&c->sim.flags, &c->sim.steal);
 	if (!run->vm && (c->settings || vm_flag))
 		return cmd_usage(error, "%s: only with --real vm",
 				 c->settings ? "--settings" : vm_flag);
@@ -324,18 +324,15 @@ static gboolean check_flags(const struct calibrate_cli *c, struct calibrate_run 
 		return cmd_usage(error, "--order: must be 'rounds' or 'blocks'");
 	if (run->vm && run->protocol.order == RUN_ORDER_BLOCKS)
 		return cmd_usage(error, "--order blocks: the VM runs its plan in rounds only");
-	if (run->vm && c->warmup)
+	if (run->protocol.order == RUN_ORDER_BLOCKS && flag_given(&c->flags, &c->seed))
+		return cmd_usage(error, "--seed: shuffles the rounds; --order blocks has none");
+	if (run->vm && warmup_given)
 		return cmd_usage(error,
 				 "--warmup: not with --real vm, whose rounds are blocks "
 				 "(a slow start slows a whole round, which the fit nets out)");
 
-	double warmup = run->vm ? 0 : DEFAULT_WARMUP_S;
-	char *end = NULL;
+	double warmup = warmup_given ? c->warmup : run->vm ? 0 : DEFAULT_WARMUP_S;
 
-	if (c->warmup)
-		warmup = g_ascii_strtod(c->warmup, &end);
-	if (!(warmup >= 0 && warmup <= 3600) || (end && (end == c->warmup || *end)))
-		return cmd_usage(error, "--warmup: must be in 0..3600 seconds");
 	run->protocol.seed = (guint)c->seed;
 	run->protocol.warmup_s = warmup;
 	run->protocol.proportional = run->vm;
@@ -448,18 +445,16 @@ static gboolean prepare_vm(const struct calibrate_cli *c, struct calibrate_run *
 
 	if (run->model != CALIBRATION_MODEL_FSM)
 		return cmd_usage(error, "--model bootstrap: --real vm calibrates the fsm model");
-	if (c->vm.cpus != VM_CLI_NOT_GIVEN && c->vm.cpus != run->cfg.nr_cpus)
+	if (flag_given(&c->flags, &c->vm.cpus) && c->vm.cpus != run->cfg.nr_cpus)
 		return cmd_usage(error,
 				 "--vm-cpus %" G_GINT64_FORMAT
 				 ": the simulation models --cpus %u; the guest must have as many",
 				 c->vm.cpus, run->cfg.nr_cpus);
-	if (!vm_cli_objective(&c->vm, run->cfg.nr_cpus, "", log_root, &run->vmo, error))
-		return FALSE;
-	run->vmo.rounds = run->repeat;
+	vm_cli_objective(&c->vm, run->cfg.nr_cpus, "", log_root, &run->vmo);
+	run->vmo.rounds = run->repeat; /* calibrate's rounds are its --repeat */
 	run->vmo.seed = run->protocol.seed;
-	if (g_mkdir_with_parents(c->out, 0755) != 0)
-		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
-	return vm_settings(c, run, error) && guest_commands(c, run, error);
+	return cmd_prepare_out(c->out, error) && vm_settings(c, run, error) &&
+	       guest_commands(c, run, error);
 }
 
 /* The real benchmark, and the directory its results go to. */
@@ -473,8 +468,8 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 		return cmd_usage(error,
 				 "--fds and --datasize other than 20 and 100 need --real-cmd: "
 				 "the default tools cannot be told them");
-	if (g_mkdir_with_parents(c->out, 0755) != 0)
-		return cmd_usage(error, "--out: cannot create %s: %s", c->out, g_strerror(errno));
+	if (!cmd_prepare_out(c->out, error))
+		return FALSE;
 	run->bench = c->real_cmd ? realbench_new_template(c->real_cmd, &local)
 				 : realbench_new_default(&local);
 	return run->bench || cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -483,7 +478,13 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
 {
 	GError *local = NULL;
+	const char *measured = flag_first_given(&c->hb.flags, &c->hb.solo_ms, &c->hb.degradation,
+						&c->hb.bootstrap_file, NULL);
 
+	if (measured)
+		return cmd_usage(error,
+				 "%s: calibrate measures the bootstrapped model's inputs itself",
+				 measured);
 	if (!linsched_cli_config(&c->sim, &run->cfg, &local) ||
 	    !hackbench_cli_params(&c->hb, &run->cfg.machine, &run->params, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -801,15 +802,11 @@ int tuner_cmd_calibrate(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit real runtimes to simulated jiffies");
 	g_autoptr(GError) error = NULL;
-	GError *local = NULL;
 	int status = 0;
 
 	calibrate_cli_init(&cli);
 	add_options(&cli, ctx);
-	/* Not cmd_parse: words after the flags have always been ignored here. */
-	if (!g_option_context_parse(ctx, &argc, &argv, &local))
-		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
-	if (error || !calibrate(&cli, &run, &error))
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !calibrate(&cli, &run, &error))
 		status = cmd_fail_status("calibrate", error);
 	calibrate_run_clear(&run);
 	calibrate_cli_clear(&cli);

@@ -1,6 +1,12 @@
 /* Plumbing shared by the tuner's commands: see cmd_common.h. */
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "tuner/cmd/cmd_common.h"
 
@@ -44,29 +50,60 @@ gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *p
 	return FALSE;
 }
 
-gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error)
+gboolean cmd_knobs_named(const char *flag, char *const *values, guint *mask, GError **error)
 {
-	for (gsize i = 0; i < n; i++) {
-		const CmdIntFlag *f = &flags[i];
+	for (size_t i = 0; values && values[i]; i++) {
+		g_autofree char *name = g_strndup(values[i], strcspn(values[i], "="));
+		enum knob k;
 
-		if (!f->unset && (f->value < f->min || f->value > f->max))
+		if (!knob_from_name(name, &k))
+			continue;
+		if (*mask & (1U << k))
+			return cmd_usage(error, "%s: %s is given twice", flag, name);
+		*mask |= 1U << k;
+	}
+	return TRUE;
+}
+
+gboolean cmd_prepare_out(const char *dir, GError **error)
+{
+	if (!dir)
+		return TRUE;
+	if (g_mkdir_with_parents(dir, 0755) != 0)
+		return cmd_usage(error, "--out: cannot create %s: %s", dir, g_strerror(errno));
+	if (g_access(dir, W_OK) != 0)
+		return cmd_usage(error, "--out: cannot write into %s: %s", dir, g_strerror(errno));
+	return TRUE;
+}
+
+gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error)
+{
+	GError *local = NULL;
+
+	if (!(*root = json_read_file(path, &local)))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		const struct knob_info *info = knob_info((enum knob)k);
+		g_autofree char *at = g_strdup_printf("best.knobs.%s", info->column);
+		double v;
+
+		if (!json_read_number(*root, at, &v))
+			return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
+		if (!(v == floor(v) && v >= (double)info->min_ns && v <= (double)info->max_ns))
 			return cmd_usage(error,
-					 "%s: must be in %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
-					 ", got %" G_GINT64_FORMAT,
-					 f->flag, f->min, f->max, f->value);
+					 "--best: %s: \"%s\" is %g, not a whole number of ns in "
+					 "the sysctl range %" G_GUINT64_FORMAT
+					 "..%" G_GUINT64_FORMAT,
+					 path, at, v, info->min_ns, info->max_ns);
+		knob_set(knobs, (enum knob)k, v);
 	}
 	return TRUE;
 }
 
 const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 {
-	if (s->latency_ns >= 0)
-		return "--latency-ns";
-	if (s->min_gran_ns >= 0)
-		return "--min-gran-ns";
-	if (s->wakeup_gran_ns >= 0)
-		return "--wakeup-gran-ns";
-	return NULL;
+	return flag_first_given(&s->flags, &s->latency_ns, &s->min_gran_ns, &s->wakeup_gran_ns,
+				NULL);
 }
 
 gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
@@ -75,7 +112,8 @@ gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sy
 	GError *local = NULL;
 
 	if (!path)
-		return TRUE;
+		return no_sync ? cmd_usage(error, "--no-sync: there is no --journal to sync")
+			       : TRUE;
 	*out = journal_open(path, settings, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
 	if (*out)
 		return TRUE;

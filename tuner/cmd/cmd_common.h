@@ -14,6 +14,8 @@
 
 #include "linsched/cli/cli.h"
 #include "tuner/eval/journal.h"
+#include "tuner/knobs/knobs.h"
+#include "tuner/util/json_read.h"
 
 G_BEGIN_DECLS
 
@@ -43,23 +45,27 @@ gboolean cmd_usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * local; returns FALSE. */
 gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix);
 
-/* An integer flag and the range it must be in. */
-typedef struct {
-	const char *flag;
-	gint64 value, min, max;
-	gboolean unset; /* not on the command line: nothing to check */
-} CmdIntFlag;
+/* The knobs named by the values of a repeatable knob flag (KNOB=... or KNOB: --range, --fix,
+ * --log, --linear), added to *mask as 1 << knob; a knob named twice is bad input, "FLAG: KNOB is
+ * given twice". A value that names no knob is left to the flag's own parser. */
+gboolean cmd_knobs_named(const char *flag, char *const *values, guint *mask, GError **error);
 
-/* Checks the n flags in order: the first outside its range is bad input, "FLAG: must be in
- * MIN..MAX, got VALUE", and FALSE. */
-gboolean cmd_check_ints(const CmdIntFlag *flags, gsize n, GError **error);
+/* Creates the --out directory dir with its parents before the command's work, so that a name
+ * that cannot be a writable directory is refused at once: bad input, "--out: cannot create DIR:
+ * reason". dir NULL: nothing to do. */
+gboolean cmd_prepare_out(const char *dir, GError **error);
+
+/* The best knobs of the result.json given to --best (path): best.knobs, each a whole number of
+ * ns in its sysctl range, into *knobs, else bad input naming the file and the key. The document
+ * goes to *root for the command's other keys. */
+gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error);
 
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 
 /* Opens the --journal at path for a run described by settings into *out (path NULL: no journal,
- * *out stays NULL). A journal that does not fit (another run's, malformed) is bad input; one that
+ * *out stays NULL, and no_sync is bad input). A journal that does not fit (another run's, malformed) is bad input; one that
  * cannot be read or is in use is a failure. The message starts "--journal: ". */
 gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
 			  GError **error);

@@ -278,8 +278,6 @@ static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOpt
 {
 	if (argc != 3)
 		return cmd_usage(error, "give two traces: REAL.trace SIM.trace");
-	if (c->messages < 0)
-		return cmd_usage(error, "--messages: must not be negative");
 	if (c->window && strcmp(c->window, "all") == 0)
 		opt->window = TRACE_WINDOW_ALL;
 	else if (c->window && strcmp(c->window, "auto") != 0)
@@ -299,7 +297,7 @@ static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOpt
 
 int tuner_cmd_compare(int argc, char **argv)
 {
-	struct compare_cli c = { .messages = 0 };
+	struct compare_cli c = { 0 };
 	const GOptionEntry entries[] = {
 		{ "messages", 0, 0, G_OPTION_ARG_INT64, &c.messages,
 		  "Messages the workload passed (hackbench: groups x 20 x 20 x loops), for the "
@@ -313,6 +311,10 @@ int tuner_cmd_compare(int argc, char **argv)
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &c.format, "text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c.messages, 1, G_MAXINT64), /* not given: no per-message figures */
+	};
+	struct flag_set flags;
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("REAL.trace SIM.trace - two scheduler traces side by side");
 	g_autoptr(GError) error = NULL;
@@ -322,7 +324,8 @@ int tuner_cmd_compare(int argc, char **argv)
 	g_auto(GStrv) prefixes = NULL;
 	int status = 0;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_set_init(&flags);
+	flag_add_main_entries(&flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	if (!g_option_context_parse(ctx, &argc, &argv, &local))
 		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
 	else if (check_flags(&c, argc, &opt, &prefixes, &error) &&
@@ -341,5 +344,6 @@ int tuner_cmd_compare(int argc, char **argv)
 	g_free(c.workload);
 	g_free(c.window);
 	g_free(c.format);
+	flag_set_clear(&flags);
 	return status;
 }

@@ -17,7 +17,6 @@
  * Exit status: 0; 2 for bad input (a flag, a plans file, a parameter a flag fixes); 1 when a
  * simulation fails or a file cannot be written.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,23 +86,13 @@ static gboolean parse_params(const struct fit_cli *c, struct fit_run *run, GErro
 
 static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--starts", c->starts, 1, 1000, FALSE },
-		{ "--max-iter", c->max_iter, 1, 100000, FALSE },
-	};
 	GError *local = NULL;
 
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
-		return FALSE;
-	if (!(c->range > 1 && c->range <= 1e6))
-		return cmd_usage(error, "--range: must be above 1 (a factor), got %g", c->range);
-	if (!(c->step > 0 && c->step <= 1))
-		return cmd_usage(error, "--step: must be in (0, 1], got %g", c->step);
-	if (!(c->tol > 0 && c->tol < 10))
-		return cmd_usage(error, "--tol: must be above 0, got %g", c->tol);
-	if (!(c->time_weight >= 0 && c->switch_weight >= 0 &&
-	      c->time_weight + c->switch_weight > 0 && isfinite(c->time_weight + c->switch_weight)))
-		return cmd_usage(error, "--time-weight, --switch-weight: at least 0, not both 0");
+	/* The ranges are checked as parsed (tuner_cmd_fit); a loss needs a weight above 0. */
+	if (c->time_weight == 0 && c->switch_weight == 0)
+		return cmd_usage(error,
+				 "--time-weight, --switch-weight: not both 0 (the loss would "
+				 "weigh nothing)");
 	if (!fidelity_cli_finish(&c->f, &run->s, error) || !parse_params(c, run, error))
 		return FALSE;
 	if (run->s.format == FIDELITY_OUT_CSV)
@@ -122,9 +111,12 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 		linsched_machine_builtin(&run->base);
 	}
 	run->o = (FitOptions){
-		(guint)c->starts, (guint)c->max_iter,
-		c->range,	  c->step,
-		c->tol,		  (guint64)(c->f.wc.sim.seed >= 0 ? c->f.wc.sim.seed : 1)
+		(guint)c->starts,
+		(guint)c->max_iter,
+		c->range,
+		c->step,
+		c->tol,
+		(guint64)(flag_given(&c->f.wc.sim.flags, &c->f.wc.sim.seed) ? c->f.wc.sim.seed : 1)
 	};
 	run->w = (FidelityLoss){ c->time_weight, c->switch_weight };
 	return TRUE;
@@ -482,6 +474,15 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c.starts, 1, 1000),
+		FLAG_INT(&c.max_iter, 1, 100000),
+		FLAG_REAL(&c.range, 1, 1e6, FLAG_OPEN_LO), /* a factor */
+		FLAG_REAL(&c.step, 0, 1, FLAG_OPEN_LO),
+		FLAG_REAL(&c.tol, 0, 10, FLAG_OPEN_LO | FLAG_OPEN_HI),
+		FLAG_REAL(&c.time_weight, 0, 1e6, FLAG_CLOSED),
+		FLAG_REAL(&c.switch_weight, 0, 1e6, FLAG_CLOSED),
+	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit the model's parameters to real plans");
 	GError *error = NULL;
@@ -489,7 +490,7 @@ int tuner_cmd_fit(int argc, char **argv)
 
 	fidelity_cli_init(&c.f);
 	c.f.csv_role = PLAN_ROLE_TRAIN; /* one plan given alone is the one to fit */
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_add_main_entries(&c.f.flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	fidelity_cli_add_options(&c.f, ctx);
 	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&c, &run, &error) ||
 	    !fit(&c, &run, &error)) {

@@ -69,9 +69,13 @@ int tuner_cmd_knobs(int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- the live CFS knobs a tuner left");
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	struct flag_set flags;
+	flag_set_init(&flags);
+	flag_add_main_entries(&flags, ctx, entries, NULL, 0);
 	g_autoptr(GError) error = NULL;
+	int status = 0;
 	if (!cmd_parse(ctx, &argc, &argv, &error) || !knobs_run(root, restore, &error))
-		return cmd_fail_status("knobs", error);
-	return 0;
+		status = cmd_fail_status("knobs", error);
+	flag_set_clear(&flags);
+	return status;
 }

@@ -142,32 +142,29 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
-	GOptionGroup *main_group = g_option_group_new(
-		"meta-pso", "Meta-PSO options:", "Show meta-PSO options", c, NULL);
+	const struct flag_limits limits[] = {
+		STUDY_LIMITS(&c->s),
+		FLAG_INT(&c->particles, 1, 100000),
+		FLAG_INT(&c->iterations, 1, 100000),
+		FLAG_REAL(&c->iteration_weight, 0, G_MAXDOUBLE, FLAG_CLOSED),
+	};
+	GOptionGroup *main_group = flag_group_new(&c->s.flags, "meta-pso",
+						  "Meta-PSO options:", "Show meta-PSO options");
 
-	g_option_group_add_entries(main_group, entries);
+	flag_group_add(&c->s.flags, main_group, entries, limits, G_N_ELEMENTS(limits));
 	study_cli_add_options(&c->s, main_group, ctx);
 }
 
 static bool check_numbers(const struct meta_cli *c, GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--particles", c->particles, 1, 100000, FALSE },
-		{ "--iterations", c->iterations, 1, 100000, FALSE },
-	};
-
 	if (!study_cli_check(&c->s, "PSO searches this knob; bound it with --range KNOB=LO:HI",
-			     error) ||
-	    !cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+			     error))
 		return false;
 	if (c->particles * c->iterations > 10000000)
 		return cmd_usage(error,
 				 "--particles x --iterations: %" G_GINT64_FORMAT
 				 " simulations per run is too many",
 				 c->particles * c->iterations);
-	if (!(c->iteration_weight >= 0 && isfinite(c->iteration_weight)))
-		return cmd_usage(error, "--iteration-weight: must be a finite number >= 0, got %g",
-				 c->iteration_weight);
 	if (c->scale && strcmp(c->scale, "log") != 0 && strcmp(c->scale, "linear") != 0)
 		return cmd_usage(error, "--scale: '%s' is not log or linear", c->scale);
 	return true;

@@ -66,7 +66,8 @@ struct optimize_cli {
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
-	char *preset, *omega, *phi_p, *phi_g;
+	char *preset;
+	double omega, phi_p, phi_g;
 	char *preset_help;	     /* --preset's help, built from the preset table */
 	gint64 rule, max_iterations; /* golden */
 	gboolean interior_only;
@@ -77,7 +78,8 @@ struct optimize_cli {
 	char *batch_rule;
 	gint64 population, generations, elite, tournament; /* ga */
 	double crossover, mutation, eta_c, eta_m;
-	gint64 rounds, vm_cpus, vm_mem, vm_silence; /* --objective vm */
+	struct vm_cli vm; /* --objective vm; its entries are in flags */
+	struct flag_set flags;
 };
 
 /* What the flags resolve to. */
@@ -109,15 +111,13 @@ static void optimize_cli_init(struct optimize_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	workload_cli_init(&c->wc);
+	flag_set_init(&c->flags);
 	c->replicates = 1;
-	c->budget = -1;
-	c->jobs = -1;
 	tuner_optimizer_params d;
 
 	tuner_optimizer_params_default(&d);
 	c->particles = (gint64)d.pso.particles;
 	c->iterations = (gint64)d.pso.iterations;
-	c->initial = (gint64)d.bayes.initial;
 	c->batch = (gint64)d.bayes.batch;
 	c->restarts = (gint64)d.bayes.restarts;
 	c->population = (gint64)d.ga.population;
@@ -125,14 +125,10 @@ static void optimize_cli_init(struct optimize_cli *c)
 	c->elite = (gint64)d.ga.elite;
 	c->tournament = (gint64)d.ga.tournament;
 	c->crossover = d.ga.crossover;
-	c->mutation = d.ga.mutation;
 	c->eta_c = d.ga.eta_c;
 	c->eta_m = d.ga.eta_m;
 	c->rule = TUNER_DISCOVERY_RULE_MANY_TASKS;
-	c->rounds = 5;
-	c->vm_cpus = 2;
-	c->vm_mem = 1024;
-	c->vm_silence = 300;
+	vm_cli_init(&c->vm);
 	c->max_iterations = 100;
 	c->tolerance = GOLDEN_DEFAULT_TOLERANCE;
 	c->points = GRID_DEFAULT_POINTS;
@@ -155,10 +151,8 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_free(c->bracket);
 	g_free(c->preset);
 	g_free(c->preset_help);
-	g_free(c->omega);
-	g_free(c->phi_p);
-	g_free(c->phi_g);
 	g_free(c->batch_rule);
+	flag_set_clear(&c->flags);
 }
 
 static void optimize_run_clear(struct optimize_run *r)
@@ -212,31 +206,54 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 		{ "cmd", 0, 0, G_OPTION_ARG_STRING, &c->cmd,
 		  "With --objective cmd: the benchmark to time (prints 'Time: S' or 'Total time: S'); with vm: run this in the guest instead of the workload's hackbench",
 		  "COMMAND" },
-		{ "rounds", 0, 0, G_OPTION_ARG_INT64, &c->rounds,
-		  "With --objective vm: rounds per boot, each running every setting once in a fresh order (default 5)",
-		  "N" },
-		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c->vm_cpus,
-		  "With --objective vm: the guest's CPUs (default 2)", "N" },
-		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c->vm_mem,
-		  "With --objective vm: the guest's memory in MiB (default 1024)", "MB" },
-		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c->vm_silence,
-		  "With --objective vm: kill a guest silent this long, in s (default 300)", "S" },
 		{ "knob-root", 0, 0, G_OPTION_ARG_FILENAME, &c->knob_root,
 		  "With --objective cmd: the directory holding proc/ and sys/ (default /)", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->replicates, 1, 10000),
+		FLAG_INT(&c->budget, 1, 100000000),
+		FLAG_INT(&c->jobs, 1, 1024),
+	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
+	vm_cli_add_entries(&c->vm, &c->flags, g_option_context_get_main_group(ctx), VM_CLI_ROUNDS);
 	workload_add_options(&c->wc, ctx);
 }
 
-static void add_group(GOptionContext *ctx, const char *name, const char *title,
-		      const GOptionEntry *entries)
+/* The limits of every optimizer's flags; a group uses those of its own entries. */
+static void add_group(struct optimize_cli *c, GOptionContext *ctx, const char *name,
+		      const char *title, const GOptionEntry *entries)
 {
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->particles, 1, 100000),
+		FLAG_INT(&c->iterations, 1, 100000),
+		/* Beyond these a swarm only diverges: |omega| > 1 grows every velocity, a negative
+		 * pull pushes away from the best, and a pull above 2 (1 + omega) <= 4 already leaves
+		 * the mean trajectory's stable region (the classic preset sits on its edge). */
+		FLAG_REAL(&c->omega, -1, 1, FLAG_CLOSED),
+		FLAG_REAL(&c->phi_p, 0, 8, FLAG_CLOSED),
+		FLAG_REAL(&c->phi_g, 0, 8, FLAG_CLOSED),
+		FLAG_INT(&c->initial, 1, 10000),
+		FLAG_INT(&c->batch, 1, 10000),
+		FLAG_INT(&c->restarts, 0, 100),
+		FLAG_INT(&c->population, 2, 100000),
+		FLAG_INT(&c->generations, 1, 100000),
+		FLAG_INT(&c->elite, 0, 100000), /* below --population: check_numbers() */
+		FLAG_INT(&c->tournament, 1, 100000),
+		FLAG_REAL(&c->crossover, 0, 1, FLAG_CLOSED),
+		FLAG_REAL(&c->mutation, 0, 1, FLAG_OPEN_LO), /* not given: 1 / knobs */
+		FLAG_REAL(&c->eta_c, 0, 1000, FLAG_CLOSED),
+		FLAG_REAL(&c->eta_m, 0, 1000, FLAG_CLOSED),
+		FLAG_INT(&c->rule, TUNER_DISCOVERY_RULE_MANY_TASKS, TUNER_DISCOVERY_RULE_FEW_TASKS),
+		FLAG_REAL(&c->tolerance, 0, 1, FLAG_OPEN_LO | FLAG_OPEN_HI),
+		FLAG_INT(&c->max_iterations, 1, 100000),
+		FLAG_INT(&c->points, 1, 100000),
+	};
 	g_autofree char *help = g_strdup_printf("Show %s options", name);
-	GOptionGroup *group = g_option_group_new(name, title, help, NULL, NULL);
+	GOptionGroup *group = flag_group_new(&c->flags, name, title, help);
 
-	g_option_group_add_entries(group, entries);
+	flag_group_add(&c->flags, group, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, group);
 }
 
@@ -269,17 +286,17 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		{ "iterations", 0, 0, G_OPTION_ARG_INT64, &c->iterations,
 		  "Generations, the first included (default 30)", "N" },
 		{ "preset", 0, 0, G_OPTION_ARG_STRING, &c->preset, c->preset_help, "NAME" },
-		{ "omega", 0, 0, G_OPTION_ARG_STRING, &c->omega, "Inertia (default: the preset's)",
-		  "W" },
-		{ "phi-p", 0, 0, G_OPTION_ARG_STRING, &c->phi_p,
-		  "Pull to the particle's best (default: the preset's)", "P" },
-		{ "phi-g", 0, 0, G_OPTION_ARG_STRING, &c->phi_g,
-		  "Pull to the swarm's best (default: the preset's)", "G" },
+		{ "omega", 0, 0, G_OPTION_ARG_DOUBLE, &c->omega,
+		  "Inertia, -1..1 (default: the preset's)", "W" },
+		{ "phi-p", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_p,
+		  "Pull to the particle's best, 0..8 (default: the preset's)", "P" },
+		{ "phi-g", 0, 0, G_OPTION_ARG_DOUBLE, &c->phi_g,
+		  "Pull to the swarm's best, 0..8 (default: the preset's)", "G" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const GOptionEntry bayes[] = {
 		{ "initial", 0, 0, G_OPTION_ARG_INT64, &c->initial,
-		  "Latin hypercube points before the model (default 0: 2 x knobs + 1)", "N" },
+		  "Latin hypercube points before the model (default 2 x knobs + 1)", "N" },
 		{ "batch", 0, 0, G_OPTION_ARG_INT64, &c->batch,
 		  "Points chosen per iteration, evaluated together (default 1)", "Q" },
 		{ "batch-rule", 0, 0, G_OPTION_ARG_STRING, &c->batch_rule,
@@ -301,7 +318,7 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 		{ "crossover", 0, 0, G_OPTION_ARG_DOUBLE, &c->crossover,
 		  "Probability that two parents are crossed, SBX (default 0.9)", "P" },
 		{ "mutation", 0, 0, G_OPTION_ARG_DOUBLE, &c->mutation,
-		  "Probability that a gene mutates, polynomial (default 0: 1 / knobs)", "P" },
+		  "Probability that a gene mutates, polynomial (default 1 / knobs)", "P" },
 		{ "eta-c", 0, 0, G_OPTION_ARG_DOUBLE, &c->eta_c,
 		  "SBX distribution index; larger keeps children nearer their parents (default 15)",
 		  "E" },
@@ -335,114 +352,57 @@ static void add_type_options(struct optimize_cli *c, const tuner_optimizer_type 
 	};
 
 	if (type == tuner_optimizer_pso)
-		add_group(ctx, "pso", "Particle swarm options:", pso);
+		add_group(c, ctx, "pso", "Particle swarm options:", pso);
 	else if (type == tuner_optimizer_golden)
-		add_group(ctx, "golden", "Golden Section options:", golden);
+		add_group(c, ctx, "golden", "Golden Section options:", golden);
 	else if (type == tuner_optimizer_grid)
-		add_group(ctx, "grid", "Grid options:", grid);
+		add_group(c, ctx, "grid", "Grid options:", grid);
 	else if (type == tuner_optimizer_bayes)
-		add_group(ctx, "bayes", "Bayesian optimisation options:", bayes);
+		add_group(c, ctx, "bayes", "Bayesian optimisation options:", bayes);
 	else if (type == tuner_optimizer_ga)
-		add_group(ctx, "ga", "Genetic algorithm options:", ga);
+		add_group(c, ctx, "ga", "Genetic algorithm options:", ga);
 }
 
+/* What the flags' own ranges (add_common_options, add_group) cannot check: products and bounds
+ * that depend on another flag. */
 static bool check_numbers(const struct optimize_cli *c, const tuner_optimizer_type *type,
 			  GError **error)
 {
 	const struct linsched_cli *s = &c->wc.sim;
-	const CmdIntFlag common[] = {
-		{ "--replicates", c->replicates, 1, 10000, FALSE },
-		{ "--budget", c->budget, 1, 100000000, c->budget == -1 },
-		{ "--jobs", c->jobs, 1, 1024, c->jobs == -1 },
-	};
-	const CmdIntFlag pso[] = {
-		{ "--particles", c->particles, 1, 100000, FALSE },
-		{ "--iterations", c->iterations, 1, 100000, FALSE },
-	};
-	const CmdIntFlag golden = { "--max-iterations", c->max_iterations, 1, 100000, FALSE };
-	const CmdIntFlag grid = { "--points", c->points, 1, 100000, FALSE };
 
 	if (cmd_searched_knob_flag(s))
 		return cmd_usage(error,
 				 "%s: the tuner searches this knob; hold it with --fix KNOB=NS",
 				 cmd_searched_knob_flag(s));
-	if (!cmd_check_ints(common, G_N_ELEMENTS(common), error))
-		return false;
-	if (type == tuner_optimizer_pso) {
-		if (!cmd_check_ints(pso, G_N_ELEMENTS(pso), error))
-			return false;
-		if (c->particles * c->iterations > 100000000)
-			return cmd_usage(error,
-					 "--particles x --iterations: %" G_GINT64_FORMAT
-					 " evaluations is too many",
-					 c->particles * c->iterations);
-	}
-	if (type == tuner_optimizer_bayes) {
-		if (c->initial < 0 || c->initial > 10000)
-			return cmd_usage(error,
-					 "--initial: must be in 0..10000, got %" G_GINT64_FORMAT,
-					 c->initial);
-		if (c->batch < 1 || c->batch > 10000)
-			return cmd_usage(error,
-					 "--batch: must be in 1..10000, got %" G_GINT64_FORMAT,
-					 c->batch);
-		if (c->restarts < 0 || c->restarts > 100)
-			return cmd_usage(error,
-					 "--restarts: must be in 0..100, got %" G_GINT64_FORMAT,
-					 c->restarts);
-		if (c->batch_rule && strcmp(c->batch_rule, "believer") != 0 &&
-		    strcmp(c->batch_rule, "liar") != 0)
-			return cmd_usage(error, "--batch-rule: '%s' is not believer or liar",
-					 c->batch_rule);
-	}
+	if (type == tuner_optimizer_pso && c->particles * c->iterations > 100000000)
+		return cmd_usage(error,
+				 "--particles x --iterations: %" G_GINT64_FORMAT
+				 " evaluations is too many",
+				 c->particles * c->iterations);
+	if (type == tuner_optimizer_bayes && c->batch_rule &&
+	    strcmp(c->batch_rule, "believer") != 0 && strcmp(c->batch_rule, "liar") != 0)
+		return cmd_usage(error, "--batch-rule: '%s' is not believer or liar",
+				 c->batch_rule);
+	if (type == tuner_optimizer_bayes && c->batch_rule && c->batch == 1)
+		return cmd_usage(error, "--batch-rule: fills a batch of --batch Q > 1 points");
 	if (type == tuner_optimizer_ga) {
-		if (c->population < 2 || c->population > 100000)
-			return cmd_usage(
-				error, "--population: must be in 2..100000, got %" G_GINT64_FORMAT,
-				c->population);
-		if (c->generations < 1 || c->generations > 100000)
-			return cmd_usage(
-				error, "--generations: must be in 1..100000, got %" G_GINT64_FORMAT,
-				c->generations);
 		if (c->population * c->generations > 100000000)
 			return cmd_usage(error,
 					 "--population x --generations: %" G_GINT64_FORMAT
 					 " evaluations is too many",
 					 c->population * c->generations);
-		if (c->elite < 0 || c->elite >= c->population)
+		if (c->elite >= c->population)
 			return cmd_usage(error,
 					 "--elite: must be in 0..population - 1 (%" G_GINT64_FORMAT
 					 "), got %" G_GINT64_FORMAT,
 					 c->population - 1, c->elite);
-		if (c->tournament < 1 || c->tournament > c->population)
+		if (c->tournament > c->population)
 			return cmd_usage(error,
 					 "--tournament: must be in 1..population (%" G_GINT64_FORMAT
 					 "), got %" G_GINT64_FORMAT,
 					 c->population, c->tournament);
-		if (!(c->crossover >= 0 && c->crossover <= 1))
-			return cmd_usage(error,
-					 "--crossover: must be a probability in [0, 1], got %g",
-					 c->crossover);
-		if (!(c->mutation >= 0 && c->mutation <= 1))
-			return cmd_usage(error,
-					 "--mutation: must be a probability in [0, 1], got %g",
-					 c->mutation);
-		if (!(c->eta_c >= 0 && c->eta_c <= 1000) || !(c->eta_m >= 0 && c->eta_m <= 1000))
-			return cmd_usage(
-				error, "%s: must be in [0, 1000], got %g",
-				!(c->eta_c >= 0 && c->eta_c <= 1000) ? "--eta-c" : "--eta-m",
-				!(c->eta_c >= 0 && c->eta_c <= 1000) ? c->eta_c : c->eta_m);
 	}
-	if (type == tuner_optimizer_golden) {
-		if (!(c->tolerance > 0 && c->tolerance < 1))
-			return cmd_usage(
-				error,
-				"--tolerance: must be in (0, 1), a fraction of the bracket, got %g",
-				c->tolerance);
-		if (!cmd_check_ints(&golden, 1, error))
-			return false;
-	}
-	return type != tuner_optimizer_grid || cmd_check_ints(&grid, 1, error);
+	return true;
 }
 
 /* ---- the search space ---------------------------------------------------------------------- */
@@ -459,33 +419,44 @@ static bool parse_scale(const struct optimize_cli *c, bool *log, GError **error)
 	return cmd_usage(error, "--scale: '%s' is not log or linear", c->scale);
 }
 
-/* --range, --fix, --log, --linear on r->space; a knob may not be both fixed and given a range. */
+/* --range, --fix, --log, --linear on r->space. Each names a knob once; a fixed knob takes no
+ * range and no scale, and a knob one scale. */
 static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	bool ranged[KNOB_COUNT] = { false };
+	guint ranged = 0, fixed = 0, logged = 0, linear = 0;
 	GError *local = NULL;
 
-	for (size_t i = 0; c->ranges && c->ranges[i]; i++) {
+	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!knob_space_parse_range(&r->space, c->ranges[i], &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
-		for (int k = 0; k < KNOB_COUNT; k++)
-			ranged[k] |= g_str_has_prefix(c->ranges[i], knob_name((enum knob)k));
-	}
-	for (size_t i = 0; c->fixes && c->fixes[i]; i++) {
+	for (size_t i = 0; c->fixes && c->fixes[i]; i++)
 		if (!knob_space_parse_fix(&r->space, c->fixes[i], &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
-	}
-	for (int k = 0; k < KNOB_COUNT; k++)
-		if (ranged[k] && r->space.k[k].fixed)
-			return cmd_usage(error,
-					 "--fix: %s also has a --range; give one or the other",
-					 knob_name((enum knob)k));
 	for (size_t i = 0; c->logs && c->logs[i]; i++)
 		if (!knob_space_parse_scale(&r->space, c->logs[i], true, &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	for (size_t i = 0; c->linears && c->linears[i]; i++)
 		if (!knob_space_parse_scale(&r->space, c->linears[i], false, &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	if (!cmd_knobs_named("--range", c->ranges, &ranged, error) ||
+	    !cmd_knobs_named("--fix", c->fixes, &fixed, error) ||
+	    !cmd_knobs_named("--log", c->logs, &logged, error) ||
+	    !cmd_knobs_named("--linear", c->linears, &linear, error))
+		return false;
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		guint bit = 1U << k;
+		const char *name = knob_name((enum knob)k);
+
+		if (ranged & fixed & bit)
+			return cmd_usage(
+				error, "--fix: %s also has a --range; give one or the other", name);
+		if (logged & linear & bit)
+			return cmd_usage(
+				error, "--log, --linear: %s is given both scales; give one", name);
+		if ((logged | linear) & bit && r->space.k[k].fixed)
+			return cmd_usage(error, "%s: %s is held fixed, so it has no scale",
+					 logged & bit ? "--log" : "--linear", name);
+	}
 	return true;
 }
 
@@ -546,6 +517,12 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 				error,
 				"--bracket: bounds SchedPeriod; with --knob use --range %s=LO:HI",
 				c->knob);
+		if (flag_given(&c->flags, &c->rule))
+			return cmd_usage(
+				error,
+				"--rule: derives the knobs from SchedPeriod; golden --knob %s "
+				"searches that knob alone",
+				c->knob);
 		if (!golden_knob_space(c, r, error))
 			return false;
 		r->space_text = knob_space_describe(&r->space);
@@ -559,10 +536,8 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 				 : c->fixes ? "--fix"
 				 : c->logs  ? "--log"
 					    : "--linear");
-	if (c->rule > G_MAXINT || c->rule < G_MININT ||
-	    !period_space_init(&r->period, (int)c->rule, r->w.nr_tasks, &local))
-		return local ? cmd_relabel(error, CMD_ERROR_USAGE, local, "")
-			     : cmd_usage(error, "--rule: must be 1 or 2");
+	if (!period_space_init(&r->period, (int)c->rule, r->w.nr_tasks, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->period.log = log;
 	if (c->bracket && !period_space_parse_bracket(&r->period, c->bracket, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -582,17 +557,6 @@ static guint golden_evaluations(double tolerance, gint64 max_iterations, bool en
 	return (guint)MIN(steps, (double)max_iterations) + (ends ? 3 : 1);
 }
 
-/* A finite number from the text of a flag. */
-static bool parse_coefficient(const char *flag, const char *text, double *out, GError **error)
-{
-	char *end;
-
-	*out = g_ascii_strtod(text, &end);
-	if (end == text || *end != '\0' || !isfinite(*out))
-		return cmd_usage(error, "%s: '%s' is not a finite number", flag, text);
-	return true;
-}
-
 /* omega, phi_p, phi_g: the preset's, then each flag given. */
 static bool pso_coefficients(const struct optimize_cli *c, tuner_optimizer_params *p,
 			     GError **error)
@@ -602,12 +566,10 @@ static bool pso_coefficients(const struct optimize_cli *c, tuner_optimizer_param
 	if (c->preset && !(preset = tuner_pso_preset_by_name(c->preset)))
 		return cmd_usage(error, "--preset: '%s' is not constriction, thesis or classic",
 				 c->preset);
-	p->pso.omega = preset->omega;
-	p->pso.phi_p = preset->phi_p;
-	p->pso.phi_g = preset->phi_g;
-	return (!c->omega || parse_coefficient("--omega", c->omega, &p->pso.omega, error)) &&
-	       (!c->phi_p || parse_coefficient("--phi-p", c->phi_p, &p->pso.phi_p, error)) &&
-	       (!c->phi_g || parse_coefficient("--phi-g", c->phi_g, &p->pso.phi_g, error));
+	p->pso.omega = flag_given(&c->flags, &c->omega) ? c->omega : preset->omega;
+	p->pso.phi_p = flag_given(&c->flags, &c->phi_p) ? c->phi_p : preset->phi_p;
+	p->pso.phi_g = flag_given(&c->flags, &c->phi_g) ? c->phi_g : preset->phi_g;
+	return true;
 }
 
 static bool build_params(const struct optimize_cli *c, struct optimize_run *r, GError **error)
@@ -620,7 +582,7 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 			    : r->type;
 	tuner_optimizer_params_default(p);
 	p->seed = (unsigned long)r->w.cfg.seed;
-	p->budget = c->budget > 0 ? (size_t)c->budget : 0;
+	p->budget = flag_given(&c->flags, &c->budget) ? (size_t)c->budget : 0; /* 0: its own */
 	if (r->type == tuner_optimizer_pso) {
 		p->pso.particles = (size_t)c->particles;
 		p->pso.iterations = (size_t)c->iterations;
@@ -628,7 +590,8 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 			return false;
 		r->expected = (guint)(c->particles * c->iterations);
 	} else if (r->type == tuner_optimizer_bayes) {
-		p->bayes.initial = (size_t)c->initial;
+		if (flag_given(&c->flags, &c->initial))
+			p->bayes.initial = (size_t)c->initial;
 		p->bayes.batch = (size_t)c->batch;
 		p->bayes.restarts = (size_t)c->restarts;
 		p->bayes.rule = c->batch_rule && strcmp(c->batch_rule, "liar") == 0
@@ -643,7 +606,8 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 		p->ga.elite = (size_t)c->elite;
 		p->ga.tournament = (size_t)c->tournament;
 		p->ga.crossover = c->crossover;
-		p->ga.mutation = c->mutation;
+		if (flag_given(&c->flags, &c->mutation))
+			p->ga.mutation = c->mutation;
 		p->ga.eta_c = c->eta_c;
 		p->ga.eta_m = c->eta_m;
 		r->expected =
@@ -679,38 +643,28 @@ static bool build_params(const struct optimize_cli *c, struct optimize_run *r, G
 /* --objective vm: the batches run in one boot each of the real 6.1 kernel (vm_objective.h). */
 static bool build_vm_objective(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	const CmdIntFlag ranges[] = {
-		{ "--rounds", c->rounds, 1, 1000, FALSE },
-		{ "--vm-cpus", c->vm_cpus, 1, 64, FALSE },
-		{ "--vm-mem", c->vm_mem, 128, 65536, FALSE },
-		{ "--vm-timeout", c->vm_silence, 1, 86400, FALSE },
-	};
 	VmObjective *vm = &r->vm_objective;
 
-	if (!cmd_check_ints(ranges, G_N_ELEMENTS(ranges), error))
-		return false;
-	if (c->replicates != 1)
+	if (flag_given(&c->flags, &c->replicates))
 		return cmd_usage(error, "--replicates: with --objective vm the replicates are the "
 					"--rounds of each boot");
-	if (c->knob_root || c->wc.calibration)
-		return cmd_usage(error, "%s: not with --objective vm",
-				 c->knob_root ? "--knob-root" : "--calibration");
+	if (c->knob_root || c->wc.calibration || flag_given(&c->flags, &c->jobs))
+		return cmd_usage(error, "%s: not with --objective vm (one guest runs at a time)",
+				 c->knob_root	     ? "--knob-root"
+				 : c->wc.calibration ? "--calibration"
+						     : "--jobs");
 	if (!c->cmd && !r->w.hackbench)
 		return cmd_usage(error,
 				 "--objective vm: runs hackbench in the guest; give a hackbench "
 				 "workload or --cmd");
-	vm->command =
+	g_autofree char *command =
 		c->cmd ? g_strdup(c->cmd)
 		       : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
 					      r->w.hb.datasize, r->w.hb.threads, r->w.hb.pipe);
-	vm->rounds = (guint)c->rounds;
+	g_autofree char *log_root = c->out ? g_build_filename(c->out, "vm", NULL) : NULL;
+
+	vm_cli_objective(&c->vm, r->w.cfg.nr_cpus, command, log_root, vm);
 	vm->seed = r->w.cfg.seed;
-	vm->boot.cpus = (guint)c->vm_cpus;
-	vm->boot.mem_mb = (guint)c->vm_mem;
-	vm->boot.silence_s = (guint)c->vm_silence;
-	/* Debian's kernel is 6.1: its defaults for the guest's CPUs are every round's reference. */
-	vm->defaults = knobs_profile_default(sched_profile_find("6.1"), vm->boot.cpus);
-	vm->log_root = c->out ? g_build_filename(c->out, "vm", NULL) : NULL;
 	r->vm = true;
 	r->jobs = 1; /* one VM at a time */
 	return true;
@@ -725,15 +679,17 @@ static bool build_objective(const struct optimize_cli *c, struct optimize_run *r
 		return cmd_usage(error, "--objective: '%s' is not sim, cmd or vm", c->objective);
 	if (c->objective && strcmp(c->objective, "vm") == 0)
 		return build_vm_objective(c, r, error);
-	if (c->rounds != 5 || c->vm_cpus != 2 || c->vm_mem != 1024 || c->vm_silence != 300)
-		return cmd_usage(error, "--rounds, --vm-cpus, --vm-mem, --vm-timeout: only with "
-					"--objective vm");
+	const char *vm_flag = vm_cli_given(&c->vm);
+
+	if (vm_flag)
+		return cmd_usage(error, "%s: only with --objective vm", vm_flag);
 	r->live = c->objective && strcmp(c->objective, "cmd") == 0;
 	if (!r->live) {
 		if (c->cmd || c->knob_root)
 			return cmd_usage(error, "%s: only with --objective cmd",
 					 c->cmd ? "--cmd" : "--knob-root");
-		r->jobs = c->jobs > 0 ? (guint)c->jobs : evaluator_default_jobs();
+		r->jobs =
+			flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : evaluator_default_jobs();
 		return true;
 	}
 	if (!c->cmd)
@@ -746,7 +702,7 @@ static bool build_objective(const struct optimize_cli *c, struct optimize_run *r
 	if (!g_shell_parse_argv(c->cmd, NULL, &r->live_objective.argv, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--cmd: ");
 	/* The machine has one set of knobs: evaluations are serialised anyway. */
-	r->jobs = c->jobs > 0 ? (guint)c->jobs : 1;
+	r->jobs = flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : 1;
 	return true;
 }
 
@@ -841,7 +797,7 @@ static bool prepare(const struct optimize_cli *c, struct optimize_run *r, GError
 	    !build_objective(c, r, error))
 		return false;
 	r->settings = build_settings(c, r);
-	if (!open_journal(c, r, error))
+	if (!cmd_prepare_out(c->out, error) || !open_journal(c, r, error))
 		return false;
 	return !r->live || open_live(c, r, error);
 }

@@ -175,16 +175,18 @@ static int run(const struct report_cli *c, GError **error)
 
 static gboolean check_flags(const struct report_cli *c, GError **error)
 {
-	if (c->gantt_ms < 1 || c->gantt_ms > MAX_GANTT_MS)
-		return cmd_usage(error, "--gantt-ms: must be 1..3600000");
 	if (!c->dirs && !c->trace)
 		return cmd_usage(error, "give at least one result directory (or --trace FILE)");
-	return TRUE;
+	if (c->plots && !report_has_scripts(c->plots))
+		return cmd_usage(error, "--plots: %s holds no gnuplot scripts (no calibration.gp)",
+				 c->plots);
+	return cmd_prepare_out(c->out, error);
 }
 
 int tuner_cmd_report(int argc, char **argv)
 {
 	struct report_cli c = { .gantt_ms = DEFAULT_GANTT_MS };
+	struct flag_set flags;
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c.out,
 		  "Write the figures, index.html and plot.sh here (default: the only DIR)", "DIR" },
@@ -200,12 +202,14 @@ int tuner_cmd_report(int argc, char **argv)
 		{ G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &c.dirs, NULL, "DIR..." },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = { FLAG_INT(&c.gantt_ms, 1, MAX_GANTT_MS) };
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
 		"- figures (PNG and SVG) and index.html for result directories");
 	g_autoptr(GError) error = NULL;
 	int status;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_set_init(&flags);
+	flag_add_main_entries(&flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_set_description(
 		ctx,
 		"Each DIR is searched for calibration.csv/.ini (tuner calibrate), history.csv and result.json (tuner\n"
@@ -219,5 +223,6 @@ int tuner_cmd_report(int argc, char **argv)
 	g_free(c.trace);
 	g_free(c.plots);
 	g_strfreev(c.dirs);
+	flag_set_clear(&flags);
 	return status;
 }

@@ -52,6 +52,7 @@
  * terms, or a response that does not vary.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,7 +77,6 @@
 
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
-#define MAX_CENTRE	   100
 static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
 static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
 static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
@@ -86,7 +86,7 @@ struct rsm_cli {
 	char *design, *alpha, *analyse;
 	bool log[KNOB_COUNT];
 	char *objective, *cmd;
-	struct vm_cli vm;
+	struct vm_cli vm; /* its entries are in s.flags */
 	gint64 confirm_rounds;
 };
 
@@ -117,7 +117,6 @@ static void rsm_cli_init(struct rsm_cli *c)
 	memset(c, 0, sizeof(*c));
 	study_cli_init(&c->s);
 	vm_cli_init(&c->vm);
-	c->confirm_rounds = VM_CLI_NOT_GIVEN;
 }
 
 static void rsm_cli_clear(struct rsm_cli *c)
@@ -143,10 +142,10 @@ static void rsm_run_clear(struct rsm_run *r)
 
 /* ---- flags ---------------------------------------------------------------------------------- */
 
-/* --log alone: every knob; --log=KNOB[,KNOB]: those. */
+/* --log alone: every knob; --log=KNOB[,KNOB]: those. data is the main group's flag set, in c. */
 static gboolean parse_log(const char *option, const char *value, gpointer data, GError **error)
 {
-	struct rsm_cli *c = data;
+	struct rsm_cli *c = (struct rsm_cli *)((char *)data - offsetof(struct rsm_cli, s.flags));
 
 	(void)option;
 	if (!value) {
@@ -210,11 +209,15 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		  "N" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		STUDY_LIMITS(&c->s),
+		FLAG_INT(&c->confirm_rounds, 2, 1000),
+	};
 	GOptionGroup *main_group =
-		g_option_group_new("rsm", "RSM options:", "Show RSM options", c, NULL);
+		flag_group_new(&c->s.flags, "rsm", "RSM options:", "Show RSM options");
 
-	g_option_group_add_entries(main_group, entries);
-	vm_cli_add_entries(&c->vm, main_group, TRUE);
+	flag_group_add(&c->s.flags, main_group, entries, limits, G_N_ELEMENTS(limits));
+	vm_cli_add_entries(&c->vm, &c->s.flags, main_group, VM_CLI_ROUNDS);
 	study_cli_add_options(&c->s, main_group, ctx);
 }
 
@@ -231,17 +234,16 @@ static bool check_objective(const struct rsm_cli *c, GError **error)
 	if (c->objective && strcmp(c->objective, "sim") != 0 && !is_vm(c))
 		return cmd_usage(error, "--objective: '%s' is not sim or vm", c->objective);
 	if (!is_vm(c)) {
-		if (vm_flag || c->cmd || c->confirm_rounds != VM_CLI_NOT_GIVEN)
-			return cmd_usage(error, "%s: only with --objective vm",
-					 vm_flag  ? vm_flag
-					 : c->cmd ? "--cmd"
-						  : "--confirm-rounds");
+		if (!vm_flag)
+			vm_flag = flag_first_given(&c->s.flags, &c->cmd, &c->confirm_rounds, NULL);
+		if (vm_flag)
+			return cmd_usage(error, "%s: only with --objective vm", vm_flag);
 		return true;
 	}
-	if (c->s.replicates != STUDY_NOT_GIVEN)
+	if (flag_given(&c->s.flags, &c->s.replicates))
 		return cmd_usage(error, "--replicates: with --objective vm the replicates are the "
 					"--rounds of the boot");
-	if (c->s.jobs != STUDY_NOT_GIVEN)
+	if (flag_given(&c->s.flags, &c->s.jobs))
 		return cmd_usage(error, "--jobs: with --objective vm one boot measures the whole "
 					"design, one VM at a time");
 	if (c->s.wc.calibration)
@@ -255,16 +257,27 @@ static bool check_numbers(const struct rsm_cli *c, GError **error)
 	if (!study_cli_check(&c->s, "rsm varies this knob; set its range with --range KNOB=LO:HI",
 			     error))
 		return false;
-	if (c->analyse && (c->design || c->alpha || c->s.center != STUDY_NOT_GIVEN ||
-			   c->s.replicates != STUDY_NOT_GIVEN || c->s.journal || c->objective))
+	if (!c->analyse)
+		return check_objective(c, error);
+
+	/* --analyse simulates nothing: only the flags that shape the fit and its report apply. */
+	const struct workload_cli *wc = &c->s.wc;
+	const char *moot = flag_first_given(
+		&c->s.flags, &c->design, &c->alpha, &c->s.center, &c->s.replicates, &c->s.jobs,
+		&c->s.journal, &c->s.no_sync, &c->objective, &c->cmd, &c->confirm_rounds, NULL);
+
+	if (!moot)
+		moot = vm_cli_given(&c->vm);
+	if (!moot)
+		moot = flag_any_given(&wc->flags, NULL);
+	if (!moot)
+		moot = flag_any_given(&wc->hb.flags, NULL);
+	if (!moot)
+		moot = flag_any_given(&wc->sim.flags, &wc->sim.format);
+	if (moot)
 		return cmd_usage(error, "--analyse: fits a finished design; %s does not apply",
-				 c->design			      ? "--design"
-				 : c->alpha			      ? "--alpha"
-				 : c->s.center != STUDY_NOT_GIVEN     ? "--center"
-				 : c->s.replicates != STUDY_NOT_GIVEN ? "--replicates"
-				 : c->s.journal			      ? "--journal"
-								      : "--objective");
-	return check_objective(c, error);
+				 moot);
+	return true;
 }
 
 /* The factors: default ranges, then --range (checked against the sysctl ranges), then scales. */
@@ -379,9 +392,9 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 	if (faced && kind != RSM_ALPHA_FACE && c->alpha)
 		return cmd_usage(error, "--alpha %s: --design ccd-faced has alpha 1", c->alpha);
 
-	guint centre = c->s.center != STUDY_NOT_GIVEN ? (guint)c->s.center
-		       : bbd			      ? BBD_DEFAULT_CENTRE
-						      : CCD_DEFAULT_CENTRE;
+	guint centre = flag_given(&c->s.flags, &c->s.center) ? (guint)c->s.center
+		       : bbd				     ? BBD_DEFAULT_CENTRE
+							     : CCD_DEFAULT_CENTRE;
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
@@ -1031,8 +1044,6 @@ static bool report(const struct rsm_cli *c, const struct rsm_run *r, GError **er
 /* --objective vm: the guest's benchmark, the boot's flags, and the rounds as the replicates. */
 static bool prepare_vm(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	const CmdIntFlag confirm_rounds = { "--confirm-rounds", c->confirm_rounds, 2, 1000,
-					    c->confirm_rounds == VM_CLI_NOT_GIVEN };
 	const struct hackbench_params *hb = &r->s.w.hb;
 
 	if (!c->cmd && !r->s.w.hackbench)
@@ -1045,17 +1056,15 @@ static bool prepare_vm(const struct rsm_cli *c, struct rsm_run *r, GError **erro
 					      hb->threads, hb->pipe);
 	g_autofree char *log_root = c->s.out ? g_build_filename(c->s.out, "vm", NULL) : NULL;
 
-	if (!cmd_check_ints(&confirm_rounds, 1, error) ||
-	    !vm_cli_objective(&c->vm, r->s.w.cfg.nr_cpus, command, log_root, &r->vmo, error))
-		return false;
+	vm_cli_objective(&c->vm, r->s.w.cfg.nr_cpus, command, log_root, &r->vmo);
 	r->vm = true;
 	r->vmo.seed = r->s.seed;
 	r->s.replicates = r->vmo.rounds;
 	r->s.jobs = 1;
 	r->s.batch_objective = vm_objective_batch;
 	r->s.batch_ctx = &r->vmo;
-	r->confirm_rounds = c->confirm_rounds != VM_CLI_NOT_GIVEN ? (guint)c->confirm_rounds
-								  : MAX(r->vmo.rounds, 2);
+	r->confirm_rounds = flag_given(&c->s.flags, &c->confirm_rounds) ? (guint)c->confirm_rounds
+									: MAX(r->vmo.rounds, 2);
 	return true;
 }
 

@@ -42,6 +42,7 @@ struct scale_cli {
 	struct workload_cli wc;
 	char *best, *groups, *out;
 	gint64 replicates, jobs;
+	struct flag_set flags;
 };
 
 /* One group count's outcome. */
@@ -75,38 +76,15 @@ static void scale_run_clear(struct scale_run *r)
 
 /* ---- the tuned knobs ------------------------------------------------------------------------- */
 
-static gboolean knob(const JsonReadValue *root, const char *path, const char *key, guint64 *out,
-		     GError **error)
-{
-	g_autofree char *at = g_strdup_printf("best.knobs.%s", key);
-	double v;
-
-	if (!json_read_number(root, at, &v))
-		return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
-	if (!(v >= 0 && v <= 1e15 && v == floor(v)))
-		return cmd_usage(error, "--best: %s: \"%s\" is %g, not a whole number of ns", path,
-				 at, v);
-	*out = (guint64)v;
-	return TRUE;
-}
-
 static gboolean read_best(const char *path, struct scale_run *r, GError **error)
 {
-	GError *local = NULL;
-	g_autoptr(JsonReadValue) root = json_read_file(path, &local);
+	g_autoptr(JsonReadValue) root = NULL;
 	const char *settings;
 
-	if (!root)
-		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
+	if (!cmd_read_best(path, &r->tuned, &root, error))
+		return FALSE;
 	if ((settings = json_read_string(root, "settings")))
 		r->best_settings = g_strdup(settings);
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		guint64 v = 0;
-
-		if (!knob(root, path, knob_info((enum knob)k)->column, &v, error))
-			return FALSE;
-		knob_set(&r->tuned, (enum knob)k, (double)v);
-	}
 	return TRUE;
 }
 
@@ -272,10 +250,6 @@ static void print_table(const struct scale_run *r)
 
 static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--replicates", c->replicates, 1, 100000, FALSE },
-		{ "--jobs", c->jobs, 1, 4096, c->jobs == 0 }, /* 0: the number of cores */
-	};
 	GError *local = NULL;
 
 	if (!c->best)
@@ -285,7 +259,7 @@ static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError *
 	if (c->wc.tasks)
 		return cmd_usage(error,
 				 "--task: scale sweeps hackbench groups; it takes no --task");
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
+	if (!cmd_prepare_out(c->out, error))
 		return FALSE;
 	r->replicates = (guint)c->replicates;
 	if (!(r->groups = group_range_parse("--groups", c->groups ? c->groups : "1..20", &local)))
@@ -323,15 +297,20 @@ static void add_options(struct scale_cli *c, GOptionContext *ctx)
 		  "Write DIR/scale.csv and DIR/scale.json", "DIR" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->wc.hb.loops, 1, 1000000000), /* as linsched hackbench's */
+		FLAG_INT(&c->replicates, 1, 100000),
+		FLAG_INT(&c->jobs, 1, 4096),
+	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, hackbench_cli_group(&c->wc.hb, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&c->wc.sim));
 }
 
 int tuner_cmd_scale(int argc, char **argv)
 {
-	struct scale_cli c = { .replicates = 1, .jobs = 0 };
+	struct scale_cli c = { .replicates = 1 };
 	struct scale_run r = { 0 };
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- default vs tuned turnaround over hackbench group counts");
@@ -339,9 +318,11 @@ int tuner_cmd_scale(int argc, char **argv)
 	int status = 0;
 
 	workload_cli_init(&c.wc);
+	flag_set_init(&c.flags);
 	add_options(&c, ctx);
 	if (!cmd_parse(ctx, &argc, &argv, &error) || !prepare(&c, &r, &error) ||
-	    !simulate(&r, c.jobs > 0 ? (guint)c.jobs : evaluator_default_jobs(), &error) ||
+	    !simulate(&r, flag_given(&c.flags, &c.jobs) ? (guint)c.jobs : evaluator_default_jobs(),
+		      &error) ||
 	    (c.out && !write_out(&c, &r, &error))) {
 		status = cmd_fail_status("scale", error);
 	} else {
@@ -352,6 +333,7 @@ int tuner_cmd_scale(int argc, char **argv)
 	}
 	scale_run_clear(&r);
 	workload_cli_clear(&c.wc);
+	flag_set_clear(&c.flags);
 	g_free(c.best);
 	g_free(c.groups);
 	g_free(c.out);

@@ -35,6 +35,7 @@
 #include "linsched/json.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
+#include "tuner/cmd/vm_cli.h"
 #include "tuner/eval/live_knobs.h"
 #include "tuner/eval/vm_objective.h"
 #include "tuner/eval/workload.h"
@@ -44,7 +45,9 @@
 struct validate_cli {
 	struct workload_cli wc;
 	char *best, *against, *cmd, *out, *knob_root;
-	gint64 rounds, vm_cpus, vm_mem, vm_silence;
+	gint64 rounds;
+	struct vm_cli vm; /* its entries are in flags */
+	struct flag_set flags;
 };
 
 /* Setting 0 is the defaults, 1 the tuned knobs. */
@@ -79,26 +82,10 @@ static void validate_run_clear(struct validate_run *r)
 
 static gboolean read_best(const char *path, struct validate_run *r, GError **error)
 {
-	GError *local = NULL;
-	g_autoptr(JsonReadValue) root = json_read_file(path, &local);
+	g_autoptr(JsonReadValue) root = NULL;
 
-	if (!root)
-		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		g_autofree char *at =
-			g_strdup_printf("best.knobs.%s", knob_info((enum knob)k)->column);
-		double v;
-
-		if (!json_read_number(root, at, &v))
-			return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
-		if (!(v == floor(v) && v >= (double)knob_info((enum knob)k)->min_ns &&
-		      v <= (double)knob_info((enum knob)k)->max_ns))
-			return cmd_usage(error,
-					 "--best: %s: \"%s\" is %g, not a whole number of ns in "
-					 "the sysctl range",
-					 path, at, v);
-		knob_set(&r->knobs[1], (enum knob)k, v);
-	}
+	if (!cmd_read_best(path, &r->knobs[1], &root, error))
+		return FALSE;
 	if (!json_read_number(root, "improvement_pct", &r->predicted_pct))
 		r->predicted_pct = NAN;
 	return TRUE;
@@ -106,8 +93,8 @@ static gboolean read_best(const char *path, struct validate_run *r, GError **err
 
 static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GError **error)
 {
-	const CmdIntFlag rounds = { "--rounds", c->rounds, 2, 1000, FALSE };
 	GError *local = NULL;
+	const char *vm_flag = vm_cli_given(&c->vm);
 
 	if (!c->best)
 		return cmd_usage(error,
@@ -115,13 +102,10 @@ static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GE
 	if (c->against && strcmp(c->against, "vm") != 0 && strcmp(c->against, "live") != 0)
 		return cmd_usage(error, "--against: '%s' is not vm or live", c->against);
 	r->vm = !c->against || strcmp(c->against, "vm") == 0;
-	if (!cmd_check_ints(&rounds, 1, error))
-		return FALSE;
-	if (c->vm_cpus < 1 || c->vm_cpus > 64 || c->vm_mem < 128 || c->vm_mem > 65536 ||
-	    c->vm_silence < 1)
-		return cmd_usage(error, "--vm-cpus 1..64, --vm-mem 128..65536, --vm-timeout >= 1");
 	if (r->vm && c->knob_root)
 		return cmd_usage(error, "--knob-root: only with --against live");
+	if (!r->vm && vm_flag)
+		return cmd_usage(error, "%s: only with --against vm", vm_flag);
 	if (!workload_finish(&c->wc, &r->w, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->have_workload = true;
@@ -138,30 +122,21 @@ static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GE
 	r->rounds = (guint)c->rounds;
 	if (!read_best(c->best, r, error))
 		return FALSE;
-	if (c->out && g_mkdir_with_parents(c->out, 0755) != 0) {
-		g_set_error(error, CMD_ERROR, CMD_ERROR_USAGE, "--out: cannot create %s: %s",
-			    c->out, g_strerror(errno));
-		return FALSE;
-	}
-	return TRUE;
+	return cmd_prepare_out(c->out, error);
 }
 
 /* ---- the experiment ------------------------------------------------------------------------- */
 
 static gboolean measure_vm(const struct validate_cli *c, struct validate_run *r, GError **error)
 {
-	VmObjective vm = {
-		.boot = { .cpus = (guint)c->vm_cpus,
-			  .mem_mb = (guint)c->vm_mem,
-			  .silence_s = (guint)c->vm_silence },
-		.command = g_strdup(r->command),
-		.rounds = r->rounds,
-		.seed = r->w.cfg.seed,
-		.log_root = c->out ? g_build_filename(c->out, "vm", NULL) : NULL,
-	};
+	g_autofree char *log_root = c->out ? g_build_filename(c->out, "vm", NULL) : NULL;
+	VmObjective vm = { 0 };
 	VmMeasurement m;
 
-	r->knobs[0] = knobs_profile_default(sched_profile_find("6.1"), vm.boot.cpus);
+	vm_cli_objective(&c->vm, r->w.cfg.nr_cpus, r->command, log_root, &vm);
+	vm.rounds = r->rounds; /* validate's own --rounds, for the live kernel too */
+	vm.seed = r->w.cfg.seed;
+	r->knobs[0] = vm.defaults;
 	gboolean ok = vm_objective_measure(&vm, r->knobs, 2, &m, error);
 	r->seconds = g_steal_pointer(&m.seconds);
 	r->ctxt = g_steal_pointer(&m.ctxt);
@@ -403,7 +378,7 @@ static gboolean write_file(const char *dir, const char *name, const char *text, 
 
 int tuner_cmd_validate(int argc, char **argv)
 {
-	struct validate_cli c = { .rounds = 10, .vm_cpus = 2, .vm_mem = 1024, .vm_silence = 300 };
+	struct validate_cli c = { .rounds = 10 };
 	struct validate_run r = { .predicted_pct = NAN };
 	GError *error = NULL;
 	const GOptionEntry entries[] = {
@@ -420,19 +395,19 @@ int tuner_cmd_validate(int argc, char **argv)
 		  "Write DIR/validate.json, DIR/validate.csv (and DIR/vm/)", "DIR" },
 		{ "knob-root", 0, 0, G_OPTION_ARG_FILENAME, &c.knob_root,
 		  "With --against live: the directory holding proc/ and sys/ (default /)", "DIR" },
-		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c.vm_cpus, "The guest's CPUs (default 2)",
-		  "N" },
-		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c.vm_mem,
-		  "The guest's memory in MiB (default 1024)", "MB" },
-		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c.vm_silence,
-		  "Kill a guest silent this long, in s (default 300)", "S" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c.rounds, 2, 1000),
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- the tuned knobs on a real kernel");
 	int status = 0;
 
 	workload_cli_init(&c.wc);
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	flag_set_init(&c.flags);
+	vm_cli_init(&c.vm);
+	flag_add_main_entries(&c.flags, ctx, entries, limits, G_N_ELEMENTS(limits));
+	vm_cli_add_entries(&c.vm, &c.flags, g_option_context_get_main_group(ctx), VM_CLI_MACHINE);
 	workload_add_options(&c.wc, ctx);
 	gboolean measured = FALSE;
 
@@ -467,6 +442,7 @@ int tuner_cmd_validate(int argc, char **argv)
 	g_clear_error(&error);
 	validate_run_clear(&r);
 	workload_cli_clear(&c.wc);
+	flag_set_clear(&c.flags);
 	g_free(c.best);
 	g_free(c.against);
 	g_free(c.cmd);

@@ -25,47 +25,39 @@
 #include "linsched/machine.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
+#include "tuner/cmd/vm_cli.h"
 #include "tuner/vm/vm_boot.h"
 #include "tuner/vm/vm_probe.h"
 
 struct probe_cli {
 	char *out, *log, *format;
-	gint64 probes, warmup, trials, vm_cpus, vm_mem, vm_silence;
+	gint64 probes, warmup, trials;
 	gboolean quick;
+	struct vm_cli vm;
+	struct flag_set flags;
 };
 
-static gboolean check_flags(const struct probe_cli *c, gboolean *json, GError **error)
+/* The flags' checks beyond their ranges; the boot they describe into boot. */
+static gboolean check_flags(const struct probe_cli *c, VmBootConfig *boot, gboolean *json,
+			    GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--probes", c->probes, 1, 100, FALSE },
-		{ "--warmup", c->warmup, 0, 100, FALSE },
-		{ "--trials", c->trials, 3, 1000, FALSE },
-		{ "--vm-cpus", c->vm_cpus, 2, 64, FALSE },
-		{ "--vm-mem", c->vm_mem, 128, 65536, FALSE },
-		{ "--vm-timeout", c->vm_silence, 1, 86400, FALSE },
-	};
-
 	if (!c->out)
 		return cmd_usage(error, "--out: the machine.ini to write is needed");
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error))
-		return FALSE;
 	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
 		return cmd_usage(error, "--format: '%s' is not text or json", c->format);
 	*json = c->format && strcmp(c->format, "json") == 0;
+	vm_cli_boot(&c->vm, VM_CLI_PROBE_CPUS, boot);
+	boot->log_dir = c->log;
 	return TRUE;
 }
 
 /* Boots once; the outputs of the probes after the warm-up (NULL for a run that failed). */
-static gboolean run_probes(const struct probe_cli *c, char **kernel, GPtrArray *outputs,
-			   GError **error)
+static gboolean run_probes(const struct probe_cli *c, const VmBootConfig *boot, char **kernel,
+			   GPtrArray *outputs, GError **error)
 {
-	VmBootConfig boot = { .cpus = (guint)c->vm_cpus,
-			      .mem_mb = (guint)c->vm_mem,
-			      .silence_s = (guint)c->vm_silence,
-			      .log_dir = c->log };
 	VmProbeOptions o = { (guint)c->probes, (guint)c->warmup, (guint)c->trials, c->quick,
-			     (guint)c->vm_cpus };
-	g_autofree char *cache = vm_boot_cache_dir(&boot);
+			     boot->cpus };
+	g_autofree char *cache = vm_boot_cache_dir(boot);
 	g_autoptr(VmPlan) plan = NULL;
 	VmGuest *guest = NULL;
 	GError *local = NULL;
@@ -74,7 +66,7 @@ static gboolean run_probes(const struct probe_cli *c, char **kernel, GPtrArray *
 		return cmd_relabel(error, CMD_ERROR_FAILED, local, "");
 	if (c->log && g_mkdir_with_parents(c->log, 0755) != 0)
 		return cmd_usage(error, "--log: cannot create %s: %s", c->log, g_strerror(errno));
-	gboolean ok = vm_boot_run(&boot, plan, &guest, &local);
+	gboolean ok = vm_boot_run(boot, plan, &guest, &local);
 
 	if (!ok && guest && guest->runs->len > o.warmups) {
 		/* A boot that died part-way keeps the probes that finished. */
@@ -124,21 +116,22 @@ static gboolean write_checked(const char *path, const char *text, GError **error
 	return TRUE;
 }
 
-static char *header(const struct probe_cli *c, const VmProbeResult *r, const char *kernel)
+static char *header(const struct probe_cli *c, const VmBootConfig *boot, const VmProbeResult *r,
+		    const char *kernel)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_local();
 	g_autofree char *date = g_date_time_format(now, "%Y-%m-%d");
 
 	return g_strdup_printf(
 		"machine.ini - the qemu guest of vm/ as `tuner vm probe` measured it on %s:\n"
-		"kernel %s, %" G_GINT64_FORMAT " vCPUs, %" G_GINT64_FORMAT " MiB; %s --trials "
+		"kernel %s, %u vCPUs, %u MiB; %s --trials "
 		"%" G_GINT64_FORMAT "%s\nrun %" G_GINT64_FORMAT
 		" times in one boot, the first %" G_GINT64_FORMAT
 		" left out (warm-up). Every value is the median\nof the %u probes that wrote a "
 		"machine.ini; [spread] holds each cost's lowest and highest\nprobe (_min, _max) and "
 		"the median of the probes' quartiles (_q1, _q3).\n`--machine FILE` loads it into a "
 		"simulation.",
-		date, kernel ? kernel : "?", c->vm_cpus, c->vm_mem, VM_PROBE_PROGRAM, c->trials,
+		date, kernel ? kernel : "?", boot->cpus, boot->mem_mb, VM_PROBE_PROGRAM, c->trials,
 		c->quick ? " --quick" : "", c->warmup + c->probes, c->warmup, r->probes);
 }
 
@@ -222,12 +215,7 @@ static char *json_report(const struct probe_cli *c, const VmProbeResult *r, cons
 
 static int cmd_probe(int argc, char **argv)
 {
-	struct probe_cli c = { .probes = 5,
-			       .warmup = 1,
-			       .trials = 15,
-			       .vm_cpus = 2,
-			       .vm_mem = 1024,
-			       .vm_silence = 300 };
+	struct probe_cli c = { .probes = 5, .warmup = 1, .trials = 15 };
 	const GOptionEntry entries[] = {
 		{ "out", 'o', 0, G_OPTION_ARG_FILENAME, &c.out, "The machine.ini to write",
 		  "FILE" },
@@ -241,31 +229,34 @@ static int cmd_probe(int argc, char **argv)
 		  "Short trials (a smoke test: noisier numbers)", NULL },
 		{ "log", 0, 0, G_OPTION_ARG_FILENAME, &c.log,
 		  "Keep the boot's plan.txt and console.log in DIR", "DIR" },
-		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c.vm_cpus, "The guest's CPUs (default 2)",
-		  "N" },
-		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c.vm_mem,
-		  "The guest's memory in MiB (default 1024)", "MB" },
-		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c.vm_silence,
-		  "Kill a guest silent this long, in s (default 300)", "S" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &c.format, "text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
+	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c.probes, 1, 100),
+		FLAG_INT(&c.warmup, 0, 100),
+		FLAG_INT(&c.trials, 3, 1000),
 	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- measure the VM's guest into machine.ini");
 	g_autoptr(GPtrArray) outputs = g_ptr_array_new_with_free_func(g_free);
+	VmBootConfig boot = { 0 };
 	g_autofree char *kernel = NULL;
 	GError *error = NULL;
 	gboolean json = FALSE;
 	int status = 0;
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	if (!cmd_parse(ctx, &argc, &argv, &error) || !check_flags(&c, &json, &error) ||
-	    !run_probes(&c, &kernel, outputs, &error)) {
+	vm_cli_init(&c.vm);
+	flag_set_init(&c.flags);
+	flag_add_main_entries(&c.flags, ctx, entries, limits, G_N_ELEMENTS(limits));
+	vm_cli_add_entries(&c.vm, &c.flags, g_option_context_get_main_group(ctx), VM_CLI_PROBE);
+	if (!cmd_parse(ctx, &argc, &argv, &error) || !check_flags(&c, &boot, &json, &error) ||
+	    !run_probes(&c, &boot, &kernel, outputs, &error)) {
 		status = cmd_fail_status("vm probe", error);
 	} else {
 		g_autoptr(VmProbeResult) r =
 			vm_probe_combine((const char *const *)outputs->pdata, outputs->len, &error);
-		g_autofree char *head = r ? header(&c, r, kernel) : NULL;
+		g_autofree char *head = r ? header(&c, &boot, r, kernel) : NULL;
 		g_autofree char *ini = r ? vm_probe_ini(r, head) : NULL;
 
 		if (!r) {
@@ -283,6 +274,7 @@ static int cmd_probe(int argc, char **argv)
 	g_free(c.out);
 	g_free(c.log);
 	g_free(c.format);
+	flag_set_clear(&c.flags);
 	return status;
 }
 

@@ -13,8 +13,8 @@ void fidelity_cli_init(FidelityCli *c)
 	memset(c, 0, sizeof(*c));
 	workload_cli_init(&c->wc);
 	c->replicates = 1;
-	c->jobs = -1;
 	c->csv_role = PLAN_ROLE_TEST;
+	flag_set_init(&c->flags);
 }
 
 void fidelity_cli_clear(FidelityCli *c)
@@ -27,6 +27,7 @@ void fidelity_cli_clear(FidelityCli *c)
 	g_free(c->only);
 	g_free(c->significance);
 	g_free(c->out);
+	flag_set_clear(&c->flags);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -62,7 +63,16 @@ void fidelity_cli_add_options(FidelityCli *c, GOptionContext *ctx)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
-	g_option_context_add_main_entries(ctx, entries, NULL);
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->replicates, 1, 1000),
+		FLAG_INT(&c->jobs, 1, 1024),
+	};
+	GOptionGroup *main_group = g_option_context_get_main_group(ctx);
+
+	if (main_group)
+		flag_group_add(&c->flags, main_group, entries, limits, G_N_ELEMENTS(limits));
+	else
+		flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, hackbench_cli_group(&c->wc.hb, false));
 	g_option_context_add_group(ctx, linsched_cli_group(&c->wc.sim));
 }
@@ -79,13 +89,13 @@ static gboolean refuse_shape_flags(const FidelityCli *c, GError **error)
 {
 	const struct hackbench_cli *hb = &c->wc.hb;
 	const char *knob = cmd_searched_knob_flag(&c->wc.sim);
+	const char *shape = flag_first_given(&hb->flags, &hb->threads, &hb->processes, &hb->pipe,
+					     &hb->fds, &hb->datasize, NULL);
 
 	if (knob)
 		return cmd_usage(error, "%s: the plans' settings give the knobs", knob);
-	if (hb->threads || hb->processes || hb->pipe || hb->fds != 20 || hb->datasize != 100)
-		return cmd_usage(error,
-				 "--threads, --processes, --pipe, --fds, --datasize: the plans' "
-				 "workload= gives the workload");
+	if (shape)
+		return cmd_usage(error, "%s: the plans' workload= gives the workload", shape);
 	if (hb->model && strcmp(hb->model, "fsm") != 0)
 		return cmd_usage(error, "--model: the fidelity of the knobs needs the fsm model");
 	return TRUE;
@@ -162,15 +172,11 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 
 gboolean fidelity_cli_finish(FidelityCli *c, FidelitySetup *s, GError **error)
 {
-	const CmdIntFlag ints[] = {
-		{ "--replicates", c->replicates, 1, 1000, FALSE },
-		{ "--jobs", c->jobs, 1, 1024, c->jobs == -1 },
-	};
 	const char *format = c->wc.sim.format ? c->wc.sim.format : "text";
 	GError *local = NULL;
 
 	memset(s, 0, sizeof(*s));
-	if (!cmd_check_ints(ints, G_N_ELEMENTS(ints), error) || !refuse_shape_flags(c, error))
+	if (!refuse_shape_flags(c, error))
 		return FALSE;
 	if (strcmp(format, "text") == 0)
 		s->format = FIDELITY_OUT_TEXT;
@@ -185,7 +191,7 @@ gboolean fidelity_cli_finish(FidelityCli *c, FidelitySetup *s, GError **error)
 		return cmd_usage(error, "--significance: '%s' is not t, sign or both",
 				 c->significance);
 	s->replicates = (guint)c->replicates;
-	s->jobs = c->jobs > 0 ? (guint)c->jobs : evaluator_default_jobs();
+	s->jobs = flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : evaluator_default_jobs();
 	if (!read_plans(c, s, error))
 		return FALSE;
 	if (s->set->plans->len == 0)

@@ -31,7 +31,8 @@ typedef struct {
 	struct workload_cli wc;
 	char *plans, *csv, *workload, *reference, *only, *significance, *out;
 	gint64 replicates, jobs;
-	PlanRole csv_role; /* the role of the --csv plan: test for a report, train for a fit */
+	PlanRole csv_role;     /* the role of the --csv plan: test for a report, train for a fit */
+	struct flag_set flags; /* the main group's: these flags and the command's own */
 } FidelityCli;
 
 /* What the flags describe, once checked. */
@@ -45,7 +46,9 @@ typedef struct {
 
 void fidelity_cli_init(FidelityCli *c);
 void fidelity_cli_clear(FidelityCli *c);
-/* The plan, simulation and workload flags, into ctx. */
+/* The plan, simulation and workload flags, into ctx: the plan flags into its main group, made
+ * for c->flags here unless the command made it first (flag_add_main_entries(&c->flags, ...)) for
+ * flags of its own. */
 void fidelity_cli_add_options(FidelityCli *c, GOptionContext *ctx);
 /* Checks the flags and reads the plans; FALSE with a CMD_ERROR_USAGE error naming the flag or
  * file. */

@@ -8,13 +8,11 @@
 #include "tuner/stats/rsm_model.h"
 #include "tuner/util/out_files.h"
 
-#define MAX_CENTRE 100
-
 void study_cli_init(struct study_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	workload_cli_init(&c->wc);
-	c->center = c->replicates = c->jobs = STUDY_NOT_GIVEN;
+	flag_set_init(&c->flags);
 }
 
 void study_cli_clear(struct study_cli *c)
@@ -24,6 +22,7 @@ void study_cli_clear(struct study_cli *c)
 	g_free(c->journal);
 	g_free(c->out);
 	g_strfreev(c->ranges);
+	flag_set_clear(&c->flags);
 }
 
 void study_cli_add_options(struct study_cli *c, GOptionGroup *group, GOptionContext *ctx)
@@ -45,7 +44,11 @@ void study_cli_add_options(struct study_cli *c, GOptionGroup *group, GOptionCont
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 
-	g_option_group_add_entries(group, entries);
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->jobs, 1, 1024),
+	};
+
+	flag_group_add(&c->flags, group, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_set_main_group(ctx, group);
 	workload_add_options(&c->wc, ctx);
 }
@@ -53,25 +56,21 @@ void study_cli_add_options(struct study_cli *c, GOptionGroup *group, GOptionCont
 gboolean study_cli_check(const struct study_cli *c, const char *searched_note, GError **error)
 {
 	const char *searched = cmd_searched_knob_flag(&c->wc.sim);
-	const CmdIntFlag ints[] = {
-		{ "--replicates", c->replicates, 1, 10000, c->replicates == STUDY_NOT_GIVEN },
-		{ "--jobs", c->jobs, 1, 1024, c->jobs == STUDY_NOT_GIVEN },
-		{ "--center", c->center, 0, MAX_CENTRE, c->center == STUDY_NOT_GIVEN },
-	};
 
 	if (searched)
 		return cmd_usage(error, "%s: %s", searched, searched_note);
-	return cmd_check_ints(ints, G_N_ELEMENTS(ints), error);
+	return TRUE;
 }
 
 gboolean study_cli_ranges(const struct study_cli *c, struct knob_space *space, GError **error)
 {
 	GError *local = NULL;
+	guint ranged = 0;
 
 	for (size_t i = 0; c->ranges && c->ranges[i]; i++)
 		if (!knob_space_parse_range(space, c->ranges[i], &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
-	return TRUE;
+	return cmd_knobs_named("--range", c->ranges, &ranged, error);
 }
 
 void study_run_clear(struct study_run *r)
@@ -93,7 +92,7 @@ gboolean study_prepare_output(const struct study_cli *c, struct study_run *r, GE
 	if (!linsched_cli_format(&c->wc.sim, &r->format, &local) ||
 	    !rsm_lambda_parse(c->lambda ? c->lambda : "auto", &r->lambda, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
-	return TRUE;
+	return cmd_prepare_out(c->out, error);
 }
 
 gboolean study_prepare_workload(const struct study_cli *c, struct study_run *r, GError **error)
@@ -104,8 +103,8 @@ gboolean study_prepare_workload(const struct study_cli *c, struct study_run *r, 
 	if (!workload_finish(&c->wc, &r->w, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	r->seed = r->w.cfg.seed;
-	r->replicates = c->replicates != STUDY_NOT_GIVEN ? (guint)c->replicates : 1;
-	r->jobs = c->jobs != STUDY_NOT_GIVEN ? (guint)c->jobs : evaluator_default_jobs();
+	r->replicates = flag_given(&c->flags, &c->replicates) ? (guint)c->replicates : 1;
+	r->jobs = flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : evaluator_default_jobs();
 	return TRUE;
 }
 

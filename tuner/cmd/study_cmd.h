@@ -31,32 +31,33 @@
 
 G_BEGIN_DECLS
 
-/* An integer flag that was not on the command line (no value a user could type). */
-#define STUDY_NOT_GIVEN G_MININT64
-
-/* The flags of a study, as parsed. A command may set a default before parsing; otherwise center,
- * replicates and jobs are STUDY_NOT_GIVEN. */
+/* The flags of a study, as parsed. A command may set a default before parsing; flags tells
+ * whether each was given. */
 struct study_cli {
 	struct workload_cli wc;
 	char *lambda, *journal, *out;
 	char **ranges; /* --range KNOB=LO:HI, repeatable */
 	gint64 center, replicates, jobs;
 	gboolean no_sync;
+	struct flag_set flags; /* the command's main group: its entries and these */
 };
+
+/* The ranges of --replicates and --center, for the limits of the command's entries. */
+#define STUDY_LIMITS(c) FLAG_INT(&(c)->replicates, 1, 10000), FLAG_INT(&(c)->center, 0, 100)
 
 void study_cli_init(struct study_cli *c);
 void study_cli_clear(struct study_cli *c);
 
-/* Adds --lambda, --jobs, --journal, --no-sync and --out to group, the command's main group (its
- * own entries, --center, --replicates and --range among them, come first), then the workload's
- * groups to ctx. */
+/* Adds --lambda, --jobs, --journal, --no-sync and --out to group, the command's main group made
+ * with flag_group_new(&c->flags, ...) (its own entries, --center, --replicates and --range among
+ * them, come first), then the workload's groups to ctx. */
 void study_cli_add_options(struct study_cli *c, GOptionGroup *group, GOptionContext *ctx);
 
-/* Refuses the knob flags the study varies itself ("FLAG: " then searched_note), and --replicates
- * outside 1..10000, --jobs outside 1..1024, --center outside 0..100 when given. */
+/* Refuses the knob flags the study varies itself ("FLAG: " then searched_note). */
 gboolean study_cli_check(const struct study_cli *c, const char *searched_note, GError **error);
 
-/* --range on space (whose ranges the command has set to its defaults). */
+/* --range on space (whose ranges the command has set to its defaults); a knob given two ranges
+ * is bad input. */
 gboolean study_cli_ranges(const struct study_cli *c, struct knob_space *space, GError **error);
 
 /* A study as it runs: what the shared flags resolve to, the design and its responses, the fit. */
@@ -82,7 +83,7 @@ struct study_run {
 
 void study_run_clear(struct study_run *r);
 
-/* --format and --lambda. */
+/* --format and --lambda, and the --out directory made (cmd_prepare_out). */
 gboolean study_prepare_output(const struct study_cli *c, struct study_run *r, GError **error);
 
 /* The workload and its seed, the replicates (default 1) and the jobs (default: the cores). */

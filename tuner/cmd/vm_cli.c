@@ -1,14 +1,17 @@
-/* The flags of an experiment on the real-kernel VM: see vm_cli.h. */
+/* The flags of the real-kernel VM: see vm_cli.h. */
 #include "tuner/cmd/vm_cli.h"
-
-#include "tuner/cmd/cmd_common.h"
 
 void vm_cli_init(struct vm_cli *c)
 {
-	c->rounds = c->cpus = c->mem_mb = c->silence_s = VM_CLI_NOT_GIVEN;
+	c->rounds = VM_CLI_DEFAULT_ROUNDS;
+	c->cpus = 0; /* vm_cli_boot's default_cpus */
+	c->mem_mb = VM_CLI_DEFAULT_MEM_MB;
+	c->silence_s = VM_CLI_DEFAULT_SILENCE;
+	c->flags = NULL;
 }
 
-void vm_cli_add_entries(struct vm_cli *c, GOptionGroup *group, gboolean with_rounds)
+void vm_cli_add_entries(struct vm_cli *c, struct flag_set *set, GOptionGroup *group,
+			enum vm_cli_kind kind)
 {
 	const GOptionEntry entries[] = {
 		{ "rounds", 0, 0, G_OPTION_ARG_INT64, &c->rounds,
@@ -16,56 +19,49 @@ void vm_cli_add_entries(struct vm_cli *c, GOptionGroup *group, gboolean with_rou
 		  "(default 5)",
 		  "N" },
 		{ "vm-cpus", 0, 0, G_OPTION_ARG_INT64, &c->cpus,
-		  "With the VM: the guest's CPUs (default: --cpus)", "N" },
+		  kind == VM_CLI_PROBE ? "The guest's CPUs, at least 2 (default 2)"
+				       : "The guest's CPUs (default: the simulation's --cpus)",
+		  "N" },
 		{ "vm-mem", 0, 0, G_OPTION_ARG_INT64, &c->mem_mb,
-		  "With the VM: the guest's memory in MiB (default 1024)", "MB" },
+		  "The guest's memory in MiB (default 1024)", "MB" },
 		{ "vm-timeout", 0, 0, G_OPTION_ARG_INT64, &c->silence_s,
-		  "With the VM: kill a guest silent this long, in s (default 300)", "S" },
+		  "Kill a guest silent this long, in s (default 300)", "S" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
+	const struct flag_limits limits[] = {
+		FLAG_INT(&c->rounds, 1, 1000),
+		FLAG_INT(&c->cpus, kind == VM_CLI_PROBE ? VM_CLI_PROBE_CPUS : 1, 64),
+		FLAG_INT(&c->mem_mb, 128, 65536),
+		FLAG_INT(&c->silence_s, 1, 86400),
+	};
 
-	g_option_group_add_entries(group, with_rounds ? entries : entries + 1);
+	c->flags = set;
+	flag_group_add(set, group, kind == VM_CLI_ROUNDS ? entries : entries + 1, limits,
+		       G_N_ELEMENTS(limits));
 }
 
 const char *vm_cli_given(const struct vm_cli *c)
 {
-	if (c->rounds != VM_CLI_NOT_GIVEN)
-		return "--rounds";
-	if (c->cpus != VM_CLI_NOT_GIVEN)
-		return "--vm-cpus";
-	if (c->mem_mb != VM_CLI_NOT_GIVEN)
-		return "--vm-mem";
-	if (c->silence_s != VM_CLI_NOT_GIVEN)
-		return "--vm-timeout";
-	return NULL;
+	return flag_first_given(c->flags, &c->rounds, &c->cpus, &c->mem_mb, &c->silence_s, NULL);
 }
 
-static gint64 or_default(gint64 value, gint64 fallback)
+void vm_cli_boot(const struct vm_cli *c, guint default_cpus, VmBootConfig *boot)
 {
-	return value == VM_CLI_NOT_GIVEN ? fallback : value;
+	/* The ranges of vm_cli_add_entries() keep every value inside a guint. */
+	boot->cpus = flag_given(c->flags, &c->cpus) ? (guint)c->cpus : default_cpus;
+	boot->mem_mb = (guint)c->mem_mb;
+	boot->silence_s = (guint)c->silence_s;
 }
 
-gboolean vm_cli_objective(const struct vm_cli *c, guint default_cpus, const char *command,
-			  const char *log_root, VmObjective *vm, GError **error)
+void vm_cli_objective(const struct vm_cli *c, guint default_cpus, const char *command,
+		      const char *log_root, VmObjective *vm)
 {
-	const CmdIntFlag ranges[] = {
-		{ "--rounds", c->rounds, 1, 1000, c->rounds == VM_CLI_NOT_GIVEN },
-		{ "--vm-cpus", c->cpus, 1, 64, c->cpus == VM_CLI_NOT_GIVEN },
-		{ "--vm-mem", c->mem_mb, 128, 65536, c->mem_mb == VM_CLI_NOT_GIVEN },
-		{ "--vm-timeout", c->silence_s, 1, 86400, c->silence_s == VM_CLI_NOT_GIVEN },
-	};
-
-	if (!cmd_check_ints(ranges, G_N_ELEMENTS(ranges), error))
-		return FALSE;
-	vm->rounds = (guint)or_default(c->rounds, VM_CLI_DEFAULT_ROUNDS);
-	vm->boot.cpus = (guint)or_default(c->cpus, default_cpus);
-	vm->boot.mem_mb = (guint)or_default(c->mem_mb, VM_CLI_DEFAULT_MEM_MB);
-	vm->boot.silence_s = (guint)or_default(c->silence_s, VM_CLI_DEFAULT_SILENCE);
+	vm->rounds = (guint)c->rounds;
+	vm_cli_boot(c, default_cpus, &vm->boot);
 	/* Debian's kernel is 6.1: its defaults for the guest's CPUs are every round's reference. */
 	vm->defaults = knobs_profile_default(sched_profile_find("6.1"), vm->boot.cpus);
 	vm->command = g_strdup(command);
 	vm->log_root = g_strdup(log_root);
-	return TRUE;
 }
 
 char *vm_cli_settings(const VmObjective *vm)

@@ -100,7 +100,11 @@ void fit_param_set(const FitParam *p, struct linsched_machine *m, double value)
 
 gboolean fit_param_overridden(const FitParam *p, const struct workload_cli *flags)
 {
-	return p->flag && *(const gint64 *)((const char *)flags + p->flag_offset) >= 0;
+	gconstpointer value = (const char *)flags + p->flag_offset;
+
+	/* A simulation flag or a hackbench one: the set that holds it knows. */
+	return p->flag &&
+	       (flag_given(&flags->sim.flags, value) || flag_given(&flags->hb.flags, value));
 }
 
 /* ---- the loss ----------------------------------------------------------------------------- */

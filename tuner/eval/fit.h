@@ -41,7 +41,7 @@ typedef struct {
 	size_t offset;		 /* of its uint64_t in struct linsched_machine */
 	double lo, hi;		 /* the widest range a fit may give it, > 0 (log scale) */
 	const char *flag;	 /* the flag that overrides the machine's value */
-	size_t flag_offset;	 /* of that flag's gint64 in struct workload_cli (-1: not given) */
+	size_t flag_offset;	 /* of that flag's value in struct workload_cli */
 	const char *help;
 } FitParam;
 

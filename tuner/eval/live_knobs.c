@@ -59,15 +59,23 @@ static volatile sig_atomic_t caught_signal, caught_count, child_pgid;
 
 /* Every signal whose default action ends the process, except the faults (SIGSEGV, SIGBUS, SIGFPE,
  * SIGILL, SIGABRT, SIGTRAP, SIGSYS) that say the tuner itself is broken: after those the state
- * file and `tuner knobs --restore` put the knobs back. */
-static const int terminating_signals[] = { SIGHUP,  SIGINT,  SIGQUIT, SIGPIPE, SIGALRM,	 SIGTERM,
-					   SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM };
+ * file and `tuner knobs --restore` put the knobs back. The real-time signals, SIGRTMIN..SIGRTMAX
+ * (not constants in glibc), end a process too: terminating_set adds them. */
+static const int terminating_signals[] = {
+	SIGHUP,	   SIGINT,  SIGQUIT, SIGPIPE,	SIGALRM, SIGTERM, SIGUSR1,
+	SIGUSR2,   SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO,	  SIGPWR,
+#ifdef SIGSTKFLT
+	SIGSTKFLT,
+#endif
+};
 
 static void terminating_set(sigset_t *set)
 {
 	sigemptyset(set);
 	for (gsize i = 0; i < G_N_ELEMENTS(terminating_signals); i++)
 		sigaddset(set, terminating_signals[i]);
+	for (int signo = SIGRTMIN; signo <= SIGRTMAX; signo++)
+		sigaddset(set, signo);
 }
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -484,11 +492,11 @@ gboolean live_knobs_catch_signals(GError **error)
 {
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 	terminating_set(&sa.sa_mask);
-	for (gsize i = 0; i < G_N_ELEMENTS(terminating_signals); i++) {
-		if (sigaction(terminating_signals[i], &sa, NULL) != 0) {
+	for (int signo = 1; signo < NSIG; signo++) {
+		if (sigismember(&sa.sa_mask, signo) == 1 && sigaction(signo, &sa, NULL) != 0) {
 			g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_IO,
-				    "cannot catch signal %s: %s",
-				    g_strsignal(terminating_signals[i]), g_strerror(errno));
+				    "cannot catch signal %s: %s", g_strsignal(signo),
+				    g_strerror(errno));
 			return FALSE;
 		}
 	}

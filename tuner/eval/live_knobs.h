@@ -115,7 +115,8 @@ gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const 
 
 /*
  * Catch every signal whose default action would end the process, but the faults: SIGHUP, SIGINT,
- * SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM.  A signal sets
+ * SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF,
+ * SIGIO, SIGPWR, SIGSTKFLT and the real-time signals SIGRTMIN..SIGRTMAX.  A signal sets
  * a flag and stops the benchmark in flight (it runs in a process group of its own: SIGTERM to it at
  * the first signal, SIGKILL at any later one, for a benchmark that ignores SIGTERM); the knobs are
  * then restored with these signals blocked, and live_knobs_run_cmd returns

@@ -36,25 +36,22 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan
 			  const struct linsched_machine *m, struct linsched_config *cfg,
 			  struct hackbench_params *hb, GError **error)
 {
-	struct hackbench_cli hc = flags->hb;
+	const struct hackbench_shape shape = {
+		plan->hb.groups,   plan->hb.loops, plan->hb.fds,
+		plan->hb.datasize, plan->hb.pipe,  plan->hb.threads,
+	};
+	const struct linsched_cli *sim = &flags->sim;
 
-	hc.groups = plan->hb.groups;
-	hc.loops = plan->hb.loops;
-	hc.fds = plan->hb.fds;
-	hc.datasize = plan->hb.datasize;
-	hc.pipe = plan->hb.pipe;
-	hc.threads = plan->hb.threads;
-	hc.processes = !plan->hb.threads;
-	if (!linsched_cli_config_on(&flags->sim, m, cfg, error) ||
-	    !hackbench_cli_params(&hc, &cfg->machine, hb, error)) {
+	if (!linsched_cli_config_on(sim, m, cfg, error) ||
+	    !hackbench_cli_params_shaped(&flags->hb, &shape, &cfg->machine, hb, error)) {
 		g_prefix_error(error, "plan %s: ", plan->name);
 		return FALSE;
 	}
-	hackbench_cli_adjust_config(&flags->sim, hb, cfg);
+	hackbench_cli_adjust_config(sim, hb, cfg);
 	/* The host's steal was part of what the real runs ran on (vm_steal.h): suffer it too. */
-	if (plan->real && plan->real->steal_runs > 0 && !flags->sim.steal) {
+	if (plan->real && plan->real->steal_runs > 0 && !flag_given(&sim->flags, &sim->steal)) {
 		cfg->costs.steal_ppm = (uint64_t)llround(plan->real->steal_ppm);
-		if (!flags->sim.stall_ns && plan->real->stall_ns >= 1)
+		if (!flag_given(&sim->flags, &sim->stall_ns) && plan->real->stall_ns >= 1)
 			cfg->costs.stall_ns = (uint64_t)llround(plan->real->stall_ns);
 		if (!linsched_config_validate(cfg, error)) {
 			g_prefix_error(error, "plan %s: its measured steal: ", plan->name);

@@ -14,6 +14,7 @@ void workload_cli_init(struct workload_cli *wc)
 	linsched_cli_init(&wc->sim);
 	hackbench_cli_init(&wc->hb);
 	wc->duration_ms = 600000;
+	flag_set_init(&wc->flags);
 }
 
 void workload_cli_clear(struct workload_cli *wc)
@@ -24,6 +25,7 @@ void workload_cli_clear(struct workload_cli *wc)
 	g_free(wc->calibration);
 	wc->tasks = NULL;
 	wc->calibration = NULL;
+	flag_set_clear(&wc->flags);
 }
 
 void workload_add_options(struct workload_cli *wc, GOptionContext *ctx)
@@ -40,13 +42,60 @@ void workload_add_options(struct workload_cli *wc, GOptionContext *ctx)
 		  "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
-	GOptionGroup *group = g_option_group_new(
-		"objective", "Objective options:", "Show objective options", NULL, NULL);
+	const struct flag_limits limits[] = {
+		FLAG_INT(&wc->duration_ms, 1, 1000LL * 86400 * 365), /* a year */
+	};
+	GOptionGroup *group = flag_group_new(&wc->flags, "objective",
+					     "Objective options:", "Show objective options");
 
-	g_option_group_add_entries(group, entries);
+	flag_group_add(&wc->flags, group, entries, limits, G_N_ELEMENTS(limits));
 	g_option_context_add_group(ctx, group);
 	g_option_context_add_group(ctx, hackbench_cli_group(&wc->hb, true));
 	g_option_context_add_group(ctx, linsched_cli_group(&wc->sim));
+}
+
+bool workload_cli_parse(struct workload_cli *wc, const char *const *args, GError **error)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_auto(GStrv) argv = g_new0(char *, g_strv_length((char **)args) + 2);
+	int argc = 1;
+
+	argv[0] = g_strdup("workload");
+	for (size_t i = 0; args[i]; i++)
+		argv[argc++] = g_strdup(args[i]);
+	workload_add_options(wc, ctx);
+	g_option_context_set_help_enabled(ctx, FALSE);
+
+	/* The parser takes what it consumes out of argv: parse a copy, and free the original. */
+	g_autofree char **view = g_memdup2(argv, sizeof(char *) * (gsize)(argc + 1));
+	char **p = view;
+
+	if (!g_option_context_parse(ctx, &argc, &p, error))
+		return false;
+	if (argc > 1) {
+		g_set_error(error, WORKLOAD_ERROR, 1, "unexpected argument '%s'", p[1]);
+		return false;
+	}
+	return true;
+}
+
+/* Flags of one kind of workload given for the other. */
+static bool check_conflicts(const struct workload_cli *wc, GError **error)
+{
+	const char *hackbench_flag = flag_any_given(&wc->hb.flags, NULL);
+
+	if (wc->tasks && hackbench_flag) {
+		g_set_error(error, WORKLOAD_ERROR, 1,
+			    "%s: a hackbench flag, but --task makes the workload those tasks",
+			    hackbench_flag);
+		return false;
+	}
+	if (!wc->tasks && flag_given(&wc->flags, &wc->duration_ms)) {
+		g_set_error(error, WORKLOAD_ERROR, 1,
+			    "--duration-ms: bounds --task workloads; hackbench runs to its end");
+		return false;
+	}
+	return true;
 }
 
 static char *describe_settings(const struct workload *w)
@@ -115,13 +164,9 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 {
 	memset(w, 0, sizeof(*w));
 	w->tasks = g_array_new(FALSE, FALSE, sizeof(struct task_spec));
-	if (!linsched_cli_config(&wc->sim, &w->cfg, error))
+	if (!check_conflicts(wc, error) || !linsched_cli_config(&wc->sim, &w->cfg, error))
 		return false;
 	if (wc->tasks) {
-		if (wc->duration_ms <= 0) {
-			g_set_error(error, WORKLOAD_ERROR, 1, "--duration-ms: must be at least 1");
-			return false;
-		}
 		for (size_t i = 0; wc->tasks[i]; i++) {
 			struct task_spec spec;
 

@@ -30,6 +30,7 @@ struct workload_cli {
 	char **tasks;	    /* --task, as in linsched run */
 	gint64 duration_ms; /* --task workloads: give up after this much virtual time */
 	char *calibration;  /* --calibration FILE */
+	struct flag_set flags;
 };
 
 struct workload {
@@ -46,6 +47,9 @@ void workload_cli_init(struct workload_cli *wc);
 void workload_cli_clear(struct workload_cli *wc);
 /* Adds the workload and simulation groups to ctx. */
 void workload_add_options(struct workload_cli *wc, GOptionContext *ctx);
+/* Fills wc (fresh from workload_cli_init) from the NULL-terminated flags args, as a command line
+ * would: for programs that build a workload themselves. FALSE with the parser's error. */
+bool workload_cli_parse(struct workload_cli *wc, const char *const *args, GError **error);
 /* Validates the flags and fills w; false with a one-line error naming the flag. */
 bool workload_finish(const struct workload_cli *wc, struct workload *w, GError **error);
 void workload_clear(struct workload *w);

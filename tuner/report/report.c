@@ -65,7 +65,7 @@ void report_free(Report *r)
 
 /* ---- finding the scripts -------------------------------------------------------------------- */
 
-static gboolean has_scripts(const char *dir)
+gboolean report_has_scripts(const char *dir)
 {
 	g_autofree char *probe = g_build_filename(dir, "calibration.gp", NULL);
 
@@ -84,11 +84,11 @@ char *report_find_plots_dir(GError **error)
 		for (size_t i = 0; i < G_N_ELEMENTS(up); i++) {
 			g_autofree char *dir = g_build_filename(bin, up[i], "plots", NULL);
 
-			if (has_scripts(dir))
+			if (report_has_scripts(dir))
 				return g_canonicalize_filename(dir, NULL);
 		}
 	}
-	if (has_scripts("plots"))
+	if (report_has_scripts("plots"))
 		return g_canonicalize_filename("plots", NULL);
 	g_set_error(
 		error, REPORT_ERROR, REPORT_ERROR_FAILED,
@@ -289,7 +289,7 @@ static gboolean run_gnuplot(const Report *r, const char *script_path, const char
 		g_error_free(local);
 		return FALSE;
 	}
-	relay_stderr(stem, err);
+	/* A failure's first error line is in its message: relay only a success's warnings. */
 	if (!WIFEXITED(wait_status) || WEXITSTATUS(wait_status) != 0) {
 		g_auto(GStrv) lines = g_strsplit(err ? err : "", "\n", -1);
 
@@ -298,6 +298,7 @@ static gboolean run_gnuplot(const Report *r, const char *script_path, const char
 			    g_strstrip((char *)first_error_line(lines)));
 		return FALSE;
 	}
+	relay_stderr(stem, err);
 	return TRUE;
 }
 
@@ -312,6 +313,11 @@ gboolean report_plot(Report *r, ReportSection *s, const char *script, const char
 	g_autofree char *script_path = g_build_filename(r->plots_dir, script, NULL);
 	g_autofree char *q_script = g_shell_quote(script_path);
 
+	if (!g_file_test(script_path, G_FILE_TEST_IS_REGULAR)) {
+		g_set_error(error, REPORT_ERROR, REPORT_ERROR_INPUT,
+			    "%s: no such gnuplot script (--plots DIR)", script_path);
+		return FALSE;
+	}
 	if (!make_out_dir(r, error))
 		return FALSE;
 	for (size_t i = 0; i < G_N_ELEMENTS(formats); i++) {

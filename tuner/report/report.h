@@ -48,6 +48,8 @@ void report_free(Report *r);
  * build/VARIANT/bin/tuner -> plots/), else ./plots. NULL with REPORT_ERROR_FAILED when none holds
  * calibration.gp. Owned by the caller. */
 char *report_find_plots_dir(GError **error);
+/* Whether dir holds the scripts (calibration.gp among them). */
+gboolean report_has_scripts(const char *dir);
 
 /* A new section at the end of the report. */
 ReportSection *report_section(Report *r, const char *heading, const char *source);

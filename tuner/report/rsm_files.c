@@ -703,17 +703,14 @@ static gboolean check_runs(const char *path, const struct rows *rows, GError **e
 					   line_of[run]);
 		line_of[run] = line;
 	}
+	/* n distinct runs are 1..n, or some of 1..n are missing: line_of says which, in one pass
+	 * (a run number near G_MAXUINT must not make a loop over every number below it). */
 	g_autoptr(GString) missing = g_string_new(NULL);
 	guint n_missing = 0;
 
-	for (guint run = 1; run <= max; run++) {
-		gboolean present = FALSE;
-
-		for (guint i = 0; i < n && !present; i++)
-			present = g_array_index(rows->run, guint, i) == run;
-		if (!present && n_missing++ < 10)
+	for (guint run = 1; run <= n; run++)
+		if (!line_of[run] && n_missing++ < 10)
 			g_string_append_printf(missing, "%s%u", missing->len ? ", " : "", run);
-	}
 	if (n_missing == 0)
 		return TRUE;
 	g_set_error(error, RSM_FILES_ERROR, RSM_FILES_ERROR_PARSE,

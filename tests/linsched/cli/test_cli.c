@@ -733,6 +733,74 @@ static void test_bad_input(void **state)
 	    "cpu:slice_ns=1000000");
 }
 
+/*
+ * Issue 16, defects 3 and 4: -1 stood for "not given", so --cpus -1 simulated 2 CPUs and exited 0;
+ * the same for every integer flag, and a floating-point flag took nan. Every number flag of
+ * linsched run, at -1 and at values that are not numbers: refused, naming the flag.
+ */
+static void test_numbers_refused(void **state)
+{
+	static const char *const ints[] = {
+		"--cpus",
+		"--domains",
+		"--hz",
+		"--latency-ns",
+		"--min-gran-ns",
+		"--wakeup-gran-ns",
+		"--migration-cost-ns",
+		"--switch-cost-ns",
+		"--wakeup-cost-ns",
+		"--migrate-cost-ns",
+		"--cache-lines",
+		"--miss-cost-ps",
+		"--seed",
+		"--duration-ms",
+		"--stall-ns",
+	};
+	static const char *const not_numbers[] = { "nan", "inf", "1e3", "0x10", "", "2 " };
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
+		BAD(NAMES(ints[i], "-1"), ints[i], "-1");
+		for (size_t j = 0; j < G_N_ELEMENTS(not_numbers); j++)
+			BAD(NAMES(ints[i]), ints[i], not_numbers[j]);
+	}
+	BAD(NAMES("--base-slice-ns", "-1"), "--profile", "eevdf", "--base-slice-ns", "-1");
+	BAD(NAMES("--cost-jitter", "nan"), "--cost-jitter", "nan");
+	BAD(NAMES("--cost-jitter", "inf"), "--cost-jitter", "inf");
+	BAD(NAMES("--cost-jitter", "-0.5"), "--cost-jitter", "-0.5");
+	BAD(NAMES("--seed", "99999999999999999999"), "--seed", "99999999999999999999");
+	/* The steal flags were text parsed after the command line, "not given" when NULL. */
+	BAD(NAMES("--steal", "-1"), "--steal", "-1", "--stall-ns", "1000000");
+	BAD(NAMES("--steal", "inf"), "--steal", "inf", "--stall-ns", "1000000");
+	BAD(NAMES("--steal", "''"), "--steal", "", "--stall-ns", "1000000");
+	BAD(NAMES("--stall-ns", "1e6"), "--steal", "0.3", "--stall-ns", "1e6");
+	BAD(NAMES("--stall-ns", "1000000000001"), "--steal", "0.3", "--stall-ns", "1000000000001");
+	BAD(NAMES("--stall-cv", "-1"), "--stall-cv", "-1");
+	BAD(NAMES("--stall-cv", "nan"), "--stall-cv", "nan");
+	BAD(NAMES("--stall-cv", "10.5"), "--stall-cv", "10.5");
+	/* A flag holds one value: the second was silently taken. */
+	BAD(NAMES("--cpus", "twice"), "--cpus", "2", "--cpus", "4");
+	BAD(NAMES("--steal", "twice"), "--steal", "0.1", "--steal", "0.2", "--stall-ns", "1000");
+	BAD(NAMES("--stall-ns", "twice"), "--stall-ns", "1000", "--stall-ns", "2000");
+	BAD(NAMES("--stall-cv", "twice"), "--stall-cv", "1", "--stall-cv", "2");
+	BAD(NAMES("--machine", "empty"), "--machine", "");
+}
+
+/* Integers are decimal (GLib's parser read --seed 010 as 8), and 0 is a seed like any other. */
+static void test_numbers_taken_as_written(void **state)
+{
+	(void)state;
+	struct run r = RUN("run", "--seed", "010", "--duration-ms", "10", "--format", "json");
+
+	expect_success(&r, "--seed 010");
+	struct jv *doc = json_parse(r.out);
+
+	assert_int_equal(member_uint(doc, "seed"), 10);
+	jv_free(doc);
+	run_clear(&r);
+}
+
 static void test_bad_command(void **state)
 {
 	(void)state;
@@ -811,6 +879,8 @@ int main(void)
 		cmocka_unit_test(test_json_profile_eevdf),
 		cmocka_unit_test(test_default_tasks),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_numbers_refused),
+		cmocka_unit_test(test_numbers_taken_as_written),
 		cmocka_unit_test(test_bad_command),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_same_command_same_output),

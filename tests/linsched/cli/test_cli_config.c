@@ -1,7 +1,8 @@
 /*
  * tests/linsched/cli/test_cli_config.c - the configuration the simulation flags describe on a
  * machine the caller gives (linsched_cli_config_on, which the tuner's fit varies), and the
- * workload's cache footprint taken from the machine.
+ * workload's cache footprint taken from the machine unless --footprint-lines is given, and the
+ * steal flags over the machine's [steal].
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,30 @@
 #include "linsched/cli/hackbench_cli.h"
 #include "tests/support/support.h"
 
+/* cli and hc (fresh from their init; hc may be NULL) filled from the NULL-terminated flags as a
+ * command line fills them: a value set in the struct is not given (flags.h). */
+static void parse(struct linsched_cli *cli, struct hackbench_cli *hc, const char *const *args)
+{
+	g_autoptr(GOptionContext) ctx = g_option_context_new(NULL);
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+	GError *error = NULL;
+
+	g_ptr_array_add(argv, (gpointer) "test");
+	for (size_t i = 0; args[i]; i++)
+		g_ptr_array_add(argv, (gpointer)args[i]);
+	g_ptr_array_add(argv, NULL);
+	g_option_context_add_group(ctx, linsched_cli_group(cli));
+	if (hc)
+		g_option_context_add_group(ctx, hackbench_cli_group(hc, true));
+
+	int argc = (int)argv->len - 1;
+	char **p = (char **)argv->pdata;
+
+	if (!g_option_context_parse(ctx, &argc, &p, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(argc, 1);
+}
+
 /* A machine given by the caller replaces --machine's; the flags still win over it. */
 static void test_config_on_machine(void **state)
 {
@@ -27,8 +52,7 @@ static void test_config_on_machine(void **state)
 
 	assert_true(g_file_set_contents(path, "[costs]\nwakeup_ns=7000\nmiss_ps=9000\n", -1, NULL));
 	linsched_cli_init(&cli);
-	cli.machine = g_strdup(path);
-	cli.profile = g_strdup("6.1");
+	parse(&cli, NULL, (const char *const[]){ "--machine", path, "--profile", "6.1", NULL });
 
 	assert_true(linsched_cli_config_on(&cli, NULL, &cfg, &error));
 	assert_int_equal(cfg.costs.wakeup_ns, 7000); /* --machine's */
@@ -42,12 +66,86 @@ static void test_config_on_machine(void **state)
 	assert_int_equal(cfg.costs.miss_ps, 1234);
 	assert_int_equal(cfg.machine.wakeup_ns, 4321);
 
-	cli.miss_cost_ps = 55;
+	linsched_cli_clear(&cli);
+	linsched_cli_init(&cli);
+	parse(&cli, NULL,
+	      (const char *const[]){ "--machine", path, "--profile", "6.1", "--miss-cost-ps", "55",
+				     NULL });
 	assert_true(linsched_cli_config_on(&cli, &m, &cfg, &error));
 	assert_int_equal(cfg.costs.miss_ps, 55);
 	assert_int_equal(cfg.costs.wakeup_ns, 4321);
 	assert_null(error);
 	linsched_cli_clear(&cli);
+}
+
+/* The configuration of the flags on machine.ini path; false with the error in *error. */
+static bool config_with(const char *path, const char *const *args, struct linsched_config *cfg,
+			GError **error)
+{
+	g_autoptr(GPtrArray) all = g_ptr_array_new();
+	struct linsched_cli cli;
+	bool ok;
+
+	if (path) {
+		g_ptr_array_add(all, (gpointer) "--machine");
+		g_ptr_array_add(all, (gpointer)path);
+	}
+	for (size_t i = 0; args[i]; i++)
+		g_ptr_array_add(all, (gpointer)args[i]);
+	g_ptr_array_add(all, NULL);
+	linsched_cli_init(&cli);
+	parse(&cli, NULL, (const char *const *)all->pdata);
+	ok = linsched_cli_config(&cli, cfg, error);
+	linsched_cli_clear(&cli);
+	return ok;
+}
+
+/*
+ * The steal flags given override the machine's [steal], each on its own, and 0 is a value like
+ * any other (it was "not given" when the flags were text); steal without a stall length from the
+ * flags or the machine is refused, naming --steal.
+ */
+static void test_steal_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(
+		path, "[steal]\nsteal_ppm=400000\nstall_ns=3000000\nstall_cv_pct=50\n", -1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+	assert_true(cfg.costs.stall_cv == 0.5);
+
+	assert_true(config_with(path, (const char *const[]){ "--steal", "0", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 0);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+
+	assert_true(
+		config_with(path, (const char *const[]){ "--steal", "0.125", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 125000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+
+	assert_true(config_with(path,
+				(const char *const[]){ "--stall-ns", "1", "--stall-cv", "2", NULL },
+				&cfg, &error));
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 1);
+	assert_true(cfg.costs.stall_cv == 2);
+	assert_null(error);
+
+	/* The built-in machine has no stalls: --steal needs --stall-ns. */
+	assert_false(
+		config_with(NULL, (const char *const[]){ "--steal", "0.125", NULL }, &cfg, &error));
+	assert_true(g_str_has_prefix(error->message, "--steal: needs --stall-ns"));
+	g_clear_error(&error);
+	assert_true(config_with(
+		NULL, (const char *const[]){ "--steal", "0.125", "--stall-ns", "500", NULL }, &cfg,
+		&error));
+	assert_int_equal(cfg.costs.steal_ppm, 125000);
+	assert_int_equal(cfg.costs.stall_ns, 500);
+	assert_true(cfg.costs.stall_cv == 1);
 }
 
 /* --footprint-lines, else the machine's footprint_lines, else the model's 512. */
@@ -70,11 +168,26 @@ static void test_footprint_from_machine(void **state)
 	assert_true(hackbench_cli_params(&hc, &m, &p, &error));
 	assert_int_equal(p.footprint_lines, 96);
 
+	/* Set in the struct, not given: still the machine's. */
 	hc.footprint = 0;
 	assert_true(hackbench_cli_params(&hc, &m, &p, &error));
-	assert_int_equal(p.footprint_lines, 0);
-	assert_null(error);
+	assert_int_equal(p.footprint_lines, 96);
 	hackbench_cli_clear(&hc);
+
+	/* Given, even as 0 (no cache reload) or as the model's own 512: the flag's. */
+	for (int i = 0; i < 2; i++) {
+		struct linsched_cli cli;
+
+		linsched_cli_init(&cli);
+		hackbench_cli_init(&hc);
+		parse(&cli, &hc,
+		      (const char *const[]){ "--footprint-lines", i ? "512" : "0", NULL });
+		assert_true(hackbench_cli_params(&hc, &m, &p, &error));
+		assert_int_equal(p.footprint_lines, i ? 512 : 0);
+		hackbench_cli_clear(&hc);
+		linsched_cli_clear(&cli);
+	}
+	assert_null(error);
 }
 
 int main(void)
@@ -83,6 +196,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_on_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_footprint_from_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 	};
 

@@ -372,7 +372,7 @@ static void test_bad_input(void **state)
 	USAGE_ERROR("--capacity-bytes", "--pipe", "--capacity-bytes", "99");
 	USAGE_ERROR("--trace", "--trace", "/nonexistent-dir/x.trace");
 	USAGE_ERROR("--model", "--model", "foo");
-	USAGE_ERROR("--trace-format", "--trace-format", "xml");
+	USAGE_ERROR("--trace-format", "--trace", "/tmp/never-written", "--trace-format", "xml");
 	USAGE_ERROR("--threads", "--threads", "--processes");
 	USAGE_ERROR("--processes", "-T", "-P");
 	USAGE_ERROR("--degradation", "--model", "bootstrap", "--degradation", "1.5");
@@ -380,6 +380,44 @@ static void test_bad_input(void **state)
 		    "/nonexistent-dir/b.ini");
 	USAGE_ERROR("--profile", "--profile", "2.4");
 	USAGE_ERROR("--groups", "--groups", "many");
+}
+
+/*
+ * Issue 16, defects 3, 4 and 7: -1 stood for "not given" (--write-cost-ns -1 was the default),
+ * nan and negatives passed the range checks (--degradation nan, --solo-ms -2 and nan silently
+ * gave 120 ms), and flags that do nothing together were taken.
+ */
+static void test_numbers_and_conflicts_refused(void **state)
+{
+	static const char *const ints[] = {
+		"--groups",	    "--loops",	       "--fds",		 "--datasize",
+		"--capacity-bytes", "--write-cost-ns", "--read-cost-ns", "--footprint-lines",
+	};
+	static const char *const reals[] = { "--solo-ms", "--degradation" };
+	static const char *const not_finite[] = { "nan", "-nan", "inf", "-inf", "1e999" };
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(ints); i++) {
+		USAGE_ERROR(ints[i], ints[i], "-1");
+		USAGE_ERROR(ints[i], ints[i], "1.5");
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(reals); i++) {
+		USAGE_ERROR(reals[i], "--model", "bootstrap", reals[i], "-2");
+		USAGE_ERROR(reals[i], "--model", "bootstrap", reals[i], "0");
+		for (size_t j = 0; j < G_N_ELEMENTS(not_finite); j++)
+			USAGE_ERROR(reals[i], "--model", "bootstrap", reals[i], not_finite[j]);
+	}
+	USAGE_ERROR("--cost-jitter", "--cost-jitter", "nan");
+	/* The bootstrapped model's inputs, for the fsm model or beside the file that gives them. */
+	USAGE_ERROR("--solo-ms", "--solo-ms", "100");
+	USAGE_ERROR("--degradation", "--model", "fsm", "--degradation", "0.5");
+	USAGE_ERROR("--bootstrap-file", "--bootstrap-file", "b.ini");
+	USAGE_ERROR("--solo-ms", "--model", "bootstrap", "--bootstrap-file", "b.ini", "--solo-ms",
+		    "100");
+	/* A trace format without a trace; a flag given twice; an empty file name. */
+	USAGE_ERROR("--trace-format", "--trace-format", "json");
+	USAGE_ERROR("--groups", "-g", "2", "--groups", "3");
+	USAGE_ERROR("--trace", "--trace", "");
 }
 
 static void test_good_edges_accepted(void **state)
@@ -413,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_json_deterministic),
 		cmocka_unit_test(test_pipe_and_bootstrap_json),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_numbers_and_conflicts_refused),
 		cmocka_unit_test(test_good_edges_accepted),
 	};
 

@@ -92,6 +92,19 @@ static void test_probe_refusals(void **state)
 	r = LINSCHED_RUN("probe", "extra");
 	expect_refusal(&r, "linsched probe extra", "extra");
 	run_clear(&r);
+	/* Issue 16: a flag given twice took the last value, and the trials skipped spaces. */
+	r = LINSCHED_RUN("probe", "--trials", "5", "--trials", "7");
+	expect_refusal(&r, "linsched probe --trials 5 --trials 7", "--trials: given twice");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "-o", "a.ini", "--out", "b.ini");
+	expect_refusal(&r, "linsched probe -o a.ini --out b.ini", "--out: given twice");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--trials", " 5");
+	expect_refusal(&r, "linsched probe --trials ' 5'", "--trials");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--trials", "-1");
+	expect_refusal(&r, "linsched probe --trials -1", "--trials");
+	run_clear(&r);
 	/* A file that cannot be written is a failure, not bad input. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", missing_dir);
 	assert_int_equal(r.status, 1);

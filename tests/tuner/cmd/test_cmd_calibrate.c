@@ -199,9 +199,13 @@ static void test_seed_and_order_decide_the_plan(void **state)
 		g_autofree char *out = in_dir(state, name);
 		g_autofree char *log = in_dir(state, "log");
 		g_autofree char *cmd = linear_cmd(log);
-		struct run r = RUN("calibrate", "--groups", "1..5", "--loops", "1", "--repeat", "2",
-				   "--warmup", "0", "--order", orders[i], "--seed",
-				   i < 3 ? seeds[i] : "1", "--real-cmd", cmd, "--out", out);
+		/* blocks shuffle nothing, so they take no seed */
+		struct run r = i < 3 ? RUN("calibrate", "--groups", "1..5", "--loops", "1",
+					   "--repeat", "2", "--warmup", "0", "--order", orders[i],
+					   "--seed", seeds[i], "--real-cmd", cmd, "--out", out)
+				     : RUN("calibrate", "--groups", "1..5", "--loops", "1",
+					   "--repeat", "2", "--warmup", "0", "--order", orders[i],
+					   "--real-cmd", cmd, "--out", out);
 
 		expect_exit_0(&r, orders[i]);
 		plans[i] = run_order_of(out);
@@ -341,10 +345,25 @@ static void test_bad_flags_are_refused(void **state)
 	struct {
 		const char *flag, *value, *needle;
 	} cases[] = {
-		{ "--order", "random", "--order" }, { "--seed", "-1", "--seed" },
-		{ "--warmup", "-1", "--warmup" },   { "--warmup", "nan", "--warmup" },
-		{ "--repeat", "0", "--repeat" },    { "--groups", "1..2", "--groups" },
+		{ "--order", "random", "--order" },
+		{ "--seed", "-1", "--seed" },
+		{ "--warmup", "-1", "--warmup" },
+		{ "--warmup", "nan", "--warmup" },
+		{ "--repeat", "0", "--repeat" },
+		{ "--groups", "1..2", "--groups" },
 		{ "--out", under_file, "--out" },
+		/* issue 16, defects 3 and 4: every number checked, -1 and nan included */
+		{ "--loops", "-1", "--loops" },
+		{ "--repeat", "nan", "--repeat" },
+		{ "--warmup", "inf", "--warmup" },
+		{ "--seed", "4294967296", "--seed" },
+		{ "--cpus", "-1", "--cpus" },
+		{ "--fds", "-1", "--fds" },
+		/* calibrate measures the bootstrapped model's inputs itself */
+		{ "--bootstrap-file", "b.ini", "--bootstrap-file: calibrate measures" },
+		{ "--solo-ms", "100", "--solo-ms: calibrate measures" },
+		/* words after the flags were ignored */
+		{ "extra", NULL, "unexpected argument 'extra'" },
 	};
 
 	g_assert_true(g_file_set_contents(file, "", 0, NULL));
@@ -353,11 +372,17 @@ static void test_bad_flags_are_refused(void **state)
 		struct run r = strcmp(cases[i].flag, "--out") == 0
 				       ? RUN("calibrate", "--real-cmd", cmd, "--out", dir)
 				       : RUN("calibrate", "--real-cmd", cmd, "--out", dir,
-					     cases[i].flag, cases[i].value);
+					     "--model", "bootstrap", cases[i].flag, cases[i].value);
 
 		expect_refusal(&r, cases[i].flag, cases[i].needle);
 		run_clear(&r);
 	}
+	/* A shuffle's seed without the shuffle. */
+	struct run r = RUN("calibrate", "--real-cmd", cmd, "--out", out, "--order", "blocks",
+			   "--seed", "3");
+
+	expect_refusal(&r, "--order blocks --seed 3", "--seed: shuffles the rounds");
+	run_clear(&r);
 	assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
 }
 

@@ -109,6 +109,8 @@ static void test_bad_input(void **state)
 	expect_usage(TUNER_RUN("compare", sim, sim, "--window", "some"), "--window");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--format", "xml"), "--format");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--messages", "-1"), "--messages");
+	/* 0 stood for "not given": no per-message figures, silently */
+	expect_usage(TUNER_RUN("compare", sim, sim, "--messages", "0"), "--messages");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--workload", "nginx"), "no task");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--no-such-flag"), "no-such-flag");
 }

@@ -265,6 +265,51 @@ static void test_refusals(void **state)
 		"--profile");
 }
 
+/*
+ * Every number checked as parsed (-1 was --jobs' "not given"), each flag given once, and the
+ * flags that would set what the plans say refused when given, even at the value the plans'
+ * commands happen to have (--fds 20 and --datasize 100 were taken for "not given").
+ */
+static void test_flags_refused(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	static const char *const numbers[] = { "--replicates", "--jobs" };
+	static const char *const bad_int[] = { "-1", "nan", "1e3", "", "0x10" };
+	static const struct {
+		const char *flag, *value, *needle;
+	} cases[] = {
+		{ "--replicates", "1001", "--replicates: must be in 1..1000, got 1001" },
+		{ "--jobs", "0", "--jobs: must be in 1..1024, got 0" },
+		{ "--fds", "20", "--fds: the plans' workload= gives the workload" },
+		{ "--datasize", "100", "--datasize: the plans' workload= gives the workload" },
+		{ "--pipe", NULL, "--pipe: the plans' workload= gives the workload" },
+		{ "--processes", NULL, "--processes: the plans' workload= gives the workload" },
+		{ "--plans", "other.ini", "--plans: given twice" },
+		{ "--out", "", "--out: an empty file name" },
+		{ "--steal", "nan", "--steal: 'nan' is not a finite number" },
+		{ "--stall-ns", "-1", "--stall-ns: must be in 1..1000000000000, got -1" },
+		{ "--footprint-lines", "-1", "--footprint-lines" },
+		{ "--groups", "5", "--groups" }, /* the plans' commands give it: no such flag */
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(numbers); i++)
+		for (size_t j = 0; j < G_N_ELEMENTS(bad_int); j++) {
+			g_autofree char *needle =
+				g_strdup_printf("%s: '%s'", numbers[i], bad_int[j]);
+
+			refused((const char *const[]){ "fidelity", "--plans", ini, numbers[i],
+						       bad_int[j], NULL },
+				strcmp(bad_int[j], "-1") == 0 ? numbers[i] : needle);
+		}
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+		refused((const char *const[]){ "fidelity", "--plans", ini, cases[i].flag,
+					       cases[i].value, NULL },
+			cases[i].needle);
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--jobs", "1", "--jobs", "2",
+				       NULL },
+		"--jobs: given twice");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -272,6 +317,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_flags_refused, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

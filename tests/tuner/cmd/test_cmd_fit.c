@@ -221,11 +221,62 @@ static void test_refusals(void **state)
 	refused(held, (const char *const[]){ "--param", "miss", NULL }, "role=train");
 }
 
+/*
+ * Every number of fit's own checked as parsed, at -1, nan and the like, naming the flag; each
+ * flag given once; and a parameter a flag fixes refused when the flag is given at all, even at
+ * the model's own value (--footprint-lines 512 was indistinguishable from "not given").
+ */
+static void test_flags_refused(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	static const struct {
+		const char *flag;
+		bool real;
+	} numbers[] = {
+		{ "--starts", false },	     { "--max-iter", false }, { "--range", true },
+		{ "--step", true },	     { "--tol", true },	      { "--time-weight", true },
+		{ "--switch-weight", true },
+	};
+	static const char *const bad_int[] = { "-1", "nan", "1e3", "" };
+	static const char *const bad_real[] = { "-1", "nan", "inf", "-inf" };
+	static const struct {
+		const char *args[5];
+		const char *needle;
+	} cases[] = {
+		{ { "--range", "1" }, "--range: must be in (1, 1e+06], got 1" },
+		{ { "--step", "1.5" }, "--step: must be in (0, 1], got 1.5" },
+		{ { "--tol", "0" }, "--tol: must be in (0, 10), got 0" },
+		{ { "--max-iter", "100001" }, "--max-iter: must be in 1..100000, got 100001" },
+		{ { "--starts", "2", "--starts", "3" }, "--starts: given twice" },
+		{ { "--machine-out", "" }, "--machine-out: an empty file name" },
+		{ { "--footprint-lines", "512" }, "--param footprint: --footprint-lines fixes it" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(numbers); i++) {
+		const char *const *bad = numbers[i].real ? bad_real : bad_int;
+
+		for (size_t j = 0; j < G_N_ELEMENTS(bad_int); j++)
+			refused(ini,
+				(const char *const[]){ "--param", "footprint", numbers[i].flag,
+						       bad[j], NULL },
+				numbers[i].flag);
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const char *extra[8] = { "--param", "footprint" };
+
+		for (size_t k = 0; cases[i].args[k]; k++)
+			extra[2 + k] = cases[i].args[k];
+		refused(ini, extra, cases[i].needle);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fit, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_flags_refused, temp_dir_setup,
+						temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -146,13 +146,14 @@ static int finish_live(struct live_run *lr, int *signal, char **err)
 }
 
 /* Wait until sig is no longer pending for pid: two signals of one kind sent back to back would
- * otherwise merge into one delivery. */
+ * otherwise merge into one delivery. A process that has ended (a zombie until finish_live reaps
+ * it) keeps what was pending for good. */
 static void wait_delivered(pid_t pid, int sig)
 {
 	g_autofree char *path = g_strdup_printf("/proc/%d/status", (int)pid);
 	for (;;) {
 		g_autofree char *text = NULL;
-		if (!g_file_get_contents(path, &text, NULL, NULL))
+		if (!g_file_get_contents(path, &text, NULL, NULL) || strstr(text, "\nState:\tZ"))
 			return; /* gone */
 		const char *line = strstr(text, "\nShdPnd:");
 		const char *own = strstr(text, "\nSigPnd:");

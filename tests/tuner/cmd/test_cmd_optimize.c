@@ -968,6 +968,134 @@ static void test_bad_input(void **state)
 	run_clear(&r);
 }
 
+/*
+ * Issue 16, defects 3, 4, 6 and 7. -1 (or 0) stood for "not given", so --jobs -1 and --budget -1
+ * ran with the defaults; nan passed the range checks; --out '' and --journal '' exited 1 with
+ * "cannot create : Invalid argument"; flags that contradict each other were taken. Every number
+ * flag of the optimizers, at -1 and at nan: refused with one line naming it.
+ */
+static void test_flags_refused(void **state)
+{
+	/* Every number flag of the optimizers, and values it must refuse: integers and reals. */
+	static const struct {
+		const char *cmd, *flag;
+		bool real;
+	} numbers[] = {
+		{ "pso", "--replicates", false },
+		{ "pso", "--budget", false },
+		{ "pso", "--jobs", false },
+		{ "pso", "--rounds", false },
+		{ "pso", "--vm-cpus", false },
+		{ "pso", "--vm-mem", false },
+		{ "pso", "--vm-timeout", false },
+		{ "pso", "--particles", false },
+		{ "pso", "--iterations", false },
+		{ "pso", "--duration-ms", false },
+		{ "bayes", "--initial", false },
+		{ "bayes", "--batch", false },
+		{ "bayes", "--restarts", false },
+		{ "ga", "--population", false },
+		{ "ga", "--generations", false },
+		{ "ga", "--elite", false },
+		{ "ga", "--tournament", false },
+		{ "golden", "--rule", false },
+		{ "golden", "--max-iterations", false },
+		{ "grid", "--points", false },
+		{ "ga", "--crossover", true },
+		{ "ga", "--mutation", true },
+		{ "ga", "--eta-c", true },
+		{ "ga", "--eta-m", true },
+		{ "golden", "--tolerance", true },
+		{ "pso", "--cost-jitter", true },
+		{ "pso", "--phi-p", true },
+		{ "pso", "--phi-g", true },
+	};
+	static const char *const bad_int[] = { "-1", "nan", "1e3", "" };
+	static const char *const bad_real[] = { "-1", "nan", "inf", "-inf" };
+	static const struct {
+		const char *args[10];
+		const char *names;
+	} cases[] = {
+		/* "not given" is no longer a value: 0 initial points, a mutation probability of 0 */
+		{ { "bayes", "--initial", "0" }, "--initial" },
+		{ { "ga", "--mutation", "0" }, "--mutation" },
+		/* PSO's coefficients were strings checked only for finiteness */
+		{ { "pso", "--omega", "-5" }, "--omega: must be in [-1, 1], got -5" },
+		{ { "pso", "--phi-p", "1e300" }, "--phi-p: must be in [0, 8], got 1e300" },
+		/* defect 6 */
+		{ { "pso", "--out", "" }, "--out: an empty file name" },
+		{ { "pso", "--journal", "" }, "--journal: an empty file name" },
+		{ { "pso", "--out", "/proc/version" }, "--out: cannot create /proc/version" },
+		/* defect 7, and other flags that contradict each other */
+		{ { "pso", "--log", "latency", "--linear", "latency" },
+		  "--log, --linear: latency" },
+		{ { "golden", "--knob", "latency", "--rule", "1" }, "--rule" },
+		{ { "pso", "--range", "latency=1e6:2e6", "--range", "latency=1e6:3e6" },
+		  "--range: latency is given twice" },
+		{ { "pso", "--fix", "latency=1e6", "--fix", "latency=2e6" },
+		  "--fix: latency is given twice" },
+		{ { "pso", "--fix", "latency=1e6", "--log", "latency" },
+		  "--log: latency is held fixed" },
+		{ { "golden", "--knob", "latency", "--linear", "wakeup_granularity" },
+		  "--linear: wakeup_granularity is held fixed" },
+		{ { "pso", "--rounds", "5" }, "--rounds: only with --objective vm" },
+		{ { "pso", "--vm-mem", "1024" }, "--vm-mem: only with --objective vm" },
+		{ { "pso", "--objective", "vm", "--jobs", "2" },
+		  "--jobs: not with --objective vm" },
+		{ { "pso", "--objective", "vm", "--replicates", "1" }, "--replicates" },
+		{ { "pso", "--task", "sleeprun:loops=3", "--groups", "5" }, "--groups" },
+		{ { "pso", "--task", "sleeprun:loops=3", "--pipe" }, "--pipe" },
+		{ { "pso", "--duration-ms", "1000" }, "--duration-ms" },
+		{ { "pso", "--solo-ms", "100" }, "--solo-ms" },
+		{ { "pso", "--jobs", "2", "--jobs", "3" }, "--jobs: given twice" },
+		{ { "pso", "--no-sync" }, "--no-sync: there is no --journal" },
+		{ { "bayes", "--batch-rule", "liar" }, "--batch-rule: fills a batch" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(numbers); i++) {
+		const char *const *bad = numbers[i].real ? bad_real : bad_int;
+
+		for (size_t j = 0; j < G_N_ELEMENTS(bad_int); j++) {
+			struct run r = RUN(numbers[i].cmd, numbers[i].flag, bad[j]);
+			g_autofree char *what = g_strdup_printf("%s %s '%s'", numbers[i].cmd,
+								numbers[i].flag, bad[j]);
+
+			expect_refusal(&r, what, numbers[i].flag);
+			run_clear(&r);
+		}
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		struct run r = run_program(TUNER, cases[i].args, NULL);
+		g_autofree char *what = g_strjoinv(" ", (char **)cases[i].args);
+
+		expect_refusal(&r, what, cases[i].names);
+		run_clear(&r);
+	}
+}
+
+/* Given at its default value, a flag is still given: --jobs 1 with the live objective's default
+ * of 1, --budget at the optimizer's own; and the result is the default's. */
+static void test_flags_at_their_defaults(void **state)
+{
+	struct run a = RUN("random", WORKLOAD, "--budget", "5", "--format", "json");
+	struct run b = RUN("random", WORKLOAD, "--budget", "5", "--format", "json", "--seed", "1",
+			   "--jobs", "1", "--replicates", "1");
+
+	(void)state;
+	expect_clean_exit(&a, "random --budget 5");
+	expect_clean_exit(&b, "random --budget 5 --seed 1 --jobs 1 --replicates 1");
+
+	struct json *ja = json_parse(a.out), *jb = json_parse(b.out);
+
+	assert_true(json_number_at(ja, "best.value") == json_number_at(jb, "best.value"));
+	assert_string_equal(json_string_at(ja, "settings"), json_string_at(jb, "settings"));
+	json_free(ja);
+	json_free(jb);
+	run_clear(&a);
+	run_clear(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -988,6 +1116,8 @@ int main(void)
 		cmocka_unit_test(test_calibration_predicts_ms),
 		cmocka_unit_test(test_progress_on_a_terminal),
 		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_flags_refused),
+		cmocka_unit_test(test_flags_at_their_defaults),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

@@ -625,6 +625,19 @@ static void test_rsm_analyse_incomplete(void **state)
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
 			   "run 5 is missing (runs go to 20, the file has 19)");
 
+	/* Run 6 renumbered 4294967295, the largest run number: found by fuzz_design_csv, whose
+	 * run-number check counted up to the largest run, scanning every row at each (minutes). */
+	g_autofree char *huge = g_strdup_printf("%s", text);
+	char *six = strstr(huge, "\n6,");
+	g_autofree char *renamed = NULL;
+
+	assert_non_null(six);
+	six[1] = '\0';
+	renamed = g_strdup_printf("%s4294967295%s", huge, six + 2);
+	assert_true(g_file_set_contents(path, renamed, -1, NULL));
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", path),
+			   "run 6 is missing (runs go to 4294967295, the file has 20)");
+
 	/* Cut off after run 18: the axial point of run 20 is gone. */
 	GString *cut = g_string_new(NULL);
 	for (guint i = 0; i <= 18; i++)
@@ -714,6 +727,24 @@ static void test_rsm_bad_input(void **state)
 	expect_usage_error(TUNER_RUN("rsm", TINY, "extra"), "unexpected argument");
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", "/nonexistent/design.csv"), "--analyse:");
 	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--center", "3"), "--analyse:");
+	/* Issue 16: numbers checked as parsed, -1 no longer "not given"; flags that do nothing with
+	 * --analyse (it simulates nothing); a knob given two ranges. */
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--replicates", "-1"), "--replicates:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--center", "nan"), "--center:");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--jobs", "0"), "--jobs:");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--jobs", "2"),
+			   "--analyse: fits a finished design; --jobs does not apply");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--cpus", "4"),
+			   "--analyse: fits a finished design; --cpus does not apply");
+	expect_usage_error(TUNER_RUN("rsm", "--analyse", "x.csv", "--groups", "4"),
+			   "--analyse: fits a finished design; --groups does not apply");
+	expect_usage_error(
+		TUNER_RUN("rsm", TINY, "--range", "latency=1e6:2e6", "--range", "latency=1e6:3e6"),
+		"--range: latency is given twice");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", ""),
+			   "--journal: an empty file name");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--out", ""), "--out: an empty file name");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--no-sync"), "--no-sync: there is no --journal");
 }
 
 static void test_rsm_box_behnken(void **state)
@@ -852,6 +883,12 @@ static void test_meta_pso_bad_input(void **state)
 			   "--iteration-weight:");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--range", "latency=2e6:1e6"), "lo < hi");
 	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--scale", "cubic"), "--scale:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "nan"),
+			   "--iteration-weight:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--iteration-weight", "inf"),
+			   "--iteration-weight:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--particles", "-1"), "--particles:");
+	expect_usage_error(TUNER_RUN("meta-pso", TINY, "--jobs", "-1"), "--jobs:");
 }
 
 int main(void)

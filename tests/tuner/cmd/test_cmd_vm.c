@@ -93,6 +93,24 @@ static void test_validate(void **state)
 	r = RUN("validate", "--best", best, "--against", "mars");
 	expect_refusal(&r, "--against mars", "--against");
 	run_clear(&r);
+	r = RUN("validate", "--best", best, "--against", "live", "--cmd", "true", "--vm-cpus", "2");
+	expect_refusal(&r, "--vm-cpus with --against live", "--vm-cpus: only with --against vm");
+	run_clear(&r);
+	r = RUN("validate", "--best", best, "--rounds", "-1");
+	expect_refusal(&r, "--rounds -1", "--rounds");
+	run_clear(&r);
+	/* The VM's flags: checked as parsed, once each, and refused without the VM even at their
+	 * default values. */
+	r = RUN("validate", "--best", best, "--against", "live", "--cmd", "true", "--vm-mem",
+		"1024");
+	expect_refusal(&r, "--vm-mem 1024 with --against live", "--vm-mem: only with --against vm");
+	run_clear(&r);
+	r = RUN("validate", "--best", best, "--vm-cpus", "nan");
+	expect_refusal(&r, "--vm-cpus nan", "--vm-cpus: 'nan' is not a whole number");
+	run_clear(&r);
+	r = RUN("validate", "--best", best, "--vm-timeout", "10", "--vm-timeout", "20");
+	expect_refusal(&r, "--vm-timeout twice", "--vm-timeout: given twice");
+	run_clear(&r);
 	assert_true(g_file_set_contents(best, "{\"best\": {\"knobs\": {\"latency_ns\": 5}}}", -1,
 					NULL));
 	r = RUN("validate", "--best", best);
@@ -100,17 +118,51 @@ static void test_validate(void **state)
 	run_clear(&r);
 }
 
-/* A guest that hangs: exit status 1 and one line that says so. */
-static void test_validate_timeout(void **state)
+/* A result.json whose best knobs are the 6.1 defaults on 2 CPUs but wakeup_granularity 0. */
+static char *tuned_best(const FakeVm *f)
 {
-	FakeVm *f = *state;
-	g_autofree char *best = g_build_filename(f->dir, "result.json", NULL);
+	char *best = g_build_filename(f->dir, "result.json", NULL);
 
 	assert_true(g_file_set_contents(
 		best,
 		"{\"best\": {\"knobs\": {\"latency_ns\": 12000000, \"min_granularity_ns\": "
 		"1500000, \"wakeup_granularity_ns\": 0}}}",
 		-1, NULL));
+	return best;
+}
+
+/* The guest's CPUs are the simulation's --cpus unless --vm-cpus says otherwise, as in every
+ * command that boots: the reference is the 6.1 kernel's defaults for them (latency 6 ms x (1 +
+ * ilog2 CPUs): 18 ms on 4, 12 ms on 2). */
+static void test_validate_guest_cpus(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *best = tuned_best(f);
+
+	for (int i = 0; i < 2; i++) {
+		struct run r =
+			i ? RUN("validate", "--best", best, "--rounds", "2", "--cpus", "4",
+				"--vm-cpus", "2", "--threads", "--groups", "1", "--loops", "10",
+				"--format", "json")
+			  : RUN("validate", "--best", best, "--rounds", "2", "--cpus", "4",
+				"--threads", "--groups", "1", "--loops", "10", "--format", "json");
+
+		expect_clean_exit(&r, i ? "validate --cpus 4 --vm-cpus 2" : "validate --cpus 4");
+		struct json *j = json_parse(r.out);
+
+		assert_close(json_number_at(j, "defaults.knobs.latency_ns"), i ? 12e6 : 18e6, 0);
+		json_free(j);
+		run_clear(&r);
+	}
+	assert_int_equal(fake_vm_boots(f), 2);
+}
+
+/* A guest that hangs: exit status 1 and one line that says so. */
+static void test_validate_timeout(void **state)
+{
+	FakeVm *f = *state;
+	g_autofree char *best = tuned_best(f);
+
 	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
 	struct run r = RUN("validate", "--best", best, "--vm-timeout", "1", "--threads", "--groups",
 			   "1", "--loops", "10");
@@ -162,11 +214,11 @@ static void test_golden_vm_journal(void **state)
 }
 
 /* The flags of an RSM on the fake VM: log ranges around the defaults, 2 rounds. */
-#define RSM_VM_FLAGS                                                                               \
-	"rsm", "--objective", "vm", "--rounds", "2", "--threads", "--groups", "1", "--loops",      \
-		"10", "--log", "--range", "latency=3e6:48e6", "--range",                           \
-		"min_granularity=375000:6e6", "--range", "wakeup_granularity=5e5:8e6", "--format", \
-		"json"
+#define RSM_VM_DESIGN                                                                             \
+	"--threads", "--groups", "1", "--loops", "10", "--log", "--range", "latency=3e6:48e6",    \
+		"--range", "min_granularity=375000:6e6", "--range", "wakeup_granularity=5e5:8e6", \
+		"--format", "json"
+#define RSM_VM_FLAGS "rsm", "--objective", "vm", "--rounds", "2", RSM_VM_DESIGN
 
 /*
  * The whole design is one boot of 2 rounds, the confirmation a second. Round 1 is slow (every run
@@ -276,20 +328,44 @@ static void test_rsm_vm_refusals_and_failure(void **state)
 	} bad[] = {
 		{ "--replicates", "3", "--replicates" },
 		{ "--jobs", "2", "--jobs" },
-		{ "--confirm-rounds", "1", "--confirm-rounds" },
-		{ "--rounds", "0", "--rounds" },
-		{ "--vm-mem", "12", "--vm-mem" },
+		{ "--confirm-rounds", "1", "--confirm-rounds: must be in 2..1000, got 1" },
+		{ "--confirm-rounds", "-1", "--confirm-rounds: must be in 2..1000, got -1" },
+		{ "--rounds", "0", "--rounds: must be in 1..1000, got 0" },
+		{ "--rounds", "-1", "--rounds: must be in 1..1000, got -1" },
+		{ "--rounds", "nan", "--rounds: 'nan' is not a whole number" },
+		{ "--vm-mem", "12", "--vm-mem: must be in 128..65536, got 12" },
+		{ "--vm-cpus", "-1", "--vm-cpus: must be in 1..64, got -1" },
+		{ "--vm-timeout", "1e3", "--vm-timeout: '1e3' is not a whole number" },
+		{ "--vm-timeout", "", "--vm-timeout" },
 	};
 
+	/* The design's flags without --rounds, which a flag that holds one value gives once. */
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		const char *const args[] = { RSM_VM_FLAGS, bad[i].flag, bad[i].value, NULL };
+		const char *const args[] = { "rsm",	  "--objective", "vm", RSM_VM_DESIGN,
+					     bad[i].flag, bad[i].value,	 NULL };
 		struct run r = run_program(TUNER, args, NULL);
 
 		expect_refusal(&r, bad[i].flag, bad[i].needle);
 		run_clear(&r);
 	}
-	struct run r = RUN("rsm", "--rounds", "3", "--groups", "1", "--loops", "10");
+	const char *const twice[] = { RSM_VM_FLAGS, "--rounds", "3", NULL };
+	struct run r = run_program(TUNER, twice, NULL);
+
+	expect_refusal(&r, "--rounds twice", "--rounds: given twice");
+	run_clear(&r);
+	r = RUN("rsm", "--rounds", "3", "--groups", "1", "--loops", "10");
 	expect_refusal(&r, "--rounds without vm", "--rounds");
+	run_clear(&r);
+	/* Without the VM its flags are refused even at their default values. */
+	r = RUN("rsm", "--objective", "sim", "--vm-timeout", "300", "--groups", "1");
+	expect_refusal(&r, "--vm-timeout 300 without vm", "--vm-timeout: only with --objective vm");
+	run_clear(&r);
+	r = RUN("rsm", "--confirm-rounds", "5", "--groups", "1");
+	expect_refusal(&r, "--confirm-rounds without vm",
+		       "--confirm-rounds: only with --objective vm");
+	run_clear(&r);
+	r = RUN("rsm", "--analyse", "design.csv", "--vm-mem", "1024");
+	expect_refusal(&r, "--vm-mem with --analyse", "--vm-mem does not apply");
 	run_clear(&r);
 	r = RUN("rsm", "--objective", "mars");
 	expect_refusal(&r, "--objective mars", "--objective");
@@ -312,10 +388,11 @@ static void test_rsm_vm_refusals_and_failure(void **state)
 	run_clear(&r);
 }
 
-#define CALIBRATE_VM_FLAGS                                                              \
+#define CALIBRATE_VM_BASE                                                               \
 	"calibrate", "--real", "vm", "--groups", "1,2,3", "--loops", "10", "--threads", \
-		"--repeat", "2", "--profile", "6.1", "--hz", "250", "--settings",       \
-		"defaults,wakeup_granularity=0,latency=24e6"
+		"--repeat", "2", "--profile", "6.1", "--hz", "250"
+#define CALIBRATE_VM_FLAGS \
+	CALIBRATE_VM_BASE, "--settings", "defaults,wakeup_granularity=0,latency=24e6"
 
 /* The fake guest's time in round r (round 1 twice as slow) at g groups and wakeup w ns. */
 static double fake_round_time(guint r, guint g, double w)
@@ -450,18 +527,35 @@ static void test_calibrate_vm_refusals_and_failures(void **state)
 		{ "--settings", "latency=5", "sysctl range" },
 		{ "--real-cmd", "hackbench -T", "{groups}" },
 		{ "--vm-timeout", "0", "--vm-timeout" },
+		{ "--vm-mem", "nan", "--vm-mem" },
+		{ "--vm-cpus", "-1", "--vm-cpus" },
+		{ "--warmup", "nan", "--warmup" },
 	};
 
+	/* The base flags without --settings, which a flag that holds one value gives once. */
 	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
-		const char *const args[] = { CALIBRATE_VM_FLAGS, "--out",      out,
-					     bad[i].flag,	 bad[i].value, NULL };
+		const char *const args[] = { CALIBRATE_VM_BASE, "--out",      out,
+					     bad[i].flag,	bad[i].value, NULL };
 		struct run r = run_program(TUNER, args, NULL);
 
 		expect_refusal(&r, bad[i].flag, bad[i].needle);
 		run_clear(&r);
 	}
-	struct run r = RUN("calibrate", "--settings", "defaults", "--out", out);
+	const char *const twice[] = { CALIBRATE_VM_FLAGS, "--out",    out,
+				      "--settings",	  "defaults", NULL };
+	struct run r = run_program(TUNER, twice, NULL);
+
+	expect_refusal(&r, "--settings twice", "--settings: given twice");
+	run_clear(&r);
+	r = RUN("calibrate", "--settings", "defaults", "--out", out);
 	expect_refusal(&r, "--settings without the VM", "--settings: only with --real vm");
+	run_clear(&r);
+	/* The VM's flags are refused without it, even at their default values. */
+	r = RUN("calibrate", "--vm-mem", "1024", "--out", out);
+	expect_refusal(&r, "--vm-mem without the VM", "--vm-mem: only with --real vm");
+	run_clear(&r);
+	r = RUN("calibrate", "--rounds", "5", "--out", out);
+	expect_refusal(&r, "--rounds (calibrate's are --repeat)", "--rounds");
 	run_clear(&r);
 	r = RUN("calibrate", "--real", "mars", "--out", out);
 	expect_refusal(&r, "--real mars", "--real");
@@ -571,6 +665,38 @@ static void test_vm_probe(void **state)
 	r = RUN("vm", "probe", "--out", out, "--probes", "0");
 	expect_refusal(&r, "tuner vm probe --probes 0", "--probes");
 	run_clear(&r);
+
+	/* Every number checked as parsed, each flag given once; no boot. */
+	guint boots = fake_vm_boots(f);
+	static const struct {
+		const char *flag, *value, *needle;
+	} bad[] = {
+		{ "--probes", "-1", "--probes: must be in 1..100, got -1" },
+		{ "--warmup", "-1", "--warmup: must be in 0..100, got -1" },
+		{ "--warmup", "nan", "--warmup: 'nan' is not a whole number" },
+		{ "--trials", "2", "--trials: must be in 3..1000, got 2" },
+		{ "--trials", "1e3", "--trials: '1e3' is not a whole number" },
+		{ "--vm-cpus", "1", "--vm-cpus: must be in 2..64, got 1" },
+		{ "--vm-cpus", "-1", "--vm-cpus: must be in 2..64, got -1" },
+		{ "--vm-mem", "nan", "--vm-mem: 'nan' is not a whole number" },
+		{ "--vm-timeout", "0", "--vm-timeout: must be in 1..86400, got 0" },
+		{ "--log", "", "--log: an empty file name" },
+		{ "--out", "again.ini", "--out: given twice" },
+		{ "--rounds", "3", "--rounds" }, /* the probe's rounds are --probes */
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
+		r = RUN("vm", "probe", "--out", out, bad[i].flag, bad[i].value);
+		expect_refusal(&r, bad[i].flag, bad[i].needle);
+		run_clear(&r);
+	}
+	r = RUN("vm", "probe", "--out", "");
+	expect_refusal(&r, "--out ''", "--out: an empty file name");
+	run_clear(&r);
+	r = RUN("vm", "probe", "--out", out, "--probes", "2", "--probes", "3");
+	expect_refusal(&r, "--probes twice", "--probes: given twice");
+	run_clear(&r);
+	assert_int_equal(fake_vm_boots(f), boots);
 	r = RUN("vm", "sing");
 	assert_int_equal(r.status, 2);
 	run_clear(&r);
@@ -579,6 +705,8 @@ static void test_vm_probe(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_validate_guest_cpus, fake_setup,
+						fake_teardown),
 		cmocka_unit_test_setup_teardown(test_validate, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_validate_timeout, fake_setup, fake_teardown),
 		cmocka_unit_test_setup_teardown(test_golden_vm_journal, fake_setup, fake_teardown),

@@ -20,13 +20,23 @@
 
 #define WORKLOAD "hackbench -T -g 1 -l 5 -f 8"
 
+/* The fit's flags, and extra (NULL or one more flag and its value), through the parser: a value
+ * set in the struct is not given. */
+static void flags_init_with(struct workload_cli *wc, const char *extra, const char *value)
+{
+	/* --cache-lines 4096: 16 tasks of a few hundred lines fill it */
+	const char *const args[] = { "--profile",     "6.1",  "--cpus", "2",   "--hz", "250",
+				     "--cache-lines", "4096", extra,	value, NULL };
+	GError *error = NULL;
+
+	workload_cli_init(wc);
+	if (!workload_cli_parse(wc, args, &error))
+		fail_msg("%s", error->message);
+}
+
 static void flags_init(struct workload_cli *wc)
 {
-	workload_cli_init(wc);
-	wc->sim.profile = g_strdup("6.1");
-	wc->sim.cpus = 2;
-	wc->sim.hz = 250;
-	wc->sim.cache_lines = 4096; /* 16 tasks of a few hundred lines fill it */
+	flags_init_with(wc, NULL, NULL);
 }
 
 static void test_table(void **state)
@@ -60,9 +70,15 @@ static void test_table(void **state)
 	flags_init(&wc);
 	assert_false(fit_param_overridden(fp, &wc));
 	assert_true(fit_param_overridden(fit_param_find("cache_lines"), &wc));
-	wc.hb.footprint = 300;
+	workload_cli_clear(&wc);
+	/* A hackbench flag as well as a simulation one; set in the struct it is not given. */
+	flags_init_with(&wc, "--footprint-lines", "300");
 	assert_true(fit_param_overridden(fp, &wc));
 	assert_false(fit_param_overridden(remote, &wc));
+	workload_cli_clear(&wc);
+	flags_init(&wc);
+	wc.hb.footprint = 300;
+	assert_false(fit_param_overridden(fp, &wc));
 	workload_cli_clear(&wc);
 }
 

@@ -41,15 +41,23 @@ static PlanSet *fixture_set(const char *dir)
 	return set;
 }
 
+/* The flags as a command line gives them (a value set in the struct is not given), with up to
+ * two more flags and their values (NULL: none). */
+static void flags_init_with(struct workload_cli *wc, const char *flag1, const char *value1,
+			    const char *flag2, const char *value2)
+{
+	const char *const args[] = { "--profile", "6.1", "--cpus", "2",	  "--hz", "250", "--start",
+				     "parent",	  flag1, value1,   flag2, value2, NULL };
+	GError *error = NULL;
+
+	workload_cli_init(wc);
+	if (!workload_cli_parse(wc, args, &error))
+		fail_msg("%s", error->message);
+}
+
 static void flags_init(struct workload_cli *wc, const char *jitter)
 {
-	workload_cli_init(wc);
-	wc->sim.profile = g_strdup("6.1");
-	wc->sim.cpus = 2;
-	wc->sim.hz = 250;
-	wc->hb.start = g_strdup("parent");
-	if (jitter)
-		wc->sim.cost_jitter = g_ascii_strtod(jitter, NULL);
+	flags_init_with(wc, jitter ? "--cost-jitter" : NULL, jitter, NULL, NULL);
 }
 
 /* linsched hackbench at one setting of the fixture: its runtime and measured switches. */
@@ -209,7 +217,8 @@ static double linsched_defaults_with(const char *steal, const char *stall_ns)
  * A plan whose runs carry the host's steal is simulated with it: the medians over the runs that
  * have it, steal (200000, 300000, 400000 ppm; lat3's "-1" and wake0's empty field are no
  * measurement) 300000 and stall (1, 2, 6 ms) 2 ms, as linsched hackbench --steal 0.3
- * --stall-ns 2000000. The steal flags win over the measurement.
+ * --stall-ns 2000000. The steal flags win over the measurement, each on its own: --stall-ns
+ * alone keeps the measured fraction. Flags count when given on a command line (flags.h).
  */
 static void test_measured_steal(void **state)
 {
@@ -240,11 +249,19 @@ static void test_measured_steal(void **state)
 	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
 
 	assert_close(measured[0].runtime_ns, linsched_defaults_with("0.3", "2000000"), 0);
-	wc.sim.steal = g_strdup("0.1");
-	wc.sim.stall_ns = g_strdup("3000000");
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--steal", "0.1", "--stall-ns", "3000000");
 	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
+	workload_cli_clear(&wc);
+
+	/* --stall-ns alone: the plan's measured fraction in stalls of the flag's length. */
+	flags_init_with(&wc, "--stall-ns", "3000000", NULL, NULL);
+	g_autofree SimSetting *stalls = simulate(set, &wc, 2, 1);
+
+	assert_close(stalls[0].runtime_ns, linsched_defaults_with("0.3", "3000000"), 0);
 	workload_cli_clear(&wc);
 }
 

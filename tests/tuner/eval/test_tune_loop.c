@@ -501,10 +501,9 @@ static void test_simulator_pso(void **state)
 
 	(void)state;
 	workload_cli_init(&wc);
-	wc.hb.groups = 5;
-	wc.hb.loops = 1;
-	wc.hb.threads = TRUE;
-	wc.sim.cpus = 2;
+	assert_true(workload_cli_parse(
+		&wc, (const char *const[]){ "-g", "5", "-l", "1", "-T", "--cpus", "2", NULL },
+		NULL));
 	assert_true(workload_finish(&wc, &w, NULL));
 	assert_int_equal(w.nr_tasks, 200);
 	knob_space_init(&space, true);

@@ -576,7 +576,48 @@ static void test_usage_errors(void **state)
 	run_clear(&r);
 
 	r = TUNER_RUN("report", "--gantt-ms", "0", FIXTURES "/run");
-	expect_input_error(&r, "tuner report: --gantt-ms: must be 1..3600000");
+	expect_input_error(&r, "tuner report: --gantt-ms: must be in 1..3600000, got 0");
+	run_clear(&r);
+}
+
+/* Issue 16, defect 6: a bad --plots or --out was exit status 1 with gnuplot's two lines, or
+ * "cannot create : Invalid argument"; each is bad input, one line naming the flag or file. */
+static void test_plots_and_out_refused(void **state)
+{
+	g_autofree char *out = g_build_filename(*state, "out", NULL);
+	g_autofree char *plots = g_build_filename(*state, "plots", NULL);
+	g_autofree char *only = g_build_filename(plots, "calibration.gp", NULL);
+	g_autofree char *file = g_build_filename(*state, "file", NULL);
+	g_autofree char *msg = NULL;
+	struct run r;
+
+	r = TUNER_RUN("report", "--plots", "/nonexistent", "--out", out, FIXTURES "/pso");
+	expect_input_error(&r, "tuner report: --plots: /nonexistent holds no gnuplot scripts (no "
+			       "calibration.gp)");
+	run_clear(&r);
+
+	/* A directory with some scripts but not the one a figure needs. */
+	assert_int_equal(g_mkdir(plots, 0755), 0);
+	assert_true(g_file_set_contents(only, "", 0, NULL));
+	r = TUNER_RUN("report", "--plots", plots, "--out", out, FIXTURES "/pso");
+	msg = g_strdup_printf(
+		"tuner report: %s/convergence.gp: no such gnuplot script (--plots DIR)", plots);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+
+	r = TUNER_RUN("report", "--out", "", FIXTURES "/pso");
+	expect_input_error(&r, "tuner report: --out: an empty file name");
+	run_clear(&r);
+
+	r = TUNER_RUN("report", "--plots", "", FIXTURES "/pso");
+	expect_input_error(&r, "tuner report: --plots: an empty file name");
+	run_clear(&r);
+
+	assert_true(g_file_set_contents(file, "", 0, NULL));
+	r = TUNER_RUN("report", "--out", file, FIXTURES "/pso");
+	g_free(msg);
+	msg = g_strdup_printf("tuner report: --out: cannot create %s: Not a directory", file);
+	expect_input_error(&r, msg);
 	run_clear(&r);
 }
 
@@ -688,6 +729,32 @@ static void test_scale_errors(void **state)
 	r = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--groups", "3..1");
 	expect_input_error(&r, "tuner scale: --groups: '3..1' runs backwards");
 	run_clear(&r);
+
+	/* Issue 16, defect 6: a knob outside its sysctl range passed the check and the simulation
+	 * failed on it, exit status 1. */
+	assert_true(g_file_set_contents(
+		bad,
+		"{\"best\": {\"knobs\": {\"latency_ns\": 5e9, "
+		"\"min_granularity_ns\": 1e6, \"wakeup_granularity_ns\": 1e6}}}",
+		-1, NULL));
+	r = TUNER_RUN("scale", "--best", bad, "--groups", "1..2");
+	g_free(msg);
+	msg = g_strdup_printf("tuner scale: --best: %s: \"best.knobs.latency_ns\" is 5e+09, not a "
+			      "whole number of ns in the sysctl range 100000..1000000000",
+			      bad);
+	expect_input_error(&r, msg);
+	run_clear(&r);
+
+	/* Defect 3: --jobs 0 stood for "the number of cores". */
+	r = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--jobs", "0");
+	expect_input_error(&r, "tuner scale: --jobs: must be in 1..4096, got 0");
+	run_clear(&r);
+	r = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--loops", "-1");
+	expect_input_error(&r, "tuner scale: --loops: must be in 1..1000000000, got -1");
+	run_clear(&r);
+	r = TUNER_RUN("scale", "--best", FIXTURES "/pso/result.json", "--out", "");
+	expect_input_error(&r, "tuner scale: --out: an empty file name");
+	run_clear(&r);
 }
 
 int main(void)
@@ -713,6 +780,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed_other_inputs, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_usage_errors, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plots_and_out_refused, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_scale_matches_linsched, temp_dir_setup,
 						temp_dir_teardown),
