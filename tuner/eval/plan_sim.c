@@ -28,9 +28,17 @@ typedef struct {
 	const PlanSet *set;
 	Prepared *prep;	   /* per plan */
 	guint *first;	   /* per plan: its first job */
+	guint *per;	   /* per plan: replicates per setting (its rounds when twins) */
+	gboolean *twins;   /* per plan: a twin of every real run (plan_sim_twins) */
 	Outcome *outcomes; /* per job */
 	guint n_jobs;
 } Work;
+
+gboolean plan_sim_twins(const struct workload_cli *flags, const PlanSpec *plan)
+{
+	return plan->real && plan->real->steal_runs > 0 &&
+	       !flag_given(&flags->sim.flags, &flags->sim.steal);
+}
 
 gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan,
 			  const struct linsched_machine *m, struct linsched_config *cfg,
@@ -68,17 +76,29 @@ static void count_switch(void *ctx, int cpu, uint64_t now, const struct linsched
 	(*(uint64_t *)ctx)++;
 }
 
-/* Which plan, setting and replicate job k is. */
+/* Which plan, setting and replicate (or round) job k is. */
 static void locate(const Work *w, guint k, guint *plan, guint *setting, guint *replicate)
 {
-	const guint R = w->ps->replicates;
 	guint p = 0;
 
 	while (p + 1 < w->set->plans->len && w->first[p + 1] <= k)
 		p++;
 	*plan = p;
-	*setting = (k - w->first[p]) / R;
-	*replicate = (k - w->first[p]) % R;
+	*setting = (k - w->first[p]) / w->per[p];
+	*replicate = (k - w->first[p]) % w->per[p];
+}
+
+/* A twin suffers the steal measured for its run; a run without a measurement, the plan's. */
+static void twin_steal(const struct workload_cli *flags, const RealSetting *rs, guint round,
+		       struct linsched_config *cfg)
+{
+	const struct linsched_cli *sim = &flags->sim;
+
+	if (rs->round_steal_ppm[round] < 0)
+		return;
+	cfg->costs.steal_ppm = (uint64_t)rs->round_steal_ppm[round];
+	if (!flag_given(&sim->flags, &sim->stall_ns) && rs->round_stall_ns[round] >= 1)
+		cfg->costs.stall_ns = (uint64_t)rs->round_stall_ns[round];
 }
 
 static gboolean simulate_job(guint k, void *ctx, GError **error)
@@ -98,6 +118,8 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 	if (rs->migration_cost_ns >= 0)
 		cfg.tun.migration_cost = (uint64_t)rs->migration_cost_ns;
 	cfg.seed = w->prep[p].cfg.seed + r;
+	if (w->twins[p])
+		twin_steal(w->ps->flags, rs, r, &cfg);
 	if (!linsched_config_validate(&cfg, error)) {
 		g_prefix_error(error, "plan %s, setting %s: ", plan->name, rs->id);
 		return FALSE;
@@ -133,31 +155,40 @@ static double median_of(double *v, size_t n)
 	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
-/* Medians over the replicates of each setting of plan p. */
+/*
+ * Medians over the replicates of each setting of plan p; with twins over the rounds, a ratio
+ * only where the setting and the reference both ran (as the real ratios are), the rest where the
+ * setting ran.
+ */
 static SimSetting *summarise(const Work *w, guint p)
 {
 	const RealPlan *real = plan_set_plan(w->set, p)->real;
-	const guint R = w->ps->replicates, n = real->settings->len;
+	const guint R = w->per[p], n = real->settings->len;
 	const Outcome *o = w->outcomes + w->first[p];
 	const Outcome *ref = o + (gsize)real->reference_index * R;
+	const RealSetting *ref_real = real_plan_setting(real, real->reference_index);
 	SimSetting *out = g_new(SimSetting, n);
-	g_autofree double *v = g_new(double, R);
+	g_autofree double *ratio = g_new(double, R), *sw = g_new(double, R);
+	g_autofree double *swm = g_new(double, R), *t = g_new(double, R);
 
 	for (guint s = 0; s < n; s++) {
 		const Outcome *os = o + (gsize)s * R;
+		const RealSetting *rs = real_plan_setting(real, s);
+		guint nr = 0, nv = 0;
 
-		for (guint r = 0; r < R; r++)
-			v[r] = ref[r].runtime_ns > 0 ? os[r].runtime_ns / ref[r].runtime_ns : NAN;
-		out[s].ratio = median_of(v, R);
-		for (guint r = 0; r < R; r++)
-			v[r] = os[r].switches;
-		out[s].switches = median_of(v, R);
-		for (guint r = 0; r < R; r++)
-			v[r] = os[r].switches_measured;
-		out[s].switches_measured = median_of(v, R);
-		for (guint r = 0; r < R; r++)
-			v[r] = os[r].runtime_ns;
-		out[s].runtime_ns = median_of(v, R);
+		for (guint r = 0; r < R; r++) {
+			if (w->twins[p] && !rs->in_round[r])
+				continue;
+			sw[nv] = os[r].switches;
+			swm[nv] = os[r].switches_measured;
+			t[nv++] = os[r].runtime_ns;
+			if ((!w->twins[p] || ref_real->in_round[r]) && ref[r].runtime_ns > 0)
+				ratio[nr++] = os[r].runtime_ns / ref[r].runtime_ns;
+		}
+		out[s].ratio = nr ? median_of(ratio, nr) : NAN;
+		out[s].switches = nv ? median_of(sw, nv) : NAN;
+		out[s].switches_measured = nv ? median_of(swm, nv) : NAN;
+		out[s].runtime_ns = nv ? median_of(t, nv) : NAN;
 	}
 	return out;
 }
@@ -176,8 +207,9 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 {
 	const guint n_plans = set->plans->len;
 	g_autofree Prepared *prep = g_new(Prepared, n_plans);
-	g_autofree guint *first = g_new(guint, n_plans);
-	Work w = { ps, set, prep, first, NULL, 0 };
+	g_autofree guint *first = g_new(guint, n_plans), *per = g_new(guint, n_plans);
+	g_autofree gboolean *twins = g_new(gboolean, n_plans);
+	Work w = { ps, set, prep, first, per, twins, NULL, 0 };
 
 	g_return_val_if_fail(ps->replicates >= 1, FALSE);
 	for (guint p = 0; p < n_plans; p++) {
@@ -185,8 +217,10 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 
 		if (!plan_sim_prepare(ps->flags, plan, m, &prep[p].cfg, &prep[p].hb, error))
 			return FALSE;
+		twins[p] = plan_sim_twins(ps->flags, plan);
+		per[p] = twins[p] ? plan->real->rounds : ps->replicates;
 		first[p] = w.n_jobs;
-		w.n_jobs += plan->real->settings->len * ps->replicates;
+		w.n_jobs += plan->real->settings->len * per[p];
 	}
 	w.outcomes = g_new0(Outcome, w.n_jobs);
 	if (!evaluator_map(ps->ev, w.n_jobs, simulate_job, &w, error)) {

@@ -5,14 +5,21 @@
  *
  * A plan's simulation takes the command's flags (--profile, --cpus, --hz, --machine, --start,
  * --footprint-lines, --cost-jitter, ...: struct workload_cli) and replaces the workload's shape
- * by the plan's own hackbench command (groups, loops, fds, datasize, pipes, threads). A plan
- * whose runs carry the steal the host measured (real_plan.h) is simulated with that steal (its
- * median fraction and stall length; the stalls' shape stays the machine's), unless --steal (and
- * --stall-ns) say otherwise: the host's load is part of what the real kernel ran on. Each
+ * by the plan's own hackbench command (groups, loops, fds, datasize, pipes, threads). Each
  * setting runs at its knobs as read back in the guest, with its migration cost when the CSV has
  * one, once per replicate r with seed --seed + r; the reference runs with the same seeds.
  *
- * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates):
+ * Twins. The host's steal was part of the machine the real kernel ran on, and it varies from run
+ * to run with the host's load. A plan whose runs carry the steal the host measured (real_plan.h)
+ * is simulated run by run, unless --steal is given: every real run gets a simulated twin, with
+ * the steal measured for that run (its fraction, and its stall length unless --stall-ns is
+ * given; the stalls' shape stays the machine's; a run without a measurement takes the plan's
+ * medians) and seed --seed + its round, and a round's simulated ratio divides the twin of the
+ * setting's run by the twin of the reference's run of the same round, as the real ratio divides
+ * the runs. Then the replicates are the plan's rounds, not --replicates.
+ *
+ * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates, or over
+ * the rounds where the setting ran, and for a ratio where the reference ran too):
  *   ratio              runtime / the reference's runtime with the same seed (the simulator's
  *                      runtime is the benchmark's "Time:": from the start barrier's release to
  *                      the last exit)
@@ -53,6 +60,9 @@ typedef struct {
  */
 gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsched_machine *m,
 		      SimSetting ***out, GError **error);
+
+/* Whether plan_sim_run simulates plan's runs as twins (above) under these flags. */
+gboolean plan_sim_twins(const struct workload_cli *flags, const PlanSpec *plan);
 
 /* Frees what plan_sim_run filled for n plans. */
 void plan_sim_free(SimSetting **sims, guint n);

@@ -59,6 +59,7 @@ typedef struct {
 	guint setting;
 	double seconds;
 	gint64 ctxt;
+	gint64 steal_ppm, stall_ns; /* -1: not measured */
 } Run;
 
 static gboolean fail(GError **error, RealPlanError code, const char *path, guint line,
@@ -83,6 +84,9 @@ static void setting_clear(RealSetting *s)
 {
 	g_free(s->id);
 	g_free(s->ratios);
+	g_free(s->in_round);
+	g_free(s->round_steal_ppm);
+	g_free(s->round_stall_ns);
 }
 
 void real_plan_free(RealPlan *plan)
@@ -318,6 +322,18 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 		if (run->ctxt >= 0)
 			ctxt[nx++] = (double)run->ctxt;
 	}
+	/* Each round's run, for a simulated twin of it (plan_sim.h). */
+	set->in_round = g_new0(gboolean, n_rounds);
+	set->round_steal_ppm = g_new(gint64, n_rounds);
+	set->round_stall_ns = g_new(gint64, n_rounds);
+	for (guint k = 0; k < n_rounds; k++) {
+		const Run *a = by_round[k * n_settings + s];
+		gboolean measured = a && a->steal_ppm >= 0 && a->stall_ns >= 0;
+
+		set->in_round[k] = a != NULL;
+		set->round_steal_ppm[k] = measured ? a->steal_ppm : -1;
+		set->round_stall_ns[k] = measured ? a->stall_ns : -1;
+	}
 	set->runs = ns;
 	set->pairs = n;
 	set->ratios = g_new(double, n);
@@ -504,7 +520,7 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			plan->dropped++;
 			continue;
 		}
-		Run run = { r.boot << 32 | r.round, s, r.seconds, r.ctxt };
+		Run run = { r.boot << 32 | r.round, s, r.seconds, r.ctxt, r.steal_ppm, r.stall_ns };
 
 		if (r.steal_ppm >= 0 && r.stall_ns >= 0) {
 			double ppm = (double)r.steal_ppm, stall = (double)r.stall_ns;

@@ -81,6 +81,10 @@ typedef struct {
 	double median_seconds;
 	double median_ctxt;	  /* NaN when no run has a count */
 	double median_ctxt_ratio; /* within-round switches / the reference's; NaN if none */
+	/* [plan->rounds], the rounds in order: whether the setting has a run that counts in round
+	 * k, and that run's steal as the host measured it (-1: not measured). */
+	gboolean *in_round;
+	gint64 *round_steal_ppm, *round_stall_ns;
 } RealSetting;
 
 typedef struct {

@@ -193,16 +193,42 @@ static void test_replicates(void **state)
 }
 
 /* linsched hackbench at the fixture's defaults with the steal flags given: its runtime. */
-static double linsched_defaults_with(const char *steal, const char *stall_ns)
+static double linsched_with(const char *lat, const char *wake, const char *seed, const char *steal,
+			    const char *stall_ns)
 {
-	struct run r = run_program(
-		LINSCHED,
-		(const char *const[]){ "hackbench", "--profile", "6.1",	    "--cpus",	  "2",
-				       "--hz",	    "250",	 "--start", "parent",	  "-T",
-				       "-g",	    "2",	 "-l",	    "10",	  "-f",
-				       "4",	    "--steal",	 steal,	    "--stall-ns", stall_ns,
-				       "--format",  "json",	 NULL },
-		NULL);
+	struct run r = run_program(LINSCHED,
+				   (const char *const[]){ "hackbench",
+							  "--profile",
+							  "6.1",
+							  "--cpus",
+							  "2",
+							  "--hz",
+							  "250",
+							  "--start",
+							  "parent",
+							  "-T",
+							  "-g",
+							  "2",
+							  "-l",
+							  "10",
+							  "-f",
+							  "4",
+							  "--latency-ns",
+							  lat,
+							  "--min-gran-ns",
+							  "1500000",
+							  "--wakeup-gran-ns",
+							  wake,
+							  "--seed",
+							  seed,
+							  "--steal",
+							  steal,
+							  "--stall-ns",
+							  stall_ns,
+							  "--format",
+							  "json",
+							  NULL },
+				   NULL);
 
 	expect_clean_exit(&r, "linsched hackbench with steal");
 	struct json *j = json_parse(r.out);
@@ -213,12 +239,22 @@ static double linsched_defaults_with(const char *steal, const char *stall_ns)
 	return t;
 }
 
+/* linsched hackbench at the fixture's defaults with the steal flags given, seed 1. */
+static double linsched_defaults_with(const char *steal, const char *stall_ns)
+{
+	return linsched_with("12000000", "2000000", "1", steal, stall_ns);
+}
+
 /*
- * A plan whose runs carry the host's steal is simulated with it: the medians over the runs that
- * have it, steal (200000, 300000, 400000 ppm; lat3's "-1" and wake0's empty field are no
- * measurement) 300000 and stall (1, 2, 6 ms) 2 ms, as linsched hackbench --steal 0.3
- * --stall-ns 2000000. The steal flags win over the measurement, each on its own: --stall-ns
- * alone keeps the measured fraction. Flags count when given on a command line (flags.h).
+ * A plan whose runs carry the host's steal: the plan's medians over the runs that have it,
+ * steal (200000, 300000, 400000 ppm; lat3's "-1" and wake0's empty field are no measurement)
+ * 300000 and stall (1, 2, 6 ms) 2 ms. It is simulated run by run (plan_sim.h, "Twins"): each run
+ * with its own steal and seed 1 + its round, a run without a measurement with the plan's medians;
+ * the defaults' runtime is the median (the mean of two) of its twins, rounds 0 (0.2, 1 ms, seed 1)
+ * and 1 (0.4, 6 ms, seed 2); wake0's ratio the median of its two rounds' ratios to the defaults'
+ * twins, round 0's wake0 at the plan's medians; lat3, in round 0 only, its one ratio. The steal
+ * flags win over the measurement (no twins then), and --stall-ns alone replaces the measured
+ * stall of every twin.
  */
 static void test_measured_steal(void **state)
 {
@@ -246,22 +282,36 @@ static void test_measured_steal(void **state)
 	assert_close(real->stall_ns, 2000000, 0);
 
 	flags_init(&wc, NULL);
+	assert_true(plan_sim_twins(&wc, plan_set_plan(set, 0)));
 	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
+	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "1000000");
+	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "6000000");
+	double w0 = linsched_with("12000000", "0", "1", "0.3", "2000000");
+	double w1 = linsched_with("12000000", "0", "2", "0.3", "2000000");
+	double l0 = linsched_with("3000000", "2000000", "1", "0.3", "2000000");
 
-	assert_close(measured[0].runtime_ns, linsched_defaults_with("0.3", "2000000"), 0);
+	assert_string_equal(real_plan_setting(real, 1)->id, "wake0");
+	assert_close(measured[0].runtime_ns, (d0 + d1) / 2, 1e-9);
+	assert_close(measured[0].ratio, 1.0, 0);
+	assert_close(measured[1].ratio, (w0 / d0 + w1 / d1) / 2, 1e-12);
+	assert_close(measured[2].ratio, l0 / d0, 1e-12);
+	assert_close(measured[2].runtime_ns, l0, 0);
 	workload_cli_clear(&wc);
 
 	flags_init_with(&wc, "--steal", "0.1", "--stall-ns", "3000000");
+	assert_false(plan_sim_twins(&wc, plan_set_plan(set, 0)));
 	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
 	workload_cli_clear(&wc);
 
-	/* --stall-ns alone: the plan's measured fraction in stalls of the flag's length. */
+	/* --stall-ns alone: each twin's measured fraction, in stalls of the flag's length. */
 	flags_init_with(&wc, "--stall-ns", "3000000", NULL, NULL);
 	g_autofree SimSetting *stalls = simulate(set, &wc, 2, 1);
+	double s0 = linsched_with("12000000", "2000000", "1", "0.2", "3000000");
+	double s1 = linsched_with("12000000", "2000000", "2", "0.4", "3000000");
 
-	assert_close(stalls[0].runtime_ns, linsched_defaults_with("0.3", "3000000"), 0);
+	assert_close(stalls[0].runtime_ns, (s0 + s1) / 2, 1e-9);
 	workload_cli_clear(&wc);
 }
 

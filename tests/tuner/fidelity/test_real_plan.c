@@ -214,6 +214,16 @@ static void test_steal(void **state)
 	assert_close(p->stall_ns, 2000000, 0);
 	assert_int_equal(q->steal_runs, 0);
 	assert_true(isnan(q->steal_ppm) && isnan(q->stall_ns));
+	/* Round by round, for the simulated twins: the failed run 4 is no run of round 2. */
+	const RealSetting *d = find(p, "defaults"), *w = find(p, "w0");
+
+	assert_int_equal(p->rounds, 3);
+	assert_true(d->in_round[0] && d->in_round[1] && !d->in_round[2]);
+	assert_true(d->round_steal_ppm[0] == 100000 && d->round_stall_ns[0] == 1000000);
+	assert_true(d->round_steal_ppm[1] == 500000 && d->round_stall_ns[1] == 2000000);
+	assert_true(w->in_round[0] && w->in_round[1] && w->in_round[2]);
+	assert_true(w->round_steal_ppm[0] == 300000 && w->round_stall_ns[0] == 4000000);
+	assert_true(w->round_steal_ppm[1] == -1 && w->round_steal_ppm[2] == -1);
 	assert_null(real_plan_read(bad, NULL, NULL, &error));
 	assert_non_null(strstr(error->message, "bad.csv:2: steal_ppm"));
 	g_error_free(error);
