@@ -165,12 +165,10 @@ double fit_loss(FitProblem *fp, const double *values)
 		else
 			g_error_free(error);
 	} else {
-		for (guint p = 0; p < fp->train->plans->len; p++) {
-			const RealPlan *real = plan_set_plan(fp->train, p)->real;
-
-			loss += fidelity_loss(real, sims[p], &fp->weights);
-			fp->simulations += (guint64)real->settings->len * fp->sim.replicates;
-		}
+		for (guint p = 0; p < fp->train->plans->len; p++)
+			loss += fidelity_loss(plan_set_plan(fp->train, p)->real, sims[p],
+					      &fp->weights);
+		fp->simulations += plan_sim_count(&fp->sim, fp->train);
 		loss /= fp->train->plans->len;
 		plan_sim_free(sims, fp->train->plans->len);
 	}

@@ -76,6 +76,24 @@ static void count_switch(void *ctx, int cpu, uint64_t now, const struct linsched
 	(*(uint64_t *)ctx)++;
 }
 
+/* A plan's simulations per setting: its rounds with twins, else the replicates. */
+static guint per_setting(const PlanSim *ps, const PlanSpec *plan)
+{
+	return plan_sim_twins(ps->flags, plan) ? plan->real->rounds : ps->replicates;
+}
+
+guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set)
+{
+	guint64 n = 0;
+
+	for (guint p = 0; p < set->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(set, p);
+
+		n += (guint64)plan->real->settings->len * per_setting(ps, plan);
+	}
+	return n;
+}
+
 /* Which plan, setting and replicate (or round) job k is. */
 static void locate(const Work *w, guint k, guint *plan, guint *setting, guint *replicate)
 {
@@ -218,7 +236,7 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 		if (!plan_sim_prepare(ps->flags, plan, m, &prep[p].cfg, &prep[p].hb, error))
 			return FALSE;
 		twins[p] = plan_sim_twins(ps->flags, plan);
-		per[p] = twins[p] ? plan->real->rounds : ps->replicates;
+		per[p] = per_setting(ps, plan);
 		first[p] = w.n_jobs;
 		w.n_jobs += plan->real->settings->len * per[p];
 	}

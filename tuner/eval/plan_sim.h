@@ -64,6 +64,9 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 /* Whether plan_sim_run simulates plan's runs as twins (above) under these flags. */
 gboolean plan_sim_twins(const struct workload_cli *flags, const PlanSpec *plan);
 
+/* How many simulations plan_sim_run makes for set. */
+guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set);
+
 /* Frees what plan_sim_run filled for n plans. */
 void plan_sim_free(SimSetting **sims, guint n);
 

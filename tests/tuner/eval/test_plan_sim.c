@@ -283,6 +283,8 @@ static void test_measured_steal(void **state)
 
 	flags_init(&wc, NULL);
 	assert_true(plan_sim_twins(&wc, plan_set_plan(set, 0)));
+	/* 3 settings x the plan's 2 rounds, whatever the replicates */
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL }, set), 6);
 	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
 	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "1000000");
 	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "6000000");
@@ -300,6 +302,7 @@ static void test_measured_steal(void **state)
 
 	flags_init_with(&wc, "--steal", "0.1", "--stall-ns", "3000000");
 	assert_false(plan_sim_twins(&wc, plan_set_plan(set, 0)));
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL }, set), 15);
 	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
