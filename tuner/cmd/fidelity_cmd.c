@@ -166,7 +166,16 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 		hb.start == HACKBENCH_START_PARENT ? "parent" : "barrier", cfg.seed);
 	if (cfg.costs.jitter_cv > 0)
 		g_string_append_printf(d, ", cost jitter %g", cfg.costs.jitter_cv);
-	g_string_append_printf(d, ", %u replicate%s", s->replicates, s->replicates == 1 ? "" : "s");
+	guint twins = 0;
+
+	for (guint p = 0; p < s->set->plans->len; p++)
+		twins += plan_sim_twins(&c->wc, plan_set_plan(s->set, p));
+	if (twins < s->set->plans->len)
+		g_string_append_printf(d, ", %u replicate%s", s->replicates,
+				       s->replicates == 1 ? "" : "s");
+	if (twins)
+		g_string_append_printf(d, "%s a twin of every real run with its measured steal",
+				       twins < s->set->plans->len ? "; for plans with steal," : ",");
 	return g_string_free(d, FALSE);
 }
 
