@@ -175,7 +175,8 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 				       s->replicates == 1 ? "" : "s");
 	if (twins)
 		g_string_append_printf(d, "%s a twin of every real run with its measured steal",
-				       twins < s->set->plans->len ? "; for plans with steal," : ",");
+				       twins < s->set->plans->len ? "; for plans with steal,"
+								  : ",");
 	return g_string_free(d, FALSE);
 }
 
