@@ -1,8 +1,8 @@
 /*
  * cmd_fit.c - `tuner fit`: fit the model's free parameters to real plans (issue 13 item 4).
  *
- *   tuner fit --plans vm/data/plans.ini --param footprint,miss [--param ...]
- *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1.ini --start parent
+ *   tuner fit --plans vm/data/steal/plans.ini --param footprint,miss [--param ...]
+ *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1-probed.ini --start parent
  *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
  *       [--time-weight 1] [--switch-weight 0.25] [--machine-out FILE] [--out DIR]
  *       [--format text|json]
