@@ -76,7 +76,7 @@ gboolean cmd_prepare_out(const char *dir, GError **error)
 	return TRUE;
 }
 
-gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error)
+gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GError **error)
 {
 	GError *local = NULL;
 

@@ -58,7 +58,7 @@ gboolean cmd_prepare_out(const char *dir, GError **error);
 /* The best knobs of the result.json given to --best (path): best.knobs, each a whole number of
  * ns in its sysctl range, into *knobs, else bad input naming the file and the key. The document
  * goes to *root for the command's other keys. */
-gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error);
+gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GError **error);
 
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */

@@ -78,7 +78,7 @@ struct swarm {
 	double best;		  /* best turnaround, jiffies */
 	guint iterations_to_best; /* generations, the initial one included, until best was first seen */
 	double score;
-	CfsKnobs best_knobs;
+	Knobs best_knobs;
 };
 
 struct meta_run {
@@ -203,7 +203,7 @@ static void on_progress(guint done, guint total, void *ctx)
 }
 
 /* Simulates n knob settings as one batch; values[i] the mean over the replicates. */
-static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double *values,
+static bool simulate(struct meta_run *r, const Knobs *knobs, guint n, double *values,
 		     GError **error)
 {
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
@@ -253,7 +253,7 @@ static void finish_swarm(const struct meta_run *r, const tuner_optimizer *s, str
 
 /* One round: every unfinished swarm's next generation, simulated together. FALSE on error;
  * *any = FALSE when every swarm has finished. */
-static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, CfsKnobs *knobs,
+static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, Knobs *knobs,
 		     double *y, size_t *asked, bool *any, GError **error)
 {
 	size_t dim = r->space.dim, total = 0;
@@ -286,7 +286,7 @@ static bool run_swarms(struct meta_run *r, struct swarm *sw, guint n, GError **e
 {
 	g_autofree tuner_optimizer **s = g_new0(tuner_optimizer *, n);
 	g_autofree double *x = g_new(double, (gsize)n * r->particles * r->space.dim);
-	g_autofree CfsKnobs *knobs = g_new(CfsKnobs, (gsize)n * r->particles);
+	g_autofree Knobs *knobs = g_new(Knobs, (gsize)n * r->particles);
 	g_autofree double *y = g_new(double, (gsize)n * r->particles);
 	g_autofree size_t *asked = g_new(size_t, n);
 	bool ok = true, any = true;

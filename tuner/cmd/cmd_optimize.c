@@ -464,7 +464,7 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	enum knob k;
-	CfsKnobs def = workload_default_knobs(&r->w);
+	Knobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
 		return cmd_usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
@@ -719,7 +719,7 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 		return false;
 	r->live_objective.live = r->live_knobs;
 
-	const CfsKnobs *saved = live_knobs_saved(r->live_knobs);
+	const Knobs *saved = live_knobs_saved(r->live_knobs);
 
 	fprintf(stderr,
 		"tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%" G_GUINT64_FORMAT
@@ -813,7 +813,7 @@ static void count_clamped(const struct optimize_run *r, const TuneRun *run, Resu
 {
 	const TuneEvaluation *best = tune_run_best(run);
 	unsigned int mask;
-	CfsKnobs k;
+	Knobs k;
 
 	res->clamped_evaluations = 0;
 	for (guint i = 0; i < run->evaluations->len; i++) {
@@ -825,7 +825,7 @@ static void count_clamped(const struct optimize_run *r, const TuneRun *run, Resu
 }
 
 static bool report(const struct optimize_cli *c, struct optimize_run *r, const TuneRun *run,
-		   const CfsKnobs *def, const EvaluatorResult *def_result, GError **error)
+		   const Knobs *def, const EvaluatorResult *def_result, GError **error)
 {
 	Results res = {
 		.optimizer = r->name,
@@ -887,7 +887,7 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 		.label = r->name,
 		.expected_evaluations = r->expected,
 	};
-	CfsKnobs def = r->vm ? r->vm_objective.defaults : workload_default_knobs(&r->w);
+	Knobs def = r->vm ? r->vm_objective.defaults : workload_default_knobs(&r->w);
 	EvaluatorResult def_result;
 
 	if (!evaluator_run(&tc.evaluator, &def, 1, &def_result, NULL, NULL, error)) {

@@ -96,9 +96,9 @@ struct rsm_run {
 	RsmStudyFactor factors[KNOB_COUNT];
 	const char *design_key; /* "ccd-rotatable", ..., "bbd", "file" */
 	char *design_note;	/* why the design is not the one asked for, or NULL */
-	CfsKnobs *knobs;	/* n_runs, as simulated */
+	Knobs *knobs;		/* n_runs, as simulated */
 	bool confirmed;
-	CfsKnobs best_knobs, default_knobs;
+	Knobs best_knobs, default_knobs;
 	EvaluatorResult best, def;
 	/* --objective vm */
 	bool vm;
@@ -410,7 +410,7 @@ static void design_knobs(struct rsm_run *r)
 {
 	guint n = r->s.design->n_runs;
 
-	r->knobs = g_new0(CfsKnobs, n);
+	r->knobs = g_new0(Knobs, n);
 	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
 	for (guint i = 0; i < n; i++) {
 		const double *x = rsm_design_run(r->s.design, i);
@@ -459,7 +459,7 @@ static void on_progress(guint done, guint total, void *ctx)
 /* Simulates (or measures) n settings with the run's replicates, point i from seed seeds[i]
  * (NULL: every point from --seed), with a progress line of their own; values as in
  * study_evaluate. */
-static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+static bool evaluate(struct rsm_run *r, const Knobs *knobs, const guint64 *seeds, guint n,
 		     EvaluatorResult *results, double *values, const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
@@ -565,7 +565,7 @@ static bool confirm_vm(struct rsm_run *r, GError **error)
 /* The optimum's knobs beside the profile's defaults, simulated as one batch. */
 static bool confirm(struct rsm_run *r, GError **error)
 {
-	CfsKnobs pts[2];
+	Knobs pts[2];
 	EvaluatorResult res[2];
 
 	optimum_knobs(r);
@@ -700,14 +700,14 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 	g_string_append_c(out, '\n');
 }
 
-static void knob_natural(const CfsKnobs *k, double *natural)
+static void knob_natural(const Knobs *k, double *natural)
 {
 	for (int j = 0; j < KNOB_COUNT; j++)
 		natural[j] = knob_get(k, (enum knob)j);
 }
 
 static void confirmation_line(GString *out, const struct rsm_run *r, const char *label,
-			      const CfsKnobs *k, const EvaluatorResult *res)
+			      const Knobs *k, const EvaluatorResult *res)
 {
 	double nat[KNOB_COUNT];
 	double ms = workload_predict_ms(&r->s.w, res->mean);
@@ -859,7 +859,7 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 }
 
 static void json_evaluation(struct json_writer *w, const struct rsm_run *r, const char *key,
-			    const CfsKnobs *k, const EvaluatorResult *res)
+			    const Knobs *k, const EvaluatorResult *res)
 {
 	json_key(w, key);
 	if (!r->confirmed) {

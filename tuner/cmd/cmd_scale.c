@@ -54,7 +54,7 @@ struct scale_row {
 
 struct scale_run {
 	struct workload w;
-	CfsKnobs def, tuned;
+	Knobs def, tuned;
 	guint replicates;
 	GArray *groups; /* guint */
 	struct scale_row *rows;
@@ -118,7 +118,7 @@ static void simulate_groups(gpointer data, gpointer user_data)
 	struct scale_run *r = user_data;
 	struct scale_row *row = &r->rows[GPOINTER_TO_UINT(data) - 1];
 	struct workload w = r->w; /* shares the read-only parts; only the group count differs */
-	const CfsKnobs points[2] = { r->def, r->tuned };
+	const Knobs points[2] = { r->def, r->tuned };
 	EvaluatorResult results[2];
 
 	w.hb.groups = row->groups;

@@ -56,7 +56,7 @@ struct validate_run {
 	bool have_workload;
 	enum output_format format;
 	bool vm;
-	CfsKnobs knobs[2];
+	Knobs knobs[2];
 	double predicted_pct; /* the search's improvement_pct; NaN when absent */
 	char *command;
 	char *kernel;

@@ -113,7 +113,7 @@ gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GErr
 	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
 }
 
-gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+gboolean study_evaluate(struct study_run *r, const Knobs *knobs, const guint64 *seeds, guint n,
 			EvaluatorResult *results, double *values, EvaluatorProgress progress,
 			void *progress_ctx, GError **error)
 {

@@ -242,8 +242,8 @@ static void run_batch(Batch *batch, Task **pending, guint n, guint total, guint 
  * i.
  * Returns the number of distinct tasks in tasks[] (room for n_points * R of them).
  */
-static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points,
-			 const guint64 *seeds, guint n_points, Task *tasks, guint *slot_task)
+static guint build_tasks(const EvaluatorConfig *config, const Knobs *points, const guint64 *seeds,
+			 guint n_points, Task *tasks, guint *slot_task)
 {
 	const guint R = config->replicates;
 	g_autoptr(GHashTable) index =
@@ -309,14 +309,14 @@ void evaluator_free(Evaluator *ev)
 	g_free(ev);
 }
 
-gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
+gboolean evaluator_batch(Evaluator *ev, const Knobs *points, guint n_points,
 			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
 			 GError **error)
 {
 	return evaluator_batch_seeded(ev, points, NULL, n_points, results, values, stats, error);
 }
 
-gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
+gboolean evaluator_batch_seeded(Evaluator *ev, const Knobs *points, const guint64 *seeds,
 				guint n_points, EvaluatorResult *results, double *values,
 				EvaluatorStats *stats, GError **error)
 {
@@ -375,7 +375,7 @@ gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const gui
 	return TRUE;
 }
 
-gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+gboolean evaluator_run(const EvaluatorConfig *config, const Knobs *points, guint n_points,
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
 		       GError **error)
 {

@@ -427,8 +427,8 @@ void journal_close(Journal *journal)
 	g_free(journal);
 }
 
-gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
-			guint replicate, JournalRecord *out)
+gboolean journal_lookup(const Journal *journal, const Knobs *knobs, guint64 seed, guint replicate,
+			JournalRecord *out)
 {
 	const JournalRecord key = { .knobs = *knobs, .seed = seed, .replicate = replicate };
 	const JournalRecord *found = g_hash_table_lookup(journal->records, &key);

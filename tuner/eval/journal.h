@@ -55,7 +55,7 @@ G_BEGIN_DECLS
 
 /* One finished evaluation: the objective at knobs with seed, the replicate-th replicate. */
 typedef struct {
-	CfsKnobs knobs;
+	Knobs knobs;
 	guint64 seed;
 	guint replicate;
 	double value;  /* objective value, in the objective's unit (jiffies or predicted real ms) */
@@ -99,8 +99,8 @@ void journal_close(Journal *journal);
  * NULL to only test presence), or FALSE when there is none.  When the file holds several records
  * of one key (only possible if someone concatenated journals), the first one wins.
  */
-gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
-			guint replicate, JournalRecord *out);
+gboolean journal_lookup(const Journal *journal, const Knobs *knobs, guint64 seed, guint replicate,
+			JournalRecord *out);
 
 /*
  * Append a record to the file (and make it durable unless JOURNAL_NO_SYNC) and to the in-memory

@@ -44,11 +44,11 @@
 G_BEGIN_DECLS
 
 typedef struct {
-	gint64 pid;	/* the tuner that wrote it */
-	char *started;	/* when, ISO 8601 UTC */
-	char *root;	/* the knob root, canonical */
-	char *layout;	/* "sysctl" or "debugfs" */
-	CfsKnobs saved; /* the values before the tuner changed anything */
+	gint64 pid;    /* the tuner that wrote it */
+	char *started; /* when, ISO 8601 UTC */
+	char *root;    /* the knob root, canonical */
+	char *layout;  /* "sysctl" or "debugfs" */
+	Knobs saved;   /* the values before the tuner changed anything */
 } KnobState;
 
 void knob_state_clear(KnobState *state);

@@ -38,7 +38,7 @@ static const char *knob_file(LiveKnobsLayout layout, enum knob k)
 struct LiveKnobs {
 	LiveKnobsLayout layout;
 	char *path[KNOB_COUNT];
-	CfsKnobs saved;	      /* the values found by live_knobs_open */
+	Knobs saved;	      /* the values found by live_knobs_open */
 	guint written;	      /* bit i: knob i was written since the last restore */
 	GMutex lock;	      /* held by live_knobs_run_cmd from apply to restore */
 	char *state_path;     /* the state file (knob_state.h), removed once restored */
@@ -83,7 +83,7 @@ static void terminating_set(sigset_t *set)
 G_DEFINE_QUARK(live-knobs-error-quark, live_knobs_error)
 /* clang-format on */
 
-static void knobs_to_array(const CfsKnobs *knobs, guint64 v[KNOB_COUNT])
+static void knobs_to_array(const Knobs *knobs, guint64 v[KNOB_COUNT])
 {
 	for (int i = 0; i < KNOB_COUNT; i++)
 		v[i] = (guint64)knob_get(knobs, (enum knob)i);
@@ -259,7 +259,7 @@ LiveKnobs *live_knobs_open(const char *root, GError **error)
 		if (!read_knob(live->path[i], &v[i], error))
 			return NULL;
 	}
-	live->saved = (CfsKnobs){ v[0], v[1], v[2] };
+	live->saved = (Knobs){ v[0], v[1], v[2] };
 	KnobState state = { .pid = getpid(),
 			    .started = utc_now(),
 			    .root = realpath(root, NULL),
@@ -314,7 +314,7 @@ static gboolean write_knob(const char *path, guint64 value, GError **error)
 	return FALSE;
 }
 
-static gboolean apply_locked(LiveKnobs *live, const CfsKnobs *knobs, GError **error)
+static gboolean apply_locked(LiveKnobs *live, const Knobs *knobs, GError **error)
 {
 	guint64 v[KNOB_COUNT];
 	knobs_to_array(knobs, v);
@@ -358,7 +358,7 @@ static gboolean restore_locked(LiveKnobs *live, GError **error)
 	return ok;
 }
 
-gboolean live_knobs_apply(LiveKnobs *live, const CfsKnobs *knobs, GError **error)
+gboolean live_knobs_apply(LiveKnobs *live, const Knobs *knobs, GError **error)
 {
 	g_mutex_lock(&live->lock);
 	gboolean ok = apply_locked(live, knobs, error);
@@ -405,7 +405,7 @@ const char *live_knobs_layout_name(LiveKnobsLayout layout)
 	return layouts[layout].name;
 }
 
-const CfsKnobs *live_knobs_saved(const LiveKnobs *live)
+const Knobs *live_knobs_saved(const LiveKnobs *live)
 {
 	return &live->saved;
 }
@@ -686,8 +686,8 @@ static gboolean settle(gboolean ran, GError *run_error, gboolean restored, GErro
 	return TRUE;
 }
 
-static gboolean run_cmd_locked(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv,
-			       double *ms, GError **error)
+static gboolean run_cmd_locked(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
+			       GError **error)
 {
 	if (!check_not_interrupted("; the CFS knobs were left as they are", error))
 		return FALSE;
@@ -706,7 +706,7 @@ static gboolean run_cmd_locked(LiveKnobs *live, const CfsKnobs *knobs, char *con
 	return settle(ran, run_error, restored, restore_error, error);
 }
 
-gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
+gboolean live_knobs_run_cmd(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
 			    GError **error)
 {
 	g_return_val_if_fail(argv != NULL && argv[0] != NULL, FALSE);
@@ -716,7 +716,7 @@ gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const 
 	return ok;
 }
 
-gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
+gboolean live_knobs_objective(const Knobs *knobs, guint64 seed, double *value, void *ctx,
 			      GError **error)
 {
 	(void)seed;

@@ -92,11 +92,11 @@ LiveKnobsLayout live_knobs_layout(const LiveKnobs *live);
 const char *live_knobs_layout_name(LiveKnobsLayout layout);
 
 /* The values read by live_knobs_open, which restore writes back. */
-const CfsKnobs *live_knobs_saved(const LiveKnobs *live);
+const Knobs *live_knobs_saved(const LiveKnobs *live);
 
 /* Write the three knobs.  If a write fails (the earlier ones may have taken effect), the error says
  * which file and value; call live_knobs_restore to undo. */
-gboolean live_knobs_apply(LiveKnobs *live, const CfsKnobs *knobs, GError **error);
+gboolean live_knobs_apply(LiveKnobs *live, const Knobs *knobs, GError **error);
 
 /* Write back the remembered value of each knob written since the last restore (none: nothing to
  * do).  Carries on after a failure; returns the first error. */
@@ -110,7 +110,7 @@ gboolean live_knobs_restore(LiveKnobs *live, GError **error);
  * signal, printed no time, or a signal caught by live_knobs_catch_signals arrived (checked before
  * applying and after the command).  If restoring fails too, the error says so.
  */
-gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
+gboolean live_knobs_run_cmd(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
 			    GError **error);
 
 /*
@@ -136,7 +136,7 @@ typedef struct {
 	char **argv; /* the command, e.g. from g_shell_parse_argv of --cmd */
 } LiveObjective;
 
-gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
+gboolean live_knobs_objective(const Knobs *knobs, guint64 seed, double *value, void *ctx,
 			      GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LiveKnobs, live_knobs_free)

@@ -29,7 +29,7 @@ static double predict(const Results *r, double value)
 
 /* ---- text ---------------------------------------------------------------------------------- */
 
-static void text_row(GString *out, const char *what, const CfsKnobs *k, double value, double se,
+static void text_row(GString *out, const char *what, const Knobs *k, double value, double se,
 		     const Results *r)
 {
 	g_string_append_printf(out,
@@ -43,18 +43,18 @@ static void text_row(GString *out, const char *what, const CfsKnobs *k, double v
 }
 
 /* The commands that set knob i of a live kernel to its value in k. */
-static char *sysctl_command(const CfsKnobs *k, enum knob i)
+static char *sysctl_command(const Knobs *k, enum knob i)
 {
 	return g_strdup_printf("sysctl -w kernel.%s=%.0f", knob_info(i)->sysctl, knob_get(k, i));
 }
 
-static char *debugfs_command(const CfsKnobs *k, enum knob i)
+static char *debugfs_command(const Knobs *k, enum knob i)
 {
 	return g_strdup_printf("echo %.0f > /sys/kernel/debug/sched/%s", knob_get(k, i),
 			       knob_info(i)->debugfs);
 }
 
-char *results_apply_commands(const CfsKnobs *k)
+char *results_apply_commands(const Knobs *k)
 {
 	GString *out = g_string_new("# kernels before 5.13 (sysctl, as root):\n");
 
@@ -157,7 +157,7 @@ char *results_text(const Results *r, bool apply)
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
+void results_json_knobs(struct json_writer *w, const Knobs *k)
 {
 	json_begin_object(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
@@ -168,7 +168,7 @@ void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
 }
 
 static void json_begin_point(struct json_writer *w, const Results *r, const char *key,
-			     const CfsKnobs *k, double value, double se)
+			     const Knobs *k, double value, double se)
 {
 	json_key(w, key);
 	json_begin_object(w);
@@ -197,7 +197,7 @@ static void json_clamped(struct json_writer *w, unsigned int mask)
 	json_end_array(w);
 }
 
-static void json_apply(struct json_writer *w, const CfsKnobs *k)
+static void json_apply(struct json_writer *w, const Knobs *k)
 {
 	json_key(w, "apply");
 	json_begin_object(w);

@@ -55,7 +55,7 @@ typedef struct {
 	guint replicates;
 	guint jobs;
 	const TuneRun *run; /* at least one evaluation */
-	CfsKnobs default_knobs;
+	Knobs default_knobs;
 	EvaluatorResult default_result;
 	const Calibration *calibration; /* NULL: no predicted milliseconds */
 	int best_clamped;		/* TUNER_DISCOVERY_CLAMPED_* of the best point; -1: not a
@@ -83,13 +83,13 @@ bool results_write(const Results *r, const char *dir, bool apply, GError **error
 
 /* The searched knobs as a JSON object { latency_ns, min_granularity_ns, wakeup_granularity_ns },
  * the form every result file of the tuner uses. */
-void results_json_knobs(struct json_writer *w, const CfsKnobs *k);
+void results_json_knobs(struct json_writer *w, const Knobs *k);
 
 /*
  * The shell commands that set k on a live kernel, one per line: sysctl -w for kernels before 5.13,
  * writes to /sys/kernel/debug/sched for 5.13 to 6.5 (as root), and a note that 6.6+ (EEVDF) has no
  * such knobs.
  */
-char *results_apply_commands(const CfsKnobs *k);
+char *results_apply_commands(const Knobs *k);
 
 #endif

@@ -206,12 +206,12 @@ void workload_clear(struct workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
-CfsKnobs workload_default_knobs(const struct workload *w)
+Knobs workload_default_knobs(const struct workload *w)
 {
 	return knobs_profile_default(w->cfg.profile, w->cfg.nr_cpus);
 }
 
-bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,
+bool workload_simulate(const struct workload *w, const Knobs *k, guint64 seed, double *jiffies,
 		       GError **error)
 {
 	struct linsched_config cfg = w->cfg;
@@ -262,8 +262,7 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 	return true;
 }
 
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
-			    GError **error)
+gboolean workload_objective(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error)
 {
 	return workload_simulate(ctx, k, seed, value, error);
 }

@@ -55,15 +55,14 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 void workload_clear(struct workload *w);
 
 /* The knobs as the profile sets them at boot on this many CPUs. */
-CfsKnobs workload_default_knobs(const struct workload *w);
+Knobs workload_default_knobs(const struct workload *w);
 
 /* One simulation at knobs k with the given seed: its turnaround in jiffies. Thread safe. */
-bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,
+bool workload_simulate(const struct workload *w, const Knobs *k, guint64 seed, double *jiffies,
 		       GError **error);
 
 /* The evaluator's objective; ctx is a const struct workload *. */
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
-			    GError **error);
+gboolean workload_objective(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error);
 
 /* Predicted real milliseconds for a turnaround, or NaN without a calibration. */
 double workload_predict_ms(const struct workload *w, double jiffies);

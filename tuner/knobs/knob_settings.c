@@ -39,7 +39,7 @@ static gboolean parse_ns(const char *text, guint64 *out)
 }
 
 /* Knob k at text, which must be in its sysctl range; where names the item for errors. */
-static gboolean set_knob(CfsKnobs *k, enum knob which, const char *text, const char *where,
+static gboolean set_knob(Knobs *k, enum knob which, const char *text, const char *where,
 			 GError **error)
 {
 	const struct knob_info *info = knob_info(which);
@@ -68,7 +68,7 @@ static gboolean valid_id(const char *id)
 }
 
 /* "latency24-min1.5": the knobs that differ from the defaults, or "defaults". */
-static char *name_of(const CfsKnobs *k, const CfsKnobs *defaults)
+static char *name_of(const Knobs *k, const Knobs *defaults)
 {
 	GString *s = g_string_new(NULL);
 
@@ -88,7 +88,7 @@ static char *name_of(const CfsKnobs *k, const CfsKnobs *defaults)
 	return g_string_free(s, FALSE);
 }
 
-static void add(GArray *settings, char *id, const CfsKnobs *k)
+static void add(GArray *settings, char *id, const Knobs *k)
 {
 	KnobSetting s = { id, *k };
 
@@ -96,10 +96,10 @@ static void add(GArray *settings, char *id, const CfsKnobs *k)
 }
 
 /* One item of a list: "defaults" or KNOB=NS[:KNOB=NS...]. */
-static gboolean parse_item(GArray *settings, const char *item, const CfsKnobs *defaults,
+static gboolean parse_item(GArray *settings, const char *item, const Knobs *defaults,
 			   GError **error)
 {
-	CfsKnobs k = *defaults;
+	Knobs k = *defaults;
 	g_autofree char *where = g_strdup_printf("--settings item '%s'", item);
 
 	if (*item == '\0')
@@ -135,7 +135,7 @@ static gint fixed_index(const KnobSettingsFixed *fixed, guint n_fixed, const cha
 }
 
 /* Column c of a file's line holds value: a knob, "-", or a fixed column's own value. */
-static gboolean file_value(CfsKnobs *k, guint c, const char *value, const KnobSettingsFixed *fixed,
+static gboolean file_value(Knobs *k, guint c, const char *value, const KnobSettingsFixed *fixed,
 			   guint n_fixed, const char *where, GError **error)
 {
 	const char *column = file_columns[c];
@@ -157,7 +157,7 @@ static gboolean file_value(CfsKnobs *k, guint c, const char *value, const KnobSe
 	return TRUE;
 }
 
-static gboolean parse_file(GArray *settings, const char *path, const CfsKnobs *defaults,
+static gboolean parse_file(GArray *settings, const char *path, const Knobs *defaults,
 			   const KnobSettingsFixed *fixed, guint n_fixed, GError **error)
 {
 	g_autofree char *text = NULL;
@@ -180,7 +180,7 @@ static gboolean parse_file(GArray *settings, const char *path, const CfsKnobs *d
 		g_auto(GStrv) f = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
 		g_autoptr(GPtrArray) fields = g_ptr_array_new();
 		g_autofree char *where = g_strdup_printf("%s:%u", path, i + 1);
-		CfsKnobs k = *defaults;
+		Knobs k = *defaults;
 
 		for (char **p = f; *p; p++)
 			if (**p)
@@ -227,13 +227,13 @@ GArray *knob_settings_new(void)
 	return settings;
 }
 
-void knob_settings_add(GArray *settings, const char *id, const CfsKnobs *knobs)
+void knob_settings_add(GArray *settings, const char *id, const Knobs *knobs)
 {
 	add(settings, g_strdup(id), knobs);
 }
 
-GArray *knob_settings_parse(const char *text, const CfsKnobs *defaults,
-			    const KnobSettingsFixed *fixed, guint n_fixed, GError **error)
+GArray *knob_settings_parse(const char *text, const Knobs *defaults, const KnobSettingsFixed *fixed,
+			    guint n_fixed, GError **error)
 {
 	GArray *settings = knob_settings_new();
 	gboolean ok = TRUE;
@@ -260,7 +260,7 @@ void knob_settings_free(GArray *settings)
 		g_array_free(settings, TRUE);
 }
 
-gint knob_settings_find(const GArray *settings, const CfsKnobs *k)
+gint knob_settings_find(const GArray *settings, const Knobs *k)
 {
 	for (guint i = 0; i < settings->len; i++)
 		if (memcmp(&g_array_index(settings, KnobSetting, i).knobs, k, sizeof *k) == 0)

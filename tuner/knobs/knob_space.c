@@ -155,7 +155,7 @@ static double to_unit(const struct knob_range *r, double v)
 	return fmin(1, fmax(0, u));
 }
 
-void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out)
+void knob_space_to_knobs(const struct knob_space *s, const double *unit, Knobs *out)
 {
 	for (int k = 0; k < KNOB_COUNT; k++)
 		if (s->k[k].fixed)
@@ -168,12 +168,12 @@ void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnob
 	}
 }
 
-void knob_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
+void knob_space_map(const double *unit, Knobs *knobs, void *ctx)
 {
 	knob_space_to_knobs(ctx, unit, knobs);
 }
 
-void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit)
+void knob_space_from_knobs(const struct knob_space *s, const Knobs *k, double *unit)
 {
 	for (unsigned int i = 0; i < s->dim; i++)
 		unit[i] = to_unit(&s->k[s->free[i]], knob_get(k, s->free[i]));

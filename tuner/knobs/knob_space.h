@@ -40,12 +40,12 @@ bool knob_space_parse_fix(struct knob_space *s, const char *text, GError **error
 bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GError **error);
 
 /* Unit coordinates (dim of them, each in [0, 1]) to knobs, rounded to whole ns. */
-void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out);
+void knob_space_to_knobs(const struct knob_space *s, const double *unit, Knobs *out);
 /* The same as a TuneMapFn (tuner/eval/tune_loop.h): ctx is a const struct knob_space *, unit has
  * its dim coordinates. */
-void knob_space_map(const double *unit, CfsKnobs *knobs, void *ctx);
+void knob_space_map(const double *unit, Knobs *knobs, void *ctx);
 /* Knobs to unit coordinates (clamped to [0, 1]). */
-void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit);
+void knob_space_from_knobs(const struct knob_space *s, const Knobs *k, double *unit);
 /* "latency=[1e5,1e9] log, min_granularity=..." for journals and reports. */
 char *knob_space_describe(const struct knob_space *s);
 

@@ -63,7 +63,7 @@ const char *knob_names_list(void)
 }
 
 /* The field of k that holds knob which. */
-static guint64 *field(CfsKnobs *k, enum knob which)
+static guint64 *field(Knobs *k, enum knob which)
 {
 	switch (which) {
 	case KNOB_LATENCY:
@@ -75,12 +75,12 @@ static guint64 *field(CfsKnobs *k, enum knob which)
 	}
 }
 
-double knob_get(const CfsKnobs *k, enum knob which)
+double knob_get(const Knobs *k, enum knob which)
 {
-	return (double)*field((CfsKnobs *)k, which);
+	return (double)*field((Knobs *)k, which);
 }
 
-void knob_set(CfsKnobs *k, enum knob which, double value)
+void knob_set(Knobs *k, enum knob which, double value)
 {
 	*field(k, which) = (guint64)llround(value);
 }
@@ -90,10 +90,10 @@ double knob_clamp(enum knob k, double value)
 	return fmin((double)table[k].max_ns, fmax((double)table[k].min_ns, value));
 }
 
-bool knobs_in_range(const CfsKnobs *k)
+bool knobs_in_range(const Knobs *k)
 {
 	for (int i = 0; i < KNOB_COUNT; i++) {
-		guint64 v = *field((CfsKnobs *)k, (enum knob)i);
+		guint64 v = *field((Knobs *)k, (enum knob)i);
 
 		if (v < table[i].min_ns || v > table[i].max_ns)
 			return false;
@@ -101,14 +101,14 @@ bool knobs_in_range(const CfsKnobs *k)
 	return true;
 }
 
-CfsKnobs knobs_profile_default(const struct sched_profile *profile, unsigned int ncpus)
+Knobs knobs_profile_default(const struct sched_profile *profile, unsigned int ncpus)
 {
 	struct sched_tunables def = sched_tunables_default(profile, ncpus);
 
-	return (CfsKnobs){ def.latency, def.min_granularity, def.wakeup_granularity };
+	return (Knobs){ def.latency, def.min_granularity, def.wakeup_granularity };
 }
 
-void knobs_apply(const CfsKnobs *k, struct sched_tunables *tun)
+void knobs_apply(const Knobs *k, struct sched_tunables *tun)
 {
 	tun->latency = k->latency_ns;
 	tun->min_granularity = k->min_granularity_ns;

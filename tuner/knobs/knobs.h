@@ -1,7 +1,7 @@
 /*
  * knobs.h - the tuner's one vocabulary of CFS knobs.
  *
- * A setting of the knobs is a CfsKnobs; a knob is named by enum knob; everything else the tuner
+ * A setting of the knobs is a Knobs; a knob is named by enum knob; everything else the tuner
  * needs to know of a knob is in its struct knob_info: the name it goes by in flags, files and
  * reports, where a live kernel keeps it (sysctl before 5.13, debugfs from 5.13 to 6.5), and its
  * sysctl range. The ranges and the profiles' defaults are kernel facts and live in kernel-extract/
@@ -30,9 +30,9 @@ typedef struct {
 	guint64 latency_ns;
 	guint64 min_granularity_ns;
 	guint64 wakeup_granularity_ns;
-} CfsKnobs;
+} Knobs;
 
-/* The knobs, in the order of CfsKnobs' fields: the order of every table, column and dimension. */
+/* The knobs, in the order of Knobs' fields: the order of every table, column and dimension. */
 enum knob {
 	KNOB_LATENCY,
 	KNOB_MIN_GRANULARITY,
@@ -57,21 +57,21 @@ bool knob_from_name(const char *name, enum knob *out);
 /* "latency, min_granularity or wakeup_granularity", for error messages. */
 const char *knob_names_list(void);
 
-double knob_get(const CfsKnobs *k, enum knob which);
+double knob_get(const Knobs *k, enum knob which);
 /* Set one knob from a double, rounded to whole nanoseconds. */
-void knob_set(CfsKnobs *k, enum knob which, double value);
+void knob_set(Knobs *k, enum knob which, double value);
 
 /* value, moved into knob k's sysctl range. */
 double knob_clamp(enum knob k, double value);
 /* True when every knob of k is inside its sysctl range. */
-bool knobs_in_range(const CfsKnobs *k);
+bool knobs_in_range(const Knobs *k);
 
 /* The knobs a kernel of profile (2.6.28, 6.1) boots with on ncpus CPUs, as sysctl shows them. */
-CfsKnobs knobs_profile_default(const struct sched_profile *profile, unsigned int ncpus);
+Knobs knobs_profile_default(const struct sched_profile *profile, unsigned int ncpus);
 
 /* Sets the simulation's tunables to k, the others as they are; sched_tunables_update() then
  * derives what follows from them (the inverse of knobs_profile_default). */
-void knobs_apply(const CfsKnobs *k, struct sched_tunables *tun);
+void knobs_apply(const Knobs *k, struct sched_tunables *tun);
 
 G_END_DECLS
 

@@ -86,7 +86,7 @@ double period_space_unit(const struct period_space *s, double period_ns)
 	return fmin(1, fmax(0, u));
 }
 
-void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
+void period_space_to_knobs(const struct period_space *s, double u, Knobs *out,
 			   unsigned int *clamped)
 {
 	double k[KNOB_COUNT];
@@ -97,7 +97,7 @@ void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out
 		knob_set(out, (enum knob)i, k[i]);
 }
 
-void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
+void period_space_map(const double *unit, Knobs *knobs, void *ctx)
 {
 	period_space_to_knobs(ctx, unit[0], knobs, NULL);
 }

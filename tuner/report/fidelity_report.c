@@ -11,7 +11,7 @@ void fidelity_report_metrics(const FidelityReport *r, guint p, FidelityMetrics *
 	fidelity_metrics(plan_set_plan(r->set, p)->real, r->sims[p], r->sig, out);
 }
 
-char *fidelity_knobs_ms(const CfsKnobs *k)
+char *fidelity_knobs_ms(const Knobs *k)
 {
 	return g_strdup_printf("%g/%g/%g", (double)k->latency_ns / 1e6,
 			       (double)k->min_granularity_ns / 1e6,

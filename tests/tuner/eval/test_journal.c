@@ -174,7 +174,7 @@ static void test_lookup_uses_the_whole_key(void **state)
 	g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
 	JournalRecord r = record(5000000, 11, 1, 2.0);
 	append_ok(journal, &r);
-	CfsKnobs k = r.knobs;
+	Knobs k = r.knobs;
 	assert_true(journal_lookup(journal, &k, 11, 1, NULL));
 	assert_false(journal_lookup(journal, &k, 12, 1, NULL));
 	assert_false(journal_lookup(journal, &k, 11, 0, NULL));

@@ -33,7 +33,7 @@ static const char *const debugfs_files[3] = { "sys/kernel/debug/sched/latency_ns
 					      "sys/kernel/debug/sched/wakeup_granularity_ns" };
 /* Kernel defaults of a 4-CPU machine (factor 3): 18 ms, 2.25 ms, 3 ms. */
 static const char *const initial[3] = { "18000000\n", "2250000\n", "3000000\n" };
-static const CfsKnobs tuned = { 1000000, 200000, 0 };
+static const Knobs tuned = { 1000000, 200000, 0 };
 static const char *const tuned_text[3] = { "1000000\n", "200000\n", "0\n" };
 
 typedef struct {
@@ -138,7 +138,7 @@ static void test_detect_sysctl(void **state)
 	LiveKnobs *live = open_ok(t);
 	assert_int_equal(live_knobs_layout(live), LIVE_KNOBS_SYSCTL);
 	assert_non_null(strstr(live_knobs_layout_name(LIVE_KNOBS_SYSCTL), "before 5.13"));
-	const CfsKnobs *saved = live_knobs_saved(live);
+	const Knobs *saved = live_knobs_saved(live);
 	assert_true(saved->latency_ns == 18000000 && saved->min_granularity_ns == 2250000 &&
 		    saved->wakeup_granularity_ns == 3000000);
 	live_knobs_free(live);
@@ -464,7 +464,7 @@ static void test_objective_through_evaluator(void **state)
 	char *argv[] = { "sh", "-c", script, NULL };
 	LiveObjective objective = { .live = live, .argv = argv };
 	const EvaluatorObjective fn = live_knobs_objective; /* the signatures agree */
-	const CfsKnobs points[4] = {
+	const Knobs points[4] = {
 		{ 1, 100000, 0 }, { 2, 100000, 0 }, { 3, 100000, 0 }, { 4, 100000, 0 }
 	};
 	EvaluatorConfig config = { .objective = fn,

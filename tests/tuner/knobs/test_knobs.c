@@ -40,11 +40,11 @@ static void test_ranges(void **state)
 	assert_true(knob_clamp(KNOB_MIN_GRANULARITY, 2e9) == 1e9);
 	assert_true(knob_clamp(KNOB_MIN_GRANULARITY, 123456.0) == 123456.0);
 
-	CfsKnobs k = { 100000, 1000000000, 0 };
+	Knobs k = { 100000, 1000000000, 0 };
 	assert_true(knobs_in_range(&k));
 	k.latency_ns = 99999;
 	assert_false(knobs_in_range(&k));
-	k = (CfsKnobs){ 100000, 100000, 1000000001 };
+	k = (Knobs){ 100000, 100000, 1000000001 };
 	assert_false(knobs_in_range(&k));
 }
 
@@ -52,7 +52,7 @@ static void test_ranges(void **state)
 static void test_get_set(void **state)
 {
 	(void)state;
-	CfsKnobs k = { 1, 2, 3 };
+	Knobs k = { 1, 2, 3 };
 
 	knob_set(&k, KNOB_MIN_GRANULARITY, 750000.4);
 	assert_int_equal(k.min_granularity_ns, 750000);
@@ -68,7 +68,7 @@ static void test_get_set(void **state)
 static void test_profile_defaults(void **state)
 {
 	(void)state;
-	CfsKnobs k = knobs_profile_default(sched_profile_find("2.6.28"), 2);
+	Knobs k = knobs_profile_default(sched_profile_find("2.6.28"), 2);
 	assert_int_equal(k.latency_ns, 40000000);
 	assert_int_equal(k.min_granularity_ns, 8000000);
 	assert_int_equal(k.wakeup_granularity_ns, 10000000);

@@ -33,7 +33,7 @@
 
 #define FIXTURES "tests/tuner/fixtures/vm"
 
-static const CfsKnobs defaults = { 12000000, 1500000, 2000000 };
+static const Knobs defaults = { 12000000, 1500000, 2000000 };
 
 /* ---- plans ---------------------------------------------------------------------------------- */
 
@@ -352,7 +352,7 @@ static void test_objective_values_and_journal(void **state)
 				   .base_seed = 1,
 				   .jobs = 1,
 				   .journal = journal };
-	const CfsKnobs points[2] = { { 12000000, 1500000, 0 }, { 12000000, 1500000, 1000000000 } };
+	const Knobs points[2] = { { 12000000, 1500000, 0 }, { 12000000, 1500000, 1000000000 } };
 	EvaluatorResult res[2];
 	double values[6];
 	GError *error = NULL;
@@ -380,11 +380,11 @@ static void test_objective_round_drift_cancels(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 3);
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = { 12000000, 1500000, 0 };
 	VmMeasurement m;
 
 	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
-	assert_true(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, NULL));
+	assert_true(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, NULL));
 	assert_true(m.seconds[1] == 0.2 && m.seconds[3 + 1] == 0.2);
 	assert_close(m.seconds[0], 0.1002, 1e-12);
 	assert_close(m.seconds[3], 0.1, 1e-12);
@@ -398,12 +398,12 @@ static void test_objective_timeout_and_panic(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 1);
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = { 12000000, 1500000, 0 };
 	VmMeasurement m;
 	GError *error = NULL;
 
 	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
-	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_false(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, &error));
 	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_TIMEOUT));
 	assert_non_null(strstr(error->message, "printed nothing for 2 s"));
 	assert_null(strchr(error->message, '\n'));
@@ -412,7 +412,7 @@ static void test_objective_timeout_and_panic(void **state)
 	g_clear_error(&error);
 
 	g_setenv("FAKE_QEMU_MODE", "panic", TRUE);
-	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_false(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, &error));
 	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_PANIC));
 	vm_measurement_clear(&m);
 	g_clear_error(&error);
@@ -462,7 +462,7 @@ static void test_objective_missing_rounds_and_copies(void **state)
 				   .base_seed = 3,
 				   .jobs = 1,
 				   .journal = journal };
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = { 12000000, 1500000, 0 };
 	EvaluatorResult res;
 	double values[3];
 
@@ -483,7 +483,7 @@ static void test_objective_missing_rounds_and_copies(void **state)
 
 	/* Two copies of the defaults (base seeds 3, the reference's, and 100): the first is the
 	 * reference (exactly 1), the second its own setting, run in every round. */
-	const CfsKnobs both[2] = { defaults, defaults };
+	const Knobs both[2] = { defaults, defaults };
 	const guint64 seeds[2] = { 3, 100 };
 	EvaluatorResult two[2];
 	g_autoptr(Evaluator) ev =
