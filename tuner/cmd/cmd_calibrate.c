@@ -502,7 +502,7 @@ static double sim_knobs(const struct calibrate_run *run, const Knobs *k, guint g
 	struct hackbench_params p = run->params;
 	struct hackbench_outcome out;
 
-	knobs_apply(k, &cfg.tun);
+	knobs_apply(k, KNOB_SET_CFS, &cfg.tun);
 	sched_tunables_update(&cfg.tun);
 	p.groups = groups;
 	hackbench_simulate(&cfg, &p, &out);

@@ -82,7 +82,7 @@ gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GEr
 
 	if (!(*root = json_read_file(path, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		const struct knob_info *info = knob_info((enum knob)k);
 		g_autofree char *at = g_strdup_printf("best.knobs.%s", info->column);
 		double v;

@@ -443,7 +443,7 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 	    !cmd_knobs_named("--log", c->logs, &logged, error) ||
 	    !cmd_knobs_named("--linear", c->linears, &linear, error))
 		return false;
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		guint bit = 1U << k;
 		const char *name = knob_name((enum knob)k);
 
@@ -468,7 +468,7 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 
 	if (!knob_from_name(c->knob, &k))
 		return cmd_usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		if (i == (int)k)
 			continue;
 

@@ -77,14 +77,14 @@
 
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
-static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
-static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
-static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
+static const double default_lo[KNOB_CFS_COUNT] = { 1e6, 1e5, 0 };
+static const double default_hi[KNOB_CFS_COUNT] = { 1e8, 1e7, 2e7 };
+static const char *const letters[KNOB_CFS_COUNT] = { "A", "B", "C" };
 
 struct rsm_cli {
 	struct study_cli s;
 	char *design, *alpha, *analyse;
-	bool log[KNOB_COUNT];
+	bool log[KNOB_CFS_COUNT];
 	char *objective, *cmd;
 	struct vm_cli vm; /* its entries are in s.flags */
 	gint64 confirm_rounds;
@@ -93,7 +93,7 @@ struct rsm_cli {
 struct rsm_run {
 	struct study_run s;
 	struct knob_space space; /* the ranges, as --range parsed them */
-	RsmStudyFactor factors[KNOB_COUNT];
+	RsmStudyFactor factors[KNOB_CFS_COUNT];
 	const char *design_key; /* "ccd-rotatable", ..., "bbd", "file" */
 	char *design_note;	/* why the design is not the one asked for, or NULL */
 	Knobs *knobs;		/* n_runs, as simulated */
@@ -149,7 +149,7 @@ static gboolean parse_log(const char *option, const char *value, gpointer data, 
 
 	(void)option;
 	if (!value) {
-		for (int k = 0; k < KNOB_COUNT; k++)
+		for (int k = 0; k < KNOB_CFS_COUNT; k++)
 			c->log[k] = true;
 		return TRUE;
 	}
@@ -286,13 +286,13 @@ static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **e
 	GError *local = NULL;
 
 	knob_space_init(&r->space, false);
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		r->space.k[k].lo = default_lo[k];
 		r->space.k[k].hi = default_hi[k];
 	}
 	if (!study_cli_ranges(&c->s, &r->space, error))
 		return false;
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		const struct knob_range *kr = &r->space.k[k];
 
 		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
@@ -334,7 +334,7 @@ static const char *ccd_key(RsmAlphaKind kind)
 /* A randomised CCD of this kind; NULL (error set) only for a bug in the arguments. */
 static RsmDesign *make_ccd(RsmAlphaKind kind, guint centre, guint64 seed, GError **error)
 {
-	RsmDesign *d = rsm_design_ccd(KNOB_COUNT, kind, centre, error);
+	RsmDesign *d = rsm_design_ccd(KNOB_CFS_COUNT, kind, centre, error);
 
 	if (d)
 		rsm_design_randomise(d, (unsigned long)seed);
@@ -351,9 +351,9 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 	if (!(r->s.design = make_ccd(kind, centre, r->s.seed, error)))
 		return false;
 	r->design_key = ccd_key(kind);
-	double sysctl_min[KNOB_COUNT], sysctl_max[KNOB_COUNT];
+	double sysctl_min[KNOB_CFS_COUNT], sysctl_max[KNOB_CFS_COUNT];
 
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		sysctl_min[k] = (double)knob_info((enum knob)k)->min_ns;
 		sysctl_max[k] = (double)knob_info((enum knob)k)->max_ns;
 	}
@@ -398,7 +398,7 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
-	if (!(r->s.design = rsm_design_box_behnken(KNOB_COUNT, centre, &local)))
+	if (!(r->s.design = rsm_design_box_behnken(KNOB_CFS_COUNT, centre, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--design: ");
 	rsm_design_randomise(r->s.design, (unsigned long)r->s.seed);
 	r->design_key = "bbd";
@@ -411,15 +411,15 @@ static void design_knobs(struct rsm_run *r)
 	guint n = r->s.design->n_runs;
 
 	r->knobs = g_new0(Knobs, n);
-	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n *KNOB_CFS_COUNT);
 	for (guint i = 0; i < n; i++) {
 		const double *x = rsm_design_run(r->s.design, i);
 
-		for (int k = 0; k < KNOB_COUNT; k++) {
+		for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 			double v = round(rsm_study_to_natural(&r->factors[k], x[k]));
 
 			v = knob_clamp((enum knob)k, v);
-			r->s.natural[(gsize)i * KNOB_COUNT + k] = v;
+			r->s.natural[(gsize)i * KNOB_CFS_COUNT + k] = v;
 			knob_set(&r->knobs[i], (enum knob)k, v);
 		}
 	}
@@ -435,7 +435,7 @@ static char *build_settings(const struct rsm_run *r)
 	g_string_append_printf(
 		s, "%s replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
 		objective, r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
-	for (int k = 0; k < KNOB_COUNT; k++)
+	for (int k = 0; k < KNOB_CFS_COUNT; k++)
 		g_string_append_printf(
 			s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k),
 			rsm_study_factor_lo(&r->factors[k]), rsm_study_factor_hi(&r->factors[k]),
@@ -484,12 +484,13 @@ static void replicate_rounds(struct rsm_run *r, const double *values)
 
 	r->as_run = r->s.design;
 	r->s.design = rsm_design_replicate(r->as_run, R);
-	r->s.natural = g_new(double, (gsize)n *R *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n *R *KNOB_CFS_COUNT);
 	r->s.y = g_new(double, (gsize)n *R);
 	for (guint j = 0; j < R; j++)
 		for (guint i = 0; i < n; i++) {
-			memcpy(&r->s.natural[((gsize)j * n + i) * KNOB_COUNT],
-			       &natural[(gsize)i * KNOB_COUNT], sizeof(double) * KNOB_COUNT);
+			memcpy(&r->s.natural[((gsize)j * n + i) * KNOB_CFS_COUNT],
+			       &natural[(gsize)i * KNOB_CFS_COUNT],
+			       sizeof(double) * KNOB_CFS_COUNT);
 			r->s.y[(gsize)j * n + i] = values[(gsize)i * R + j];
 		}
 	r->have_rounds = block_effect_log(r->s.y, n, R, &r->rounds);
@@ -528,7 +529,7 @@ static bool run_design(struct rsm_run *r, GError **error)
 /* The optimum's knobs, whole ns inside the sysctl ranges. */
 static void optimum_knobs(struct rsm_run *r)
 {
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		double v = round(rsm_study_to_natural(&r->factors[k], r->s.study->optimum->x[k]));
 
 		knob_set(&r->best_knobs, (enum knob)k, knob_clamp((enum knob)k, v));
@@ -599,15 +600,15 @@ static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError
 	GError *local = NULL;
 	guint n;
 
-	if (!(r->s.design =
-		      rsm_files_read_design(c->analyse, r->factors, KNOB_COUNT, &r->s.y, &local)))
+	if (!(r->s.design = rsm_files_read_design(c->analyse, r->factors, KNOB_CFS_COUNT, &r->s.y,
+						  &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--analyse: ");
 	r->design_key = "file";
 	n = r->s.design->n_runs;
-	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n *KNOB_CFS_COUNT);
 	for (guint i = 0; i < n; i++)
-		for (int k = 0; k < KNOB_COUNT; k++)
-			r->s.natural[(gsize)i * KNOB_COUNT + k] = round(rsm_study_to_natural(
+		for (int k = 0; k < KNOB_CFS_COUNT; k++)
+			r->s.natural[(gsize)i * KNOB_CFS_COUNT + k] = round(rsm_study_to_natural(
 				&r->factors[k], rsm_design_run(r->s.design, i)[k]));
 	return true;
 }
@@ -702,19 +703,19 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 
 static void knob_natural(const Knobs *k, double *natural)
 {
-	for (int j = 0; j < KNOB_COUNT; j++)
+	for (int j = 0; j < KNOB_CFS_COUNT; j++)
 		natural[j] = knob_get(k, (enum knob)j);
 }
 
 static void confirmation_line(GString *out, const struct rsm_run *r, const char *label,
 			      const Knobs *k, const EvaluatorResult *res)
 {
-	double nat[KNOB_COUNT];
+	double nat[KNOB_CFS_COUNT];
 	double ms = workload_predict_ms(&r->s.w, res->mean);
 
 	knob_natural(k, nat);
 	g_string_append_printf(out, "  %-9s ", label);
-	rsm_report_setting(out, r->factors, KNOB_COUNT, nat);
+	rsm_report_setting(out, r->factors, KNOB_CFS_COUNT, nat);
 	if (r->vm && res == &r->def)
 		g_string_append(out, "\n            the reference of every round: 1 by "
 				     "construction");
@@ -758,7 +759,7 @@ static void text_paired(const struct rsm_run *r, GString *out)
 static void text_confirmation(const struct rsm_run *r, GString *out)
 {
 	const RsmStudy *s = r->s.study;
-	double coded[KNOB_COUNT];
+	double coded[KNOB_CFS_COUNT];
 	bool inside = true;
 
 	if (r->vm)
@@ -785,7 +786,7 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 			out, "            the model predicted %.6g (no prediction interval)\n",
 			s->optimum_y.value);
 	confirmation_line(out, r, "defaults", &r->default_knobs, &r->def);
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		coded[k] = rsm_study_to_coded(&r->factors[k],
 					      knob_get(&r->default_knobs, (enum knob)k));
 		inside &= fabs(coded[k]) <= 1;
@@ -845,7 +846,7 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	const char *unit = response_unit(c, r, true);
 
 	text_header(c, r, out);
-	rsm_report_factors(out, r->factors, KNOB_COUNT);
+	rsm_report_factors(out, r->factors, KNOB_CFS_COUNT);
 	rsm_report_design(out, r->s.design, r->factors, r->s.study, unit);
 	rsm_report_analysis(out, r->s.study, r->factors, unit);
 	if (r->have_rounds)

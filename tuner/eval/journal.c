@@ -128,7 +128,7 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 								   "min_granularity_ns",
 							   [KNOB_WAKEUP_GRANULARITY] =
 								   "wakeup_granularity_ns",
-							   [KNOB_COUNT] = "seed",
+							   [KNOB_CFS_COUNT] = "seed",
 							   "replicate",
 							   "value",
 							   "wall_s",
@@ -152,6 +152,8 @@ static gboolean parse_record(const Journal *journal, const char *line, guint lin
 		return FALSE;
 	}
 	guint64 replicate = 0;
+
+	out->knobs = (Knobs){ 0 };
 	gboolean ok[JOURNAL_FIELDS - 1] = {
 		parse_u64(field[0], G_MAXUINT64, &out->knobs.latency_ns),
 		parse_u64(field[1], G_MAXUINT64, &out->knobs.min_granularity_ns),

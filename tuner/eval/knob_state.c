@@ -111,7 +111,7 @@ gboolean knob_state_write(const char *path, const KnobState *state, GError **err
 	g_key_file_set_string(kf, GROUP, "started", state->started);
 	g_key_file_set_string(kf, GROUP, "root", state->root);
 	g_key_file_set_string(kf, GROUP, "layout", state->layout);
-	for (int i = 0; i < KNOB_COUNT; i++)
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
 		g_key_file_set_uint64(kf, GROUP, knob_info((enum knob)i)->column,
 				      (guint64)knob_get(&state->saved, (enum knob)i));
 	g_key_file_set_comment(
@@ -156,7 +156,7 @@ gboolean knob_state_read(const char *path, KnobState *state, gboolean *found, GE
 		state->root = g_key_file_get_string(kf, GROUP, "root", &local);
 	if (!local)
 		state->layout = g_key_file_get_string(kf, GROUP, "layout", &local);
-	for (int i = 0; i < KNOB_COUNT && !local; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT && !local; i++) {
 		const char *key = knob_info((enum knob)i)->column;
 		g_autofree char *text = g_key_file_get_string(kf, GROUP, key, &local);
 		guint64 v;

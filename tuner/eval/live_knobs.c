@@ -37,7 +37,7 @@ static const char *knob_file(LiveKnobsLayout layout, enum knob k)
 
 struct LiveKnobs {
 	LiveKnobsLayout layout;
-	char *path[KNOB_COUNT];
+	char *path[KNOB_CFS_COUNT];
 	Knobs saved;	      /* the values found by live_knobs_open */
 	guint written;	      /* bit i: knob i was written since the last restore */
 	GMutex lock;	      /* held by live_knobs_run_cmd from apply to restore */
@@ -83,9 +83,9 @@ static void terminating_set(sigset_t *set)
 G_DEFINE_QUARK(live-knobs-error-quark, live_knobs_error)
 /* clang-format on */
 
-static void knobs_to_array(const Knobs *knobs, guint64 v[KNOB_COUNT])
+static void knobs_to_array(const Knobs *knobs, guint64 v[KNOB_CFS_COUNT])
 {
-	for (int i = 0; i < KNOB_COUNT; i++)
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
 		v[i] = (guint64)knob_get(knobs, (enum knob)i);
 }
 
@@ -253,13 +253,14 @@ LiveKnobs *live_knobs_open(const char *root, GError **error)
 	if (!lock_state(root, &live->state_lock, &live->state_path, error) ||
 	    !check_no_stale_state(live->state_path, error))
 		return NULL;
-	guint64 v[KNOB_COUNT];
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	guint64 v[KNOB_CFS_COUNT];
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		live->path[i] = knob_path(root, live->layout, (enum knob)i);
 		if (!read_knob(live->path[i], &v[i], error))
 			return NULL;
 	}
-	live->saved = (Knobs){ v[0], v[1], v[2] };
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
+		knob_set(&live->saved, (enum knob)i, (double)v[i]);
 	KnobState state = { .pid = getpid(),
 			    .started = utc_now(),
 			    .root = realpath(root, NULL),
@@ -316,9 +317,9 @@ static gboolean write_knob(const char *path, guint64 value, GError **error)
 
 static gboolean apply_locked(LiveKnobs *live, const Knobs *knobs, GError **error)
 {
-	guint64 v[KNOB_COUNT];
+	guint64 v[KNOB_CFS_COUNT];
 	knobs_to_array(knobs, v);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		if (!write_knob(live->path[i], v[i], error))
 			return FALSE;
 		live->written |= 1U << i;
@@ -332,14 +333,14 @@ static gboolean apply_locked(LiveKnobs *live, const Knobs *knobs, GError **error
  */
 static gboolean restore_locked(LiveKnobs *live, GError **error)
 {
-	guint64 v[KNOB_COUNT];
+	guint64 v[KNOB_CFS_COUNT];
 	knobs_to_array(&live->saved, v);
 	gboolean ok = TRUE;
 	/* Not interruptible: a signal now waits until every knob is back. */
 	sigset_t block, old;
 	terminating_set(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		GError *write_error = NULL;
 		if (!(live->written & (1U << i)))
 			continue;
@@ -389,7 +390,7 @@ void live_knobs_free(LiveKnobs *live)
 	}
 	unlock_state(live->state_lock);
 	g_free(live->state_path);
-	for (int i = 0; i < KNOB_COUNT; i++)
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
 		g_free(live->path[i]);
 	g_mutex_clear(&live->lock);
 	g_free(live);
@@ -434,7 +435,7 @@ static gboolean write_saved(const KnobState *state, const char *path, GError **e
 	terminating_set(&block);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	gboolean ok = TRUE;
-	for (int i = 0; i < KNOB_COUNT && ok; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT && ok; i++) {
 		g_autofree char *file =
 			knob_path(state->root, (LiveKnobsLayout)layout, (enum knob)i);
 		ok = write_knob(file, (guint64)knob_get(&state->saved, (enum knob)i), error);

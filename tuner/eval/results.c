@@ -58,13 +58,13 @@ char *results_apply_commands(const Knobs *k)
 {
 	GString *out = g_string_new("# kernels before 5.13 (sysctl, as root):\n");
 
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
 
 		g_string_append_printf(out, "%s\n", cmd);
 	}
 	g_string_append(out, "# kernels 5.13 to 6.5 (debugfs, as root):\n");
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
 
 		g_string_append_printf(out, "%s\n", cmd);
@@ -160,7 +160,7 @@ char *results_text(const Results *r, bool apply)
 void results_json_knobs(struct json_writer *w, const Knobs *k)
 {
 	json_begin_object(w);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		json_key(w, knob_info((enum knob)i)->column);
 		json_uint(w, (guint64)knob_get(k, (enum knob)i));
 	}
@@ -203,7 +203,7 @@ static void json_apply(struct json_writer *w, const Knobs *k)
 	json_begin_object(w);
 	json_key(w, "sysctl");
 	json_begin_array(w);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
 
 		json_string(w, cmd);
@@ -211,7 +211,7 @@ static void json_apply(struct json_writer *w, const Knobs *k)
 	json_end_array(w);
 	json_key(w, "debugfs");
 	json_begin_array(w);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
 
 		json_string(w, cmd);

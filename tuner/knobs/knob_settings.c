@@ -67,12 +67,18 @@ static gboolean valid_id(const char *id)
 	return TRUE;
 }
 
+/* One of CFS's three knobs by name: the settings of a 6.1 kernel's experiment. */
+static gboolean cfs_knob_from_name(const char *name, enum knob *which)
+{
+	return knob_from_name(name, which) && *which < KNOB_CFS_COUNT;
+}
+
 /* "latency24-min1.5": the knobs that differ from the defaults, or "defaults". */
 static char *name_of(const Knobs *k, const Knobs *defaults)
 {
 	GString *s = g_string_new(NULL);
 
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		double v = knob_get(k, (enum knob)i);
 		const char *name = knob_name((enum knob)i);
 
@@ -114,9 +120,9 @@ static gboolean parse_item(GArray *settings, const char *item, const Knobs *defa
 
 			if (!eq)
 				return bad(error, "%s: '%s' is not KNOB=NS", where, *p);
-			if (!knob_from_name(name, &which))
+			if (!cfs_knob_from_name(name, &which))
 				return bad(error, "%s: '%s' is not %s", where, name,
-					   knob_names_list());
+					   knob_cfs_names_list());
 			if (!set_knob(&k, which, eq + 1, where, error))
 				return FALSE;
 		}
@@ -144,7 +150,7 @@ static gboolean file_value(Knobs *k, guint c, const char *value, const KnobSetti
 
 	if (strcmp(value, "-") == 0)
 		return TRUE;
-	if (knob_from_name(column, &which))
+	if (cfs_knob_from_name(column, &which))
 		return set_knob(k, which, value, where, error);
 
 	gint f = fixed_index(fixed, n_fixed, column);

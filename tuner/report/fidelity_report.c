@@ -217,7 +217,7 @@ static void json_setting(struct json_writer *w, const RealSetting *s, const SimS
 	json_string(w, s->id);
 	json_key(w, "knobs");
 	json_begin_object(w);
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		json_key(w, knob_info((enum knob)k)->column);
 		json_uint(w, (guint64)knob_get(&s->knobs, (enum knob)k));
 	}

@@ -82,9 +82,9 @@ static void random_points(Knobs *points, guint n)
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 20240611);
 	for (guint i = 0; i < n; i++) {
-		points[i] = (Knobs){ 100000 + gsl_rng_uniform_int(rng, 999900000),
-				     100000 + gsl_rng_uniform_int(rng, 999900000),
-				     gsl_rng_uniform_int(rng, 1000000000) };
+		points[i] = (Knobs)KNOBS_CFS(100000 + gsl_rng_uniform_int(rng, 999900000),
+					     100000 + gsl_rng_uniform_int(rng, 999900000),
+					     gsl_rng_uniform_int(rng, 1000000000));
 	}
 	gsl_rng_free(rng);
 }
@@ -144,7 +144,7 @@ static Journal *open_journal(const char *path)
 static void test_statistics_by_hand(void **state)
 {
 	(void)state;
-	const Knobs points[2] = { { 1000000, 100000, 0 }, { 2000000, 100000, 0 } };
+	const Knobs points[2] = { KNOBS_CFS(1000000, 100000, 0), KNOBS_CFS(2000000, 100000, 0) };
 	EvaluatorConfig config = {
 		.objective = seed_as_value, .replicates = 3, .base_seed = 10, .jobs = 1
 	};
@@ -546,7 +546,7 @@ static void test_seeded_batch(void **state)
 {
 	(void)state;
 	EvaluatorConfig config = { .objective = seed_as_value, .replicates = 3, .base_seed = 5 };
-	const Knobs same = { 1000000, 1000000, 0 };
+	const Knobs same = KNOBS_CFS(1000000, 1000000, 0);
 	const Knobs points[] = { same, same, same };
 	const guint64 seeds[] = { 10, 20, 10 };
 	EvaluatorResult res[3];

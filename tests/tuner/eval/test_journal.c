@@ -41,7 +41,7 @@ static void write_text(const char *path, const char *text)
 
 static JournalRecord record(guint64 latency, guint64 seed, guint replicate, double value)
 {
-	return (JournalRecord){ .knobs = { latency, 3000000, 4000000 },
+	return (JournalRecord){ .knobs = KNOBS_CFS(latency, 3000000, 4000000),
 				.seed = seed,
 				.replicate = replicate,
 				.value = value,

@@ -33,7 +33,7 @@ static const char *const debugfs_files[3] = { "sys/kernel/debug/sched/latency_ns
 					      "sys/kernel/debug/sched/wakeup_granularity_ns" };
 /* Kernel defaults of a 4-CPU machine (factor 3): 18 ms, 2.25 ms, 3 ms. */
 static const char *const initial[3] = { "18000000\n", "2250000\n", "3000000\n" };
-static const Knobs tuned = { 1000000, 200000, 0 };
+static const Knobs tuned = KNOBS_CFS(1000000, 200000, 0);
 static const char *const tuned_text[3] = { "1000000\n", "200000\n", "0\n" };
 
 typedef struct {
@@ -464,9 +464,8 @@ static void test_objective_through_evaluator(void **state)
 	char *argv[] = { "sh", "-c", script, NULL };
 	LiveObjective objective = { .live = live, .argv = argv };
 	const EvaluatorObjective fn = live_knobs_objective; /* the signatures agree */
-	const Knobs points[4] = {
-		{ 1, 100000, 0 }, { 2, 100000, 0 }, { 3, 100000, 0 }, { 4, 100000, 0 }
-	};
+	const Knobs points[4] = { KNOBS_CFS(1, 100000, 0), KNOBS_CFS(2, 100000, 0),
+				  KNOBS_CFS(3, 100000, 0), KNOBS_CFS(4, 100000, 0) };
 	EvaluatorConfig config = { .objective = fn,
 				   .objective_ctx = &objective,
 				   .replicates = 2,

@@ -110,7 +110,7 @@ static void test_outside_unit_cube_clamps(void **state)
 	assert_int_equal(k.wakeup_granularity_ns, 0);
 
 	double u[3];
-	Knobs big = { 5000000000ULL, 1, 5000000000ULL };
+	Knobs big = KNOBS_CFS(5000000000ULL, 1, 5000000000ULL);
 
 	knob_space_from_knobs(&s, &big, u);
 	assert_true(u[0] == 1 && u[1] == 0 && u[2] == 1);
@@ -157,7 +157,7 @@ static void test_fix_removes_a_dimension(void **state)
 	assert_int_equal(k.wakeup_granularity_ns, 1000000000);
 
 	/* As the tune loop's map: every knob set, free or fixed. */
-	Knobs m = { 1, 1, 1 };
+	Knobs m = KNOBS_CFS(1, 1, 1);
 
 	knob_space_map(u, &m, &s);
 	assert_memory_equal(&m, &k, sizeof(k));
@@ -351,9 +351,47 @@ static void test_period_describe_and_names(void **state)
 	g_free(text);
 }
 
+/* A set of EEVDF's knobs: two dimensions in enum order, the others absent (0 in the map, not in
+ * the description, refused by --range and --log); --fix adds a knob to the set. */
+static void test_knob_set_space(void **state)
+{
+	(void)state;
+	struct knob_space s;
+	GError *error = NULL;
+
+	knob_space_init_set(&s, KNOB_BIT(KNOB_BASE_SLICE) | KNOB_BIT(KNOB_MIGRATION_COST), false);
+	assert_int_equal(s.dim, 2);
+	assert_int_equal(s.free[0], KNOB_MIGRATION_COST);
+	assert_int_equal(s.free[1], KNOB_BASE_SLICE);
+
+	g_autofree char *text = knob_space_describe(&s);
+	assert_string_equal(text,
+			    "migration_cost=0:1000000000:linear base_slice=0:4294967295:linear");
+
+	Knobs k = KNOBS_CFS(7, 7, 7);
+	const double half[2] = { 0.5, 0.25 };
+	knob_space_to_knobs(&s, half, &k);
+	assert_int_equal(k.migration_cost_ns, 500000000);
+	assert_int_equal(k.base_slice_ns, 1073741824); /* 4294967295 / 4, rounded */
+	assert_int_equal(k.latency_ns, 0);
+
+	assert_false(knob_space_parse_range(&s, "latency=1000000:2000000", &error));
+	assert_non_null(strstr(error->message, "latency is not searched"));
+	g_clear_error(&error);
+	assert_false(knob_space_parse_scale(&s, "wakeup_granularity", true, &error));
+	g_clear_error(&error);
+	assert_true(knob_space_parse_range(&s, "base_slice=1000000:9000000", &error));
+	assert_true(knob_space_parse_fix(&s, "latency=6000000", &error));
+	assert_int_equal(s.dim, 2);
+	knob_space_to_knobs(&s, half, &k);
+	assert_int_equal(k.latency_ns, 6000000);
+	assert_int_equal(k.base_slice_ns, 3000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_knob_set_space),
 		cmocka_unit_test(test_default_space),
 		cmocka_unit_test(test_log_scale_by_hand),
 		cmocka_unit_test(test_linear_scale_by_hand),

@@ -33,15 +33,15 @@
 
 #define FIXTURES "tests/tuner/fixtures/vm"
 
-static const Knobs defaults = { 12000000, 1500000, 2000000 };
+static const Knobs defaults = KNOBS_CFS(12000000, 1500000, 2000000);
 
 /* ---- plans ---------------------------------------------------------------------------------- */
 
 static VmPlan *three_settings(guint rounds, guint64 seed)
 {
 	VmSetting s[3] = { { (char *)"defaults", defaults },
-			   { (char *)"wake0", { 12000000, 1500000, 0 } },
-			   { (char *)"lat96", { 96000000, 1500000, 2000000 } } };
+			   { (char *)"wake0", KNOBS_CFS(12000000, 1500000, 0) },
+			   { (char *)"lat96", KNOBS_CFS(96000000, 1500000, 2000000) } };
 	GError *error = NULL;
 	VmPlan *plan = vm_plan_new(s, 3, "hackbench -T -g 5 -l 100", rounds, seed, &error);
 
@@ -119,7 +119,7 @@ static void test_plan_grid(void **state)
 {
 	(void)state;
 	VmSetting s[2] = { { (char *)"defaults", defaults },
-			   { (char *)"wake0", { 12000000, 1500000, 0 } } };
+			   { (char *)"wake0", KNOBS_CFS(12000000, 1500000, 0) } };
 	const char *const cmds[3] = { "hackbench -g 1", "hackbench -g 5", "hackbench -g 10" };
 	g_autoptr(VmPlan) g = vm_plan_new_grid(s, 2, cmds, 3, 6, 11, NULL);
 	guint command_first = 0;
@@ -352,7 +352,8 @@ static void test_objective_values_and_journal(void **state)
 				   .base_seed = 1,
 				   .jobs = 1,
 				   .journal = journal };
-	const Knobs points[2] = { { 12000000, 1500000, 0 }, { 12000000, 1500000, 1000000000 } };
+	const Knobs points[2] = { KNOBS_CFS(12000000, 1500000, 0),
+				  KNOBS_CFS(12000000, 1500000, 1000000000) };
 	EvaluatorResult res[2];
 	double values[6];
 	GError *error = NULL;
@@ -380,7 +381,7 @@ static void test_objective_round_drift_cancels(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 3);
-	const Knobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	VmMeasurement m;
 
 	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
@@ -398,7 +399,7 @@ static void test_objective_timeout_and_panic(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 1);
-	const Knobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	VmMeasurement m;
 	GError *error = NULL;
 
@@ -462,7 +463,7 @@ static void test_objective_missing_rounds_and_copies(void **state)
 				   .base_seed = 3,
 				   .jobs = 1,
 				   .journal = journal };
-	const Knobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	EvaluatorResult res;
 	double values[3];
 
@@ -527,7 +528,7 @@ static void test_real_kernel_boot(void **state)
 		skip();
 	}
 	VmSetting s[2] = { { (char *)"defaults", defaults },
-			   { (char *)"wake1s", { 12000000, 1500000, 1000000000 } } };
+			   { (char *)"wake1s", KNOBS_CFS(12000000, 1500000, 1000000000) } };
 	g_autoptr(VmPlan) plan = vm_plan_new(s, 2, "hackbench -T -g 1 -l 10", 1, 5, NULL);
 	g_autoptr(VmGuest) guest = NULL;
 	GError *error = NULL;
