@@ -106,15 +106,16 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 				NULL);
 }
 
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GError **error)
+gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
+			  Journal **out, GError **error)
 {
 	GError *local = NULL;
 
 	if (!path)
 		return no_sync ? cmd_usage(error, "--no-sync: there is no --journal to sync")
 			       : TRUE;
-	*out = journal_open(path, settings, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
+	*out = journal_open_knobs(path, settings, knobs, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC,
+				  &local);
 	if (*out)
 		return TRUE;
 

@@ -64,11 +64,11 @@ gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GEr
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 
-/* Opens the --journal at path for a run described by settings into *out (path NULL: no journal,
+/* Opens the --journal at path for a run of the knob set knobs described by settings into *out (path NULL: no journal,
  * *out stays NULL, and no_sync is bad input). A journal that does not fit (another run's, malformed) is bad input; one that
  * cannot be read or is in use is a failure. The message starts "--journal: ". */
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GError **error);
+gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
+			  Journal **out, GError **error);
 
 G_END_DECLS
 

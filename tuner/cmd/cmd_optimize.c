@@ -779,7 +779,9 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
+	KnobSet knobs = r->on_period ? KNOB_SET_CFS : r->space.set;
+
+	return cmd_open_journal(c->journal, r->settings, knobs, c->no_sync, &r->journal, error);
 }
 
 /* Everything the flags decide, in the order that lets each step rely on the previous ones. */
