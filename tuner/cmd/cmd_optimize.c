@@ -62,7 +62,7 @@
 struct optimize_cli {
 	struct workload_cli wc;
 	gint64 replicates, budget, jobs;
-	char *journal, *out, *scale, *objective, *cmd, *knob_root;
+	char *journal, *out, *scale, *objective, *cmd, *knob_root, *knobs;
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
@@ -143,6 +143,7 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_free(c->objective);
 	g_free(c->cmd);
 	g_free(c->knob_root);
+	g_free(c->knobs);
 	g_strfreev(c->ranges);
 	g_strfreev(c->fixes);
 	g_strfreev(c->logs);
@@ -188,8 +189,11 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 		  "Write DIR/history.csv and DIR/result.json", "DIR" },
 		{ "apply", 0, 0, G_OPTION_ARG_NONE, &c->apply,
 		  "Print the commands that set the best knobs on a live kernel", NULL },
+		{ "knobs", 0, 0, G_OPTION_ARG_STRING, &c->knobs,
+		  "The knobs to search, comma-separated: latency, min_granularity, wakeup_granularity, migration_cost, base_slice (default: the profile's own, the three CFS knobs or eevdf's base_slice); the others stay at the profile's defaults",
+		  "NAMES" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
-		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: latency, min_granularity, wakeup_granularity",
+		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: one of --knobs",
 		  "KNOB=LO:HI" },
 		{ "fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->fixes, "Hold KNOB at NS (repeatable)",
 		  "KNOB=NS" },
@@ -443,7 +447,7 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 	    !cmd_knobs_named("--log", c->logs, &logged, error) ||
 	    !cmd_knobs_named("--linear", c->linears, &linear, error))
 		return false;
-	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
+	for (int k = 0; k < KNOB_COUNT; k++) {
 		guint bit = 1U << k;
 		const char *name = knob_name((enum knob)k);
 
@@ -460,7 +464,8 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 	return true;
 }
 
-/* golden --knob K: K free, every other knob fixed at its default unless --fix says otherwise. */
+/* golden --knob K: K free, every other knob of the set fixed at its default unless --fix says
+ * otherwise. */
 static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	enum knob k;
@@ -468,8 +473,12 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 
 	if (!knob_from_name(c->knob, &k))
 		return cmd_usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
-	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
-		if (i == (int)k)
+	if (!knob_in_profile(k, r->w.cfg.profile))
+		return cmd_usage(error, "--knob: the %s profile's kernel has no %s",
+				 r->w.cfg.profile->name, knob_name(k));
+	r->space.set |= KNOB_BIT(k);
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (i == (int)k || !(r->space.set & KNOB_BIT(i)))
 			continue;
 
 		g_autofree char *fix = g_strdup_printf("%s=%.0f", knob_name((enum knob)i),
@@ -492,16 +501,43 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	return true;
 }
 
+/* The knob set's knobs must be the profile's (a --fix may have added one), and a knob the tuner
+ * searches cannot also be a workload flag. The workload then simulates the set. */
+static bool check_knob_set(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	const struct sched_profile *profile = r->w.cfg.profile;
+	const struct linsched_cli *s = &c->wc.sim;
+
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if ((r->space.set & KNOB_BIT(k)) && !knob_in_profile((enum knob)k, profile))
+			return cmd_usage(error, "--fix: the %s profile's kernel has no %s",
+					 profile->name, knob_name((enum knob)k));
+	if ((r->space.set & KNOB_BIT(KNOB_MIGRATION_COST)) &&
+	    flag_given(&s->flags, &s->migration_cost_ns))
+		return cmd_usage(error,
+				 "--migration-cost-ns: the tuner searches this knob; hold it "
+				 "with --fix migration_cost=NS");
+	if ((r->space.set & KNOB_BIT(KNOB_BASE_SLICE)) && flag_given(&s->flags, &s->base_slice_ns))
+		return cmd_usage(error,
+				 "--base-slice-ns: the tuner searches this knob; hold it with "
+				 "--fix base_slice=NS");
+	r->w.knobs = r->space.set;
+	return true;
+}
+
 static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	bool log;
 	GError *local = NULL;
+	KnobSet set = knob_set_default(r->w.cfg.profile);
 
 	if (!parse_scale(c, &log, error))
 		return false;
-	knob_space_init(&r->space, log);
+	if (c->knobs && !knob_set_parse(c->knobs, r->w.cfg.profile, &set, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	knob_space_init_set(&r->space, set, log);
 	if (r->type != tuner_optimizer_golden) {
-		if (!apply_knob_flags(c, r, error))
+		if (!apply_knob_flags(c, r, error) || !check_knob_set(c, r, error))
 			return false;
 		if (r->space.dim == 0)
 			return cmd_usage(error,
@@ -523,11 +559,18 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 				"--rule: derives the knobs from SchedPeriod; golden --knob %s "
 				"searches that knob alone",
 				c->knob);
-		if (!golden_knob_space(c, r, error))
+		if (!golden_knob_space(c, r, error) || !check_knob_set(c, r, error))
 			return false;
 		r->space_text = knob_space_describe(&r->space);
 		return true;
 	}
+	if (c->knobs || r->w.cfg.profile->knobs != SCHED_KNOBS_CFS)
+		return cmd_usage(
+			error,
+			"%s: golden on SchedPeriod derives CFS's three knobs%s; use --knob "
+			"KNOB to search one knob with the others fixed",
+			c->knobs ? "--knobs" : "--profile",
+			c->knobs ? " and no other" : ", which EEVDF does not have");
 	if (c->ranges || c->fixes || c->logs || c->linears)
 		return cmd_usage(error,
 				 "%s: golden on SchedPeriod derives every knob from the period; "
@@ -657,6 +700,9 @@ static bool build_vm_objective(const struct optimize_cli *c, struct optimize_run
 		return cmd_usage(error,
 				 "--objective vm: runs hackbench in the guest; give a hackbench "
 				 "workload or --cmd");
+	if (!r->on_period && r->space.set != KNOB_SET_CFS)
+		return cmd_usage(error, "--knobs: --objective vm sets the 6.1 guest's three CFS "
+					"knobs, latency, min_granularity and wakeup_granularity");
 	g_autofree char *command =
 		c->cmd ? g_strdup(c->cmd)
 		       : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
@@ -843,6 +889,7 @@ static bool report(const struct optimize_cli *c, struct optimize_run *r, const T
 		.replicates = r->vm ? r->vm_objective.rounds : (guint)c->replicates,
 		.jobs = r->jobs,
 		.run = run,
+		.knobs = r->on_period ? KNOB_SET_CFS : r->space.set,
 		.default_knobs = *def,
 		.default_result = *def_result,
 		.calibration = r->w.calibration,
