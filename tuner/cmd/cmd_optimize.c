@@ -757,7 +757,8 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 {
 	GError *local = NULL;
 
-	if (!(r->live_knobs = live_knobs_open(c->knob_root, &local))) {
+	if (!(r->live_knobs = live_knobs_open_set(
+		      c->knob_root, r->on_period ? KNOB_SET_CFS : r->space.set, &local))) {
 		g_propagate_error(error, local);
 		return false;
 	}
@@ -765,14 +766,11 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 		return false;
 	r->live_objective.live = r->live_knobs;
 
-	const Knobs *saved = live_knobs_saved(r->live_knobs);
+	g_autofree char *saved =
+		live_knobs_describe(live_knobs_saved(r->live_knobs), live_knobs_set(r->live_knobs));
 
-	fprintf(stderr,
-		"tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%" G_GUINT64_FORMAT
-		" min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT
-		"\n",
-		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)),
-		saved->latency_ns, saved->min_granularity_ns, saved->wakeup_granularity_ns);
+	fprintf(stderr, "tuner %s: %s; the kernel's knobs (restored after every evaluation): %s\n",
+		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)), saved);
 	return true;
 }
 

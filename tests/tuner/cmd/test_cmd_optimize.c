@@ -723,6 +723,51 @@ static void test_live_objective_restores_the_knobs(void **state)
 	run_clear(&r);
 }
 
+/*
+ * Issue 14: under the eevdf profile the live objective writes debugfs base_slice_ns (and
+ * migration_cost_ns when asked) and nothing else, then puts them back. The script logs what it saw:
+ * the defaults on 2 CPUs first (base_slice 0.70 ms x 2, migration_cost 0.5 ms), then each point.
+ */
+static void test_live_objective_base_slice(void **state)
+{
+	struct fixture *f = *state;
+	g_autofree char *root = path_in(f, "live-eevdf");
+	g_autofree char *dir = g_build_filename(root, "sys", "kernel", "debug", "sched", NULL);
+	g_autofree char *slice = g_build_filename(dir, "base_slice_ns", NULL);
+	g_autofree char *cost = g_build_filename(dir, "migration_cost_ns", NULL);
+	g_autofree char *script = g_build_filename(root, "bench.sh", NULL);
+	g_autofree char *body = g_strdup_printf("#!/bin/sh\n"
+						"echo \"$(cat '%s') $(cat '%s')\" >> '%s/log'\n"
+						"echo 'Time: 0.5'\n",
+						slice, cost, root);
+
+	assert_int_equal(g_mkdir_with_parents(dir, 0755), 0);
+	assert_true(g_file_set_contents(slice, "3000000\n", -1, NULL));
+	assert_true(g_file_set_contents(cost, "500000\n", -1, NULL));
+	assert_true(g_file_set_contents(script, body, -1, NULL));
+	assert_int_equal(g_chmod(script, 0755), 0);
+
+	struct run r = RUN("random", "--profile", "eevdf", "--knobs", "base_slice,migration_cost",
+			   "--budget", "3", "--objective", "cmd", "--cmd", script, "--knob-root",
+			   root, "--groups", "1", "--cpus", "2", "--format", "json");
+	expect_exit_0(&r, "live random --profile eevdf");
+	assert_non_null(strstr(r.err, "migration_cost_ns=500000 base_slice_ns=3000000"));
+	g_autofree char *now_slice = read_text(slice);
+	assert_string_equal(now_slice, "3000000\n");
+	g_autofree char *now_cost = read_text(cost);
+	assert_string_equal(now_cost, "500000\n");
+
+	g_autofree char *log_path = g_build_filename(root, "log", NULL);
+	g_autofree char *seen = read_text(log_path);
+	g_auto(GStrv) lines = g_strsplit(seen, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 3 + 2);
+	assert_string_equal(lines[0], "1400000 500000");
+	struct json *j = json_parse(r.out);
+	assert_true(json_number_at(j, "default.knobs.base_slice_ns") == 1400000);
+	json_free(j);
+	run_clear(&r);
+}
+
 /* Evaluations the live run makes: the defaults and a 3 x 3 x 3 grid. */
 #define LIVE_GRID \
 	"grid", "--points", "3", "--objective", "cmd", WORKLOAD, "--format", "json", "--no-sync"
@@ -1199,6 +1244,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_knob_sets),
 		cmocka_unit_test(test_knob_sets_refused),
+		cmocka_unit_test(test_live_objective_base_slice),
 		cmocka_unit_test(test_every_optimizer_beats_the_defaults),
 		cmocka_unit_test(test_pso_no_worse_than_the_log_grid),
 		cmocka_unit_test(test_golden_converges_in_12),
