@@ -106,6 +106,35 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 				NULL);
 }
 
+gboolean cmd_knob_set(const char *text, const struct sched_profile *profile, KnobSet *set,
+		      GError **error)
+{
+	GError *local = NULL;
+
+	*set = knob_set_default(profile);
+	if (text && !knob_set_parse(text, profile, set, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	return TRUE;
+}
+
+gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_profile *profile,
+			    KnobSet set, GError **error)
+{
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if ((set & KNOB_BIT(k)) && !knob_in_profile((enum knob)k, profile))
+			return cmd_usage(error, "--fix: the %s profile's kernel has no %s",
+					 profile->name, knob_name((enum knob)k));
+	if ((set & KNOB_BIT(KNOB_MIGRATION_COST)) && flag_given(&s->flags, &s->migration_cost_ns))
+		return cmd_usage(error,
+				 "--migration-cost-ns: the tuner searches this knob; hold it "
+				 "with --fix migration_cost=NS");
+	if ((set & KNOB_BIT(KNOB_BASE_SLICE)) && flag_given(&s->flags, &s->base_slice_ns))
+		return cmd_usage(error,
+				 "--base-slice-ns: the tuner searches this knob; hold it with "
+				 "--fix base_slice=NS");
+	return TRUE;
+}
+
 gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
 			  Journal **out, GError **error)
 {

@@ -64,6 +64,17 @@ gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GEr
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 
+/* --knobs text for profile (NULL: the profile's own set, knob_set_default) into *set; bad input
+ * starting "--knobs: " otherwise. */
+gboolean cmd_knob_set(const char *text, const struct sched_profile *profile, KnobSet *set,
+		      GError **error);
+
+/* Every knob of set is one the profile's kernel has (a --fix may have added one), and none is
+ * also given as a workload flag (--migration-cost-ns, --base-slice-ns): else bad input naming
+ * the flag. */
+gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_profile *profile,
+			    KnobSet set, GError **error);
+
 /* Opens the --journal at path for a run of the knob set knobs described by settings into *out (path NULL: no journal,
  * *out stays NULL, and no_sync is bad input). A journal that does not fit (another run's, malformed) is bad input; one that
  * cannot be read or is in use is a failure. The message starts "--journal: ". */

@@ -17,7 +17,7 @@
 
 static void print_state(const char *verb, const KnobState *s)
 {
-	g_autofree char *saved = live_knobs_describe(&s->saved, s->knobs);
+	g_autofree char *saved = knobs_describe(&s->saved, s->knobs);
 
 	printf("%s %s under %s (%s; saved by tuner pid %" G_GINT64_FORMAT " at %s)\n", verb, saved,
 	       s->root, s->layout, s->pid, s->started);

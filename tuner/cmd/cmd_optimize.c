@@ -501,26 +501,11 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	return true;
 }
 
-/* The knob set's knobs must be the profile's (a --fix may have added one), and a knob the tuner
- * searches cannot also be a workload flag. The workload then simulates the set. */
+/* The set must suit the profile and the workload's flags; the workload then simulates it. */
 static bool check_knob_set(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	const struct sched_profile *profile = r->w.cfg.profile;
-	const struct linsched_cli *s = &c->wc.sim;
-
-	for (int k = 0; k < KNOB_COUNT; k++)
-		if ((r->space.set & KNOB_BIT(k)) && !knob_in_profile((enum knob)k, profile))
-			return cmd_usage(error, "--fix: the %s profile's kernel has no %s",
-					 profile->name, knob_name((enum knob)k));
-	if ((r->space.set & KNOB_BIT(KNOB_MIGRATION_COST)) &&
-	    flag_given(&s->flags, &s->migration_cost_ns))
-		return cmd_usage(error,
-				 "--migration-cost-ns: the tuner searches this knob; hold it "
-				 "with --fix migration_cost=NS");
-	if ((r->space.set & KNOB_BIT(KNOB_BASE_SLICE)) && flag_given(&s->flags, &s->base_slice_ns))
-		return cmd_usage(error,
-				 "--base-slice-ns: the tuner searches this knob; hold it with "
-				 "--fix base_slice=NS");
+	if (!cmd_check_knob_set(&c->wc.sim, r->w.cfg.profile, r->space.set, error))
+		return false;
 	r->w.knobs = r->space.set;
 	return true;
 }
@@ -529,12 +514,10 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 {
 	bool log;
 	GError *local = NULL;
-	KnobSet set = knob_set_default(r->w.cfg.profile);
+	KnobSet set;
 
-	if (!parse_scale(c, &log, error))
+	if (!parse_scale(c, &log, error) || !cmd_knob_set(c->knobs, r->w.cfg.profile, &set, error))
 		return false;
-	if (c->knobs && !knob_set_parse(c->knobs, r->w.cfg.profile, &set, &local))
-		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	knob_space_init_set(&r->space, set, log);
 	if (r->type != tuner_optimizer_golden) {
 		if (!apply_knob_flags(c, r, error) || !check_knob_set(c, r, error))
@@ -767,7 +750,7 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 	r->live_objective.live = r->live_knobs;
 
 	g_autofree char *saved =
-		live_knobs_describe(live_knobs_saved(r->live_knobs), live_knobs_set(r->live_knobs));
+		knobs_describe(live_knobs_saved(r->live_knobs), live_knobs_set(r->live_knobs));
 
 	fprintf(stderr, "tuner %s: %s; the kernel's knobs (restored after every evaluation): %s\n",
 		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)), saved);

@@ -110,8 +110,9 @@ gboolean study_prepare_workload(const struct study_cli *c, struct study_run *r, 
 
 gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, KNOB_SET_CFS, c->no_sync, &r->journal,
-				error);
+	return cmd_open_journal(c->journal, r->settings,
+				r->have_workload ? r->w.knobs : KNOB_SET_CFS, c->no_sync,
+				&r->journal, error);
 }
 
 gboolean study_evaluate(struct study_run *r, const Knobs *knobs, const guint64 *seeds, guint n,

@@ -226,7 +226,7 @@ static gboolean check_no_stale_state(const char *path, GError **error)
 	gboolean found;
 	g_autoptr(GError) local = NULL;
 	if (knob_state_read(path, &stale, &found, &local)) {
-		g_autofree char *saved = live_knobs_describe(&stale.saved, stale.knobs);
+		g_autofree char *saved = knobs_describe(&stale.saved, stale.knobs);
 		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
 			    "a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
 			    "restoring the CFS knobs under %s, which may still hold its values; "
@@ -251,17 +251,6 @@ static char *utc_now(void)
 {
 	g_autoptr(GDateTime) now = g_date_time_new_now_utc();
 	return g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
-}
-
-char *live_knobs_describe(const Knobs *k, KnobSet set)
-{
-	GString *s = g_string_new(NULL);
-	for (int i = 0; i < KNOB_COUNT; i++)
-		if (set & KNOB_BIT(i))
-			g_string_append_printf(s, "%s%s=%.0f", s->len ? " " : "",
-					       knob_info((enum knob)i)->column,
-					       knob_get(k, (enum knob)i));
-	return g_string_free(s, FALSE);
 }
 
 LiveKnobs *live_knobs_open(const char *root, GError **error)

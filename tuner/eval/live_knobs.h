@@ -84,9 +84,6 @@ LiveKnobs *live_knobs_open(const char *root, GError **error);
 /* The knob set live was opened with. */
 KnobSet live_knobs_set(const LiveKnobs *live);
 
-/* "latency_ns=V min_granularity_ns=V ...": the knobs of set in k, for messages. */
-char *live_knobs_describe(const Knobs *k, KnobSet set);
-
 /* Restore the remembered values if knobs were applied and not restored, remove the state file
  * (kept, with a message on stderr, when restoring fails), unlock, and free.  NULL is allowed. */
 void live_knobs_free(LiveKnobs *live);

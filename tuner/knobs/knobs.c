@@ -172,6 +172,17 @@ static guint64 *field(Knobs *k, enum knob which)
 	}
 }
 
+char *knobs_describe(const Knobs *k, KnobSet set)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (set & KNOB_BIT(i))
+			g_string_append_printf(s, "%s%s=%.0f", s->len ? " " : "", table[i].column,
+					       knob_get(k, (enum knob)i));
+	return g_string_free(s, FALSE);
+}
+
 double knob_get(const Knobs *k, enum knob which)
 {
 	return (double)*field((Knobs *)k, which);

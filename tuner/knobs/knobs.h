@@ -109,6 +109,9 @@ char *knob_set_names(KnobSet set, const char *sep);
 bool knob_set_parse(const char *text, const struct sched_profile *profile, KnobSet *out,
 		    GError **error);
 
+/* "latency_ns=V min_granularity_ns=V ...": the knobs of set in k, for messages (g_free). */
+char *knobs_describe(const Knobs *k, KnobSet set);
+
 double knob_get(const Knobs *k, enum knob which);
 /* Set one knob from a double, rounded to whole nanoseconds. */
 void knob_set(Knobs *k, enum knob which, double value);

@@ -871,6 +871,33 @@ static void test_meta_pso(void **state)
 	remove_dir(dir);
 }
 
+/* meta-pso --knobs: the swarms search the set (here EEVDF's two knobs), and design.csv and
+ * result.json carry its columns instead of CFS's three. */
+static void test_meta_pso_knob_set(void **state)
+{
+	char *dir = make_dir();
+
+	(void)state;
+	struct run r = TUNER_RUN("meta-pso", "--groups", "1", "--loops", "20", "--fds", "4",
+				 "--threads", "--cpus", "2", "--profile", "eevdf", "--knobs",
+				 "base_slice,migration_cost", "--particles", "3", "--iterations",
+				 "3", "--out", dir);
+
+	expect_success(&r, "meta-pso --knobs");
+	assert_non_null(strstr(r.out, "  migration_cost_ns="));
+	g_auto(GStrv) design = read_lines(dir, "design.csv");
+	assert_string_equal(
+		design[0],
+		"run,x1,x2,x3,omega,phi_p,phi_g,response,response_t,best_value,iterations_to_best,"
+		"migration_cost_ns,base_slice_ns,pso_seed");
+	g_autoptr(JsonReadValue) v = read_json(dir);
+	double x;
+	assert_true(json_read_number(v, "best.knobs.base_slice_ns", &x) ||
+		    json_read_number(v, "runs.0.knobs.base_slice_ns", &x));
+	run_clear(&r);
+	remove_dir(dir);
+}
+
 static void test_meta_pso_bad_input(void **state)
 {
 	(void)state;
@@ -905,6 +932,7 @@ int main(void)
 		cmocka_unit_test(test_rsm_box_behnken),
 		cmocka_unit_test(test_meta_pso),
 		cmocka_unit_test(test_meta_pso_bad_input),
+		cmocka_unit_test(test_meta_pso_knob_set),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
