@@ -76,19 +76,21 @@ gboolean cmd_prepare_out(const char *dir, GError **error)
 	return TRUE;
 }
 
-gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GError **error)
+gboolean cmd_read_best(const char *path, Knobs *knobs, KnobSet *set, JsonReadValue **root,
+		       GError **error)
 {
 	GError *local = NULL;
 
 	if (!(*root = json_read_file(path, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
-	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
+	*set = 0;
+	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_info *info = knob_info((enum knob)k);
 		g_autofree char *at = g_strdup_printf("best.knobs.%s", info->column);
 		double v;
 
 		if (!json_read_number(*root, at, &v))
-			return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
+			continue;
 		if (!(v == floor(v) && v >= (double)info->min_ns && v <= (double)info->max_ns))
 			return cmd_usage(error,
 					 "--best: %s: \"%s\" is %g, not a whole number of ns in "
@@ -96,7 +98,14 @@ gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GEr
 					 "..%" G_GUINT64_FORMAT,
 					 path, at, v, info->min_ns, info->max_ns);
 		knob_set(knobs, (enum knob)k, v);
+		*set |= KNOB_BIT(k);
 	}
+	/* CFS's knobs come as three (every result file before knob sets, and every CFS search
+	 * since); a file with none of any knob is no result. */
+	for (int k = 0; k < KNOB_CFS_COUNT; k++)
+		if ((!*set || (*set & KNOB_SET_CFS)) && !(*set & KNOB_BIT(k)))
+			return cmd_usage(error, "--best: %s has no number at \"best.knobs.%s\"",
+					 path, knob_info((enum knob)k)->column);
 	return TRUE;
 }
 

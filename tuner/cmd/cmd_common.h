@@ -56,9 +56,11 @@ gboolean cmd_knobs_named(const char *flag, char *const *values, guint *mask, GEr
 gboolean cmd_prepare_out(const char *dir, GError **error);
 
 /* The best knobs of the result.json given to --best (path): best.knobs, each a whole number of
- * ns in its sysctl range, into *knobs, else bad input naming the file and the key. The document
- * goes to *root for the command's other keys. */
-gboolean cmd_read_best(const char *path, Knobs *knobs, JsonReadValue **root, GError **error);
+ * ns in its sysctl range, into *knobs and which knobs it has into *set (CFS's three, all of
+ * them, and/or others of a run with --knobs), else bad input naming the file and the key. The
+ * document goes to *root for the command's other keys. */
+gboolean cmd_read_best(const char *path, Knobs *knobs, KnobSet *set, JsonReadValue **root,
+		       GError **error);
 
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */

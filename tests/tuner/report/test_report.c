@@ -778,7 +778,29 @@ static void test_other_knob_sets(void **state)
 	expect_clean_exit(&r, "tuner rsm --profile eevdf");
 	run_clear(&r);
 
-	r = TUNER_RUN("report", "--out", out, rnd, rsm);
+	/* scale takes the tuned base_slice from a result.json (0.1 ms: more switches, so the
+	 * turnaround changes); a CFS profile has no base_slice. */
+	g_autofree char *scale = g_build_filename(*state, "eevdf-scale", NULL);
+	g_autofree char *best = g_build_filename(*state, "eevdf-best.json", NULL);
+	assert_true(g_file_set_contents(
+		best, "{\"best\": {\"knobs\": {\"base_slice_ns\": 100000}}}", -1, NULL));
+	r = TUNER_RUN("scale", "--best", best, "--profile", "eevdf", "--groups", "1,2", "--loops",
+		      "20", "--threads", "--cpus", "2", "--out", scale);
+	expect_clean_exit(&r, "tuner scale --profile eevdf");
+	assert_non_null(strstr(r.out, "default knobs (base_slice 1400000 ns)\n"
+				      "             tuned knobs   (base_slice 100000 ns)\n"));
+	run_clear(&r);
+	g_autofree char *scale_json = g_build_filename(scale, "scale.json", NULL);
+	g_autofree char *scale_text = read_text(scale_json);
+	const char *tuned = strstr(scale_text, "\"tuned\"");
+	assert_non_null(tuned);
+	assert_non_null(strstr(tuned, "\"base_slice_ns\": 100000"));
+	assert_null(strstr(scale_text, "latency_ns"));
+	r = TUNER_RUN("scale", "--best", best, "--profile", "6.1", "--groups", "1");
+	expect_refusal(&r, "scale an eevdf result under 6.1", "--best");
+	run_clear(&r);
+
+	r = TUNER_RUN("report", "--out", out, rnd, rsm, scale);
 	expect_clean_exit(&r, "tuner report of eevdf runs");
 	expect_figure(out, "convergence");
 	expect_figure(out, "eevdf-rsm-rsm-residuals-fitted");
@@ -786,6 +808,7 @@ static void test_other_knob_sets(void **state)
 	g_autofree char *index = g_build_filename(out, "index.html", NULL);
 	g_autofree char *html = read_text(index);
 	assert_non_null(strstr(html, "; base_slice "));
+	assert_non_null(strstr(html, "tuned knobs: base_slice "));
 	assert_null(strstr(html, "rsm-surface"));
 	run_clear(&r);
 }
