@@ -912,6 +912,7 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 			.base_seed = r->w.cfg.seed,
 			.jobs = r->jobs,
 			.journal = r->journal,
+			.knobs = r->on_period ? KNOB_SET_CFS : r->space.set,
 		},
 		.show_progress = true,
 		.label = r->name,

@@ -130,6 +130,7 @@ static void simulate_groups(gpointer data, gpointer user_data)
 		.replicates = r->replicates,
 		.base_seed = r->w.cfg.seed,
 		.jobs = 1,
+		.knobs = r->set,
 	};
 
 	if (evaluator_run(&config, points, 2, results, NULL, NULL, &row->error)) {

@@ -130,6 +130,7 @@ gboolean study_evaluate(struct study_run *r, const Knobs *knobs, const guint64 *
 		.journal = r->journal,
 		.progress = progress,
 		.progress_ctx = progress_ctx,
+		.knobs = r->have_workload ? r->w.knobs : KNOB_SET_CFS,
 	};
 	EvaluatorStats st = { 0 };
 	g_autoptr(Evaluator) ev = evaluator_new(&ec);

@@ -89,6 +89,7 @@ typedef struct {
 	Journal *journal;	    /* NULL: no journal (nothing resumes); not owned */
 	EvaluatorProgress progress; /* NULL: no progress reports */
 	void *progress_ctx;
+	KnobSet knobs; /* the knobs an error names; 0: CFS's three */
 } EvaluatorConfig;
 
 /* The result of one point. */

@@ -548,14 +548,11 @@ gboolean journal_append(Journal *journal, const JournalRecord *record, GError **
 {
 	const char *why = impossible(record->value, record->wall_s);
 	if (why) {
+		g_autofree char *knobs = knobs_describe(&record->knobs, journal->knobs);
 		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_INVALID,
-			    "journal %s: cannot record latency_ns=%" G_GUINT64_FORMAT
-			    " min_granularity_ns=%" G_GUINT64_FORMAT
-			    " wakeup_granularity_ns=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT
+			    "journal %s: cannot record %s seed=%" G_GUINT64_FORMAT
 			    ": %s (value %g, wall_s %g)",
-			    journal->path, record->knobs.latency_ns,
-			    record->knobs.min_granularity_ns, record->knobs.wakeup_granularity_ns,
-			    record->seed, why, record->value, record->wall_s);
+			    journal->path, knobs, record->seed, why, record->value, record->wall_s);
 		return FALSE;
 	}
 	g_autofree char *line = format_record(journal, record);

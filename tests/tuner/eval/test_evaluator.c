@@ -410,6 +410,22 @@ static void test_silent_failure_gets_a_message(void **state)
 	assert_true(g_error_matches(error, EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE));
 	assert_non_null(strstr(error->message, "seed=1000"));
 	assert_int_equal(s.calls, 1); /* stopped at the first failure */
+
+	/* The message names the knobs of the run's set: CFS's three by default, else the set's. */
+	g_autofree char *cfs = g_strdup_printf("evaluation of latency_ns=%" G_GUINT64_FORMAT
+					       " min_granularity_ns=%" G_GUINT64_FORMAT
+					       " wakeup_granularity_ns=%" G_GUINT64_FORMAT " seed=",
+					       points[0].latency_ns, points[0].min_granularity_ns,
+					       points[0].wakeup_granularity_ns);
+	assert_non_null(strstr(error->message, cfs));
+	g_clear_error(&error);
+	points[0].migration_cost_ns = 250000;
+	config.knobs = KNOB_BIT(KNOB_LATENCY) | KNOB_BIT(KNOB_MIGRATION_COST);
+	assert_false(evaluator_run(&config, points, N_POINTS, res, NULL, NULL, &error));
+	g_autofree char *set = g_strdup_printf("evaluation of latency_ns=%" G_GUINT64_FORMAT
+					       " migration_cost_ns=250000 seed=",
+					       points[0].latency_ns);
+	assert_non_null(strstr(error->message, set));
 }
 
 typedef struct {
