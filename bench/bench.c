@@ -291,10 +291,10 @@ static bool same_run(const TuneRun *a, const TuneRun *b)
 typedef struct {
 	const struct workload *w;
 	GMutex lock;
-	GHashTable *memo; /* CfsKnobs (GBytes) -> double * */
+	GHashTable *memo; /* Knobs (GBytes) -> double * */
 } Memo;
 
-static gboolean memo_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+static gboolean memo_objective(const Knobs *k, guint64 seed, double *value, void *ctx,
 			       GError **error)
 {
 	Memo *m = ctx;
@@ -335,7 +335,7 @@ static guint evaluations_to(const tuner_optimizer_type *T, const tuner_optimizer
 	size_t cap = tuner_optimizer_batch_max(opt), n, told = 0;
 	g_autofree double *x = g_new(double, cap * space->dim);
 	g_autofree double *y = g_new(double, cap);
-	g_autofree CfsKnobs *k = g_new(CfsKnobs, cap);
+	g_autofree Knobs *k = g_new(Knobs, cap);
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, cap);
 	guint reached = 0;
 
@@ -402,7 +402,7 @@ static void optimizer_table(void)
 	double start = now_s();
 	tuner_optimizer *grid = tuner_optimizer_alloc(tuner_optimizer_grid, space.dim);
 	size_t n, cap;
-	CfsKnobs k[64];
+	Knobs k[64];
 	EvaluatorResult res[64];
 	double x[64 * 3], y[64];
 

@@ -18,7 +18,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		g_clear_error(&error);
 		return 0;
 	}
-	JournalRecord r = { .knobs = { 1000000, 100000, 0 }, .seed = 1, .value = 1.5, .wall_s = 0 };
+	JournalRecord r = {
+		.knobs = KNOBS_CFS(1000000, 100000, 0), .seed = 1, .value = 1.5, .wall_s = 0
+	};
 
 	journal_lookup(j, &r.knobs, 1, 0, NULL);
 	if (!journal_append(j, &r, &error))

@@ -93,18 +93,22 @@ struct sched_tunables {
 };
 
 /* The sysctl ranges of the knobs, which user values must respect. */
-#define SCHED_LATENCY_MIN      100000ULL
-#define SCHED_LATENCY_MAX      1000000000ULL
-#define SCHED_MIN_GRAN_MIN     100000ULL
-#define SCHED_MIN_GRAN_MAX     1000000000ULL
-#define SCHED_WAKEUP_GRAN_MIN  0ULL
-#define SCHED_WAKEUP_GRAN_MAX  1000000000ULL
+#define SCHED_LATENCY_MIN	 100000ULL
+#define SCHED_LATENCY_MAX	 1000000000ULL
+#define SCHED_MIN_GRAN_MIN	 100000ULL
+#define SCHED_MIN_GRAN_MAX	 1000000000ULL
+#define SCHED_WAKEUP_GRAN_MIN	 0ULL
+#define SCHED_WAKEUP_GRAN_MAX	 1000000000ULL
 /* base_slice_ns is a plain u32 in debugfs: any value it holds is accepted. */
-#define SCHED_BASE_SLICE_MIN   0ULL
-#define SCHED_BASE_SLICE_MAX   4294967295ULL
+#define SCHED_BASE_SLICE_MIN	 0ULL
+#define SCHED_BASE_SLICE_MAX	 4294967295ULL
+/* migration_cost_ns has no range of its own in the kernel (an int sysctl before 5.13, a u32 in
+ * debugfs after): this is the range the tuner searches and accepts, issue 15's. */
+#define SCHED_MIGRATION_COST_MIN 0ULL
+#define SCHED_MIGRATION_COST_MAX 1000000000ULL
 /* sched_setattr() clamps a fair task's sched_runtime to 0.1 .. 100 ms. */
-#define SCHED_CUSTOM_SLICE_MIN 100000ULL
-#define SCHED_CUSTOM_SLICE_MAX 100000000ULL
+#define SCHED_CUSTOM_SLICE_MIN	 100000ULL
+#define SCHED_CUSTOM_SLICE_MAX	 100000000ULL
 
 struct sched_class;
 

@@ -48,10 +48,10 @@ set ylabel 'improvement (%)'
 set yrange [*:*]
 # Three to five tick marks in a panel this short.
 stats data using 6 nooutput
-span = STATS_max > STATS_min ? STATS_max - STATS_min : 1
-step = 10**floor(log10(span))
+span = STATS_max > STATS_min ? STATS_max - STATS_min : 1.0
+step = 10.0**floor(log10(span))
 if (span / step > 5) { step = 2 * step }
-if (span / step < 2) { step = step / 2 }
+if (span / step < 2) { step = step / 2.0 }
 set ytics step
 set offsets 0, 0, graph 0.1, graph 0.1
 set style fill solid 0.6 noborder

@@ -243,12 +243,12 @@ gboolean calibrate_vm_write_settings(const CalibrateVm *cv, const char *dir, GEr
 	GString *csv = g_string_new("setting");
 	g_autofree char *path = g_build_filename(dir, "settings.csv", NULL);
 
-	for (int k = 0; k < KNOB_COUNT; k++)
+	for (int k = 0; k < KNOB_CFS_COUNT; k++)
 		g_string_append_printf(csv, ",%s", knob_info((enum knob)k)->column);
 	g_string_append_c(csv, '\n');
 	for (guint s = 0; s < cv->settings->len; s++) {
 		g_string_append(csv, setting_at(cv, s)->id);
-		for (int k = 0; k < KNOB_COUNT; k++)
+		for (int k = 0; k < KNOB_CFS_COUNT; k++)
 			g_string_append_printf(csv, ",%.0f",
 					       knob_get(&setting_at(cv, s)->knobs, (enum knob)k));
 		g_string_append_c(csv, '\n');

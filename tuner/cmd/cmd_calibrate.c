@@ -403,7 +403,7 @@ static gboolean guest_commands(const struct calibrate_cli *c, struct calibrate_r
 static gboolean vm_settings(const struct calibrate_cli *c, struct calibrate_run *run,
 			    GError **error)
 {
-	const CfsKnobs *def = &run->vmo.defaults;
+	const Knobs *def = &run->vmo.defaults;
 	/* A settings file's migration_cost column: the guest and the simulation keep their own. */
 	const KnobSettingsFixed fixed = { "migration_cost", run->cfg.tun.migration_cost };
 	GError *local = NULL;
@@ -495,14 +495,14 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 
 /* The simulated jiffies of the workload at knobs k with this many groups, and the CPUs' context
  * switches (idle ones too, as the guest's /proc/stat counts them) in *switches. */
-static double sim_knobs(const struct calibrate_run *run, const CfsKnobs *k, guint groups,
+static double sim_knobs(const struct calibrate_run *run, const Knobs *k, guint groups,
 			double *switches)
 {
 	struct linsched_config cfg = run->cfg;
 	struct hackbench_params p = run->params;
 	struct hackbench_outcome out;
 
-	knobs_apply(k, &cfg.tun);
+	knobs_apply(k, KNOB_SET_CFS, &cfg.tun);
 	sched_tunables_update(&cfg.tun);
 	p.groups = groups;
 	hackbench_simulate(&cfg, &p, &out);

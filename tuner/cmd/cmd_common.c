@@ -76,19 +76,21 @@ gboolean cmd_prepare_out(const char *dir, GError **error)
 	return TRUE;
 }
 
-gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error)
+gboolean cmd_read_best(const char *path, Knobs *knobs, KnobSet *set, JsonReadValue **root,
+		       GError **error)
 {
 	GError *local = NULL;
 
 	if (!(*root = json_read_file(path, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--best: ");
+	*set = 0;
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_info *info = knob_info((enum knob)k);
 		g_autofree char *at = g_strdup_printf("best.knobs.%s", info->column);
 		double v;
 
 		if (!json_read_number(*root, at, &v))
-			return cmd_usage(error, "--best: %s has no number at \"%s\"", path, at);
+			continue;
 		if (!(v == floor(v) && v >= (double)info->min_ns && v <= (double)info->max_ns))
 			return cmd_usage(error,
 					 "--best: %s: \"%s\" is %g, not a whole number of ns in "
@@ -96,7 +98,14 @@ gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, 
 					 "..%" G_GUINT64_FORMAT,
 					 path, at, v, info->min_ns, info->max_ns);
 		knob_set(knobs, (enum knob)k, v);
+		*set |= KNOB_BIT(k);
 	}
+	/* CFS's knobs come as three (every result file before knob sets, and every CFS search
+	 * since); a file with none of any knob is no result. */
+	for (int k = 0; k < KNOB_CFS_COUNT; k++)
+		if ((!*set || (*set & KNOB_SET_CFS)) && !(*set & KNOB_BIT(k)))
+			return cmd_usage(error, "--best: %s has no number at \"best.knobs.%s\"",
+					 path, knob_info((enum knob)k)->column);
 	return TRUE;
 }
 
@@ -106,15 +115,45 @@ const char *cmd_searched_knob_flag(const struct linsched_cli *s)
 				NULL);
 }
 
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GError **error)
+gboolean cmd_knob_set(const char *text, const struct sched_profile *profile, KnobSet *set,
+		      GError **error)
+{
+	GError *local = NULL;
+
+	*set = knob_set_default(profile);
+	if (text && !knob_set_parse(text, profile, set, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	return TRUE;
+}
+
+gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_profile *profile,
+			    KnobSet set, GError **error)
+{
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if ((set & KNOB_BIT(k)) && !knob_in_profile((enum knob)k, profile))
+			return cmd_usage(error, "--fix: the %s profile's kernel has no %s",
+					 profile->name, knob_name((enum knob)k));
+	if ((set & KNOB_BIT(KNOB_MIGRATION_COST)) && flag_given(&s->flags, &s->migration_cost_ns))
+		return cmd_usage(error,
+				 "--migration-cost-ns: the tuner searches this knob; hold it "
+				 "with --fix migration_cost=NS");
+	if ((set & KNOB_BIT(KNOB_BASE_SLICE)) && flag_given(&s->flags, &s->base_slice_ns))
+		return cmd_usage(error,
+				 "--base-slice-ns: the tuner searches this knob; hold it with "
+				 "--fix base_slice=NS");
+	return TRUE;
+}
+
+gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
+			  Journal **out, GError **error)
 {
 	GError *local = NULL;
 
 	if (!path)
 		return no_sync ? cmd_usage(error, "--no-sync: there is no --journal to sync")
 			       : TRUE;
-	*out = journal_open(path, settings, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC, &local);
+	*out = journal_open_knobs(path, settings, knobs, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC,
+				  &local);
 	if (*out)
 		return TRUE;
 

@@ -56,19 +56,32 @@ gboolean cmd_knobs_named(const char *flag, char *const *values, guint *mask, GEr
 gboolean cmd_prepare_out(const char *dir, GError **error);
 
 /* The best knobs of the result.json given to --best (path): best.knobs, each a whole number of
- * ns in its sysctl range, into *knobs, else bad input naming the file and the key. The document
- * goes to *root for the command's other keys. */
-gboolean cmd_read_best(const char *path, CfsKnobs *knobs, JsonReadValue **root, GError **error);
+ * ns in its sysctl range, into *knobs and which knobs it has into *set (CFS's three, all of
+ * them, and/or others of a run with --knobs), else bad input naming the file and the key. The
+ * document goes to *root for the command's other keys. */
+gboolean cmd_read_best(const char *path, Knobs *knobs, KnobSet *set, JsonReadValue **root,
+		       GError **error);
 
 /* The first of --latency-ns, --min-gran-ns, --wakeup-gran-ns that s was given, or NULL: the knobs
  * a searching command varies itself, so it refuses them. */
 const char *cmd_searched_knob_flag(const struct linsched_cli *s);
 
-/* Opens the --journal at path for a run described by settings into *out (path NULL: no journal,
+/* --knobs text for profile (NULL: the profile's own set, knob_set_default) into *set; bad input
+ * starting "--knobs: " otherwise. */
+gboolean cmd_knob_set(const char *text, const struct sched_profile *profile, KnobSet *set,
+		      GError **error);
+
+/* Every knob of set is one the profile's kernel has (a --fix may have added one), and none is
+ * also given as a workload flag (--migration-cost-ns, --base-slice-ns): else bad input naming
+ * the flag. */
+gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_profile *profile,
+			    KnobSet set, GError **error);
+
+/* Opens the --journal at path for a run of the knob set knobs described by settings into *out (path NULL: no journal,
  * *out stays NULL, and no_sync is bad input). A journal that does not fit (another run's, malformed) is bad input; one that
  * cannot be read or is in use is a failure. The message starts "--journal: ". */
-gboolean cmd_open_journal(const char *path, const char *settings, gboolean no_sync, Journal **out,
-			  GError **error);
+gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
+			  Journal **out, GError **error);
 
 G_END_DECLS
 

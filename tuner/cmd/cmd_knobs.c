@@ -1,5 +1,5 @@
 /*
- * cmd_knobs.c - `tuner knobs [--restore] [--knob-root DIR]`: the live kernel's CFS knobs after a
+ * cmd_knobs.c - `tuner knobs [--restore] [--knob-root DIR]`: the live kernel's knobs after a
  * tuner that held them died (SIGKILL, a crash, a power cut).
  *
  * Without --restore it says whether a state file (tuner/eval/knob_state.h) is waiting and what it
@@ -17,11 +17,10 @@
 
 static void print_state(const char *verb, const KnobState *s)
 {
-	printf("%s latency_ns=%" G_GUINT64_FORMAT " min_granularity_ns=%" G_GUINT64_FORMAT
-	       " wakeup_granularity_ns=%" G_GUINT64_FORMAT " under %s (%s; saved by tuner pid "
-	       "%" G_GINT64_FORMAT " at %s)\n",
-	       verb, s->saved.latency_ns, s->saved.min_granularity_ns,
-	       s->saved.wakeup_granularity_ns, s->root, s->layout, s->pid, s->started);
+	g_autofree char *saved = knobs_describe(&s->saved, s->knobs);
+
+	printf("%s %s under %s (%s; saved by tuner pid %" G_GINT64_FORMAT " at %s)\n", verb, saved,
+	       s->root, s->layout, s->pid, s->started);
 }
 
 static gboolean knobs_run(const char *root, gboolean restore, GError **error)

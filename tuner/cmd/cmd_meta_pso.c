@@ -68,7 +68,7 @@ struct meta_cli {
 	struct study_cli s;
 	gint64 particles, iterations;
 	double iteration_weight;
-	char *scale;
+	char *scale, *knobs;
 };
 
 /* One finished swarm. */
@@ -78,7 +78,7 @@ struct swarm {
 	double best;		  /* best turnaround, jiffies */
 	guint iterations_to_best; /* generations, the initial one included, until best was first seen */
 	double score;
-	CfsKnobs best_knobs;
+	Knobs best_knobs;
 };
 
 struct meta_run {
@@ -109,6 +109,7 @@ static void meta_cli_clear(struct meta_cli *c)
 {
 	study_cli_clear(&c->s);
 	g_free(c->scale);
+	g_free(c->knobs);
 }
 
 static void meta_run_clear(struct meta_run *r)
@@ -134,6 +135,9 @@ static void add_options(struct meta_cli *c, GOptionContext *ctx)
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->s.replicates,
 		  "Simulations per knob setting, seeds S, S+1, ...; their mean is the objective (default 1)",
 		  "R" },
+		{ "knobs", 0, 0, G_OPTION_ARG_STRING, &c->knobs,
+		  "The knobs PSO searches, comma-separated (default: the profile's own, the three CFS knobs or eevdf's base_slice)",
+		  "NAMES" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->s.ranges,
 		  "PSO searches KNOB in [LO, HI] ns only (repeatable; default the sysctl range)",
 		  "KNOB=LO:HI" },
@@ -172,9 +176,15 @@ static bool check_numbers(const struct meta_cli *c, GError **error)
 
 static bool build_space(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
-	knob_space_init(&r->space, !c->scale || strcmp(c->scale, "log") == 0);
-	if (!study_cli_ranges(&c->s, &r->space, error))
+	KnobSet set;
+
+	if (!cmd_knob_set(c->knobs, r->s.w.cfg.profile, &set, error))
 		return false;
+	knob_space_init_set(&r->space, set, !c->scale || strcmp(c->scale, "log") == 0);
+	if (!study_cli_ranges(&c->s, &r->space, error) ||
+	    !cmd_check_knob_set(&c->s.wc.sim, r->s.w.cfg.profile, set, error))
+		return false;
+	r->s.w.knobs = set;
 	r->space_text = knob_space_describe(&r->space);
 	for (int j = 0; j < N_FACTORS; j++)
 		if (!rsm_study_factor_init(&r->factors[j], letters[j], names[j], names[j],
@@ -203,7 +213,7 @@ static void on_progress(guint done, guint total, void *ctx)
 }
 
 /* Simulates n knob settings as one batch; values[i] the mean over the replicates. */
-static bool simulate(struct meta_run *r, const CfsKnobs *knobs, guint n, double *values,
+static bool simulate(struct meta_run *r, const Knobs *knobs, guint n, double *values,
 		     GError **error)
 {
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, n);
@@ -253,7 +263,7 @@ static void finish_swarm(const struct meta_run *r, const tuner_optimizer *s, str
 
 /* One round: every unfinished swarm's next generation, simulated together. FALSE on error;
  * *any = FALSE when every swarm has finished. */
-static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, CfsKnobs *knobs,
+static bool round_of(struct meta_run *r, tuner_optimizer **s, guint n, double *x, Knobs *knobs,
 		     double *y, size_t *asked, bool *any, GError **error)
 {
 	size_t dim = r->space.dim, total = 0;
@@ -286,7 +296,7 @@ static bool run_swarms(struct meta_run *r, struct swarm *sw, guint n, GError **e
 {
 	g_autofree tuner_optimizer **s = g_new0(tuner_optimizer *, n);
 	g_autofree double *x = g_new(double, (gsize)n * r->particles * r->space.dim);
-	g_autofree CfsKnobs *knobs = g_new(CfsKnobs, (gsize)n * r->particles);
+	g_autofree Knobs *knobs = g_new(Knobs, (gsize)n * r->particles);
 	g_autofree double *y = g_new(double, (gsize)n * r->particles);
 	g_autofree size_t *asked = g_new(size_t, n);
 	bool ok = true, any = true;
@@ -359,15 +369,11 @@ static void text_runs(const struct meta_run *r, GString *out)
 			       "phi_p", "phi_g", "best", "iter", "score", "seed", "best knobs");
 	for (guint i = 0; i < r->s.design->n_runs; i++) {
 		const struct swarm *sw = &r->runs[i];
+		g_autofree char *knobs = knobs_describe(&sw->best_knobs, r->space.set);
 
-		g_string_append_printf(
-			out,
-			"  %4u %7.4g %7.4g %7.4g %11.6g %5u %11.6g %6lu  latency_ns=%" G_GUINT64_FORMAT
-			" min_granularity_ns=%" G_GUINT64_FORMAT
-			" wakeup_granularity_ns=%" G_GUINT64_FORMAT "\n",
-			i + 1, sw->params[0], sw->params[1], sw->params[2], sw->best,
-			sw->iterations_to_best, sw->score, sw->seed, sw->best_knobs.latency_ns,
-			sw->best_knobs.min_granularity_ns, sw->best_knobs.wakeup_granularity_ns);
+		g_string_append_printf(out, "  %4u %7.4g %7.4g %7.4g %11.6g %5u %11.6g %6lu  %s\n",
+				       i + 1, sw->params[0], sw->params[1], sw->params[2], sw->best,
+				       sw->iterations_to_best, sw->score, sw->seed, knobs);
 	}
 	g_string_append_c(out, '\n');
 }
@@ -442,14 +448,15 @@ static void extra_columns(GString *row, guint i, void *ctx)
 	const struct meta_run *r = ctx;
 	const struct swarm *sw = &r->runs[i];
 
-	g_string_append_printf(
-		row,
-		",%.17g,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%lu",
-		sw->best, sw->iterations_to_best, sw->best_knobs.latency_ns,
-		sw->best_knobs.min_granularity_ns, sw->best_knobs.wakeup_granularity_ns, sw->seed);
+	g_string_append_printf(row, ",%.17g,%u", sw->best, sw->iterations_to_best);
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (r->space.set & KNOB_BIT(k))
+			g_string_append_printf(row, ",%.0f",
+					       knob_get(&sw->best_knobs, (enum knob)k));
+	g_string_append_printf(row, ",%lu", sw->seed);
 }
 
-static void json_swarm(struct json_writer *w, const struct swarm *sw)
+static void json_swarm(struct json_writer *w, const struct swarm *sw, KnobSet set)
 {
 	json_begin_object(w);
 	json_key(w, "omega");
@@ -467,7 +474,7 @@ static void json_swarm(struct json_writer *w, const struct swarm *sw)
 	json_key(w, "iterations_to_best");
 	json_uint(w, sw->iterations_to_best);
 	json_key(w, "knobs");
-	results_json_knobs(w, &sw->best_knobs);
+	results_json_knobs_set(w, &sw->best_knobs, set);
 	json_end_object(w);
 }
 
@@ -500,16 +507,16 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 	json_key(&w, "runs");
 	json_begin_array(&w);
 	for (guint i = 0; i < r->s.design->n_runs; i++)
-		json_swarm(&w, &r->runs[i]);
+		json_swarm(&w, &r->runs[i], r->space.set);
 	json_end_array(&w);
 	json_key(&w, "best");
-	json_swarm(&w, &r->confirm[0]);
+	json_swarm(&w, &r->confirm[0], r->space.set);
 	json_key(&w, "default");
-	json_swarm(&w, &r->confirm[1]);
+	json_swarm(&w, &r->confirm[1], r->space.set);
 	json_key(&w, "thesis");
-	json_swarm(&w, &r->confirm[2]);
+	json_swarm(&w, &r->confirm[2], r->space.set);
 	json_key(&w, "classic");
-	json_swarm(&w, &r->confirm[3]);
+	json_swarm(&w, &r->confirm[3], r->space.set);
 	study_json_simulations(&w, &r->s);
 	json_end_object(&w);
 	return g_string_free(out, FALSE);
@@ -517,14 +524,21 @@ static char *json_report(const struct meta_cli *c, const struct meta_run *r,
 
 static bool report(const struct meta_cli *c, struct meta_run *r, GError **error)
 {
+	GString *header = g_string_new(",best_value,iterations_to_best");
+
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (r->space.set & KNOB_BIT(k))
+			g_string_append_printf(header, ",%s", knob_info((enum knob)k)->column);
+	g_string_append(header, ",pso_seed");
+
+	g_autofree char *extra_header = g_string_free(header, FALSE);
 	RsmStudyFiles files = {
 		.design = r->s.design,
 		.design_name = "bbd",
 		.factors = r->factors,
 		.natural = r->s.natural,
 		.study = r->s.study,
-		.extra_header =
-			",best_value,iterations_to_best,latency_ns,min_granularity_ns,wakeup_granularity_ns,pso_seed",
+		.extra_header = extra_header,
 		.extra = extra_columns,
 		.extra_ctx = r,
 	};

@@ -62,7 +62,7 @@
 struct optimize_cli {
 	struct workload_cli wc;
 	gint64 replicates, budget, jobs;
-	char *journal, *out, *scale, *objective, *cmd, *knob_root;
+	char *journal, *out, *scale, *objective, *cmd, *knob_root, *knobs;
 	char **ranges, **fixes, **logs, **linears;
 	gboolean apply, no_sync;
 	gint64 particles, iterations; /* pso */
@@ -143,6 +143,7 @@ static void optimize_cli_clear(struct optimize_cli *c)
 	g_free(c->objective);
 	g_free(c->cmd);
 	g_free(c->knob_root);
+	g_free(c->knobs);
 	g_strfreev(c->ranges);
 	g_strfreev(c->fixes);
 	g_strfreev(c->logs);
@@ -188,8 +189,11 @@ static void add_common_options(struct optimize_cli *c, GOptionContext *ctx)
 		  "Write DIR/history.csv and DIR/result.json", "DIR" },
 		{ "apply", 0, 0, G_OPTION_ARG_NONE, &c->apply,
 		  "Print the commands that set the best knobs on a live kernel", NULL },
+		{ "knobs", 0, 0, G_OPTION_ARG_STRING, &c->knobs,
+		  "The knobs to search, comma-separated: latency, min_granularity, wakeup_granularity, migration_cost, base_slice (default: the profile's own, the three CFS knobs or eevdf's base_slice); the others stay at the profile's defaults",
+		  "NAMES" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->ranges,
-		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: latency, min_granularity, wakeup_granularity",
+		  "Search KNOB in [LO, HI] ns only (repeatable); KNOB: one of --knobs",
 		  "KNOB=LO:HI" },
 		{ "fix", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->fixes, "Hold KNOB at NS (repeatable)",
 		  "KNOB=NS" },
@@ -460,16 +464,21 @@ static bool apply_knob_flags(const struct optimize_cli *c, struct optimize_run *
 	return true;
 }
 
-/* golden --knob K: K free, every other knob fixed at its default unless --fix says otherwise. */
+/* golden --knob K: K free, every other knob of the set fixed at its default unless --fix says
+ * otherwise. */
 static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	enum knob k;
-	CfsKnobs def = workload_default_knobs(&r->w);
+	Knobs def = workload_default_knobs(&r->w);
 
 	if (!knob_from_name(c->knob, &k))
 		return cmd_usage(error, "--knob: '%s' is not %s", c->knob, knob_names_list());
+	if (!knob_in_profile(k, r->w.cfg.profile))
+		return cmd_usage(error, "--knob: the %s profile's kernel has no %s",
+				 r->w.cfg.profile->name, knob_name(k));
+	r->space.set |= KNOB_BIT(k);
 	for (int i = 0; i < KNOB_COUNT; i++) {
-		if (i == (int)k)
+		if (i == (int)k || !(r->space.set & KNOB_BIT(i)))
 			continue;
 
 		g_autofree char *fix = g_strdup_printf("%s=%.0f", knob_name((enum knob)i),
@@ -492,16 +501,26 @@ static bool golden_knob_space(const struct optimize_cli *c, struct optimize_run 
 	return true;
 }
 
+/* The set must suit the profile and the workload's flags; the workload then simulates it. */
+static bool check_knob_set(const struct optimize_cli *c, struct optimize_run *r, GError **error)
+{
+	if (!cmd_check_knob_set(&c->wc.sim, r->w.cfg.profile, r->space.set, error))
+		return false;
+	r->w.knobs = r->space.set;
+	return true;
+}
+
 static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
 	bool log;
 	GError *local = NULL;
+	KnobSet set;
 
-	if (!parse_scale(c, &log, error))
+	if (!parse_scale(c, &log, error) || !cmd_knob_set(c->knobs, r->w.cfg.profile, &set, error))
 		return false;
-	knob_space_init(&r->space, log);
+	knob_space_init_set(&r->space, set, log);
 	if (r->type != tuner_optimizer_golden) {
-		if (!apply_knob_flags(c, r, error))
+		if (!apply_knob_flags(c, r, error) || !check_knob_set(c, r, error))
 			return false;
 		if (r->space.dim == 0)
 			return cmd_usage(error,
@@ -523,11 +542,18 @@ static bool build_space(const struct optimize_cli *c, struct optimize_run *r, GE
 				"--rule: derives the knobs from SchedPeriod; golden --knob %s "
 				"searches that knob alone",
 				c->knob);
-		if (!golden_knob_space(c, r, error))
+		if (!golden_knob_space(c, r, error) || !check_knob_set(c, r, error))
 			return false;
 		r->space_text = knob_space_describe(&r->space);
 		return true;
 	}
+	if (c->knobs || r->w.cfg.profile->knobs != SCHED_KNOBS_CFS)
+		return cmd_usage(
+			error,
+			"%s: golden on SchedPeriod derives CFS's three knobs%s; use --knob "
+			"KNOB to search one knob with the others fixed",
+			c->knobs ? "--knobs" : "--profile",
+			c->knobs ? " and no other" : ", which EEVDF does not have");
 	if (c->ranges || c->fixes || c->logs || c->linears)
 		return cmd_usage(error,
 				 "%s: golden on SchedPeriod derives every knob from the period; "
@@ -657,6 +683,9 @@ static bool build_vm_objective(const struct optimize_cli *c, struct optimize_run
 		return cmd_usage(error,
 				 "--objective vm: runs hackbench in the guest; give a hackbench "
 				 "workload or --cmd");
+	if (!r->on_period && r->space.set != KNOB_SET_CFS)
+		return cmd_usage(error, "--knobs: --objective vm sets the 6.1 guest's three CFS "
+					"knobs, latency, min_granularity and wakeup_granularity");
 	g_autofree char *command =
 		c->cmd ? g_strdup(c->cmd)
 		       : vm_hackbench_command(r->w.hb.groups, r->w.hb.loops, r->w.hb.fds,
@@ -711,7 +740,8 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 {
 	GError *local = NULL;
 
-	if (!(r->live_knobs = live_knobs_open(c->knob_root, &local))) {
+	if (!(r->live_knobs = live_knobs_open_set(
+		      c->knob_root, r->on_period ? KNOB_SET_CFS : r->space.set, &local))) {
 		g_propagate_error(error, local);
 		return false;
 	}
@@ -719,14 +749,11 @@ static bool open_live(const struct optimize_cli *c, struct optimize_run *r, GErr
 		return false;
 	r->live_objective.live = r->live_knobs;
 
-	const CfsKnobs *saved = live_knobs_saved(r->live_knobs);
+	g_autofree char *saved =
+		knobs_describe(live_knobs_saved(r->live_knobs), live_knobs_set(r->live_knobs));
 
-	fprintf(stderr,
-		"tuner %s: %s; the kernel's knobs (restored after every evaluation): latency_ns=%" G_GUINT64_FORMAT
-		" min_granularity_ns=%" G_GUINT64_FORMAT " wakeup_granularity_ns=%" G_GUINT64_FORMAT
-		"\n",
-		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)),
-		saved->latency_ns, saved->min_granularity_ns, saved->wakeup_granularity_ns);
+	fprintf(stderr, "tuner %s: %s; the kernel's knobs (restored after every evaluation): %s\n",
+		r->name, live_knobs_layout_name(live_knobs_layout(r->live_knobs)), saved);
 	return true;
 }
 
@@ -779,7 +806,9 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 static bool open_journal(const struct optimize_cli *c, struct optimize_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
+	KnobSet knobs = r->on_period ? KNOB_SET_CFS : r->space.set;
+
+	return cmd_open_journal(c->journal, r->settings, knobs, c->no_sync, &r->journal, error);
 }
 
 /* Everything the flags decide, in the order that lets each step rely on the previous ones. */
@@ -813,7 +842,7 @@ static void count_clamped(const struct optimize_run *r, const TuneRun *run, Resu
 {
 	const TuneEvaluation *best = tune_run_best(run);
 	unsigned int mask;
-	CfsKnobs k;
+	Knobs k;
 
 	res->clamped_evaluations = 0;
 	for (guint i = 0; i < run->evaluations->len; i++) {
@@ -825,7 +854,7 @@ static void count_clamped(const struct optimize_run *r, const TuneRun *run, Resu
 }
 
 static bool report(const struct optimize_cli *c, struct optimize_run *r, const TuneRun *run,
-		   const CfsKnobs *def, const EvaluatorResult *def_result, GError **error)
+		   const Knobs *def, const EvaluatorResult *def_result, GError **error)
 {
 	Results res = {
 		.optimizer = r->name,
@@ -841,6 +870,7 @@ static bool report(const struct optimize_cli *c, struct optimize_run *r, const T
 		.replicates = r->vm ? r->vm_objective.rounds : (guint)c->replicates,
 		.jobs = r->jobs,
 		.run = run,
+		.knobs = r->on_period ? KNOB_SET_CFS : r->space.set,
 		.default_knobs = *def,
 		.default_result = *def_result,
 		.calibration = r->w.calibration,
@@ -882,12 +912,13 @@ static bool optimize(const struct optimize_cli *c, struct optimize_run *r, GErro
 			.base_seed = r->w.cfg.seed,
 			.jobs = r->jobs,
 			.journal = r->journal,
+			.knobs = r->on_period ? KNOB_SET_CFS : r->space.set,
 		},
 		.show_progress = true,
 		.label = r->name,
 		.expected_evaluations = r->expected,
 	};
-	CfsKnobs def = r->vm ? r->vm_objective.defaults : workload_default_knobs(&r->w);
+	Knobs def = r->vm ? r->vm_objective.defaults : workload_default_knobs(&r->w);
 	EvaluatorResult def_result;
 
 	if (!evaluator_run(&tc.evaluator, &def, 1, &def_result, NULL, NULL, error)) {

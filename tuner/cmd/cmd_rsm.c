@@ -1,8 +1,9 @@
 /*
- * cmd_rsm.c - `tuner rsm`: Response Surface Methodology on the three CFS knobs (SPEC.md §5).
+ * cmd_rsm.c - `tuner rsm`: Response Surface Methodology on the scheduler knobs (SPEC.md §5).
  *
- * A designed experiment (central composite or Box-Behnken) on latency, min_granularity and
- * wakeup_granularity is simulated as one parallel, journaled batch; a full quadratic model is
+ * A designed experiment (central composite or Box-Behnken) on the knob set (--knobs; by default
+ * the profile's own: latency, min_granularity and wakeup_granularity, or eevdf's base_slice; one
+ * factor per knob, k = 1..5) is simulated as one parallel, journaled batch; a full quadratic model is
  * fitted to the turnaround (after a Box-Cox transform when the profile likelihood asks for one);
  * the report gives the design, the sequential and ANOVA tables, the fit statistics, the
  * coefficients, the canonical analysis and the best point inside the region, which is then
@@ -11,9 +12,10 @@
  * shares with `tuner meta-pso` study_cmd.h's.
  *
  * Choices made here:
- * - The ranges (coded -1 .. +1) default to latency 1e6..1e8, min_granularity 1e5..1e7 and
- *   wakeup_granularity 0..2e7 ns: around the defaults of every profile and CPU count (2.6.28 on 2
- *   CPUs: 40, 8 and 10 ms), where the turnaround changes, rather than the whole sysctl range, most
+ * - The ranges (coded -1 .. +1) default to latency 1e6..1e8, min_granularity 1e5..1e7,
+ *   wakeup_granularity 0..2e7, migration_cost 0..1e6 and base_slice 1e5..1e7 ns: around the
+ *   defaults of every profile and CPU count (2.6.28 on 2 CPUs: 40, 8 and 10 ms; migration_cost
+ *   0.5 ms everywhere; eevdf's base_slice 0.7 to 2.8 ms), where the turnaround changes, rather than the whole sysctl range, most
  *   of which a quadratic cannot follow. They are searched on a linear scale unless --log (all
  *   knobs) or --log=KNOB[,KNOB]: a log scale spreads the points evenly over the decades.
  * - The axial points of a rotatable or orthogonal CCD lie beyond the ranges and must stay inside
@@ -77,14 +79,16 @@
 
 #define CCD_DEFAULT_CENTRE 6
 #define BBD_DEFAULT_CENTRE 3
-static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0 };
-static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7 };
-static const char *const letters[KNOB_COUNT] = { "A", "B", "C" };
+static const double default_lo[KNOB_COUNT] = { 1e6, 1e5, 0, 0, 1e5 };
+static const double default_hi[KNOB_COUNT] = { 1e8, 1e7, 2e7, 1e6, 1e7 };
+/* The factors' letters, in the order of the knobs of the set. */
+static const char *const letters[KNOB_COUNT] = { "A", "B", "C", "D", "E" };
 
 struct rsm_cli {
 	struct study_cli s;
-	char *design, *alpha, *analyse;
-	bool log[KNOB_COUNT];
+	char *design, *alpha, *analyse, *knobs;
+	bool log_all;	      /* --log alone */
+	bool log[KNOB_COUNT]; /* --log=KNOB,... */
 	char *objective, *cmd;
 	struct vm_cli vm; /* its entries are in s.flags */
 	gint64 confirm_rounds;
@@ -92,13 +96,16 @@ struct rsm_cli {
 
 struct rsm_run {
 	struct study_run s;
-	struct knob_space space; /* the ranges, as --range parsed them */
+	struct knob_space space;    /* the ranges, as --range parsed them */
+	KnobSet set;		    /* the knobs the design varies */
+	guint k;		    /* factors: the knobs of set */
+	enum knob knob[KNOB_COUNT]; /* factor j is knob knob[j] */
 	RsmStudyFactor factors[KNOB_COUNT];
 	const char *design_key; /* "ccd-rotatable", ..., "bbd", "file" */
 	char *design_note;	/* why the design is not the one asked for, or NULL */
-	CfsKnobs *knobs;	/* n_runs, as simulated */
+	Knobs *knobs;		/* n_runs, as simulated */
 	bool confirmed;
-	CfsKnobs best_knobs, default_knobs;
+	Knobs best_knobs, default_knobs;
 	EvaluatorResult best, def;
 	/* --objective vm */
 	bool vm;
@@ -125,6 +132,7 @@ static void rsm_cli_clear(struct rsm_cli *c)
 	g_free(c->design);
 	g_free(c->alpha);
 	g_free(c->analyse);
+	g_free(c->knobs);
 	g_free(c->objective);
 	g_free(c->cmd);
 }
@@ -149,8 +157,7 @@ static gboolean parse_log(const char *option, const char *value, gpointer data, 
 
 	(void)option;
 	if (!value) {
-		for (int k = 0; k < KNOB_COUNT; k++)
-			c->log[k] = true;
+		c->log_all = true;
 		return TRUE;
 	}
 
@@ -160,10 +167,8 @@ static gboolean parse_log(const char *option, const char *value, gpointer data, 
 		enum knob k;
 
 		if (!knob_from_name(names[i], &k)) {
-			g_set_error(
-				error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-				"--log: '%s' is not latency, min_granularity or wakeup_granularity",
-				names[i]);
+			g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+				    "--log: '%s' is not %s", names[i], knob_names_list());
 			return FALSE;
 		}
 		c->log[k] = true;
@@ -183,9 +188,13 @@ static void add_options(struct rsm_cli *c, GOptionContext *ctx)
 		  "CCD axial distance: rotatable, orthogonal or face (default: rotatable if its axial points stay "
 		  "inside the sysctl ranges, else face)",
 		  "A" },
+		{ "knobs", 0, 0, G_OPTION_ARG_STRING, &c->knobs,
+		  "The knobs the design varies, comma-separated, 1 to 5 factors (default: the profile's own, "
+		  "the three CFS knobs or eevdf's base_slice)",
+		  "NAMES" },
 		{ "range", 0, 0, G_OPTION_ARG_STRING_ARRAY, &c->s.ranges,
 		  "Coded -1..+1 is LO..HI ns (repeatable; defaults latency=1e6:1e8, min_granularity=1e5:1e7, "
-		  "wakeup_granularity=0:2e7)",
+		  "wakeup_granularity=0:2e7, migration_cost=0:1e6, base_slice=1e5:1e7)",
 		  "KNOB=LO:HI" },
 		{ "log", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, (gpointer)parse_log,
 		  "Log scale for every knob, or --log=KNOB[,KNOB] for some (a range from 0 is taken as ln(v + 1 us))",
@@ -280,24 +289,52 @@ static bool check_numbers(const struct rsm_cli *c, GError **error)
 	return true;
 }
 
-/* The factors: default ranges, then --range (checked against the sysctl ranges), then scales. */
+/* The knob set: --knobs for the workload's profile, or any knobs (default CFS's three) for an
+ * --analyse, which has no workload. */
+static bool build_set(const struct rsm_cli *c, struct rsm_run *r, GError **error)
+{
+	GError *local = NULL;
+
+	if (!c->analyse)
+		return cmd_knob_set(c->knobs, r->s.w.cfg.profile, &r->set, error);
+	r->set = KNOB_SET_CFS;
+	if (c->knobs && !knob_set_parse(c->knobs, NULL, &r->set, &local))
+		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	return true;
+}
+
+/* The factors: the set's knobs with their default ranges, then --range (checked against the
+ * sysctl ranges), then scales. */
 static bool build_factors(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
 	GError *local = NULL;
 
-	knob_space_init(&r->space, false);
+	if (!build_set(c, r, error))
+		return false;
+	knob_space_init_set(&r->space, r->set, false);
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		r->space.k[k].lo = default_lo[k];
 		r->space.k[k].hi = default_hi[k];
+		if (c->log[k] && !(r->set & KNOB_BIT(k))) {
+			g_autofree char *names = knob_set_names(r->set, ",");
+
+			return cmd_usage(error, "--log: %s is not searched (--knobs %s)",
+					 knob_name((enum knob)k), names);
+		}
 	}
 	if (!study_cli_ranges(&c->s, &r->space, error))
 		return false;
+	r->k = 0;
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_range *kr = &r->space.k[k];
+		guint j = r->k;
 
-		if (!rsm_study_factor_init(&r->factors[k], letters[k], knob_name((enum knob)k),
+		if (!(r->set & KNOB_BIT(k)))
+			continue;
+		r->knob[r->k++] = (enum knob)k;
+		if (!rsm_study_factor_init(&r->factors[j], letters[j], knob_name((enum knob)k),
 					   knob_info((enum knob)k)->column, kr->lo, kr->hi,
-					   c->log[k], true, &local))
+					   c->log_all || c->log[k], true, &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "--range: ");
 	}
 	return true;
@@ -332,9 +369,9 @@ static const char *ccd_key(RsmAlphaKind kind)
 }
 
 /* A randomised CCD of this kind; NULL (error set) only for a bug in the arguments. */
-static RsmDesign *make_ccd(RsmAlphaKind kind, guint centre, guint64 seed, GError **error)
+static RsmDesign *make_ccd(guint k, RsmAlphaKind kind, guint centre, guint64 seed, GError **error)
 {
-	RsmDesign *d = rsm_design_ccd(KNOB_COUNT, kind, centre, error);
+	RsmDesign *d = rsm_design_ccd(k, kind, centre, error);
 
 	if (d)
 		rsm_design_randomise(d, (unsigned long)seed);
@@ -348,14 +385,14 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 {
 	GError *local = NULL;
 
-	if (!(r->s.design = make_ccd(kind, centre, r->s.seed, error)))
+	if (!(r->s.design = make_ccd(r->k, kind, centre, r->s.seed, error)))
 		return false;
 	r->design_key = ccd_key(kind);
 	double sysctl_min[KNOB_COUNT], sysctl_max[KNOB_COUNT];
 
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		sysctl_min[k] = (double)knob_info((enum knob)k)->min_ns;
-		sysctl_max[k] = (double)knob_info((enum knob)k)->max_ns;
+	for (guint j = 0; j < r->k; j++) {
+		sysctl_min[j] = (double)knob_info(r->knob[j])->min_ns;
+		sysctl_max[j] = (double)knob_info(r->knob[j])->max_ns;
 	}
 	if (kind == RSM_ALPHA_FACE ||
 	    rsm_study_check_limits(r->s.design, r->factors, sysctl_min, sysctl_max, &local))
@@ -373,7 +410,7 @@ static bool fit_ccd(const struct rsm_cli *c, struct rsm_run *r, RsmAlphaKind kin
 	g_error_free(local);
 	rsm_design_free(r->s.design);
 	r->design_key = ccd_key(RSM_ALPHA_FACE);
-	return (r->s.design = make_ccd(RSM_ALPHA_FACE, centre, r->s.seed, error)) != NULL;
+	return (r->s.design = make_ccd(r->k, RSM_ALPHA_FACE, centre, r->s.seed, error)) != NULL;
 }
 
 static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **error)
@@ -398,7 +435,7 @@ static bool build_design(const struct rsm_cli *c, struct rsm_run *r, GError **er
 
 	if (!bbd)
 		return fit_ccd(c, r, faced ? RSM_ALPHA_FACE : kind, centre, error);
-	if (!(r->s.design = rsm_design_box_behnken(KNOB_COUNT, centre, &local)))
+	if (!(r->s.design = rsm_design_box_behnken(r->k, centre, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--design: ");
 	rsm_design_randomise(r->s.design, (unsigned long)r->s.seed);
 	r->design_key = "bbd";
@@ -410,17 +447,17 @@ static void design_knobs(struct rsm_run *r)
 {
 	guint n = r->s.design->n_runs;
 
-	r->knobs = g_new0(CfsKnobs, n);
-	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
+	r->knobs = g_new0(Knobs, n);
+	r->s.natural = g_new(double, (gsize)n * r->k);
 	for (guint i = 0; i < n; i++) {
 		const double *x = rsm_design_run(r->s.design, i);
 
-		for (int k = 0; k < KNOB_COUNT; k++) {
-			double v = round(rsm_study_to_natural(&r->factors[k], x[k]));
+		for (guint j = 0; j < r->k; j++) {
+			double v = round(rsm_study_to_natural(&r->factors[j], x[j]));
 
-			v = knob_clamp((enum knob)k, v);
-			r->s.natural[(gsize)i * KNOB_COUNT + k] = v;
-			knob_set(&r->knobs[i], (enum knob)k, v);
+			v = knob_clamp(r->knob[j], v);
+			r->s.natural[(gsize)i * r->k + j] = v;
+			knob_set(&r->knobs[i], r->knob[j], v);
 		}
 	}
 }
@@ -435,11 +472,11 @@ static char *build_settings(const struct rsm_run *r)
 	g_string_append_printf(
 		s, "%s replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
 		objective, r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
-	for (int k = 0; k < KNOB_COUNT; k++)
+	for (guint j = 0; j < r->k; j++)
 		g_string_append_printf(
-			s, " %s=%.0f:%.0f:%s", knob_name((enum knob)k),
-			rsm_study_factor_lo(&r->factors[k]), rsm_study_factor_hi(&r->factors[k]),
-			r->factors[k].range.scale == RSM_SCALE_LOG ? "log" : "linear");
+			s, " %s=%.0f:%.0f:%s", knob_name(r->knob[j]),
+			rsm_study_factor_lo(&r->factors[j]), rsm_study_factor_hi(&r->factors[j]),
+			r->factors[j].range.scale == RSM_SCALE_LOG ? "log" : "linear");
 	return g_string_free(s, FALSE);
 }
 
@@ -459,7 +496,7 @@ static void on_progress(guint done, guint total, void *ctx)
 /* Simulates (or measures) n settings with the run's replicates, point i from seed seeds[i]
  * (NULL: every point from --seed), with a progress line of their own; values as in
  * study_evaluate. */
-static bool evaluate(struct rsm_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+static bool evaluate(struct rsm_run *r, const Knobs *knobs, const guint64 *seeds, guint n,
 		     EvaluatorResult *results, double *values, const char *what, GError **error)
 {
 	struct progress_ctx p = { .what = what };
@@ -484,12 +521,12 @@ static void replicate_rounds(struct rsm_run *r, const double *values)
 
 	r->as_run = r->s.design;
 	r->s.design = rsm_design_replicate(r->as_run, R);
-	r->s.natural = g_new(double, (gsize)n *R *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n *R * r->k);
 	r->s.y = g_new(double, (gsize)n *R);
 	for (guint j = 0; j < R; j++)
 		for (guint i = 0; i < n; i++) {
-			memcpy(&r->s.natural[((gsize)j * n + i) * KNOB_COUNT],
-			       &natural[(gsize)i * KNOB_COUNT], sizeof(double) * KNOB_COUNT);
+			memcpy(&r->s.natural[((gsize)j * n + i) * r->k], &natural[(gsize)i * r->k],
+			       sizeof(double) * r->k);
 			r->s.y[(gsize)j * n + i] = values[(gsize)i * R + j];
 		}
 	r->have_rounds = block_effect_log(r->s.y, n, R, &r->rounds);
@@ -528,10 +565,10 @@ static bool run_design(struct rsm_run *r, GError **error)
 /* The optimum's knobs, whole ns inside the sysctl ranges. */
 static void optimum_knobs(struct rsm_run *r)
 {
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		double v = round(rsm_study_to_natural(&r->factors[k], r->s.study->optimum->x[k]));
+	for (guint j = 0; j < r->k; j++) {
+		double v = round(rsm_study_to_natural(&r->factors[j], r->s.study->optimum->x[j]));
 
-		knob_set(&r->best_knobs, (enum knob)k, knob_clamp((enum knob)k, v));
+		knob_set(&r->best_knobs, r->knob[j], knob_clamp(r->knob[j], v));
 	}
 }
 
@@ -565,7 +602,7 @@ static bool confirm_vm(struct rsm_run *r, GError **error)
 /* The optimum's knobs beside the profile's defaults, simulated as one batch. */
 static bool confirm(struct rsm_run *r, GError **error)
 {
-	CfsKnobs pts[2];
+	Knobs pts[2];
 	EvaluatorResult res[2];
 
 	optimum_knobs(r);
@@ -599,16 +636,15 @@ static bool read_analyse_file(const struct rsm_cli *c, struct rsm_run *r, GError
 	GError *local = NULL;
 	guint n;
 
-	if (!(r->s.design =
-		      rsm_files_read_design(c->analyse, r->factors, KNOB_COUNT, &r->s.y, &local)))
+	if (!(r->s.design = rsm_files_read_design(c->analyse, r->factors, r->k, &r->s.y, &local)))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "--analyse: ");
 	r->design_key = "file";
 	n = r->s.design->n_runs;
-	r->s.natural = g_new(double, (gsize)n *KNOB_COUNT);
+	r->s.natural = g_new(double, (gsize)n * r->k);
 	for (guint i = 0; i < n; i++)
-		for (int k = 0; k < KNOB_COUNT; k++)
-			r->s.natural[(gsize)i * KNOB_COUNT + k] = round(rsm_study_to_natural(
-				&r->factors[k], rsm_design_run(r->s.design, i)[k]));
+		for (guint j = 0; j < r->k; j++)
+			r->s.natural[(gsize)i * r->k + j] = round(rsm_study_to_natural(
+				&r->factors[j], rsm_design_run(r->s.design, i)[j]));
 	return true;
 }
 
@@ -668,7 +704,13 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 	const RsmDesign *design = r->as_run ? r->as_run : r->s.design;
 	g_autofree char *dname = rsm_report_design_name(design);
 
-	g_string_append(out, "tuner rsm: response surface of the CFS knobs\n");
+	if (r->set == KNOB_SET_CFS) {
+		g_string_append(out, "tuner rsm: response surface of the CFS knobs\n");
+	} else {
+		g_autofree char *names = knob_set_names(r->set, ", ");
+
+		g_string_append_printf(out, "tuner rsm: response surface of %s\n", names);
+	}
 	if (c->analyse) {
 		g_string_append_printf(out, "Responses read from %s (nothing simulated)\n",
 				       c->analyse);
@@ -700,21 +742,21 @@ static void text_header(const struct rsm_cli *c, const struct rsm_run *r, GStrin
 	g_string_append_c(out, '\n');
 }
 
-static void knob_natural(const CfsKnobs *k, double *natural)
+static void knob_natural(const struct rsm_run *r, const Knobs *k, double *natural)
 {
-	for (int j = 0; j < KNOB_COUNT; j++)
-		natural[j] = knob_get(k, (enum knob)j);
+	for (guint j = 0; j < r->k; j++)
+		natural[j] = knob_get(k, r->knob[j]);
 }
 
 static void confirmation_line(GString *out, const struct rsm_run *r, const char *label,
-			      const CfsKnobs *k, const EvaluatorResult *res)
+			      const Knobs *k, const EvaluatorResult *res)
 {
 	double nat[KNOB_COUNT];
 	double ms = workload_predict_ms(&r->s.w, res->mean);
 
-	knob_natural(k, nat);
+	knob_natural(r, k, nat);
 	g_string_append_printf(out, "  %-9s ", label);
-	rsm_report_setting(out, r->factors, KNOB_COUNT, nat);
+	rsm_report_setting(out, r->factors, r->k, nat);
 	if (r->vm && res == &r->def)
 		g_string_append(out, "\n            the reference of every round: 1 by "
 				     "construction");
@@ -785,10 +827,10 @@ static void text_confirmation(const struct rsm_run *r, GString *out)
 			out, "            the model predicted %.6g (no prediction interval)\n",
 			s->optimum_y.value);
 	confirmation_line(out, r, "defaults", &r->default_knobs, &r->def);
-	for (int k = 0; k < KNOB_COUNT; k++) {
-		coded[k] = rsm_study_to_coded(&r->factors[k],
-					      knob_get(&r->default_knobs, (enum knob)k));
-		inside &= fabs(coded[k]) <= 1;
+	for (guint j = 0; j < r->k; j++) {
+		coded[j] =
+			rsm_study_to_coded(&r->factors[j], knob_get(&r->default_knobs, r->knob[j]));
+		inside &= fabs(coded[j]) <= 1;
 	}
 	if (inside)
 		g_string_append_printf(out,
@@ -845,7 +887,7 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 	const char *unit = response_unit(c, r, true);
 
 	text_header(c, r, out);
-	rsm_report_factors(out, r->factors, KNOB_COUNT);
+	rsm_report_factors(out, r->factors, r->k);
 	rsm_report_design(out, r->s.design, r->factors, r->s.study, unit);
 	rsm_report_analysis(out, r->s.study, r->factors, unit);
 	if (r->have_rounds)
@@ -859,7 +901,7 @@ static char *text_report(const struct rsm_cli *c, const struct rsm_run *r)
 }
 
 static void json_evaluation(struct json_writer *w, const struct rsm_run *r, const char *key,
-			    const CfsKnobs *k, const EvaluatorResult *res)
+			    const Knobs *k, const EvaluatorResult *res)
 {
 	json_key(w, key);
 	if (!r->confirmed) {
@@ -872,7 +914,7 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_key(w, "stderr");
 	json_double(w, res->std_error);
 	json_key(w, "knobs");
-	results_json_knobs(w, k);
+	results_json_knobs_set(w, k, r->set);
 	json_key(w, "predicted_ms");
 	json_double(w, workload_predict_ms(&r->s.w, res->mean));
 	json_end_object(w);
@@ -1070,13 +1112,18 @@ static bool prepare_vm(const struct rsm_cli *c, struct rsm_run *r, GError **erro
 
 static bool prepare(const struct rsm_cli *c, struct rsm_run *r, GError **error)
 {
-	if (!check_numbers(c, error) || !study_prepare_output(&c->s, &r->s, error) ||
-	    !build_factors(c, r, error))
+	if (!check_numbers(c, error) || !study_prepare_output(&c->s, &r->s, error))
 		return false;
 	if (c->analyse)
-		return read_analyse_file(c, r, error);
-	if (!study_prepare_workload(&c->s, &r->s, error) ||
-	    (is_vm(c) && !prepare_vm(c, r, error)) || !build_design(c, r, error))
+		return build_factors(c, r, error) && read_analyse_file(c, r, error);
+	if (!study_prepare_workload(&c->s, &r->s, error) || !build_factors(c, r, error) ||
+	    !cmd_check_knob_set(&c->s.wc.sim, r->s.w.cfg.profile, r->set, error))
+		return false;
+	r->s.w.knobs = r->set;
+	if (is_vm(c) && r->set != KNOB_SET_CFS)
+		return cmd_usage(error, "--knobs: --objective vm sets the 6.1 guest's three CFS "
+					"knobs, latency, min_granularity and wakeup_granularity");
+	if ((is_vm(c) && !prepare_vm(c, r, error)) || !build_design(c, r, error))
 		return false;
 	r->s.settings = build_settings(r);
 	return study_open_journal(&c->s, &r->s, error);
@@ -1099,7 +1146,7 @@ int tuner_cmd_rsm(int argc, char **argv)
 	struct rsm_run r = { 0 };
 	g_autoptr(GError) error = NULL;
 	g_autoptr(GOptionContext) ctx =
-		g_option_context_new("- response surface of the CFS knobs: designed "
+		g_option_context_new("- response surface of the scheduler knobs: designed "
 				     "experiment, quadratic model, ANOVA, Box-Cox, optimum");
 	int status = 0;
 

@@ -54,7 +54,8 @@ struct scale_row {
 
 struct scale_run {
 	struct workload w;
-	CfsKnobs def, tuned;
+	Knobs def, tuned;
+	KnobSet set; /* the knobs of the tuned file: what the tuned runs set */
 	guint replicates;
 	GArray *groups; /* guint */
 	struct scale_row *rows;
@@ -81,7 +82,7 @@ static gboolean read_best(const char *path, struct scale_run *r, GError **error)
 	g_autoptr(JsonReadValue) root = NULL;
 	const char *settings;
 
-	if (!cmd_read_best(path, &r->tuned, &root, error))
+	if (!cmd_read_best(path, &r->tuned, &r->set, &root, error))
 		return FALSE;
 	if ((settings = json_read_string(root, "settings")))
 		r->best_settings = g_strdup(settings);
@@ -118,7 +119,7 @@ static void simulate_groups(gpointer data, gpointer user_data)
 	struct scale_run *r = user_data;
 	struct scale_row *row = &r->rows[GPOINTER_TO_UINT(data) - 1];
 	struct workload w = r->w; /* shares the read-only parts; only the group count differs */
-	const CfsKnobs points[2] = { r->def, r->tuned };
+	const Knobs points[2] = { r->def, r->tuned };
 	EvaluatorResult results[2];
 
 	w.hb.groups = row->groups;
@@ -129,6 +130,7 @@ static void simulate_groups(gpointer data, gpointer user_data)
 		.replicates = r->replicates,
 		.base_seed = r->w.cfg.seed,
 		.jobs = 1,
+		.knobs = r->set,
 	};
 
 	if (evaluator_run(&config, points, 2, results, NULL, NULL, &row->error)) {
@@ -205,9 +207,9 @@ static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 	json_key(&w, "unit");
 	json_string(&w, "jiffies");
 	json_key(&w, "default");
-	results_json_knobs(&w, &r->def);
+	results_json_knobs_set(&w, &r->def, r->set);
 	json_key(&w, "tuned");
-	results_json_knobs(&w, &r->tuned);
+	results_json_knobs_set(&w, &r->tuned, r->set);
 	json_end_object(&w);
 	g_string_append_c(out, '\n');
 	return g_string_free(out, FALSE);
@@ -228,13 +230,20 @@ static gboolean write_out(const struct scale_cli *c, const struct scale_run *r, 
 
 static void print_table(const struct scale_run *r)
 {
-	printf("tuner scale: default knobs (latency %" G_GUINT64_FORMAT
-	       ", min_granularity %" G_GUINT64_FORMAT ", wakeup_granularity %" G_GUINT64_FORMAT
-	       " ns)\n             tuned knobs   (latency %" G_GUINT64_FORMAT
-	       ", min_granularity %" G_GUINT64_FORMAT ", wakeup_granularity %" G_GUINT64_FORMAT
-	       " ns)\n",
-	       r->def.latency_ns, r->def.min_granularity_ns, r->def.wakeup_granularity_ns,
-	       r->tuned.latency_ns, r->tuned.min_granularity_ns, r->tuned.wakeup_granularity_ns);
+	GString *def = g_string_new(NULL), *tuned = g_string_new(NULL);
+
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		if (!(r->set & KNOB_BIT(k)))
+			continue;
+		g_string_append_printf(def, "%s%s %.0f", def->len ? ", " : "",
+				       knob_name((enum knob)k), knob_get(&r->def, (enum knob)k));
+		g_string_append_printf(tuned, "%s%s %.0f", tuned->len ? ", " : "",
+				       knob_name((enum knob)k), knob_get(&r->tuned, (enum knob)k));
+	}
+	printf("tuner scale: default knobs (%s ns)\n             tuned knobs   (%s ns)\n", def->str,
+	       tuned->str);
+	g_string_free(def, TRUE);
+	g_string_free(tuned, TRUE);
 	printf("turnaround in jiffies, the mean of %u replicate%s\n\n%8s %16s %16s %13s\n",
 	       r->replicates, r->replicates == 1 ? "" : "s", "groups", "default", "tuned",
 	       "improvement");
@@ -271,6 +280,16 @@ static gboolean prepare(const struct scale_cli *c, struct scale_run *r, GError *
 		return FALSE;
 	if (!workload_finish(&c->wc, &r->w, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if ((r->set & KNOB_BIT(k)) && !knob_in_profile((enum knob)k, r->w.cfg.profile))
+			return cmd_usage(error,
+					 "--best: %s has %s, which the %s profile's kernel "
+					 "lacks",
+					 c->best, knob_info((enum knob)k)->column,
+					 r->w.cfg.profile->name);
+	if (!cmd_check_knob_set(&c->wc.sim, r->w.cfg.profile, r->set, error))
+		return FALSE;
+	r->w.knobs = r->set;
 	r->def = workload_default_knobs(&r->w);
 	return TRUE;
 }

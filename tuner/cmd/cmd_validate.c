@@ -56,7 +56,8 @@ struct validate_run {
 	bool have_workload;
 	enum output_format format;
 	bool vm;
-	CfsKnobs knobs[2];
+	Knobs knobs[2];
+	KnobSet set;	      /* the knobs of the --best file: what the tuned rounds set */
 	double predicted_pct; /* the search's improvement_pct; NaN when absent */
 	char *command;
 	char *kernel;
@@ -84,7 +85,7 @@ static gboolean read_best(const char *path, struct validate_run *r, GError **err
 {
 	g_autoptr(JsonReadValue) root = NULL;
 
-	if (!cmd_read_best(path, &r->knobs[1], &root, error))
+	if (!cmd_read_best(path, &r->knobs[1], &r->set, &root, error))
 		return FALSE;
 	if (!json_read_number(root, "improvement_pct", &r->predicted_pct))
 		r->predicted_pct = NAN;
@@ -122,6 +123,11 @@ static gboolean prepare(const struct validate_cli *c, struct validate_run *r, GE
 	r->rounds = (guint)c->rounds;
 	if (!read_best(c->best, r, error))
 		return FALSE;
+	if (r->vm && r->set != KNOB_SET_CFS)
+		return cmd_usage(error,
+				 "--best: %s has other knobs than CFS's three; the VM's 6.1 "
+				 "kernel is set with those three only (use --against live)",
+				 c->best);
 	return cmd_prepare_out(c->out, error);
 }
 
@@ -164,7 +170,8 @@ static gboolean measure_live(const struct validate_cli *c, struct validate_run *
 	g_autoptr(LiveKnobs) live = NULL;
 
 	if (!g_shell_parse_argv(r->command, NULL, &argv, error) ||
-	    !(live = live_knobs_open(c->knob_root, error)) || !live_knobs_catch_signals(error))
+	    !(live = live_knobs_open_set(c->knob_root, r->set, error)) ||
+	    !live_knobs_catch_signals(error))
 		return FALSE;
 	r->knobs[0] = *live_knobs_saved(live);
 	r->kernel = g_strdup("live");
@@ -251,19 +258,25 @@ static char *text_report(const struct validate_run *r, const char *best)
 	g_string_append_printf(out, "%u rounds of '%s' on %s%s\n\n", r->rounds, r->command,
 			       r->vm ? "Debian's kernel in a VM, " : "the running kernel",
 			       r->vm ? r->kernel : "");
-	g_string_append_printf(out, "  %-9s %12s %20s %22s %12s %12s\n", "", "latency_ns",
-			       "min_granularity_ns", "wakeup_granularity_ns", "median s",
-			       "median ctxt");
+	/* The widths of the three CFS columns, as before knob sets; other knobs get their own. */
+	static const int width[KNOB_COUNT] = { 12, 20, 22, 19, 15 };
+
+	g_string_append_printf(out, "  %-9s", "");
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (r->set & KNOB_BIT(k))
+			g_string_append_printf(out, " %*s", width[k],
+					       knob_info((enum knob)k)->column);
+	g_string_append_printf(out, " %12s %12s\n", "median s", "median ctxt");
 	for (guint i = 0; i < 2; i++) {
 		double sec, ctxt;
 
 		medians(r, i, &sec, &ctxt);
-		g_string_append_printf(out,
-				       "  %-9s %12" G_GUINT64_FORMAT " %20" G_GUINT64_FORMAT
-				       " %22" G_GUINT64_FORMAT " %12.4f %12.0f\n",
-				       setting_names[i], r->knobs[i].latency_ns,
-				       r->knobs[i].min_granularity_ns,
-				       r->knobs[i].wakeup_granularity_ns, sec, ctxt);
+		g_string_append_printf(out, "  %-9s", setting_names[i]);
+		for (int k = 0; k < KNOB_COUNT; k++)
+			if (r->set & KNOB_BIT(k))
+				g_string_append_printf(out, " %*.0f", width[k],
+						       knob_get(&r->knobs[i], (enum knob)k));
+		g_string_append_printf(out, " %12.4f %12.0f\n", sec, ctxt);
 	}
 	g_string_append_printf(
 		out,
@@ -288,6 +301,8 @@ static void json_setting(struct json_writer *w, const struct validate_run *r, gu
 	json_key(w, "knobs");
 	json_begin_object(w);
 	for (int k = 0; k < KNOB_COUNT; k++) {
+		if (!(r->set & KNOB_BIT(k)))
+			continue;
 		json_key(w, knob_info((enum knob)k)->column);
 		json_uint(w, (guint64)knob_get(&r->knobs[s], (enum knob)k));
 	}

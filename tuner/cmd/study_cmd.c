@@ -110,10 +110,12 @@ gboolean study_prepare_workload(const struct study_cli *c, struct study_run *r, 
 
 gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GError **error)
 {
-	return cmd_open_journal(c->journal, r->settings, c->no_sync, &r->journal, error);
+	return cmd_open_journal(c->journal, r->settings,
+				r->have_workload ? r->w.knobs : KNOB_SET_CFS, c->no_sync,
+				&r->journal, error);
 }
 
-gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+gboolean study_evaluate(struct study_run *r, const Knobs *knobs, const guint64 *seeds, guint n,
 			EvaluatorResult *results, double *values, EvaluatorProgress progress,
 			void *progress_ctx, GError **error)
 {
@@ -128,6 +130,7 @@ gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint6
 		.journal = r->journal,
 		.progress = progress,
 		.progress_ctx = progress_ctx,
+		.knobs = r->have_workload ? r->w.knobs : KNOB_SET_CFS,
 	};
 	EvaluatorStats st = { 0 };
 	g_autoptr(Evaluator) ev = evaluator_new(&ec);

@@ -97,7 +97,7 @@ gboolean study_open_journal(const struct study_cli *c, struct study_run *r, GErr
  * Replicate j of point i uses seed seeds[i] + j, or the run's seed + j for every point when seeds
  * is NULL (common random numbers). values (may be NULL) gets replicate j of point i at
  * [i * replicates + j]. progress (may be NULL) as in EvaluatorConfig. */
-gboolean study_evaluate(struct study_run *r, const CfsKnobs *knobs, const guint64 *seeds, guint n,
+gboolean study_evaluate(struct study_run *r, const Knobs *knobs, const guint64 *seeds, guint n,
 			EvaluatorResult *results, double *values, EvaluatorProgress progress,
 			void *progress_ctx, GError **error);
 

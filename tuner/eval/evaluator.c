@@ -64,6 +64,12 @@ void evaluator_stats_add(EvaluatorStats *sum, const EvaluatorStats *batch)
 	sum->run += batch->run;
 }
 
+/* The knobs an error about an evaluation names. */
+static KnobSet error_knobs(const EvaluatorConfig *config)
+{
+	return config->knobs ? config->knobs : KNOB_SET_CFS;
+}
+
 /* Call the objective; on failure make sure there is an error that says which evaluation failed. */
 static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, GError **error)
 {
@@ -77,13 +83,10 @@ static gboolean evaluate(const EvaluatorConfig *config, JournalRecord *record, G
 	if (local == NULL)
 		local = g_error_new_literal(EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
 					    "the objective failed without saying why");
-	g_propagate_prefixed_error(error, local,
-				   "evaluation of latency_ns=%" G_GUINT64_FORMAT
-				   " min_granularity_ns=%" G_GUINT64_FORMAT
-				   " wakeup_granularity_ns=%" G_GUINT64_FORMAT
-				   " seed=%" G_GUINT64_FORMAT ": ",
-				   record->knobs.latency_ns, record->knobs.min_granularity_ns,
-				   record->knobs.wakeup_granularity_ns, record->seed);
+	g_autofree char *knobs = knobs_describe(&record->knobs, error_knobs(config));
+
+	g_propagate_prefixed_error(error, local, "evaluation of %s seed=%" G_GUINT64_FORMAT ": ",
+				   knobs, record->seed);
 	return FALSE;
 }
 
@@ -209,14 +212,14 @@ static void run_batch(Batch *batch, Task **pending, guint n, guint total, guint 
 		JournalRecord *record = &pending[i]->record;
 
 		if (!isfinite(values[i])) {
-			if (error == NULL)
-				error = g_error_new(
-					EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
-					"no value for latency_ns=%" G_GUINT64_FORMAT
-					" min_granularity_ns=%" G_GUINT64_FORMAT
-					" wakeup_granularity_ns=%" G_GUINT64_FORMAT " replicate %u",
-					record->knobs.latency_ns, record->knobs.min_granularity_ns,
-					record->knobs.wakeup_granularity_ns, record->replicate);
+			if (error == NULL) {
+				g_autofree char *knobs =
+					knobs_describe(&record->knobs, error_knobs(config));
+
+				error = g_error_new(EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE,
+						    "no value for %s replicate %u", knobs,
+						    record->replicate);
+			}
 			continue;
 		}
 		record->value = values[i];
@@ -242,8 +245,8 @@ static void run_batch(Batch *batch, Task **pending, guint n, guint total, guint 
  * i.
  * Returns the number of distinct tasks in tasks[] (room for n_points * R of them).
  */
-static guint build_tasks(const EvaluatorConfig *config, const CfsKnobs *points,
-			 const guint64 *seeds, guint n_points, Task *tasks, guint *slot_task)
+static guint build_tasks(const EvaluatorConfig *config, const Knobs *points, const guint64 *seeds,
+			 guint n_points, Task *tasks, guint *slot_task)
 {
 	const guint R = config->replicates;
 	g_autoptr(GHashTable) index =
@@ -309,14 +312,14 @@ void evaluator_free(Evaluator *ev)
 	g_free(ev);
 }
 
-gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
+gboolean evaluator_batch(Evaluator *ev, const Knobs *points, guint n_points,
 			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
 			 GError **error)
 {
 	return evaluator_batch_seeded(ev, points, NULL, n_points, results, values, stats, error);
 }
 
-gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
+gboolean evaluator_batch_seeded(Evaluator *ev, const Knobs *points, const guint64 *seeds,
 				guint n_points, EvaluatorResult *results, double *values,
 				EvaluatorStats *stats, GError **error)
 {
@@ -375,7 +378,7 @@ gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const gui
 	return TRUE;
 }
 
-gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+gboolean evaluator_run(const EvaluatorConfig *config, const Knobs *points, guint n_points,
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
 		       GError **error)
 {

@@ -56,8 +56,8 @@ GQuark evaluator_error_quark(void);
  * once, so it must be thread-safe (build its own simulation, share only read-only data through
  * ctx).  Returns FALSE and sets error on failure.
  */
-typedef gboolean (*EvaluatorObjective)(const CfsKnobs *knobs, guint64 seed, double *value,
-				       void *ctx, GError **error);
+typedef gboolean (*EvaluatorObjective)(const Knobs *knobs, guint64 seed, double *value, void *ctx,
+				       GError **error);
 
 /*
  * A batch objective, for objectives that measure many settings at once (one boot of the VM runs a
@@ -89,6 +89,7 @@ typedef struct {
 	Journal *journal;	    /* NULL: no journal (nothing resumes); not owned */
 	EvaluatorProgress progress; /* NULL: no progress reports */
 	void *progress_ctx;
+	KnobSet knobs; /* the knobs an error names; 0: CFS's three */
 } EvaluatorConfig;
 
 /* The result of one point. */
@@ -120,7 +121,7 @@ void evaluator_free(Evaluator *ev);
  * are the caller's.  Returns FALSE and sets error on the first failed evaluation (see above).  One
  * batch at a time per Evaluator.
  */
-gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
+gboolean evaluator_batch(Evaluator *ev, const Knobs *points, guint n_points,
 			 EvaluatorResult *results, double *values, EvaluatorStats *stats,
 			 GError **error);
 
@@ -129,7 +130,7 @@ gboolean evaluator_batch(Evaluator *ev, const CfsKnobs *points, guint n_points,
  * designs whose replicated points must be independent runs (RSM's centre points when the
  * simulation has run-to-run variation), where common random numbers would make them agree.
  */
-gboolean evaluator_batch_seeded(Evaluator *ev, const CfsKnobs *points, const guint64 *seeds,
+gboolean evaluator_batch_seeded(Evaluator *ev, const Knobs *points, const guint64 *seeds,
 				guint n_points, EvaluatorResult *results, double *values,
 				EvaluatorStats *stats, GError **error);
 
@@ -150,7 +151,7 @@ typedef gboolean (*EvaluatorJob)(guint i, void *ctx, GError **error);
 gboolean evaluator_map(Evaluator *ev, guint n, EvaluatorJob job, void *ctx, GError **error);
 
 /* evaluator_new, one evaluator_batch, evaluator_free. */
-gboolean evaluator_run(const EvaluatorConfig *config, const CfsKnobs *points, guint n_points,
+gboolean evaluator_run(const EvaluatorConfig *config, const Knobs *points, guint n_points,
 		       EvaluatorResult *results, double *values, EvaluatorStats *stats,
 		       GError **error);
 

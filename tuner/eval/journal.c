@@ -11,20 +11,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define JOURNAL_MAGIC	"# linsched-tuner journal "
-#define JOURNAL_VERSION "v2"
-#define JOURNAL_COLUMNS \
-	"# latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s check\n"
-#define JOURNAL_FIELDS 8
+#define JOURNAL_MAGIC	    "# linsched-tuner journal "
+#define JOURNAL_VERSION	    "v3"
+/* The fields after a record's knobs: seed replicate value wall_s check. */
+#define JOURNAL_TAIL_FIELDS 5
 /* Hex digits of the SHA-256 kept as a record's check. */
-#define CHECK_DIGITS   8
+#define CHECK_DIGITS	    8
 
 struct Journal {
 	char *path;
+	KnobSet knobs; /* the knobs of every record, in enum order */
+	int version;   /* 2 or 3: what the file was started as, and its records are written in */
 	int fd;
 	JournalFlags flags;
 	off_t size;	     /* bytes of complete lines: where the next record starts */
-	GHashTable *records; /* set of JournalRecord*, keyed by (knobs, seed, replicate) */
+	GHashTable *records; /* set of JournalRecord*, keyed by (knobs, seed, replicate), the
+			      * knobs outside the set 0 */
 };
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -37,8 +39,13 @@ G_DEFINE_QUARK(journal-error-quark, journal_error)
 guint journal_record_key_hash(gconstpointer record)
 {
 	const JournalRecord *r = record;
-	const guint64 key[] = { r->knobs.latency_ns, r->knobs.min_granularity_ns,
-				r->knobs.wakeup_granularity_ns, r->seed, r->replicate };
+	const guint64 key[] = { r->knobs.latency_ns,
+				r->knobs.min_granularity_ns,
+				r->knobs.wakeup_granularity_ns,
+				r->knobs.migration_cost_ns,
+				r->knobs.base_slice_ns,
+				r->seed,
+				r->replicate };
 	guint h = 17;
 	for (gsize i = 0; i < G_N_ELEMENTS(key); i++)
 		h = h * 31 + g_int64_hash(&key[i]);
@@ -48,26 +55,52 @@ guint journal_record_key_hash(gconstpointer record)
 gboolean journal_record_key_equal(gconstpointer a, gconstpointer b)
 {
 	const JournalRecord *x = a, *y = b;
-	return x->knobs.latency_ns == y->knobs.latency_ns &&
-	       x->knobs.min_granularity_ns == y->knobs.min_granularity_ns &&
-	       x->knobs.wakeup_granularity_ns == y->knobs.wakeup_granularity_ns &&
-	       x->seed == y->seed && x->replicate == y->replicate;
+	return memcmp(&x->knobs, &y->knobs, sizeof x->knobs) == 0 && x->seed == y->seed &&
+	       x->replicate == y->replicate;
+}
+
+/* knobs with those outside the journal's set 0: the settings hold them, so they are no part of a
+ * record's key. */
+static Knobs key_knobs(const Journal *journal, const Knobs *knobs)
+{
+	Knobs k = { 0 };
+
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (journal->knobs & KNOB_BIT(i))
+			knob_set(&k, (enum knob)i, knob_get(knobs, (enum knob)i));
+	return k;
 }
 
 /* Add a copy of record unless its key is already there (the first record of a key wins). */
 static void table_add(Journal *journal, const JournalRecord *record)
 {
-	if (!g_hash_table_contains(journal->records, record))
-		g_hash_table_add(journal->records, g_memdup2(record, sizeof *record));
+	JournalRecord r = *record;
+
+	r.knobs = key_knobs(journal, &record->knobs);
+	if (!g_hash_table_contains(journal->records, &r))
+		g_hash_table_add(journal->records, g_memdup2(&r, sizeof r));
 }
 
 /* ---- text format ---- */
 
-static char *header_line(const char *settings)
+static char *header_line(KnobSet knobs, const char *settings)
 {
 	g_autofree char *sha = g_compute_checksum_for_string(G_CHECKSUM_SHA256, settings, -1);
-	return g_strdup_printf(JOURNAL_MAGIC JOURNAL_VERSION " sha256=%s settings=%s\n", sha,
-			       settings);
+	g_autofree char *names = knob_set_names(knobs, ",");
+	return g_strdup_printf(JOURNAL_MAGIC JOURNAL_VERSION " knobs=%s sha256=%s settings=%s\n",
+			       names, sha, settings);
+}
+
+/* "# latency_ns ... seed replicate value wall_s check": line 2, the fields of a record. */
+static char *columns_line(KnobSet knobs)
+{
+	GString *s = g_string_new("#");
+
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (knobs & KNOB_BIT(i))
+			g_string_append_printf(s, " %s", knob_info((enum knob)i)->column);
+	g_string_append(s, " seed replicate value wall_s check\n");
+	return g_string_free(s, FALSE);
 }
 
 /* The check of a record's first seven fields (text, without the space before the check). */
@@ -79,17 +112,19 @@ static void record_check(const char *text, gsize len, char check[CHECK_DIGITS + 
 	check[CHECK_DIGITS] = '\0';
 }
 
-static char *format_record(const JournalRecord *r)
+static char *format_record(const Journal *journal, const JournalRecord *r)
 {
 	char value[G_ASCII_DTOSTR_BUF_SIZE], wall[G_ASCII_DTOSTR_BUF_SIZE];
 	/* %.17g: 17 significant digits identify every double, so the value reads back bit-exact. */
 	g_ascii_formatd(value, sizeof value, "%.17g", r->value);
 	g_ascii_formatd(wall, sizeof wall, "%.6f", r->wall_s);
-	g_autofree char *fields =
-		g_strdup_printf("%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
-				" %" G_GUINT64_FORMAT " %u %s %s",
-				r->knobs.latency_ns, r->knobs.min_granularity_ns,
-				r->knobs.wakeup_granularity_ns, r->seed, r->replicate, value, wall);
+	GString *knobs = g_string_new(NULL);
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (journal->knobs & KNOB_BIT(i))
+			g_string_append_printf(knobs, "%.0f ", knob_get(&r->knobs, (enum knob)i));
+	g_autofree char *knob_text = g_string_free(knobs, FALSE);
+	g_autofree char *fields = g_strdup_printf("%s%" G_GUINT64_FORMAT " %u %s %s", knob_text,
+						  r->seed, r->replicate, value, wall);
 	char check[CHECK_DIGITS + 1];
 	record_check(fields, strlen(fields), check);
 	return g_strdup_printf("%s %s\n", fields, check);
@@ -119,53 +154,63 @@ static gboolean parse_double(const char *text, double *out)
 	return *end == '\0';
 }
 
-/* Parse one record line (without its newline). */
+/* Parse one record line (without its newline): the set's knobs, then seed replicate value wall_s
+ * check. */
 static gboolean parse_record(const Journal *journal, const char *line, guint lineno,
 			     JournalRecord *out, GError **error)
 {
-	static const char *const names[JOURNAL_FIELDS] = { [KNOB_LATENCY] = "latency_ns",
-							   [KNOB_MIN_GRANULARITY] =
-								   "min_granularity_ns",
-							   [KNOB_WAKEUP_GRANULARITY] =
-								   "wakeup_granularity_ns",
-							   [KNOB_COUNT] = "seed",
-							   "replicate",
-							   "value",
-							   "wall_s",
-							   "check" };
+	static const char *const tail[JOURNAL_TAIL_FIELDS] = { "seed", "replicate", "value",
+							       "wall_s", "check" };
+	const guint n_knobs = knob_set_count(journal->knobs),
+		    n_fields = n_knobs + JOURNAL_TAIL_FIELDS;
 	g_auto(GStrv) field = g_strsplit(line, " ", -1);
 	guint n = g_strv_length(field);
-	if (n != JOURNAL_FIELDS) {
+	if (n != n_fields) {
 		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
-			    "journal %s line %u: expected %d space-separated fields, found %u",
-			    journal->path, lineno, JOURNAL_FIELDS, n);
+			    "journal %s line %u: expected %u space-separated fields, found %u",
+			    journal->path, lineno, n_fields, n);
 		return FALSE;
 	}
 	/* The check first: a damaged line is reported as damaged, whatever its fields now say. */
 	char check[CHECK_DIGITS + 1];
 	record_check(line, (gsize)(strrchr(line, ' ') - line), check);
-	if (strcmp(check, field[JOURNAL_FIELDS - 1]) != 0) {
+	if (strcmp(check, field[n_fields - 1]) != 0) {
 		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
 			    "journal %s line %u: the check '%s' does not match the record (should "
 			    "be '%s'): the line was damaged or edited",
-			    journal->path, lineno, field[JOURNAL_FIELDS - 1], check);
+			    journal->path, lineno, field[n_fields - 1], check);
 		return FALSE;
 	}
 	guint64 replicate = 0;
-	gboolean ok[JOURNAL_FIELDS - 1] = {
-		parse_u64(field[0], G_MAXUINT64, &out->knobs.latency_ns),
-		parse_u64(field[1], G_MAXUINT64, &out->knobs.min_granularity_ns),
-		parse_u64(field[2], G_MAXUINT64, &out->knobs.wakeup_granularity_ns),
-		parse_u64(field[3], G_MAXUINT64, &out->seed),
-		parse_u64(field[4], G_MAXUINT, &replicate),
-		parse_double(field[5], &out->value),
-		parse_double(field[6], &out->wall_s),
+	guint f = 0;
+
+	out->knobs = (Knobs){ 0 };
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		guint64 v;
+
+		if (!(journal->knobs & KNOB_BIT(i)))
+			continue;
+		if (!parse_u64(field[f], G_MAXUINT64, &v)) {
+			g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
+				    "journal %s line %u: field %u (%s) is not a valid number: '%s'",
+				    journal->path, lineno, f + 1, knob_info((enum knob)i)->column,
+				    field[f]);
+			return FALSE;
+		}
+		knob_set(&out->knobs, (enum knob)i, (double)v);
+		f++;
+	}
+	gboolean ok[JOURNAL_TAIL_FIELDS - 1] = {
+		parse_u64(field[f], G_MAXUINT64, &out->seed),
+		parse_u64(field[f + 1], G_MAXUINT, &replicate),
+		parse_double(field[f + 2], &out->value),
+		parse_double(field[f + 3], &out->wall_s),
 	};
-	for (guint i = 0; i < JOURNAL_FIELDS - 1; i++) {
+	for (guint i = 0; i < JOURNAL_TAIL_FIELDS - 1; i++) {
 		if (!ok[i]) {
 			g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
 				    "journal %s line %u: field %u (%s) is not a valid number: '%s'",
-				    journal->path, lineno, i + 1, names[i], field[i]);
+				    journal->path, lineno, f + i + 1, tail[i], field[f + i]);
 			return FALSE;
 		}
 	}
@@ -206,7 +251,53 @@ static char *describe_difference(const char *stored, const char *current)
  * Check line 1 (without its newline) against the settings of this run.  The stored hash must match
  * the stored text (else the header was damaged or edited), and the text must equal ours.
  */
-static gboolean check_header(const Journal *journal, const char *line, const char *settings,
+/*
+ * The knob set of a header's version: v2 journals hold CFS's three knobs (they predate knob sets);
+ * v3 names its set in " knobs=NAMES" before the sha256. *after is where " sha256=" should start.
+ * The set must be the run's: another set's records are other points.
+ */
+static gboolean check_version(Journal *journal, const char *version, const char **after,
+			      GError **error)
+{
+	KnobSet stored;
+
+	if (g_str_has_prefix(version, "v2 ")) {
+		journal->version = 2;
+		stored = KNOB_SET_CFS;
+		*after = version + 2;
+	} else {
+		journal->version = 3;
+		const char *names = version + strlen(JOURNAL_VERSION " knobs=");
+		const char *end = strchr(names, ' ');
+		g_autofree char *text = end ? g_strndup(names, (gsize)(end - names)) : NULL;
+
+		if (!text || !knob_set_parse(text, NULL, &stored, NULL)) {
+			g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_PARSE,
+				    "journal %s line 1: malformed header (expected 'knobs=NAMES "
+				    "sha256=<64 hex> settings=...')",
+				    journal->path);
+			return FALSE;
+		}
+		*after = end;
+	}
+	if (stored != journal->knobs) {
+		g_autofree char *had = knob_set_names(stored, ",");
+		g_autofree char *want = knob_set_names(journal->knobs, ",");
+		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_MISMATCH,
+			    "journal %s line 1: written for the knobs %s (format v%d), this run "
+			    "searches %s (use another journal file, or delete this one to start "
+			    "afresh)",
+			    journal->path, had, journal->version, want);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+/*
+ * Check line 1 (without its newline) against the knobs and settings of this run.  The stored hash
+ * must match the stored text (else the header was damaged or edited), and the text must equal ours.
+ */
+static gboolean check_header(Journal *journal, const char *line, const char *settings,
 			     GError **error)
 {
 	const char *version = line + strlen(JOURNAL_MAGIC);
@@ -214,21 +305,24 @@ static gboolean check_header(const Journal *journal, const char *line, const cha
 		g_set_error(
 			error, JOURNAL_ERROR, JOURNAL_ERROR_NOT_JOURNAL,
 			"journal %s line 1: format v1, an older tuner's, whose records carry no "
-			"check; this tuner reads and writes " JOURNAL_VERSION
+			"check; this tuner reads v2 and " JOURNAL_VERSION
 			" only (give another --journal, or delete this one to start afresh)",
 			journal->path);
 		return FALSE;
 	}
-	if (!g_str_has_prefix(version, JOURNAL_VERSION " ")) {
+	if (!g_str_has_prefix(version, "v2 ") &&
+	    !g_str_has_prefix(version, JOURNAL_VERSION " knobs=")) {
 		g_set_error(
 			error, JOURNAL_ERROR, JOURNAL_ERROR_NOT_JOURNAL,
-			"journal %s line 1: unsupported format '%.16s' (this tuner reads " JOURNAL_VERSION
+			"journal %s line 1: unsupported format '%.16s' (this tuner reads v2 and " JOURNAL_VERSION
 			")",
 			journal->path, version);
 		return FALSE;
 	}
-	/* After the version: " sha256=" 64 hex digits " settings=" the settings. */
-	const char *after = version + strlen(JOURNAL_VERSION);
+	const char *after;
+	if (!check_version(journal, version, &after, error))
+		return FALSE;
+	/* After the version (and v3's knobs): " sha256=" 64 hex digits " settings=" the settings. */
 	const char *sha = NULL, *stored = NULL;
 	if (g_str_has_prefix(after, " sha256=")) {
 		sha = after + strlen(" sha256=");
@@ -299,14 +393,16 @@ static gboolean sync_if_asked(const Journal *journal, GError **error)
 /* Start an empty file (or one whose header was torn before its newline) with a fresh header. */
 static gboolean write_header(Journal *journal, const char *settings, GError **error)
 {
-	g_autofree char *header = header_line(settings);
-	g_autofree char *text = g_strconcat(header, JOURNAL_COLUMNS, NULL);
+	g_autofree char *header = header_line(journal->knobs, settings);
+	g_autofree char *columns = columns_line(journal->knobs);
+	g_autofree char *text = g_strconcat(header, columns, NULL);
 	if (ftruncate(journal->fd, 0) != 0)
 		return io_error(error, errno, "truncate", journal->path);
 	journal->size = 0;
 	if (!write_once(journal, text, strlen(text), error) || !sync_if_asked(journal, error))
 		return FALSE;
 	journal->size = (off_t)strlen(text);
+	journal->version = 3;
 	return TRUE;
 }
 
@@ -387,6 +483,12 @@ static gboolean load(Journal *journal, const char *settings, GError **error)
 
 Journal *journal_open(const char *path, const char *settings, JournalFlags flags, GError **error)
 {
+	return journal_open_knobs(path, settings, KNOB_SET_CFS, flags, error);
+}
+
+Journal *journal_open_knobs(const char *path, const char *settings, KnobSet knobs,
+			    JournalFlags flags, GError **error)
+{
 	g_return_val_if_fail(path != NULL && settings != NULL, NULL);
 	if (strpbrk(settings, "\r\n") != NULL) {
 		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_INVALID,
@@ -395,6 +497,7 @@ Journal *journal_open(const char *path, const char *settings, JournalFlags flags
 	}
 	g_autoptr(Journal) journal = g_new0(Journal, 1);
 	journal->path = g_strdup(path);
+	journal->knobs = knobs & KNOB_SET_ALL;
 	journal->flags = flags;
 	journal->records = g_hash_table_new_full(journal_record_key_hash, journal_record_key_equal,
 						 g_free, NULL);
@@ -427,13 +530,17 @@ void journal_close(Journal *journal)
 	g_free(journal);
 }
 
-gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
-			guint replicate, JournalRecord *out)
+gboolean journal_lookup(const Journal *journal, const Knobs *knobs, guint64 seed, guint replicate,
+			JournalRecord *out)
 {
-	const JournalRecord key = { .knobs = *knobs, .seed = seed, .replicate = replicate };
+	const JournalRecord key = { .knobs = key_knobs(journal, knobs),
+				    .seed = seed,
+				    .replicate = replicate };
 	const JournalRecord *found = g_hash_table_lookup(journal->records, &key);
-	if (found && out)
+	if (found && out) {
 		*out = *found;
+		out->knobs = *knobs;
+	}
 	return found != NULL;
 }
 
@@ -441,17 +548,14 @@ gboolean journal_append(Journal *journal, const JournalRecord *record, GError **
 {
 	const char *why = impossible(record->value, record->wall_s);
 	if (why) {
+		g_autofree char *knobs = knobs_describe(&record->knobs, journal->knobs);
 		g_set_error(error, JOURNAL_ERROR, JOURNAL_ERROR_INVALID,
-			    "journal %s: cannot record latency_ns=%" G_GUINT64_FORMAT
-			    " min_granularity_ns=%" G_GUINT64_FORMAT
-			    " wakeup_granularity_ns=%" G_GUINT64_FORMAT " seed=%" G_GUINT64_FORMAT
+			    "journal %s: cannot record %s seed=%" G_GUINT64_FORMAT
 			    ": %s (value %g, wall_s %g)",
-			    journal->path, record->knobs.latency_ns,
-			    record->knobs.min_granularity_ns, record->knobs.wakeup_granularity_ns,
-			    record->seed, why, record->value, record->wall_s);
+			    journal->path, knobs, record->seed, why, record->value, record->wall_s);
 		return FALSE;
 	}
-	g_autofree char *line = format_record(record);
+	g_autofree char *line = format_record(journal, record);
 	gsize len = strlen(line);
 	if (!write_once(journal, line, len, error))
 		return FALSE;

@@ -4,20 +4,26 @@
  *
  * A journal is a text file.  Line 1 is the header:
  *
- *     # linsched-tuner journal v2 sha256=<64 hex digits> settings=<settings>
+ *     # linsched-tuner journal v3 knobs=<knob set> sha256=<64 hex digits> settings=<settings>
  *
- * where <settings> is a canonical one-line description of everything that changes the value of an
+ * where <knob set> names the knobs the run searches (knobs.h), comma-separated in enum order, e.g.
+ * "latency,min_granularity,wakeup_granularity,migration_cost" or "base_slice";
+ * <settings> is a canonical one-line description of everything that changes the value of an
  * evaluation (workload, simulator parameters, objective, optimizer settings), built by the caller,
  * and sha256 its SHA-256.  A journal is only reused by a run with the same settings: results of a
  * different workload would silently poison the search.  Both the text and its hash are stored so
  * that the refusal can say what differs (and the hash catches a hand-edited header).  Write
  * <settings> as space-separated key=value tokens: the refusal then lists the tokens that differ.
  *
- * Every later line is a comment (starting with '#') or one record of eight space-separated fields:
+ * A journal of another knob set is refused with an error naming the file and line 1 (its records
+ * are other points).  Line 2 is a comment naming the fields.
+ *
+ * Every later line is a comment (starting with '#') or one record of the set's knobs and five more
+ * space-separated fields, e.g. for the three CFS knobs:
  *
  *     latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s check
  *
- * the knobs and seed as decimal integers, the replicate index, the objective value printed with
+ * the knobs (in enum order) and seed as decimal integers, the replicate index, the objective value printed with
  * "%.17g" (which round-trips every double exactly, so a resumed run computes bit-identical results),
  * the evaluation's wall time in seconds, and the check: the first 8 hex digits of the SHA-256 of
  * the line's text before the space that precedes it.  The check catches a damaged or hand-edited
@@ -28,6 +34,11 @@
  *
  * Versions: v1 (up to the first release with checks) had seven fields and no check; such a journal
  * is refused with a message that says so, rather than read without its records being checked.
+ * v2 (before knob sets) had no knobs= and always the three CFS knobs: it is read as a v3 journal
+ * of that set, and a run of that set resumes it, appending records in the same form (so the file
+ * stays a valid v2 journal).  New journals are v3.
+ *
+ * Knobs outside the set are no part of a record's key: the settings fix them.
  *
  * Crash safety.  A record is appended with one write(2) of the whole line on an O_APPEND
  * descriptor.  After kill -9 the kernel still holds every completed write, so at most the
@@ -55,7 +66,7 @@ G_BEGIN_DECLS
 
 /* One finished evaluation: the objective at knobs with seed, the replicate-th replicate. */
 typedef struct {
-	CfsKnobs knobs;
+	Knobs knobs;
 	guint64 seed;
 	guint replicate;
 	double value;  /* objective value, in the objective's unit (jiffies or predicted real ms) */
@@ -83,24 +94,27 @@ typedef enum {
 GQuark journal_error_quark(void);
 
 /*
- * Open the journal at path for the given settings (one line, no '\n').  A missing or empty file is
+ * Open the journal at path for the given knob set and settings (one line, no '\n').  A missing or empty file is
  * created with the header.  An existing file must carry the same settings, and its records are
  * loaded; a torn last line is dropped.  Errors: the file is not a journal, its settings differ
  * ("journal FILE was written for a different setting: ..."), a line is malformed (naming file and
  * line), the journal is in use by another process, or an I/O error.  Returns NULL on error.
  */
+Journal *journal_open_knobs(const char *path, const char *settings, KnobSet knobs,
+			    JournalFlags flags, GError **error);
+/* journal_open_knobs of CFS's three knobs. */
 Journal *journal_open(const char *path, const char *settings, JournalFlags flags, GError **error);
 
 /* Close the file and free everything.  NULL is allowed. */
 void journal_close(Journal *journal);
 
 /*
- * Look up the record of (knobs, seed, replicate).  Returns TRUE and copies it into *out (out may be
- * NULL to only test presence), or FALSE when there is none.  When the file holds several records
+ * Look up the record of (knobs, seed, replicate), the knobs outside the set ignored.  Returns TRUE
+ * and copies it into *out, with knobs as given (out may be NULL to only test presence), or FALSE when there is none.  When the file holds several records
  * of one key (only possible if someone concatenated journals), the first one wins.
  */
-gboolean journal_lookup(const Journal *journal, const CfsKnobs *knobs, guint64 seed,
-			guint replicate, JournalRecord *out);
+gboolean journal_lookup(const Journal *journal, const Knobs *knobs, guint64 seed, guint replicate,
+			JournalRecord *out);
 
 /*
  * Append a record to the file (and make it durable unless JOURNAL_NO_SYNC) and to the in-memory

@@ -111,12 +111,16 @@ gboolean knob_state_write(const char *path, const KnobState *state, GError **err
 	g_key_file_set_string(kf, GROUP, "started", state->started);
 	g_key_file_set_string(kf, GROUP, "root", state->root);
 	g_key_file_set_string(kf, GROUP, "layout", state->layout);
+	KnobSet set = state->knobs ? state->knobs : KNOB_SET_CFS;
+	g_autofree char *names = knob_set_names(set, ",");
+	g_key_file_set_string(kf, GROUP, "knobs", names);
 	for (int i = 0; i < KNOB_COUNT; i++)
-		g_key_file_set_uint64(kf, GROUP, knob_info((enum knob)i)->column,
-				      (guint64)knob_get(&state->saved, (enum knob)i));
+		if (set & KNOB_BIT(i))
+			g_key_file_set_uint64(kf, GROUP, knob_info((enum knob)i)->column,
+					      (guint64)knob_get(&state->saved, (enum knob)i));
 	g_key_file_set_comment(
 		kf, GROUP, NULL,
-		" The CFS knobs before a tuner changed them; `tuner knobs --restore` "
+		" The scheduler knobs before a tuner changed them; `tuner knobs --restore` "
 		"writes them back.",
 		NULL);
 	gsize len;
@@ -156,8 +160,17 @@ gboolean knob_state_read(const char *path, KnobState *state, gboolean *found, GE
 		state->root = g_key_file_get_string(kf, GROUP, "root", &local);
 	if (!local)
 		state->layout = g_key_file_get_string(kf, GROUP, "layout", &local);
+	state->knobs = KNOB_SET_CFS;
+	if (!local && g_key_file_has_key(kf, GROUP, "knobs", NULL)) {
+		g_autofree char *names = g_key_file_get_string(kf, GROUP, "knobs", &local);
+		if (names && !knob_set_parse(names, NULL, &state->knobs, NULL))
+			g_set_error(&local, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+				    "knobs is '%s', not a list of %s", names, knob_names_list());
+	}
 	for (int i = 0; i < KNOB_COUNT && !local; i++) {
 		const char *key = knob_info((enum knob)i)->column;
+		if (!(state->knobs & KNOB_BIT(i)))
+			continue;
 		g_autofree char *text = g_key_file_get_string(kf, GROUP, key, &local);
 		guint64 v;
 		if (text && !g_ascii_string_to_unsigned(text, 10, 0, MAX_NS, &v, NULL))

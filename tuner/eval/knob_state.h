@@ -22,9 +22,13 @@
  *   started=2025-01-31T12:00:00Z
  *   root=/
  *   layout=sysctl
+ *   knobs=latency,min_granularity,wakeup_granularity
  *   latency_ns=24000000
  *   min_granularity_ns=3000000
  *   wakeup_granularity_ns=4000000
+ *
+ * knobs names the knob set the tuner held (knobs.h), and one key per knob of it follows; a file
+ * without knobs (written before knob sets) holds CFS's three.
  *
  * It names the knob root and layout, not the files: a state file that had been tampered with can
  * make the tuner write a number into a knob, never into any other file.
@@ -44,11 +48,12 @@
 G_BEGIN_DECLS
 
 typedef struct {
-	gint64 pid;	/* the tuner that wrote it */
-	char *started;	/* when, ISO 8601 UTC */
-	char *root;	/* the knob root, canonical */
-	char *layout;	/* "sysctl" or "debugfs" */
-	CfsKnobs saved; /* the values before the tuner changed anything */
+	gint64 pid;    /* the tuner that wrote it */
+	char *started; /* when, ISO 8601 UTC */
+	char *root;    /* the knob root, canonical */
+	char *layout;  /* "sysctl" or "debugfs" */
+	KnobSet knobs; /* the knobs held and saved (0 when writing: CFS's three) */
+	Knobs saved;   /* the values before the tuner changed anything */
 } KnobState;
 
 void knob_state_clear(KnobState *state);

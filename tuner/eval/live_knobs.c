@@ -29,16 +29,24 @@ static const struct {
 				 "debugfs" },
 };
 
-/* The file of knob k in layout, relative to the layout's dir. */
+/* The file of knob k in layout, relative to the layout's dir; NULL: the layout has none (sysctl's
+ * base_slice). */
 static const char *knob_file(LiveKnobsLayout layout, enum knob k)
 {
 	return layout == LIVE_KNOBS_SYSCTL ? knob_info(k)->sysctl : knob_info(k)->debugfs;
 }
 
+/* The first knob of set: the one whose file tells the layout. */
+static enum knob first_knob(KnobSet set)
+{
+	return (enum knob)__builtin_ctz(set);
+}
+
 struct LiveKnobs {
 	LiveKnobsLayout layout;
+	KnobSet set; /* the knobs read, written and restored */
 	char *path[KNOB_COUNT];
-	CfsKnobs saved;	      /* the values found by live_knobs_open */
+	Knobs saved;	      /* the values found by live_knobs_open */
 	guint written;	      /* bit i: knob i was written since the last restore */
 	GMutex lock;	      /* held by live_knobs_run_cmd from apply to restore */
 	char *state_path;     /* the state file (knob_state.h), removed once restored */
@@ -83,7 +91,7 @@ static void terminating_set(sigset_t *set)
 G_DEFINE_QUARK(live-knobs-error-quark, live_knobs_error)
 /* clang-format on */
 
-static void knobs_to_array(const CfsKnobs *knobs, guint64 v[KNOB_COUNT])
+static void knobs_to_array(const Knobs *knobs, guint64 v[KNOB_COUNT])
 {
 	for (int i = 0; i < KNOB_COUNT; i++)
 		v[i] = (guint64)knob_get(knobs, (enum knob)i);
@@ -110,23 +118,31 @@ static int probe(const char *path, GError **error)
 	return -1;
 }
 
-static void set_no_knobs_error(const char *root, GError **error)
+static void set_no_knobs_error(const char *root, KnobSet set, GError **error)
 {
 	struct utsname uts;
 	const char *release = uname(&uts) == 0 ? uts.release : "(unknown)";
-	g_autofree char *sysctl =
-		g_build_filename(root, layouts[LIVE_KNOBS_SYSCTL].dir,
-				 knob_file(LIVE_KNOBS_SYSCTL, KNOB_LATENCY), NULL);
-	g_autofree char *debugfs =
-		g_build_filename(root, layouts[LIVE_KNOBS_DEBUGFS].dir,
-				 knob_file(LIVE_KNOBS_DEBUGFS, KNOB_LATENCY), NULL);
+	enum knob k = first_knob(set);
+	g_autofree char *debugfs = g_build_filename(root, layouts[LIVE_KNOBS_DEBUGFS].dir,
+						    knob_file(LIVE_KNOBS_DEBUGFS, k), NULL);
+	if (!knob_info(k)->sysctl) {
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_NO_KNOBS,
+			"kernel %s exposes no %s under %s: %s does not exist. Only kernels 6.6 "
+			"and later (EEVDF) have it, in debugfs, which must be mounted (mount -t "
+			"debugfs none /sys/kernel/debug)",
+			release, knob_name(k), root, debugfs);
+		return;
+	}
+	g_autofree char *sysctl = g_build_filename(root, layouts[LIVE_KNOBS_SYSCTL].dir,
+						   knob_file(LIVE_KNOBS_SYSCTL, k), NULL);
 	g_set_error(
 		error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_NO_KNOBS,
-		"kernel %s exposes no CFS knobs under %s: neither %s nor %s exists. "
+		"kernel %s exposes no %s knobs under %s: neither %s nor %s exists. "
 		"Kernels 6.6 and later schedule with EEVDF and have no such knobs; kernels 5.13 to "
 		"6.5 need debugfs mounted (mount -t debugfs none /sys/kernel/debug); older ones "
 		"need CONFIG_SCHED_DEBUG",
-		release, root, sysctl, debugfs);
+		release, k < KNOB_CFS_COUNT ? "CFS" : knob_name(k), root, sysctl, debugfs);
 }
 
 static gboolean read_knob(const char *path, guint64 *value, GError **error)
@@ -154,21 +170,24 @@ static gboolean read_knob(const char *path, guint64 *value, GError **error)
 	return TRUE;
 }
 
-/* The layout under root, or -1 with error set. */
-static int detect_layout(const char *root, GError **error)
+/* The layout under root, by where the set's first knob is (sysctl first), or -1 with error set. A
+ * set with base_slice can only be in debugfs. */
+static int detect_layout(const char *root, KnobSet set, GError **error)
 {
 	int found = -1;
 	for (int l = 0; l < (int)G_N_ELEMENTS(layouts) && found < 0; l++) {
-		g_autofree char *latency = g_build_filename(
-			root, layouts[l].dir, knob_file((LiveKnobsLayout)l, KNOB_LATENCY), NULL);
-		int exists = probe(latency, error);
+		if (l == LIVE_KNOBS_SYSCTL && (set & KNOB_BIT(KNOB_BASE_SLICE)))
+			continue;
+		g_autofree char *file = g_build_filename(
+			root, layouts[l].dir, knob_file((LiveKnobsLayout)l, first_knob(set)), NULL);
+		int exists = probe(file, error);
 		if (exists < 0)
 			return -1;
 		if (exists)
 			found = l;
 	}
 	if (found < 0)
-		set_no_knobs_error(root, error);
+		set_no_knobs_error(root, set, error);
 	return found;
 }
 
@@ -207,17 +226,14 @@ static gboolean check_no_stale_state(const char *path, GError **error)
 	gboolean found;
 	g_autoptr(GError) local = NULL;
 	if (knob_state_read(path, &stale, &found, &local)) {
-		g_set_error(
-			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
-			"a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
-			"restoring the CFS knobs under %s, which may still hold its values; "
-			"run `tuner knobs --restore%s%s` to write back latency_ns=%" G_GUINT64_FORMAT
-			" min_granularity_ns=%" G_GUINT64_FORMAT
-			" wakeup_granularity_ns=%" G_GUINT64_FORMAT " (saved in %s)",
-			stale.pid, stale.started, stale.root,
-			strcmp(stale.root, "/") ? " --knob-root " : "",
-			strcmp(stale.root, "/") ? stale.root : "", stale.saved.latency_ns,
-			stale.saved.min_granularity_ns, stale.saved.wakeup_granularity_ns, path);
+		g_autofree char *saved = knobs_describe(&stale.saved, stale.knobs);
+		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
+			    "a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
+			    "restoring the CFS knobs under %s, which may still hold its values; "
+			    "run `tuner knobs --restore%s%s` to write back %s (saved in %s)",
+			    stale.pid, stale.started, stale.root,
+			    strcmp(stale.root, "/") ? " --knob-root " : "",
+			    strcmp(stale.root, "/") ? stale.root : "", saved, path);
 		knob_state_clear(&stale);
 		return FALSE;
 	}
@@ -239,31 +255,42 @@ static char *utc_now(void)
 
 LiveKnobs *live_knobs_open(const char *root, GError **error)
 {
+	return live_knobs_open_set(root, KNOB_SET_CFS, error);
+}
+
+LiveKnobs *live_knobs_open_set(const char *root, KnobSet set, GError **error)
+{
 	root = root ? root : "/";
+	set &= KNOB_SET_ALL;
+	g_return_val_if_fail(set != 0, NULL);
 	/* Before anything is written: from here on a signal cannot stop the tuner half-way. */
 	if (!live_knobs_catch_signals(error))
 		return NULL;
-	int found = detect_layout(root, error);
+	int found = detect_layout(root, set, error);
 	if (found < 0)
 		return NULL;
 	g_autoptr(LiveKnobs) live = g_new0(LiveKnobs, 1);
 	g_mutex_init(&live->lock);
 	live->state_lock = -1;
+	live->set = set;
 	live->layout = (LiveKnobsLayout)found;
 	if (!lock_state(root, &live->state_lock, &live->state_path, error) ||
 	    !check_no_stale_state(live->state_path, error))
 		return NULL;
-	guint64 v[KNOB_COUNT];
 	for (int i = 0; i < KNOB_COUNT; i++) {
+		guint64 v;
+		if (!(set & KNOB_BIT(i)))
+			continue;
 		live->path[i] = knob_path(root, live->layout, (enum knob)i);
-		if (!read_knob(live->path[i], &v[i], error))
+		if (!read_knob(live->path[i], &v, error))
 			return NULL;
+		knob_set(&live->saved, (enum knob)i, (double)v);
 	}
-	live->saved = (CfsKnobs){ v[0], v[1], v[2] };
 	KnobState state = { .pid = getpid(),
 			    .started = utc_now(),
 			    .root = realpath(root, NULL),
 			    .layout = g_strdup(layouts[found].key),
+			    .knobs = set,
 			    .saved = live->saved };
 	GError *local = NULL;
 	gboolean written = state.root && knob_state_write(live->state_path, &state, &local);
@@ -314,11 +341,13 @@ static gboolean write_knob(const char *path, guint64 value, GError **error)
 	return FALSE;
 }
 
-static gboolean apply_locked(LiveKnobs *live, const CfsKnobs *knobs, GError **error)
+static gboolean apply_locked(LiveKnobs *live, const Knobs *knobs, GError **error)
 {
 	guint64 v[KNOB_COUNT];
 	knobs_to_array(knobs, v);
 	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!(live->set & KNOB_BIT(i)))
+			continue;
 		if (!write_knob(live->path[i], v[i], error))
 			return FALSE;
 		live->written |= 1U << i;
@@ -358,7 +387,7 @@ static gboolean restore_locked(LiveKnobs *live, GError **error)
 	return ok;
 }
 
-gboolean live_knobs_apply(LiveKnobs *live, const CfsKnobs *knobs, GError **error)
+gboolean live_knobs_apply(LiveKnobs *live, const Knobs *knobs, GError **error)
 {
 	g_mutex_lock(&live->lock);
 	gboolean ok = apply_locked(live, knobs, error);
@@ -405,9 +434,14 @@ const char *live_knobs_layout_name(LiveKnobsLayout layout)
 	return layouts[layout].name;
 }
 
-const CfsKnobs *live_knobs_saved(const LiveKnobs *live)
+const Knobs *live_knobs_saved(const LiveKnobs *live)
 {
 	return &live->saved;
+}
+
+KnobSet live_knobs_set(const LiveKnobs *live)
+{
+	return live->set;
 }
 
 /* The layout a state file names, or -1. */
@@ -435,6 +469,15 @@ static gboolean write_saved(const KnobState *state, const char *path, GError **e
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	gboolean ok = TRUE;
 	for (int i = 0; i < KNOB_COUNT && ok; i++) {
+		if (!(state->knobs & KNOB_BIT(i)))
+			continue;
+		if (!knob_file((LiveKnobsLayout)layout, (enum knob)i)) {
+			g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_PARSE,
+				    "%s is damaged: %s has no %s file", path,
+				    knob_name((enum knob)i), state->layout);
+			ok = FALSE;
+			break;
+		}
 		g_autofree char *file =
 			knob_path(state->root, (LiveKnobsLayout)layout, (enum knob)i);
 		ok = write_knob(file, (guint64)knob_get(&state->saved, (enum knob)i), error);
@@ -686,8 +729,8 @@ static gboolean settle(gboolean ran, GError *run_error, gboolean restored, GErro
 	return TRUE;
 }
 
-static gboolean run_cmd_locked(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv,
-			       double *ms, GError **error)
+static gboolean run_cmd_locked(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
+			       GError **error)
 {
 	if (!check_not_interrupted("; the CFS knobs were left as they are", error))
 		return FALSE;
@@ -706,7 +749,7 @@ static gboolean run_cmd_locked(LiveKnobs *live, const CfsKnobs *knobs, char *con
 	return settle(ran, run_error, restored, restore_error, error);
 }
 
-gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
+gboolean live_knobs_run_cmd(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
 			    GError **error)
 {
 	g_return_val_if_fail(argv != NULL && argv[0] != NULL, FALSE);
@@ -716,7 +759,7 @@ gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const 
 	return ok;
 }
 
-gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
+gboolean live_knobs_objective(const Knobs *knobs, guint64 seed, double *value, void *ctx,
 			      GError **error)
 {
 	(void)seed;

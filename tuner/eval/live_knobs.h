@@ -1,5 +1,6 @@
 /*
- * live_knobs.h -- set the CFS knobs of the running kernel, run a benchmark, put the knobs back.
+ * live_knobs.h -- set the scheduler knobs of the running kernel, run a benchmark, put the knobs
+ * back.
  *
  * This is the `--objective cmd --cmd 'COMMAND'` objective: instead of simulating, the tuner applies
  * a knob setting to the live kernel, runs a real benchmark (hackbench, perf bench sched messaging),
@@ -13,9 +14,12 @@
  *       sched_wakeup_granularity_ns
  *   kernels 5.13 to 6.5 (moved to debugfs):
  *       ROOT/sys/kernel/debug/sched/latency_ns, min_granularity_ns, wakeup_granularity_ns
- * The layout is detected by which latency file exists (sysctl first).  Kernels from 6.6 on schedule
- * with EEVDF and have none of these knobs (base_slice_ns replaced them): live_knobs_open refuses
- * them with an error that names the kernel release.  Writing, and on 5.13+ even reading, the knobs
+ * and beside them sched_migration_cost_ns / migration_cost_ns; kernels 6.6 and later (EEVDF):
+ *       ROOT/sys/kernel/debug/sched/base_slice_ns, migration_cost_ns
+ * A LiveKnobs holds a knob set (knobs.h): it reads, writes and restores those knobs only.  The
+ * layout is detected by which file of the set's first knob exists (sysctl first; a set with
+ * base_slice is debugfs only).  A kernel without the set's knobs (6.6+ asked for latency, an
+ * older one for base_slice) is refused with an error that names the kernel release.  Writing, and on 5.13+ even reading, the knobs
  * needs root; a permission error says so.
  *
  * Values are integers in nanoseconds, written in decimal as `echo V > FILE` would.
@@ -67,13 +71,18 @@ GQuark live_knobs_error_quark(void);
 
 /*
  * Catch the terminating signals (live_knobs_catch_signals), detect the knob layout under root
- * (NULL means "/"), lock the knobs' state file, read the current values, remember them for
- * live_knobs_restore and save them in the state file.  Returns NULL and sets error when there are
- * no knobs, when one of the three files is missing or unreadable, or does not hold an integer,
+ * (NULL means "/"), lock the knobs' state file, read the current values of the knobs of set,
+ * remember them for live_knobs_restore and save them in the state file.  Returns NULL and sets
+ * error when there are no knobs, when one of the set's files is missing or unreadable, or does not hold an integer,
  * when another tuner holds these knobs (BUSY), when a dead tuner's state file is there (STALE: the
  * message says what to run), or when the state file cannot be written.
  */
+LiveKnobs *live_knobs_open_set(const char *root, KnobSet set, GError **error);
+/* live_knobs_open_set of CFS's three knobs. */
 LiveKnobs *live_knobs_open(const char *root, GError **error);
+
+/* The knob set live was opened with. */
+KnobSet live_knobs_set(const LiveKnobs *live);
 
 /* Restore the remembered values if knobs were applied and not restored, remove the state file
  * (kept, with a message on stderr, when restoring fails), unlock, and free.  NULL is allowed. */
@@ -92,11 +101,11 @@ LiveKnobsLayout live_knobs_layout(const LiveKnobs *live);
 const char *live_knobs_layout_name(LiveKnobsLayout layout);
 
 /* The values read by live_knobs_open, which restore writes back. */
-const CfsKnobs *live_knobs_saved(const LiveKnobs *live);
+const Knobs *live_knobs_saved(const LiveKnobs *live);
 
-/* Write the three knobs.  If a write fails (the earlier ones may have taken effect), the error says
+/* Write the knobs of the set.  If a write fails (the earlier ones may have taken effect), the error says
  * which file and value; call live_knobs_restore to undo. */
-gboolean live_knobs_apply(LiveKnobs *live, const CfsKnobs *knobs, GError **error);
+gboolean live_knobs_apply(LiveKnobs *live, const Knobs *knobs, GError **error);
 
 /* Write back the remembered value of each knob written since the last restore (none: nothing to
  * do).  Carries on after a failure; returns the first error. */
@@ -110,7 +119,7 @@ gboolean live_knobs_restore(LiveKnobs *live, GError **error);
  * signal, printed no time, or a signal caught by live_knobs_catch_signals arrived (checked before
  * applying and after the command).  If restoring fails too, the error says so.
  */
-gboolean live_knobs_run_cmd(LiveKnobs *live, const CfsKnobs *knobs, char *const *argv, double *ms,
+gboolean live_knobs_run_cmd(LiveKnobs *live, const Knobs *knobs, char *const *argv, double *ms,
 			    GError **error);
 
 /*
@@ -136,7 +145,7 @@ typedef struct {
 	char **argv; /* the command, e.g. from g_shell_parse_argv of --cmd */
 } LiveObjective;
 
-gboolean live_knobs_objective(const CfsKnobs *knobs, guint64 seed, double *value, void *ctx,
+gboolean live_knobs_objective(const Knobs *knobs, guint64 seed, double *value, void *ctx,
 			      GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(LiveKnobs, live_knobs_free)

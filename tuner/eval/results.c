@@ -27,50 +27,118 @@ static double predict(const Results *r, double value)
 	return r->calibration ? calibration_predict_ms(r->calibration, value) : NAN;
 }
 
+/* The knobs the run controls: what its rows and objects carry. */
+static KnobSet knobs_of(const Results *r)
+{
+	return r->knobs ? r->knobs : KNOB_SET_CFS;
+}
+
+/* Text columns wide enough for each knob's column name and a 10-digit value. */
+static const int text_width[KNOB_COUNT] = { 14, 20, 22, 19, 15 };
+
+static void text_knobs(GString *out, const Knobs *k, KnobSet set)
+{
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (set & KNOB_BIT(i))
+			g_string_append_printf(out, " %*" G_GUINT64_FORMAT, text_width[i],
+					       (guint64)knob_get(k, (enum knob)i));
+}
+
+static void text_knob_names(GString *out, KnobSet set)
+{
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (set & KNOB_BIT(i))
+			g_string_append_printf(out, " %*s", text_width[i],
+					       knob_info((enum knob)i)->column);
+}
+
+/* ",latency_ns,..." with prefix before each column name, or ",V,..." of k. */
+static void csv_knob_names(GString *out, KnobSet set, const char *prefix)
+{
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (set & KNOB_BIT(i))
+			g_string_append_printf(out, ",%s%s", prefix,
+					       knob_info((enum knob)i)->column);
+}
+
+static void csv_knobs(GString *out, const Knobs *k, KnobSet set)
+{
+	for (int i = 0; i < KNOB_COUNT; i++)
+		if (set & KNOB_BIT(i))
+			g_string_append_printf(out, ",%" G_GUINT64_FORMAT,
+					       (guint64)knob_get(k, (enum knob)i));
+}
+
 /* ---- text ---------------------------------------------------------------------------------- */
 
-static void text_row(GString *out, const char *what, const CfsKnobs *k, double value, double se,
+static void text_row(GString *out, const char *what, const Knobs *k, double value, double se,
 		     const Results *r)
 {
-	g_string_append_printf(out,
-			       "  %-8s %14" G_GUINT64_FORMAT " %20" G_GUINT64_FORMAT
-			       " %22" G_GUINT64_FORMAT " %14.6g +- %-10.3g",
-			       what, k->latency_ns, k->min_granularity_ns, k->wakeup_granularity_ns,
-			       value, se);
+	g_string_append_printf(out, "  %-8s", what);
+	text_knobs(out, k, knobs_of(r));
+	g_string_append_printf(out, " %14.6g +- %-10.3g", value, se);
 	if (r->calibration)
 		g_string_append_printf(out, " %12.3f", predict(r, value));
 	g_string_append_c(out, '\n');
 }
 
 /* The commands that set knob i of a live kernel to its value in k. */
-static char *sysctl_command(const CfsKnobs *k, enum knob i)
+static char *sysctl_command(const Knobs *k, enum knob i)
 {
 	return g_strdup_printf("sysctl -w kernel.%s=%.0f", knob_info(i)->sysctl, knob_get(k, i));
 }
 
-static char *debugfs_command(const CfsKnobs *k, enum knob i)
+static char *debugfs_command(const Knobs *k, enum knob i)
 {
 	return g_strdup_printf("echo %.0f > /sys/kernel/debug/sched/%s", knob_get(k, i),
 			       knob_info(i)->debugfs);
 }
 
-char *results_apply_commands(const CfsKnobs *k)
+char *results_apply_commands(const Knobs *k)
 {
-	GString *out = g_string_new("# kernels before 5.13 (sysctl, as root):\n");
+	return results_apply_commands_set(k, KNOB_SET_CFS);
+}
 
-	for (int i = 0; i < KNOB_COUNT; i++) {
+/* Where the debugfs files of set are: CFS's granularities left debugfs with 6.6, base_slice came
+ * with it, migration_cost is in every kernel from 5.13. */
+static const char *debugfs_kernels(KnobSet set)
+{
+	if (set & KNOB_SET_CFS)
+		return "5.13 to 6.5";
+	return set & KNOB_BIT(KNOB_BASE_SLICE) ? "6.6 and later" : "5.13 and later";
+}
+
+char *results_apply_commands_set(const Knobs *k, KnobSet set)
+{
+	GString *out = g_string_new(NULL);
+	bool any_sysctl = false;
+
+	/* A kernel with base_slice is 6.6 or later: no knob of it is a sysctl any more. */
+	for (int i = 0; i < KNOB_COUNT && !(set & KNOB_BIT(KNOB_BASE_SLICE)); i++)
+		any_sysctl |= (set & KNOB_BIT(i)) && knob_info((enum knob)i)->sysctl;
+	if (any_sysctl)
+		g_string_append(out, "# kernels before 5.13 (sysctl, as root):\n");
+	for (int i = 0; i < KNOB_COUNT && any_sysctl; i++) {
+		if (!(set & KNOB_BIT(i)) || !knob_info((enum knob)i)->sysctl)
+			continue;
+
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
 
 		g_string_append_printf(out, "%s\n", cmd);
 	}
-	g_string_append(out, "# kernels 5.13 to 6.5 (debugfs, as root):\n");
+	g_string_append_printf(out, "# kernels %s (debugfs, as root):\n", debugfs_kernels(set));
 	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!(set & KNOB_BIT(i)))
+			continue;
+
 		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
 
 		g_string_append_printf(out, "%s\n", cmd);
 	}
-	g_string_append(
-		out, "# kernels 6.6 and later schedule with EEVDF and have none of these knobs.\n");
+	if (set & KNOB_SET_CFS)
+		g_string_append(
+			out,
+			"# kernels 6.6 and later schedule with EEVDF and have none of these knobs.\n");
 	return g_string_free(out, FALSE);
 }
 
@@ -84,20 +152,19 @@ static void append_predictions_text(GString *out, const Results *r)
 	g_string_append_printf(
 		out,
 		"\nthe model's predicted optimum after each iteration (%s, mean +- sd of "
-		"the mean):\n  %4s %5s %14s %20s %22s %14s    %-10s %14s\n",
-		r->unit, "iter", "evals", "latency_ns", "min_granularity_ns",
-		"wakeup_granularity_ns", "predicted", "sd", "best observed");
+		"the mean):\n  %4s %5s",
+		r->unit, "iter", "evals");
+	text_knob_names(out, knobs_of(r));
+	g_string_append_printf(out, " %14s    %-10s %14s\n", "predicted", "sd", "best observed");
 	for (guint i = 0; i < pred->len; i++) {
 		const TunePrediction *p = &g_array_index(pred, TunePrediction, i);
 		const TuneEvaluation *last =
 			&g_array_index(r->run->evaluations, TuneEvaluation, p->evaluations - 1);
 
-		g_string_append_printf(out,
-				       "  %4u %5u %14" G_GUINT64_FORMAT " %20" G_GUINT64_FORMAT
-				       " %22" G_GUINT64_FORMAT " %14.6g +- %-10.3g %14.6g\n",
-				       p->iteration, p->evaluations, p->knobs.latency_ns,
-				       p->knobs.min_granularity_ns, p->knobs.wakeup_granularity_ns,
-				       p->value, p->sd, last->best);
+		g_string_append_printf(out, "  %4u %5u", p->iteration, p->evaluations);
+		text_knobs(out, &p->knobs, knobs_of(r));
+		g_string_append_printf(out, " %14.6g +- %-10.3g %14.6g\n", p->value, p->sd,
+				       last->best);
 	}
 	g_string_append_c(out, '\n');
 }
@@ -111,8 +178,9 @@ char *results_text(const Results *r, bool apply)
 	g_string_append_printf(out, "tuner %s: %s objective in %s, %u replicate(s) per point\n",
 			       r->optimizer, r->objective, r->unit, r->replicates);
 	g_string_append_printf(out, "search space: %s\n\n", r->space);
-	g_string_append_printf(out, "  %-8s %14s %20s %22s %14s    %-10s", "", "latency_ns",
-			       "min_granularity_ns", "wakeup_granularity_ns", r->unit, "std.error");
+	g_string_append_printf(out, "  %-8s", "");
+	text_knob_names(out, knobs_of(r));
+	g_string_append_printf(out, " %14s    %-10s", r->unit, "std.error");
 	if (r->calibration)
 		g_string_append_printf(out, " %12s", "predicted ms");
 	g_string_append_c(out, '\n');
@@ -148,7 +216,7 @@ char *results_text(const Results *r, bool apply)
 		g_string_append_printf(out, "runs: %u", t->run);
 	g_string_append_printf(out, "; %.3f s wall with %u job(s)\n", r->run->wall_s, r->jobs);
 	if (apply) {
-		g_autofree char *cmds = results_apply_commands(&best->knobs);
+		g_autofree char *cmds = results_apply_commands_set(&best->knobs, knobs_of(r));
 
 		g_string_append_printf(out, "\nTo apply the best knobs:\n%s", cmds);
 	}
@@ -157,10 +225,17 @@ char *results_text(const Results *r, bool apply)
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
+void results_json_knobs(struct json_writer *w, const Knobs *k)
+{
+	results_json_knobs_set(w, k, KNOB_SET_CFS);
+}
+
+void results_json_knobs_set(struct json_writer *w, const Knobs *k, KnobSet set)
 {
 	json_begin_object(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!(set & KNOB_BIT(i)))
+			continue;
 		json_key(w, knob_info((enum knob)i)->column);
 		json_uint(w, (guint64)knob_get(k, (enum knob)i));
 	}
@@ -168,7 +243,7 @@ void results_json_knobs(struct json_writer *w, const CfsKnobs *k)
 }
 
 static void json_begin_point(struct json_writer *w, const Results *r, const char *key,
-			     const CfsKnobs *k, double value, double se)
+			     const Knobs *k, double value, double se)
 {
 	json_key(w, key);
 	json_begin_object(w);
@@ -177,7 +252,7 @@ static void json_begin_point(struct json_writer *w, const Results *r, const char
 	json_key(w, "stderr");
 	json_double(w, se);
 	json_key(w, "knobs");
-	results_json_knobs(w, k);
+	results_json_knobs_set(w, k, knobs_of(r));
 	if (r->calibration) {
 		json_key(w, "predicted_ms");
 		json_double(w, predict(r, value));
@@ -197,13 +272,16 @@ static void json_clamped(struct json_writer *w, unsigned int mask)
 	json_end_array(w);
 }
 
-static void json_apply(struct json_writer *w, const CfsKnobs *k)
+static void json_apply(struct json_writer *w, const Knobs *k, KnobSet set)
 {
 	json_key(w, "apply");
 	json_begin_object(w);
 	json_key(w, "sysctl");
 	json_begin_array(w);
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_COUNT && !(set & KNOB_BIT(KNOB_BASE_SLICE)); i++) {
+		if (!(set & KNOB_BIT(i)) || !knob_info((enum knob)i)->sysctl)
+			continue;
+
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
 
 		json_string(w, cmd);
@@ -212,6 +290,9 @@ static void json_apply(struct json_writer *w, const CfsKnobs *k)
 	json_key(w, "debugfs");
 	json_begin_array(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!(set & KNOB_BIT(i)))
+			continue;
+
 		g_autofree char *cmd = debugfs_command(k, (enum knob)i);
 
 		json_string(w, cmd);
@@ -220,7 +301,7 @@ static void json_apply(struct json_writer *w, const CfsKnobs *k)
 	json_end_object(w);
 }
 
-static void json_prediction(struct json_writer *w, const TunePrediction *p)
+static void json_prediction(struct json_writer *w, const TunePrediction *p, KnobSet set)
 {
 	json_begin_object(w);
 	json_key(w, "iteration");
@@ -228,7 +309,7 @@ static void json_prediction(struct json_writer *w, const TunePrediction *p)
 	json_key(w, "evaluations");
 	json_uint(w, p->evaluations);
 	json_key(w, "knobs");
-	results_json_knobs(w, &p->knobs);
+	results_json_knobs_set(w, &p->knobs, set);
 	json_key(w, "value");
 	json_double(w, p->value);
 	json_key(w, "sd");
@@ -238,18 +319,18 @@ static void json_prediction(struct json_writer *w, const TunePrediction *p)
 
 /* "model": { "optimum": the last prediction, "iterations": [ every prediction ] }, when the
  * optimizer has a model. */
-static void json_predictions(struct json_writer *w, const GArray *pred)
+static void json_predictions(struct json_writer *w, const GArray *pred, KnobSet set)
 {
 	if (pred->len == 0)
 		return;
 	json_key(w, "model");
 	json_begin_object(w);
 	json_key(w, "optimum");
-	json_prediction(w, &g_array_index(pred, TunePrediction, pred->len - 1));
+	json_prediction(w, &g_array_index(pred, TunePrediction, pred->len - 1), set);
 	json_key(w, "iterations");
 	json_begin_array(w);
 	for (guint i = 0; i < pred->len; i++)
-		json_prediction(w, &g_array_index(pred, TunePrediction, i));
+		json_prediction(w, &g_array_index(pred, TunePrediction, i), set);
 	json_end_array(w);
 	json_end_object(w);
 }
@@ -314,9 +395,9 @@ char *results_json(const Results *r, bool apply)
 	}
 	json_key(&w, "wall_s");
 	json_double(&w, r->run->wall_s);
-	json_predictions(&w, r->run->predictions);
+	json_predictions(&w, r->run->predictions, knobs_of(r));
 	if (apply)
-		json_apply(&w, &best->knobs);
+		json_apply(&w, &best->knobs, knobs_of(r));
 	json_end_object(&w);
 	return g_string_free(out, FALSE);
 }
@@ -326,25 +407,25 @@ char *results_json(const Results *r, bool apply)
 char *results_history_csv(const Results *r)
 {
 	const GArray *pred = r->run->predictions;
-	GString *out = g_string_new(
-		"evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns");
+	GString *out = g_string_new("evaluation,iteration");
+
+	csv_knob_names(out, knobs_of(r), "");
 
 	if (r->extra_column)
 		g_string_append_printf(out, ",%s", r->extra_column);
 	g_string_append(out, ",value,std_error,best");
 	if (r->calibration)
 		g_string_append(out, ",predicted_ms,best_predicted_ms");
-	if (pred->len > 0)
-		g_string_append(out, ",model_latency_ns,model_min_granularity_ns,"
-				     "model_wakeup_granularity_ns,model_value,model_sd");
+	if (pred->len > 0) {
+		csv_knob_names(out, knobs_of(r), "model_");
+		g_string_append(out, ",model_value,model_sd");
+	}
 	g_string_append_c(out, '\n');
 	for (guint i = 0, k = 0; i < r->run->evaluations->len; i++) {
 		const TuneEvaluation *e = &g_array_index(r->run->evaluations, TuneEvaluation, i);
 
-		g_string_append_printf(
-			out, "%u,%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT,
-			e->index + 1, e->iteration, e->knobs.latency_ns,
-			e->knobs.min_granularity_ns, e->knobs.wakeup_granularity_ns);
+		g_string_append_printf(out, "%u,%u", e->index + 1, e->iteration);
+		csv_knobs(out, &e->knobs, knobs_of(r));
 		if (r->extra_column)
 			g_string_append_printf(out, ",%.17g",
 					       r->extra(tune_run_unit(r->run, i), r->extra_ctx));
@@ -361,15 +442,13 @@ char *results_history_csv(const Results *r)
 			const TunePrediction *p =
 				k < pred->len ? &g_array_index(pred, TunePrediction, k) : NULL;
 
-			if (p && p->iteration == e->iteration)
-				g_string_append_printf(
-					out,
-					",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
-					",%" G_GUINT64_FORMAT ",%.17g,%.17g",
-					p->knobs.latency_ns, p->knobs.min_granularity_ns,
-					p->knobs.wakeup_granularity_ns, p->value, p->sd);
-			else
-				g_string_append(out, ",,,,,");
+			if (p && p->iteration == e->iteration) {
+				csv_knobs(out, &p->knobs, knobs_of(r));
+				g_string_append_printf(out, ",%.17g,%.17g", p->value, p->sd);
+			} else {
+				for (guint c = 0; c < knob_set_count(knobs_of(r)) + 2; c++)
+					g_string_append_c(out, ',');
+			}
 		}
 		g_string_append_c(out, '\n');
 	}

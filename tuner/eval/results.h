@@ -9,6 +9,9 @@
  *
  *     evaluation,iteration,latency_ns,min_granularity_ns,wakeup_granularity_ns,value,std_error,best
  *
+ * with the columns of the run's knob set (knobs.h) in place of the three CFS knobs when it
+ * searches others, e.g. evaluation,iteration,base_slice_ns,migration_cost_ns,...; every knob
+ * object of result.json likewise has the set's knobs.
  * evaluation counts from 1, iteration (the optimizer batch: PSO generation, Golden step) from 0;
  * value and std_error are the mean of the replicates and its standard error, best the best value
  * so far, all in the objective's unit (`unit`: jiffies or ms), printed with %.17g so that they read
@@ -55,7 +58,8 @@ typedef struct {
 	guint replicates;
 	guint jobs;
 	const TuneRun *run; /* at least one evaluation */
-	CfsKnobs default_knobs;
+	KnobSet knobs;	    /* the knobs of rows and objects; 0: CFS's three */
+	Knobs default_knobs;
 	EvaluatorResult default_result;
 	const Calibration *calibration; /* NULL: no predicted milliseconds */
 	int best_clamped;		/* TUNER_DISCOVERY_CLAMPED_* of the best point; -1: not a
@@ -82,14 +86,18 @@ char *results_history_csv(const Results *r);
 bool results_write(const Results *r, const char *dir, bool apply, GError **error);
 
 /* The searched knobs as a JSON object { latency_ns, min_granularity_ns, wakeup_granularity_ns },
- * the form every result file of the tuner uses. */
-void results_json_knobs(struct json_writer *w, const CfsKnobs *k);
+ * the form every result file of the tuner uses; the _set form has the knobs of set. */
+void results_json_knobs(struct json_writer *w, const Knobs *k);
+void results_json_knobs_set(struct json_writer *w, const Knobs *k, KnobSet set);
 
 /*
  * The shell commands that set k on a live kernel, one per line: sysctl -w for kernels before 5.13,
  * writes to /sys/kernel/debug/sched for 5.13 to 6.5 (as root), and a note that 6.6+ (EEVDF) has no
  * such knobs.
  */
-char *results_apply_commands(const CfsKnobs *k);
+char *results_apply_commands(const Knobs *k);
+/* The same for the knobs of set: sysctl lines only for knobs that had a sysctl (base_slice never
+ * had), the debugfs lines for every knob. */
+char *results_apply_commands_set(const Knobs *k, KnobSet set);
 
 #endif

@@ -49,8 +49,8 @@ static void on_batch_progress(guint done, guint total, void *ctx)
 }
 
 /* Append the n evaluations just told (the optimizer's history from `first` on). */
-static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first,
-			 const CfsKnobs *knobs, const EvaluatorResult *res, size_t n)
+static void record_batch(TuneRun *run, const tuner_optimizer *opt, size_t first, const Knobs *knobs,
+			 const EvaluatorResult *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		tuner_optimizer_record h = tuner_optimizer_history(opt, first + i);
@@ -89,7 +89,7 @@ static void record_prediction(const TuneConfig *c, const tuner_optimizer *opt, T
 
 /* One batch: map, evaluate, tell.  FALSE with error on failure. */
 static gboolean step(const TuneConfig *c, Evaluator *ev, tuner_optimizer *opt, TuneRun *run,
-		     const double *x, size_t n, CfsKnobs *knobs, EvaluatorResult *res, double *y,
+		     const double *x, size_t n, Knobs *knobs, EvaluatorResult *res, double *y,
 		     GError **error)
 {
 	EvaluatorStats stats = { 0 };
@@ -152,7 +152,7 @@ TuneRun *tune_run(const TuneConfig *c, GError **error)
 	size_t cap = tuner_optimizer_batch_max(opt);
 	g_autofree double *x = g_new(double, cap * c->dim);
 	g_autofree double *y = g_new(double, cap);
-	g_autofree CfsKnobs *knobs = g_new(CfsKnobs, cap);
+	g_autofree Knobs *knobs = g_new(Knobs, cap);
 	g_autofree EvaluatorResult *res = g_new(EvaluatorResult, cap);
 	TuneRun *run = run_new(c->dim);
 	EvaluatorConfig ecfg = c->evaluator;

@@ -42,7 +42,7 @@ G_BEGIN_DECLS
 
 /* Unit coordinates (the optimizer's dim of them, each in [0, 1]) to knobs.  Must be a pure
  * function of unit (the journal keys on the knobs it returns). */
-typedef void (*TuneMapFn)(const double *unit, CfsKnobs *knobs, void *ctx);
+typedef void (*TuneMapFn)(const double *unit, Knobs *knobs, void *ctx);
 
 typedef struct {
 	const tuner_optimizer_type *type; /* tuner_optimizer_pso, _golden, _bayes, ... */
@@ -62,7 +62,7 @@ typedef struct {
 typedef struct {
 	guint index;	 /* 0-based, in the order the values were told */
 	guint iteration; /* the optimizer batch it belonged to (PSO generation, Golden step) */
-	CfsKnobs knobs;
+	Knobs knobs;
 	double value;	  /* mean over the replicates */
 	double std_error; /* sample sd / sqrt(R); 0 when R = 1 */
 	double best;	  /* best value over evaluations 0..index (ties keep the earlier one) */
@@ -72,7 +72,7 @@ typedef struct {
 typedef struct {
 	guint iteration;   /* the batch after which the model was refitted, 0-based */
 	guint evaluations; /* evaluations the model was fitted to */
-	CfsKnobs knobs;	   /* where the model's mean is lowest */
+	Knobs knobs;	   /* where the model's mean is lowest */
 	double value;	   /* the model's mean there, in the objective's unit */
 	double sd;	   /* the standard deviation of that mean */
 } TunePrediction;

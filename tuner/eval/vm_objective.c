@@ -200,7 +200,7 @@ gboolean vm_objective_measure_grid(VmObjective *vm, const VmSetting *settings, g
 }
 
 /* The settings of a plan named defaults, s1, s2, ... (ids owned by the array). */
-static VmSetting *named_settings(const CfsKnobs *knobs, guint n, GPtrArray *ids)
+static VmSetting *named_settings(const Knobs *knobs, guint n, GPtrArray *ids)
 {
 	VmSetting *s = g_new(VmSetting, n);
 
@@ -211,8 +211,8 @@ static VmSetting *named_settings(const CfsKnobs *knobs, guint n, GPtrArray *ids)
 	return s;
 }
 
-gboolean vm_objective_measure(VmObjective *vm, const CfsKnobs *settings, guint n,
-			      VmMeasurement *out, GError **error)
+gboolean vm_objective_measure(VmObjective *vm, const Knobs *settings, guint n, VmMeasurement *out,
+			      GError **error)
 {
 	g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func(g_free);
 	g_autofree VmSetting *s = named_settings(settings, n, ids);
@@ -223,12 +223,12 @@ gboolean vm_objective_measure(VmObjective *vm, const CfsKnobs *settings, guint n
 
 /* A setting of a batch's plan: knobs under one base seed (see the header). */
 typedef struct {
-	CfsKnobs knobs;
+	Knobs knobs;
 	guint64 base;
 } BatchSetting;
 
 /* The index of (knobs, base) in settings[0..*n), added when new. */
-static guint setting_index(BatchSetting *settings, guint *n, const CfsKnobs *knobs, guint64 base)
+static guint setting_index(BatchSetting *settings, guint *n, const Knobs *knobs, guint64 base)
 {
 	for (guint i = 0; i < *n; i++)
 		if (memcmp(&settings[i].knobs, knobs, sizeof *knobs) == 0 &&
@@ -268,7 +268,7 @@ gboolean vm_objective_batch(const JournalRecord *const *tasks, guint n, double *
 	/* The rounds this batch lacks, in order: replicate replicates[j] takes round j. */
 	g_array_sort(replicates, compare_uint);
 
-	g_autofree CfsKnobs *knobs = g_new(CfsKnobs, n_settings);
+	g_autofree Knobs *knobs = g_new(Knobs, n_settings);
 
 	for (guint i = 0; i < n_settings; i++)
 		knobs[i] = settings[i].knobs;

@@ -46,10 +46,10 @@ typedef struct {
 	VmBootConfig boot; /* its log_dir is set per boot */
 	char *command;	   /* the benchmark, as the guest's sh runs it */
 	guint rounds;
-	guint64 seed;	   /* the shuffle of boot k is seeded with seed + k */
-	CfsKnobs defaults; /* the reference of every round */
-	char *log_root;	   /* NULL: keep no files */
-	guint boots;	   /* boots made so far */
+	guint64 seed;	/* the shuffle of boot k is seeded with seed + k */
+	Knobs defaults; /* the reference of every round */
+	char *log_root; /* NULL: keep no files */
+	guint boots;	/* boots made so far */
 } VmObjective;
 
 /* One boot's measurements of n settings (settings[0] the defaults) x commands x rounds. */
@@ -76,8 +76,8 @@ char *vm_hackbench_command(guint groups, guint loops, guint fds, guint datasize,
  * *out is filled also when the boot failed part-way (with what finished), and then FALSE is
  * returned with the boot's error.
  */
-gboolean vm_objective_measure(VmObjective *vm, const CfsKnobs *settings, guint n,
-			      VmMeasurement *out, GError **error);
+gboolean vm_objective_measure(VmObjective *vm, const Knobs *settings, guint n, VmMeasurement *out,
+			      GError **error);
 void vm_measurement_clear(VmMeasurement *m);
 
 /* The medians over the runs of m that carry both steal figures; FALSE when none does. A

@@ -193,6 +193,7 @@ bool workload_finish(const struct workload_cli *wc, struct workload *w, GError *
 	}
 	if (wc->calibration && !(w->calibration = calibration_read(wc->calibration, error)))
 		return false;
+	w->knobs = knob_set_default(w->cfg.profile);
 	w->settings = describe_settings(w);
 	return true;
 }
@@ -206,17 +207,21 @@ void workload_clear(struct workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
-CfsKnobs workload_default_knobs(const struct workload *w)
+Knobs workload_default_knobs(const struct workload *w)
 {
-	return knobs_profile_default(w->cfg.profile, w->cfg.nr_cpus);
+	Knobs k = knobs_profile_default(w->cfg.profile, w->cfg.nr_cpus);
+
+	k.migration_cost_ns = w->cfg.tun.migration_cost;
+	k.base_slice_ns = w->cfg.tun.base_slice;
+	return k;
 }
 
-bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,
+bool workload_simulate(const struct workload *w, const Knobs *k, guint64 seed, double *jiffies,
 		       GError **error)
 {
 	struct linsched_config cfg = w->cfg;
 
-	knobs_apply(k, &cfg.tun);
+	knobs_apply(k, w->knobs, &cfg.tun);
 	cfg.seed = seed;
 	if (!linsched_config_validate(&cfg, error))
 		return false;
@@ -262,8 +267,7 @@ bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed
 	return true;
 }
 
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
-			    GError **error)
+gboolean workload_objective(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error)
 {
 	return workload_simulate(ctx, k, seed, value, error);
 }

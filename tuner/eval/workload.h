@@ -38,6 +38,8 @@ struct workload {
 	struct hackbench_params hb;
 	GArray *tasks;		    /* struct task_spec */
 	struct linsched_config cfg; /* knobs at the profile's defaults for the CPUs */
+	KnobSet knobs;		    /* what workload_simulate takes from its Knobs (default: the
+				     * profile's own, knob_set_default); cfg.tun keeps the others */
 	Calibration *calibration;   /* NULL: no real-time prediction */
 	char *settings;		    /* canonical description, for journals */
 	unsigned int nr_tasks;
@@ -54,16 +56,16 @@ bool workload_cli_parse(struct workload_cli *wc, const char *const *args, GError
 bool workload_finish(const struct workload_cli *wc, struct workload *w, GError **error);
 void workload_clear(struct workload *w);
 
-/* The knobs as the profile sets them at boot on this many CPUs. */
-CfsKnobs workload_default_knobs(const struct workload *w);
+/* The knobs as the profile sets them at boot on this many CPUs; migration_cost and base_slice as
+ * the workload's flags set them (--migration-cost-ns, --base-slice-ns; else the profile's). */
+Knobs workload_default_knobs(const struct workload *w);
 
 /* One simulation at knobs k with the given seed: its turnaround in jiffies. Thread safe. */
-bool workload_simulate(const struct workload *w, const CfsKnobs *k, guint64 seed, double *jiffies,
+bool workload_simulate(const struct workload *w, const Knobs *k, guint64 seed, double *jiffies,
 		       GError **error);
 
 /* The evaluator's objective; ctx is a const struct workload *. */
-gboolean workload_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
-			    GError **error);
+gboolean workload_objective(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error);
 
 /* Predicted real milliseconds for a turnaround, or NaN without a calibration. */
 double workload_predict_ms(const struct workload *w, double jiffies);

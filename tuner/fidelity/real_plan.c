@@ -191,7 +191,7 @@ static gboolean parse_header(char *line, Header *h, GError **error)
 typedef struct {
 	guint64 boot, round;
 	const char *setting;
-	CfsKnobs knobs;
+	Knobs knobs;
 	gint64 migration;
 	double seconds;
 	gint64 ctxt;

@@ -68,7 +68,7 @@ typedef enum {
 /* One setting of a real plan, its runs summarised. */
 typedef struct {
 	char *id;		  /* the plan's name for it (the first one seen) */
-	CfsKnobs knobs;		  /* as read back */
+	Knobs knobs;		  /* as read back */
 	gint64 migration_cost_ns; /* -1: not in the CSV */
 	gboolean reference;
 	guint runs;	/* runs that count */

@@ -72,17 +72,17 @@ static double clamp(double value, enum knob k, unsigned *mask)
 }
 
 void tuner_discovery_apply(int rule, double sched_period_ns, unsigned ntasks,
-			   double out[KNOB_COUNT], unsigned *clamped_mask)
+			   double out[KNOB_CFS_COUNT], unsigned *clamped_mask)
 {
 	g_return_if_fail(rule_valid(rule) && ntasks > 0 && !isnan(sched_period_ns) && out != NULL);
-	double k[KNOB_COUNT];
+	double k[KNOB_CFS_COUNT];
 	if (rule == TUNER_DISCOVERY_RULE_MANY_TASKS)
 		rule_many_tasks(sched_period_ns, ntasks, k);
 	else
 		rule_few_tasks(sched_period_ns, ntasks, k);
 
 	unsigned mask = 0;
-	for (int i = 0; i < KNOB_COUNT; i++)
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
 		out[i] = clamp(k[i], (enum knob)i, &mask);
 	if (clamped_mask != NULL)
 		*clamped_mask = mask;

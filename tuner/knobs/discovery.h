@@ -69,7 +69,7 @@ bool tuner_discovery_check(int rule, unsigned ntasks, GError **error);
  * leaves *out alone.
  */
 void tuner_discovery_apply(int rule, double sched_period_ns, unsigned ntasks,
-			   double out[KNOB_COUNT], unsigned *clamped_mask);
+			   double out[KNOB_CFS_COUNT], unsigned *clamped_mask);
 
 /*
  * The natural SchedPeriod range [*lo_ns, *hi_ns] of a rule, the one Golden Section

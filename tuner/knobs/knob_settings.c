@@ -39,7 +39,7 @@ static gboolean parse_ns(const char *text, guint64 *out)
 }
 
 /* Knob k at text, which must be in its sysctl range; where names the item for errors. */
-static gboolean set_knob(CfsKnobs *k, enum knob which, const char *text, const char *where,
+static gboolean set_knob(Knobs *k, enum knob which, const char *text, const char *where,
 			 GError **error)
 {
 	const struct knob_info *info = knob_info(which);
@@ -67,12 +67,18 @@ static gboolean valid_id(const char *id)
 	return TRUE;
 }
 
+/* One of CFS's three knobs by name: the settings of a 6.1 kernel's experiment. */
+static gboolean cfs_knob_from_name(const char *name, enum knob *which)
+{
+	return knob_from_name(name, which) && *which < KNOB_CFS_COUNT;
+}
+
 /* "latency24-min1.5": the knobs that differ from the defaults, or "defaults". */
-static char *name_of(const CfsKnobs *k, const CfsKnobs *defaults)
+static char *name_of(const Knobs *k, const Knobs *defaults)
 {
 	GString *s = g_string_new(NULL);
 
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		double v = knob_get(k, (enum knob)i);
 		const char *name = knob_name((enum knob)i);
 
@@ -88,7 +94,7 @@ static char *name_of(const CfsKnobs *k, const CfsKnobs *defaults)
 	return g_string_free(s, FALSE);
 }
 
-static void add(GArray *settings, char *id, const CfsKnobs *k)
+static void add(GArray *settings, char *id, const Knobs *k)
 {
 	KnobSetting s = { id, *k };
 
@@ -96,10 +102,10 @@ static void add(GArray *settings, char *id, const CfsKnobs *k)
 }
 
 /* One item of a list: "defaults" or KNOB=NS[:KNOB=NS...]. */
-static gboolean parse_item(GArray *settings, const char *item, const CfsKnobs *defaults,
+static gboolean parse_item(GArray *settings, const char *item, const Knobs *defaults,
 			   GError **error)
 {
-	CfsKnobs k = *defaults;
+	Knobs k = *defaults;
 	g_autofree char *where = g_strdup_printf("--settings item '%s'", item);
 
 	if (*item == '\0')
@@ -114,9 +120,9 @@ static gboolean parse_item(GArray *settings, const char *item, const CfsKnobs *d
 
 			if (!eq)
 				return bad(error, "%s: '%s' is not KNOB=NS", where, *p);
-			if (!knob_from_name(name, &which))
+			if (!cfs_knob_from_name(name, &which))
 				return bad(error, "%s: '%s' is not %s", where, name,
-					   knob_names_list());
+					   knob_cfs_names_list());
 			if (!set_knob(&k, which, eq + 1, where, error))
 				return FALSE;
 		}
@@ -135,7 +141,7 @@ static gint fixed_index(const KnobSettingsFixed *fixed, guint n_fixed, const cha
 }
 
 /* Column c of a file's line holds value: a knob, "-", or a fixed column's own value. */
-static gboolean file_value(CfsKnobs *k, guint c, const char *value, const KnobSettingsFixed *fixed,
+static gboolean file_value(Knobs *k, guint c, const char *value, const KnobSettingsFixed *fixed,
 			   guint n_fixed, const char *where, GError **error)
 {
 	const char *column = file_columns[c];
@@ -144,7 +150,7 @@ static gboolean file_value(CfsKnobs *k, guint c, const char *value, const KnobSe
 
 	if (strcmp(value, "-") == 0)
 		return TRUE;
-	if (knob_from_name(column, &which))
+	if (cfs_knob_from_name(column, &which))
 		return set_knob(k, which, value, where, error);
 
 	gint f = fixed_index(fixed, n_fixed, column);
@@ -157,7 +163,7 @@ static gboolean file_value(CfsKnobs *k, guint c, const char *value, const KnobSe
 	return TRUE;
 }
 
-static gboolean parse_file(GArray *settings, const char *path, const CfsKnobs *defaults,
+static gboolean parse_file(GArray *settings, const char *path, const Knobs *defaults,
 			   const KnobSettingsFixed *fixed, guint n_fixed, GError **error)
 {
 	g_autofree char *text = NULL;
@@ -180,7 +186,7 @@ static gboolean parse_file(GArray *settings, const char *path, const CfsKnobs *d
 		g_auto(GStrv) f = g_strsplit_set(g_strstrip(lines[i]), " \t", -1);
 		g_autoptr(GPtrArray) fields = g_ptr_array_new();
 		g_autofree char *where = g_strdup_printf("%s:%u", path, i + 1);
-		CfsKnobs k = *defaults;
+		Knobs k = *defaults;
 
 		for (char **p = f; *p; p++)
 			if (**p)
@@ -227,13 +233,13 @@ GArray *knob_settings_new(void)
 	return settings;
 }
 
-void knob_settings_add(GArray *settings, const char *id, const CfsKnobs *knobs)
+void knob_settings_add(GArray *settings, const char *id, const Knobs *knobs)
 {
 	add(settings, g_strdup(id), knobs);
 }
 
-GArray *knob_settings_parse(const char *text, const CfsKnobs *defaults,
-			    const KnobSettingsFixed *fixed, guint n_fixed, GError **error)
+GArray *knob_settings_parse(const char *text, const Knobs *defaults, const KnobSettingsFixed *fixed,
+			    guint n_fixed, GError **error)
 {
 	GArray *settings = knob_settings_new();
 	gboolean ok = TRUE;
@@ -260,7 +266,7 @@ void knob_settings_free(GArray *settings)
 		g_array_free(settings, TRUE);
 }
 
-gint knob_settings_find(const GArray *settings, const CfsKnobs *k)
+gint knob_settings_find(const GArray *settings, const Knobs *k)
 {
 	for (guint i = 0; i < settings->len; i++)
 		if (memcmp(&g_array_index(settings, KnobSetting, i).knobs, k, sizeof *k) == 0)

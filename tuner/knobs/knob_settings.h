@@ -36,7 +36,7 @@ G_BEGIN_DECLS
 
 typedef struct {
 	char *id;
-	CfsKnobs knobs;
+	Knobs knobs;
 } KnobSetting;
 
 /* A column of the file format that is not a tuner knob, and the only value it may hold. */
@@ -50,16 +50,16 @@ typedef struct {
  * lists n_fixed columns that are not knobs. Returns a GArray of KnobSetting (free with
  * knob_settings_free), never empty, or NULL with an error.
  */
-GArray *knob_settings_parse(const char *text, const CfsKnobs *defaults,
-			    const KnobSettingsFixed *fixed, guint n_fixed, GError **error);
+GArray *knob_settings_parse(const char *text, const Knobs *defaults, const KnobSettingsFixed *fixed,
+			    guint n_fixed, GError **error);
 void knob_settings_free(GArray *settings);
 
 /* An empty list, and a setting added to it (id copied). */
 GArray *knob_settings_new(void);
-void knob_settings_add(GArray *settings, const char *id, const CfsKnobs *knobs);
+void knob_settings_add(GArray *settings, const char *id, const Knobs *knobs);
 
 /* The index of the setting whose knobs are k, or -1. */
-gint knob_settings_find(const GArray *settings, const CfsKnobs *k);
+gint knob_settings_find(const GArray *settings, const Knobs *k);
 
 G_END_DECLS
 

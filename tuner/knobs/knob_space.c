@@ -15,12 +15,18 @@ static void update_free(struct knob_space *s)
 {
 	s->dim = 0;
 	for (int k = 0; k < KNOB_COUNT; k++)
-		if (!s->k[k].fixed)
+		if ((s->set & KNOB_BIT(k)) && !s->k[k].fixed)
 			s->free[s->dim++] = (enum knob)k;
 }
 
 void knob_space_init(struct knob_space *s, bool log)
 {
+	knob_space_init_set(s, KNOB_SET_CFS, log);
+}
+
+void knob_space_init_set(struct knob_space *s, KnobSet set, bool log)
+{
+	s->set = set & KNOB_SET_ALL;
 	for (int k = 0; k < KNOB_COUNT; k++)
 		s->k[k] = (struct knob_range){ .lo = (double)knob_info((enum knob)k)->min_ns,
 					       .hi = (double)knob_info((enum knob)k)->max_ns,
@@ -73,6 +79,13 @@ bool knob_space_parse_range(struct knob_space *s, const char *text, GError **err
 
 	if (!split_knob("--range", text, &k, &rest, error))
 		return false;
+	if (!(s->set & KNOB_BIT(k))) {
+		g_autofree char *names = knob_set_names(s->set, ",");
+
+		g_set_error(error, KNOB_ERROR, 1, "--range: %s is not searched (--knobs %s)",
+			    knob_name(k), names);
+		return false;
+	}
 
 	const char *colon = strchr(rest, ':');
 
@@ -106,6 +119,7 @@ bool knob_space_parse_fix(struct knob_space *s, const char *text, GError **error
 
 	if (!split_knob("--fix", text, &k, &rest, error) || !parse_ns("--fix", rest, k, &v, error))
 		return false;
+	s->set |= KNOB_BIT(k);
 	s->k[k].fixed = true;
 	s->k[k].value = v;
 	update_free(s);
@@ -119,6 +133,13 @@ bool knob_space_parse_scale(struct knob_space *s, const char *name, bool log, GE
 	if (!knob_from_name(name, &k)) {
 		g_set_error(error, KNOB_ERROR, 1, "%s: '%s' is not %s", log ? "--log" : "--linear",
 			    name, knob_names_list());
+		return false;
+	}
+	if (!(s->set & KNOB_BIT(k))) {
+		g_autofree char *names = knob_set_names(s->set, ",");
+
+		g_set_error(error, KNOB_ERROR, 1, "%s: %s is not searched (--knobs %s)",
+			    log ? "--log" : "--linear", knob_name(k), names);
 		return false;
 	}
 	s->k[k].log = log;
@@ -155,10 +176,12 @@ static double to_unit(const struct knob_range *r, double v)
 	return fmin(1, fmax(0, u));
 }
 
-void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnobs *out)
+void knob_space_to_knobs(const struct knob_space *s, const double *unit, Knobs *out)
 {
 	for (int k = 0; k < KNOB_COUNT; k++)
-		if (s->k[k].fixed)
+		if (!(s->set & KNOB_BIT(k)))
+			knob_set(out, (enum knob)k, 0);
+		else if (s->k[k].fixed)
 			knob_set(out, (enum knob)k, s->k[k].value);
 	for (unsigned int i = 0; i < s->dim; i++) {
 		const struct knob_range *r = &s->k[s->free[i]];
@@ -168,12 +191,12 @@ void knob_space_to_knobs(const struct knob_space *s, const double *unit, CfsKnob
 	}
 }
 
-void knob_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
+void knob_space_map(const double *unit, Knobs *knobs, void *ctx)
 {
 	knob_space_to_knobs(ctx, unit, knobs);
 }
 
-void knob_space_from_knobs(const struct knob_space *s, const CfsKnobs *k, double *unit)
+void knob_space_from_knobs(const struct knob_space *s, const Knobs *k, double *unit)
 {
 	for (unsigned int i = 0; i < s->dim; i++)
 		unit[i] = to_unit(&s->k[s->free[i]], knob_get(k, s->free[i]));
@@ -186,7 +209,9 @@ char *knob_space_describe(const struct knob_space *s)
 	for (int k = 0; k < KNOB_COUNT; k++) {
 		const struct knob_range *r = &s->k[k];
 
-		if (k)
+		if (!(s->set & KNOB_BIT(k)))
+			continue;
+		if (out->len)
 			g_string_append(out, " ");
 		if (r->fixed)
 			g_string_append_printf(out, "%s=%.0f", knob_name((enum knob)k), r->value);

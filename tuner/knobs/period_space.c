@@ -86,18 +86,18 @@ double period_space_unit(const struct period_space *s, double period_ns)
 	return fmin(1, fmax(0, u));
 }
 
-void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
+void period_space_to_knobs(const struct period_space *s, double u, Knobs *out,
 			   unsigned int *clamped)
 {
-	double k[KNOB_COUNT];
+	double k[KNOB_CFS_COUNT];
 
 	tuner_discovery_apply(s->rule, period_space_period(s, u), s->ntasks, k, clamped);
 	/* The clamped values are inside the sysctl ranges, so they round to in-range integers. */
-	for (int i = 0; i < KNOB_COUNT; i++)
+	for (int i = 0; i < KNOB_CFS_COUNT; i++)
 		knob_set(out, (enum knob)i, k[i]);
 }
 
-void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx)
+void period_space_map(const double *unit, Knobs *knobs, void *ctx)
 {
 	period_space_to_knobs(ctx, unit[0], knobs, NULL);
 }
@@ -112,7 +112,7 @@ char *period_space_clamped_names(unsigned int clamped, const char *separator)
 {
 	GString *out = g_string_new(NULL);
 
-	for (int i = 0; i < KNOB_COUNT; i++) {
+	for (int i = 0; i < KNOB_CFS_COUNT; i++) {
 		if (!(clamped & 1u << i))
 			continue;
 		if (out->len)

@@ -45,12 +45,12 @@ double period_space_unit(const struct period_space *s, double period_ns);
 
 /* The knobs of unit coordinate u, in whole ns; *clamped (may be NULL) gets the rule's
  * TUNER_DISCOVERY_CLAMPED_* bits. */
-void period_space_to_knobs(const struct period_space *s, double u, CfsKnobs *out,
+void period_space_to_knobs(const struct period_space *s, double u, Knobs *out,
 			   unsigned int *clamped);
 
 /* A TuneMapFn (tuner/eval/tune_loop.h): ctx is a const struct period_space *, unit has one
  * coordinate. */
-void period_space_map(const double *unit, CfsKnobs *knobs, void *ctx);
+void period_space_map(const double *unit, Knobs *knobs, void *ctx);
 
 /* "sched_period=LO:HI:log rule=1 ntasks=200", for journals and reports. */
 char *period_space_describe(const struct period_space *s);

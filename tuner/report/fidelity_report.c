@@ -11,7 +11,7 @@ void fidelity_report_metrics(const FidelityReport *r, guint p, FidelityMetrics *
 	fidelity_metrics(plan_set_plan(r->set, p)->real, r->sims[p], r->sig, out);
 }
 
-char *fidelity_knobs_ms(const CfsKnobs *k)
+char *fidelity_knobs_ms(const Knobs *k)
 {
 	return g_strdup_printf("%g/%g/%g", (double)k->latency_ns / 1e6,
 			       (double)k->min_granularity_ns / 1e6,
@@ -217,7 +217,7 @@ static void json_setting(struct json_writer *w, const RealSetting *s, const SimS
 	json_string(w, s->id);
 	json_key(w, "knobs");
 	json_begin_object(w);
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		json_key(w, knob_info((enum knob)k)->column);
 		json_uint(w, (guint64)knob_get(&s->knobs, (enum knob)k));
 	}

@@ -51,7 +51,7 @@ char *fidelity_report_csv(const FidelityReport *r);
 char *fidelity_report_plans_csv(const FidelityReport *r);
 
 /* "12/1.5/2": the three knobs in ms. */
-char *fidelity_knobs_ms(const CfsKnobs *k);
+char *fidelity_knobs_ms(const Knobs *k);
 
 G_END_DECLS
 

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tuner/knobs/knobs.h"
 #include "tuner/util/json_read.h"
 #include "tuner/report/report_csv.h"
 #include "tuner/report/report_sources.h"
@@ -68,9 +69,12 @@ static gboolean read_history(struct run *run, GString *data, GError **error)
 	static const ReportCsvColumn schema[] = {
 		{ .name = "evaluation", .kind = REPORT_CSV_KEY },
 		{ .name = "iteration", .kind = REPORT_CSV_WHOLE },
-		{ .name = "latency_ns", .kind = REPORT_CSV_KNOB },
-		{ .name = "min_granularity_ns", .kind = REPORT_CSV_KNOB },
-		{ .name = "wakeup_granularity_ns", .kind = REPORT_CSV_KNOB },
+		/* The run's knob set: CFS's three, or others (tuner --knobs). */
+		{ .name = "latency_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "min_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "wakeup_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "migration_cost_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "base_slice_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
 		{ .name = "sched_period_ns", .kind = REPORT_CSV_POSITIVE, .optional = TRUE },
 		{ .name = "value", .kind = REPORT_CSV_POSITIVE },
 		{ .name = "std_error", .kind = REPORT_CSV_NONNEG },
@@ -105,23 +109,39 @@ static gboolean read_history(struct run *run, GString *data, GError **error)
 	return TRUE;
 }
 
+/* "latency 40 ms, min_granularity 8 ms, ...": the best knobs result.json has, or NULL if none. */
+static char *best_knobs_text(const JsonReadValue *j)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int k = 0; k < KNOB_COUNT; k++) {
+		g_autofree char *at =
+			g_strdup_printf("best.knobs.%s", knob_info((enum knob)k)->column);
+		double v;
+
+		if (json_read_number(j, at, &v))
+			g_string_append_printf(s, "%s%s %.4g ms", s->len ? ", " : "",
+					       knob_name((enum knob)k), v / 1e6);
+	}
+	if (s->len)
+		return g_string_free(s, FALSE);
+	g_string_free(s, TRUE);
+	return NULL;
+}
+
 static void row(ReportSection *s, const struct run *run)
 {
 	const JsonReadValue *j = run->result;
-	double lat, min, wake, imp, to1;
+	double imp, to1;
 	g_autofree char *label = g_strdup_printf("%s (%s)", run->name, run->dir);
+	g_autofree char *knobs = j ? best_knobs_text(j) : NULL;
 
-	if (j && json_read_number(j, "best.knobs.latency_ns", &lat) &&
-	    json_read_number(j, "best.knobs.min_granularity_ns", &min) &&
-	    json_read_number(j, "best.knobs.wakeup_granularity_ns", &wake) &&
-	    json_read_number(j, "improvement_pct", &imp) &&
+	if (knobs && json_read_number(j, "improvement_pct", &imp) &&
 	    json_read_number(j, "evaluations_to_1pct", &to1))
-		report_row(
-			s, label,
-			"best %.6g %s after %u evaluations (within 1%% after %.0f); latency %.4g ms, "
-			"min_granularity %.4g ms, wakeup_granularity %.4g ms; default knobs %.6g, improvement %.2f%%",
-			run->best, run->unit, run->evaluations, to1, lat / 1e6, min / 1e6,
-			wake / 1e6, run->def, imp);
+		report_row(s, label,
+			   "best %.6g %s after %u evaluations (within 1%% after %.0f); %s; default "
+			   "knobs %.6g, improvement %.2f%%",
+			   run->best, run->unit, run->evaluations, to1, knobs, run->def, imp);
 	else
 		report_row(s, label, "best %.6g after %u evaluations (no result.json)", run->best,
 			   run->evaluations);

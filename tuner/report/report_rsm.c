@@ -124,9 +124,9 @@ static gboolean read_study(struct study *st, GError **error)
 		return FALSE;
 	}
 	factors = json_read_path(st->json, "factors");
-	if (!factors || factors->type != JSON_READ_ARRAY || factors->items->len < 2 ||
+	if (!factors || factors->type != JSON_READ_ARRAY || factors->items->len < 1 ||
 	    factors->items->len > RSM_MODEL_MAX_FACTORS)
-		return missing(error, st->json_path, "factors (2 to 10 of them)");
+		return missing(error, st->json_path, "factors (1 to 10 of them)");
 	st->k = factors->items->len;
 	for (guint j = 0; j < st->k; j++)
 		if (!read_factor(st, j, error))
@@ -281,10 +281,16 @@ static gboolean surfaces(Report *r, ReportSection *s, const char *prefix, const 
 		{ .name = "latency_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
 		{ .name = "min_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
 		{ .name = "wakeup_granularity_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "migration_cost_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
+		{ .name = "base_slice_ns", .kind = REPORT_CSV_KNOB, .optional = TRUE },
 		{ .name = "predicted", .kind = REPORT_CSV_FINITE },
 	};
-	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
 	guint pairs = st->k * (st->k - 1) / 2;
+
+	if (pairs == 0) /* one factor (base_slice alone): no surface over a pair to draw */
+		return TRUE;
+
+	g_autoptr(ReportCsv) csv = report_csv_read(path, error);
 
 	if (!csv || !report_csv_check(csv, schema, G_N_ELEMENTS(schema), error))
 		return FALSE;

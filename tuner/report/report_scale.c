@@ -2,7 +2,9 @@
  * report_scale.c - default vs tuned turnaround over group counts (see report_sources.h).
  */
 #include <math.h>
+#include <string.h>
 
+#include "tuner/knobs/knobs.h"
 #include "tuner/util/json_read.h"
 #include "tuner/report/report_csv.h"
 #include "tuner/report/report_sources.h"
@@ -19,20 +21,34 @@ enum {
 	N_COLUMNS
 };
 
-/* "default knobs: 40 / 8 / 10 ms" (latency, min_granularity, wakeup_granularity) from scale.json,
- * or the bare name without one. */
+/* "default knobs: 40 / 8 / 10 ms" (latency, min_granularity, wakeup_granularity) from scale.json;
+ * a run of other knobs names them ("tuned knobs: base_slice 2.1 ms"); the bare label without. */
 static char *knobs_name(const JsonReadValue *json, const char *key, const char *label)
 {
-	g_autofree char *lp = g_strdup_printf("%s.latency_ns", key);
-	g_autofree char *mp = g_strdup_printf("%s.min_granularity_ns", key);
-	g_autofree char *wp = g_strdup_printf("%s.wakeup_granularity_ns", key);
-	double l, m, w;
+	double v[KNOB_COUNT];
+	KnobSet set = 0;
 
-	if (json && json_read_number(json, lp, &l) && json_read_number(json, mp, &m) &&
-	    json_read_number(json, wp, &w))
-		return g_strdup_printf("%s: %.4g / %.4g / %.4g ms", label, l / 1e6, m / 1e6,
-				       w / 1e6);
-	return g_strdup(label);
+	for (int k = 0; k < KNOB_COUNT && json; k++) {
+		g_autofree char *at =
+			g_strdup_printf("%s.%s", key, knob_info((enum knob)k)->column);
+
+		if (json_read_number(json, at, &v[k]))
+			set |= KNOB_BIT(k);
+	}
+	if (set == KNOB_SET_CFS)
+		return g_strdup_printf("%s: %.4g / %.4g / %.4g ms", label, v[0] / 1e6, v[1] / 1e6,
+				       v[2] / 1e6);
+	if (!set)
+		return g_strdup(label);
+
+	GString *s = g_string_new(label);
+
+	for (int k = 0; k < KNOB_COUNT; k++)
+		if (set & KNOB_BIT(k))
+			g_string_append_printf(s, "%s %s %.4g ms",
+					       s->len > strlen(label) ? "," : ":",
+					       knob_name((enum knob)k), v[k] / 1e6);
+	return g_string_free(s, FALSE);
 }
 
 static gboolean read_json(const char *dir, JsonReadValue **json, GError **error)

@@ -5,7 +5,7 @@
  * Response Surface Methodology (SPEC.md §5) fits a full quadratic model to responses measured at a
  * small set of well-placed points. This module produces those points:
  *
- *   - the central composite design (CCD) on k = 2..6 factors: the 2^k cube points (every factor at
+ *   - the central composite design (CCD) on k = 1..6 factors: the 2^k cube points (every factor at
  *     -1 or +1), the 2k axial points (one factor at -alpha or +alpha, the others at 0) and n_c
  *     centre points (all factors at 0); n = 2^k + 2k + n_c runs;
  *   - the Box-Behnken design (BBD) on k = 3..5 factors: for every pair of factors the four
@@ -49,7 +49,9 @@ typedef enum {
 } RsmDesignError;
 
 /* Smallest and largest number of factors of a CCD. */
-#define RSM_CCD_MIN_FACTORS 2
+/* One factor is a design too: the tuner searches EEVDF's base_slice alone (two cube points, two
+ * axial, the centres: enough for the three terms of a quadratic in one variable). */
+#define RSM_CCD_MIN_FACTORS 1
 #define RSM_CCD_MAX_FACTORS 6
 /* Smallest and largest number of factors of a Box-Behnken design. */
 #define RSM_BBD_MIN_FACTORS 3
@@ -98,7 +100,8 @@ GQuark rsm_design_error_quark(void);
 /*
  * Axial distance of a CCD on k factors with n_centre centre points (n_centre matters only for the
  * orthogonal choice). Returns NaN when k is outside RSM_CCD_MIN_FACTORS..RSM_CCD_MAX_FACTORS.
- * Examples: rotatable k = 2: 1.4142, k = 3: 1.6818; orthogonal k = 2, n_c = 5: 1.2671.
+ * Examples: rotatable k = 1: 1.1892, k = 2: 1.4142, k = 3: 1.6818, k = 4: 2; orthogonal k = 2,
+ * n_c = 5: 1.2671.
  */
 double rsm_ccd_alpha(guint k, RsmAlphaKind kind, guint n_centre);
 

@@ -391,7 +391,7 @@ static const char *choose_accel(const VmBootConfig *config)
 	}
 
 	/* The probe: the same kernel with an empty plan must reach "LST end". */
-	VmSetting none = { (char *)"probe", { 0, 0, 0 } };
+	VmSetting none = { (char *)"probe", KNOBS_CFS(0, 0, 0) };
 	g_autoptr(VmPlan) probe = vm_plan_new(&none, 1, "true", 1, 0, NULL);
 	g_array_set_size(probe->runs, 0);
 	VmBootConfig quiet = *config;

@@ -85,9 +85,9 @@ static gboolean parse_measure(const char *text, double *out)
 	return *text && *end == '\0' && isfinite(*out);
 }
 
-static gboolean parse_knobs(char *const *tokens, CfsKnobs *out)
+static gboolean parse_knobs(char *const *tokens, Knobs *out)
 {
-	for (int k = 0; k < KNOB_COUNT; k++) {
+	for (int k = 0; k < KNOB_CFS_COUNT; k++) {
 		guint64 v;
 
 		if (!parse_u64(field(tokens, knob_info((enum knob)k)->column), &v))

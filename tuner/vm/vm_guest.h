@@ -24,7 +24,7 @@ typedef struct {
 	guint seq;
 	guint round;
 	char *setting;
-	CfsKnobs knobs;	   /* read back after writing */
+	Knobs knobs;	   /* read back after writing */
 	gboolean knobs_ok; /* every written knob read back as written */
 	int rc;		   /* the command's exit status */
 	double time_s;	   /* its last "Time: S" line; NaN if none */
@@ -41,7 +41,7 @@ typedef struct {
 	gboolean ended; /* saw "LST end" */
 	char *kernel;	/* uname -r of the guest */
 	guint nr_cpus;
-	CfsKnobs boot_knobs; /* the knobs the kernel booted with */
+	Knobs boot_knobs;    /* the knobs the kernel booted with */
 	GArray *runs;	     /* VmGuestRun, in the order they finished */
 	gint64 started;	     /* seq of the last "LST start" without its run line yet; -1 if none */
 	guint plan_errors;   /* "LST error" lines: plan lines the guest refused */

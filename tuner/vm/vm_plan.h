@@ -33,7 +33,7 @@ typedef enum {
 /* One knob setting of a plan. */
 typedef struct {
 	char *id; /* [A-Za-z0-9._-]+, unique in the plan */
-	CfsKnobs knobs;
+	Knobs knobs;
 } VmSetting;
 
 /* One run: setting `setting` (an index into the plan's settings) with command `command` in round

@@ -152,6 +152,13 @@ static void test_threads_text(void **state)
 	expect_line(&r, "# 4 groups == 24 processes run");
 	assert_non_null(strstr(r.out, "pipes"));
 	run_clear(&r);
+
+	/* EEVDF has no CFS granularities: its line names its own knobs (eevdf on 2 CPUs: base_slice
+	 * 0.70 ms x (1 + ilog2 2)). */
+	r = HACKBENCH("-T", "-g", "1", "-l", "5", "--profile", "eevdf", "--cpus", "2");
+	expect_success(&r, "--profile eevdf");
+	expect_line(&r, "# knobs: base_slice 1400000 ns, migration_cost 500000 ns");
+	run_clear(&r);
 }
 
 static void test_text_matches_json(void **state)

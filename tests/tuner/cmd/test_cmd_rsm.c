@@ -871,6 +871,148 @@ static void test_meta_pso(void **state)
 	remove_dir(dir);
 }
 
+/* A workload whose turnaround the knobs move (the tiny one does not, over narrow ranges). */
+#define SMALL "--groups", "1", "--loops", "20", "--fds", "4", "--threads", "--cpus", "2"
+
+/*
+ * Issue 15: four knobs, a rotatable CCD (16 cube + 8 axial at alpha 2 + 6 centre = 30 runs). The
+ * ranges keep the axial points inside the knobs' ranges: centre c and half width h of each range
+ * put coded x at c + x h: latency 4 ms +- 1 ms, min_granularity 0.8 +- 0.2 ms, wakeup 1 +- 0.5 ms,
+ * migration_cost 0.5 +- 0.25 ms, so the axial run x4 = -2 has migration_cost 0. The model has
+ * 1 + 2 x 4 + 4 x 3 / 2 = 15 terms, and the optimum's knobs carry migration_cost_ns.
+ */
+static void test_rsm_four_knobs(void **state)
+{
+	char *dir = make_dir();
+	static const double centre[4] = { 4e6, 8e5, 1e6, 5e5 }, half[4] = { 1e6, 2e5, 5e5, 2.5e5 };
+
+	(void)state;
+	struct run r =
+		TUNER_RUN("rsm", SMALL, "--knobs",
+			  "latency,min_granularity,wakeup_granularity,migration_cost", "--range",
+			  "latency=3000000:5000000", "--range", "min_granularity=600000:1000000",
+			  "--range", "wakeup_granularity=500000:1500000", "--range",
+			  "migration_cost=250000:750000", "--out", dir);
+
+	expect_success(&r, "rsm --knobs 4");
+	assert_non_null(strstr(r.out, "response surface of latency, min_granularity, "
+				      "wakeup_granularity, migration_cost"));
+	assert_non_null(strstr(r.out, "16 cube + 8 axial + 6 centre = 30 runs"));
+
+	g_auto(GStrv) design = read_lines(dir, "design.csv");
+	assert_string_equal(design[0],
+			    "run,x1,x2,x3,x4,latency_ns,min_granularity_ns,"
+			    "wakeup_granularity_ns,migration_cost_ns,response,response_t");
+	assert_int_equal(g_strv_length(design), 31);
+	guint axial = 0;
+	for (int i = 1; i <= 30; i++) {
+		g_auto(GStrv) f = g_strsplit(design[i], ",", -1);
+		guint far = 0;
+		for (int j = 0; j < 4; j++) {
+			double x = field_number(f[1 + j]);
+			assert_true(field_number(f[5 + j]) == centre[j] + x * half[j]);
+			far += fabs(x) == 2;
+		}
+		axial += far;
+	}
+	assert_int_equal(axial, 8);
+
+	g_autoptr(JsonReadValue) v = read_json(dir);
+	assert_true(number_at(v, "design.alpha") == 2);
+	assert_true(number_at(v, "best.knobs.migration_cost_ns") >= 0);
+	double x;
+	assert_true(json_read_number(v, "coefficients.migration_cost^2", &x));
+	assert_true(json_read_number(v, "coefficients.wakeup_granularity*migration_cost", &x));
+	run_clear(&r);
+	remove_dir(dir);
+}
+
+/*
+ * Issue 14: the eevdf profile's RSM varies base_slice alone: a one-factor CCD, -1, +1, axial at
+ * 2^(1/4) = 1.189207, 6 centres: base_slice 2 ms +- 1 ms, so the axial runs are 2e6 +- 1189207
+ * ns. Three terms: intercept, base_slice, base_slice^2.
+ */
+static void test_rsm_base_slice(void **state)
+{
+	char *dir = make_dir();
+
+	(void)state;
+	struct run r = TUNER_RUN("rsm", "--groups", "2", "--loops", "20", "--threads", "--cpus",
+				 "2", "--profile", "eevdf", "--range", "base_slice=1000000:3000000",
+				 "--out", dir);
+
+	expect_success(&r, "rsm --profile eevdf");
+	assert_non_null(strstr(r.out, "response surface of base_slice"));
+	g_auto(GStrv) design = read_lines(dir, "design.csv");
+	assert_string_equal(design[0], "run,x1,base_slice_ns,response,response_t");
+	assert_int_equal(g_strv_length(design), 11);
+	guint seen = 0;
+	for (int i = 1; i <= 10; i++) {
+		g_auto(GStrv) f = g_strsplit(design[i], ",", -1);
+		double x = field_number(f[1]), n = field_number(f[2]);
+		if (fabs(fabs(x) - 1.189207115002721) < 1e-12) {
+			assert_true(n == (x < 0 ? 810793 : 3189207));
+			seen++;
+		}
+	}
+	assert_int_equal(seen, 2);
+	g_autoptr(JsonReadValue) v = read_json(dir);
+	double x;
+	assert_true(json_read_number(v, "coefficients.base_slice^2", &x));
+	assert_false(json_read_number(v, "coefficients.migration_cost", &x));
+	assert_true(number_at(v, "best.knobs.base_slice_ns") >= 1000000);
+	assert_true(number_at(v, "default.knobs.base_slice_ns") == 1400000);
+	run_clear(&r);
+	remove_dir(dir);
+}
+
+static void test_rsm_knob_set_refused(void **state)
+{
+	(void)state;
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--profile", "eevdf", "--knobs", "latency"),
+			   "--knobs: the eevdf profile");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--log=migration_cost"),
+			   "--log: migration_cost is not searched");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--range", "base_slice=1:2"),
+			   "--range: base_slice is not searched");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--profile", "eevdf", "--knobs",
+				     "base_slice,migration_cost", "--design", "bbd"),
+			   "--design");
+	expect_usage_error(
+		TUNER_RUN("rsm", TINY, "--objective", "vm", "--knobs", "latency,migration_cost"),
+		"--knobs");
+	expect_usage_error(
+		TUNER_RUN("rsm", TINY, "--knobs", "migration_cost", "--migration-cost-ns", "1"),
+		"--migration-cost-ns");
+}
+
+/* meta-pso --knobs: the swarms search the set (here EEVDF's two knobs), and design.csv and
+ * result.json carry its columns instead of CFS's three. */
+static void test_meta_pso_knob_set(void **state)
+{
+	char *dir = make_dir();
+
+	(void)state;
+	struct run r = TUNER_RUN("meta-pso", "--groups", "1", "--loops", "20", "--fds", "4",
+				 "--threads", "--cpus", "2", "--profile", "eevdf", "--knobs",
+				 "base_slice,migration_cost", "--particles", "3", "--iterations",
+				 "3", "--out", dir);
+
+	expect_success(&r, "meta-pso --knobs");
+	assert_non_null(strstr(r.out, "  migration_cost_ns="));
+	g_auto(GStrv) design = read_lines(dir, "design.csv");
+	assert_string_equal(
+		design[0],
+		"run,x1,x2,x3,omega,phi_p,phi_g,response,response_t,best_value,iterations_to_best,"
+		"migration_cost_ns,base_slice_ns,pso_seed");
+	g_autoptr(JsonReadValue) v = read_json(dir);
+	double x;
+	assert_true(json_read_number(v, "best.knobs.base_slice_ns", &x) ||
+		    json_read_number(v, "runs.0.knobs.base_slice_ns", &x));
+	run_clear(&r);
+	remove_dir(dir);
+}
+
 static void test_meta_pso_bad_input(void **state)
 {
 	(void)state;
@@ -905,6 +1047,10 @@ int main(void)
 		cmocka_unit_test(test_rsm_box_behnken),
 		cmocka_unit_test(test_meta_pso),
 		cmocka_unit_test(test_meta_pso_bad_input),
+		cmocka_unit_test(test_meta_pso_knob_set),
+		cmocka_unit_test(test_rsm_four_knobs),
+		cmocka_unit_test(test_rsm_base_slice),
+		cmocka_unit_test(test_rsm_knob_set_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

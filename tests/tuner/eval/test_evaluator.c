@@ -42,7 +42,7 @@ typedef struct {
  * thread-safe (its own generator per call).  It sleeps up to 1.5 ms, a different time per call, so
  * that parallel evaluations finish in an order unlike the order they were submitted in.
  */
-static gboolean synthetic(const CfsKnobs *k, guint64 seed, double *value, void *ctx, GError **error)
+static gboolean synthetic(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error)
 {
 	Synthetic *s = ctx;
 	gint call = g_atomic_int_add(&s->calls, 1) + 1;
@@ -68,7 +68,7 @@ static gboolean synthetic(const CfsKnobs *k, guint64 seed, double *value, void *
 }
 
 /* Returns the seed itself: makes the statistics computable by hand. */
-static gboolean seed_as_value(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+static gboolean seed_as_value(const Knobs *k, guint64 seed, double *value, void *ctx,
 			      GError **error)
 {
 	(void)k, (void)ctx, (void)error;
@@ -77,14 +77,14 @@ static gboolean seed_as_value(const CfsKnobs *k, guint64 seed, double *value, vo
 }
 
 /* N_POINTS knob settings drawn uniformly from the sysctl ranges with a fixed seed. */
-static void random_points(CfsKnobs *points, guint n)
+static void random_points(Knobs *points, guint n)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(rng, 20240611);
 	for (guint i = 0; i < n; i++) {
-		points[i] = (CfsKnobs){ 100000 + gsl_rng_uniform_int(rng, 999900000),
-					100000 + gsl_rng_uniform_int(rng, 999900000),
-					gsl_rng_uniform_int(rng, 1000000000) };
+		points[i] = (Knobs)KNOBS_CFS(100000 + gsl_rng_uniform_int(rng, 999900000),
+					     100000 + gsl_rng_uniform_int(rng, 999900000),
+					     gsl_rng_uniform_int(rng, 1000000000));
 	}
 	gsl_rng_free(rng);
 }
@@ -99,7 +99,7 @@ static EvaluatorConfig config_for(Synthetic *s, guint jobs, Journal *journal)
 				  .journal = journal };
 }
 
-static void run_ok(const EvaluatorConfig *config, const CfsKnobs *points, guint n,
+static void run_ok(const EvaluatorConfig *config, const Knobs *points, guint n,
 		   EvaluatorResult *results, double *values, EvaluatorStats *stats)
 {
 	g_autoptr(GError) error = NULL;
@@ -108,7 +108,7 @@ static void run_ok(const EvaluatorConfig *config, const CfsKnobs *points, guint 
 }
 
 /* The reference: the batch evaluated inline with no journal. */
-static void reference_run(const CfsKnobs *points, EvaluatorResult *results, double *values)
+static void reference_run(const Knobs *points, EvaluatorResult *results, double *values)
 {
 	Synthetic s = { 0 };
 	EvaluatorConfig config = config_for(&s, 1, NULL);
@@ -144,7 +144,7 @@ static Journal *open_journal(const char *path)
 static void test_statistics_by_hand(void **state)
 {
 	(void)state;
-	const CfsKnobs points[2] = { { 1000000, 100000, 0 }, { 2000000, 100000, 0 } };
+	const Knobs points[2] = { KNOBS_CFS(1000000, 100000, 0), KNOBS_CFS(2000000, 100000, 0) };
 	EvaluatorConfig config = {
 		.objective = seed_as_value, .replicates = 3, .base_seed = 10, .jobs = 1
 	};
@@ -189,7 +189,7 @@ static void test_stats_add(void **state)
 static void test_jobs_do_not_change_results(void **state)
 {
 	Fixture *f = *state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	EvaluatorResult ref[N_POINTS];
 	double ref_values[N_POINTS * REPLICATES];
@@ -231,7 +231,7 @@ static void test_jobs_do_not_change_results(void **state)
 static void test_position_does_not_matter(void **state)
 {
 	(void)state;
-	CfsKnobs points[N_POINTS], reversed[N_POINTS];
+	Knobs points[N_POINTS], reversed[N_POINTS];
 	random_points(points, N_POINTS);
 	for (guint i = 0; i < N_POINTS; i++)
 		reversed[i] = points[N_POINTS - 1 - i];
@@ -251,7 +251,7 @@ static void test_position_does_not_matter(void **state)
 static void test_journaled_batch_not_rerun(void **state)
 {
 	Fixture *f = *state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	EvaluatorResult first[N_POINTS], second[N_POINTS];
 	g_autoptr(Journal) journal = open_journal(f->path);
@@ -271,9 +271,9 @@ static void test_journaled_batch_not_rerun(void **state)
 static void test_duplicate_points_run_once(void **state)
 {
 	(void)state;
-	CfsKnobs p[N_POINTS];
+	Knobs p[N_POINTS];
 	random_points(p, N_POINTS);
-	const CfsKnobs points[5] = { p[0], p[1], p[0], p[0], p[1] };
+	const Knobs points[5] = { p[0], p[1], p[0], p[0], p[1] };
 	Synthetic s = { 0 };
 	EvaluatorConfig config = config_for(&s, 2, NULL);
 	EvaluatorResult res[5];
@@ -288,7 +288,7 @@ static void test_duplicate_points_run_once(void **state)
 }
 
 /* (b) Kill the evaluating process at a random evaluation, resume, and compare. */
-static void kill_and_resume(const Fixture *f, const CfsKnobs *points, const EvaluatorResult *ref,
+static void kill_and_resume(const Fixture *f, const Knobs *points, const EvaluatorResult *ref,
 			    guint child_jobs, gint kill_at, gboolean by_exit)
 {
 	g_unlink(f->path);
@@ -342,7 +342,7 @@ static void kill_and_resume(const Fixture *f, const CfsKnobs *points, const Eval
 static void test_resume_after_kill(void **state)
 {
 	Fixture *f = *state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	EvaluatorResult ref[N_POINTS];
 	double ref_values[N_POINTS * REPLICATES];
@@ -365,7 +365,7 @@ static void test_resume_after_kill(void **state)
 static void test_error_keeps_finished_work(void **state)
 {
 	Fixture *f = *state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	EvaluatorResult ref[N_POINTS];
 	double ref_values[N_POINTS * REPLICATES];
@@ -400,7 +400,7 @@ static void test_error_keeps_finished_work(void **state)
 static void test_silent_failure_gets_a_message(void **state)
 {
 	(void)state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	Synthetic s = { .fail_latency = points[0].latency_ns, .fail_silently = TRUE };
 	EvaluatorConfig config = config_for(&s, 1, NULL);
@@ -410,6 +410,22 @@ static void test_silent_failure_gets_a_message(void **state)
 	assert_true(g_error_matches(error, EVALUATOR_ERROR, EVALUATOR_ERROR_OBJECTIVE));
 	assert_non_null(strstr(error->message, "seed=1000"));
 	assert_int_equal(s.calls, 1); /* stopped at the first failure */
+
+	/* The message names the knobs of the run's set: CFS's three by default, else the set's. */
+	g_autofree char *cfs = g_strdup_printf("evaluation of latency_ns=%" G_GUINT64_FORMAT
+					       " min_granularity_ns=%" G_GUINT64_FORMAT
+					       " wakeup_granularity_ns=%" G_GUINT64_FORMAT " seed=",
+					       points[0].latency_ns, points[0].min_granularity_ns,
+					       points[0].wakeup_granularity_ns);
+	assert_non_null(strstr(error->message, cfs));
+	g_clear_error(&error);
+	points[0].migration_cost_ns = 250000;
+	config.knobs = KNOB_BIT(KNOB_LATENCY) | KNOB_BIT(KNOB_MIGRATION_COST);
+	assert_false(evaluator_run(&config, points, N_POINTS, res, NULL, NULL, &error));
+	g_autofree char *set = g_strdup_printf("evaluation of latency_ns=%" G_GUINT64_FORMAT
+					       " migration_cost_ns=250000 seed=",
+					       points[0].latency_ns);
+	assert_non_null(strstr(error->message, set));
 }
 
 typedef struct {
@@ -433,7 +449,7 @@ static void log_progress(guint done, guint total, void *ctx)
 static void test_progress(void **state)
 {
 	Fixture *f = *state;
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	random_points(points, N_POINTS);
 	g_autoptr(Journal) journal = open_journal(f->path);
 	Synthetic s = { 0 };
@@ -484,8 +500,7 @@ static gint thread_id(void)
 	return (gint)syscall(SYS_gettid);
 }
 
-static gboolean log_thread(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
-			   GError **error)
+static gboolean log_thread(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error)
 {
 	ThreadLog *t = ctx;
 
@@ -515,7 +530,7 @@ static void test_one_pool_per_evaluator(void **state)
 				   .replicates = 2,
 				   .base_seed = 7,
 				   .jobs = 2 };
-	CfsKnobs points[BATCHES][N_POINTS];
+	Knobs points[BATCHES][N_POINTS];
 	EvaluatorResult got[BATCHES][N_POINTS], want[N_POINTS];
 
 	g_mutex_init(&t.lock);
@@ -547,8 +562,8 @@ static void test_seeded_batch(void **state)
 {
 	(void)state;
 	EvaluatorConfig config = { .objective = seed_as_value, .replicates = 3, .base_seed = 5 };
-	const CfsKnobs same = { 1000000, 1000000, 0 };
-	const CfsKnobs points[] = { same, same, same };
+	const Knobs same = KNOBS_CFS(1000000, 1000000, 0);
+	const Knobs points[] = { same, same, same };
 	const guint64 seeds[] = { 10, 20, 10 };
 	EvaluatorResult res[3];
 	EvaluatorStats st;
@@ -583,7 +598,7 @@ typedef struct {
 static gboolean square(guint i, void *ctx, GError **error)
 {
 	MapLog *m = ctx;
-	CfsKnobs k = { 0 };
+	Knobs k = { 0 };
 	double ignored;
 
 	g_atomic_int_inc(&m->ran);
@@ -608,7 +623,7 @@ static void test_map(void **state)
 	EvaluatorConfig config = {
 		.objective = log_thread, .objective_ctx = &m.t, .replicates = 1, .jobs = 2
 	};
-	CfsKnobs points[N_POINTS];
+	Knobs points[N_POINTS];
 	EvaluatorResult res[N_POINTS];
 	GError *error = NULL;
 

@@ -41,7 +41,7 @@ static void write_text(const char *path, const char *text)
 
 static JournalRecord record(guint64 latency, guint64 seed, guint replicate, double value)
 {
-	return (JournalRecord){ .knobs = { latency, 3000000, 4000000 },
+	return (JournalRecord){ .knobs = KNOBS_CFS(latency, 3000000, 4000000),
 				.seed = seed,
 				.replicate = replicate,
 				.value = value,
@@ -90,10 +90,12 @@ static void test_new_file_has_header(void **state)
 	assert_int_equal(journal_count(journal), 0);
 	assert_string_equal(journal_path(journal), f->path);
 	g_autofree char *text = read_text(f->path);
-	assert_string_equal(text, "# linsched-tuner journal v2 sha256=" SETTINGS_SHA256
-				  " settings=" SETTINGS "\n"
-				  "# latency_ns min_granularity_ns wakeup_granularity_ns seed "
-				  "replicate value wall_s check\n");
+	assert_string_equal(
+		text, "# linsched-tuner journal v3 "
+		      "knobs=latency,min_granularity,wakeup_granularity sha256=" SETTINGS_SHA256
+		      " settings=" SETTINGS "\n"
+		      "# latency_ns min_granularity_ns wakeup_granularity_ns seed "
+		      "replicate value wall_s check\n");
 }
 
 /* A record is one line in the documented format; 0.1 printed with %.17g is 0.10000000000000001;
@@ -174,7 +176,7 @@ static void test_lookup_uses_the_whole_key(void **state)
 	g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
 	JournalRecord r = record(5000000, 11, 1, 2.0);
 	append_ok(journal, &r);
-	CfsKnobs k = r.knobs;
+	Knobs k = r.knobs;
 	assert_true(journal_lookup(journal, &k, 11, 1, NULL));
 	assert_false(journal_lookup(journal, &k, 12, 1, NULL));
 	assert_false(journal_lookup(journal, &k, 11, 0, NULL));
@@ -394,7 +396,9 @@ static void test_torn_header_restarts(void **state)
 		assert_int_equal(journal_count(journal), 0);
 	}
 	g_autofree char *text = read_text(f->path);
-	assert_true(g_str_has_prefix(text, "# linsched-tuner journal v2 sha256=" SETTINGS_SHA256));
+	assert_true(g_str_has_prefix(text,
+				     "# linsched-tuner journal v3 knobs=latency,"
+				     "min_granularity,wakeup_granularity sha256=" SETTINGS_SHA256));
 }
 
 /* A second open of a journal in use is refused; after close it succeeds. */
@@ -453,9 +457,114 @@ static void test_unopenable_path(void **state)
 	expect_open_error(path, SETTINGS, JOURNAL_ERROR_IO, "cannot open journal", path, NULL);
 }
 
+/* The v2 journal of test_record_line_format, written by the tuner before knob sets. */
+#define V2_JOURNAL                                                                                  \
+	"# linsched-tuner journal v2 sha256=" SETTINGS_SHA256 " settings=" SETTINGS "\n"            \
+	"# latency_ns min_granularity_ns wakeup_granularity_ns seed replicate value wall_s check\n" \
+	"10000000 3000000 4000000 7 2 0.10000000000000001 1.500000 52140fff\n"
+
+/* A v2 journal holds CFS's three knobs: a run of that set resumes it and appends records of the
+ * same form (the check of the new line: printf '10000000 3000000 4000000 8 0 2.5 1.500000' |
+ * sha256sum), so it stays v2; a run of another set is refused naming file and line. */
+static void test_v2_resumes(void **state)
+{
+	Fixture *f = *state;
+	write_text(f->path, V2_JOURNAL);
+	{
+		g_autoptr(Journal) journal = open_ok(f->path, SETTINGS);
+		JournalRecord r = record(10000000, 7, 2, 0), got;
+		assert_int_equal(journal_count(journal), 1);
+		assert_true(journal_lookup(journal, &r.knobs, 7, 2, &got));
+		assert_true(got.value == 0.1);
+		r = record(10000000, 8, 0, 2.5);
+		append_ok(journal, &r);
+	}
+	g_autofree char *text = read_text(f->path);
+	assert_string_equal(text,
+			    V2_JOURNAL "10000000 3000000 4000000 8 0 2.5 1.500000 57cb3a62\n");
+
+	g_autoptr(GError) error = NULL;
+	KnobSet four = KNOB_SET_CFS | KNOB_BIT(KNOB_MIGRATION_COST);
+	assert_null(journal_open_knobs(f->path, SETTINGS, four, JOURNAL_NO_SYNC, &error));
+	assert_true(g_error_matches(error, JOURNAL_ERROR, JOURNAL_ERROR_MISMATCH));
+	g_autofree char *want = g_strdup_printf(
+		"journal %s line 1: written for the knobs latency,min_granularity,wakeup_granularity "
+		"(format v2), this run searches latency,min_granularity,wakeup_granularity,"
+		"migration_cost",
+		f->path);
+	if (!g_str_has_prefix(error->message, want))
+		fail_msg("%s", error->message);
+}
+
+/* A v3 journal of EEVDF's two knobs: header, column line and records carry those two only (the
+ * check: printf '500000 3000000 7 2 0.10000000000000001 1.500000' | sha256sum); it reads back
+ * exactly, the knobs outside the set ignored by lookups; another set is refused. */
+static void test_v3_knob_set_round_trip(void **state)
+{
+	Fixture *f = *state;
+	const KnobSet set = KNOB_BIT(KNOB_MIGRATION_COST) | KNOB_BIT(KNOB_BASE_SLICE);
+	JournalRecord r = { .knobs = { .migration_cost_ns = 500000, .base_slice_ns = 3000000 },
+			    .seed = 7,
+			    .replicate = 2,
+			    .value = 0.1,
+			    .wall_s = 1.5 };
+	g_autoptr(GError) error = NULL;
+	{
+		g_autoptr(Journal) journal =
+			journal_open_knobs(f->path, SETTINGS, set, JOURNAL_NO_SYNC, &error);
+		assert_non_null(journal);
+		append_ok(journal, &r);
+	}
+	g_autofree char *text = read_text(f->path);
+	assert_string_equal(text, "# linsched-tuner journal v3 knobs=migration_cost,base_slice "
+				  "sha256=" SETTINGS_SHA256 " settings=" SETTINGS "\n"
+				  "# migration_cost_ns base_slice_ns seed replicate value wall_s "
+				  "check\n"
+				  "500000 3000000 7 2 0.10000000000000001 1.500000 8a0baa1b\n");
+	{
+		g_autoptr(Journal) journal =
+			journal_open_knobs(f->path, SETTINGS, set, JOURNAL_NO_SYNC, &error);
+		assert_non_null(journal);
+		JournalRecord got;
+		Knobs other = r.knobs;
+		other.latency_ns = 123; /* not in the set: not part of the key */
+		assert_true(journal_lookup(journal, &other, 7, 2, &got));
+		assert_memory_equal(&got.value, &r.value, sizeof(double));
+		assert_int_equal(got.knobs.latency_ns, 123);
+		other.base_slice_ns++;
+		assert_false(journal_lookup(journal, &other, 7, 2, NULL));
+	}
+	assert_null(journal_open_knobs(f->path, SETTINGS, KNOB_BIT(KNOB_BASE_SLICE),
+				       JOURNAL_NO_SYNC, &error));
+	assert_true(g_error_matches(error, JOURNAL_ERROR, JOURNAL_ERROR_MISMATCH));
+	g_autofree char *want = g_strdup_printf("journal %s line 1: written for the knobs "
+						"migration_cost,base_slice (format v3), this run "
+						"searches base_slice",
+						f->path);
+	if (!g_str_has_prefix(error->message, want))
+		fail_msg("%s", error->message);
+	g_clear_error(&error);
+	/* A record of the wrong width is caught by its line. */
+	write_text(f->path, "# linsched-tuner journal v3 knobs=base_slice sha256=" SETTINGS_SHA256
+			    " settings=" SETTINGS "\n"
+			    "500000 3000000 7 2 0.10000000000000001 1.500000 8a0baa1b\n");
+	assert_null(journal_open_knobs(f->path, SETTINGS, KNOB_BIT(KNOB_BASE_SLICE),
+				       JOURNAL_NO_SYNC, &error));
+	g_autofree char *line2 = g_strdup_printf("journal %s line 2: expected 6", f->path);
+	if (!g_str_has_prefix(error->message, line2))
+		fail_msg("%s", error->message);
+	g_clear_error(&error);
+	write_text(f->path, "# linsched-tuner journal v3 knobs=base_slice,nope sha256=x\n");
+	assert_null(journal_open_knobs(f->path, SETTINGS, KNOB_BIT(KNOB_BASE_SLICE),
+				       JOURNAL_NO_SYNC, &error));
+	assert_non_null(strstr(error->message, "line 1: malformed header"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_v2_resumes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_v3_knob_set_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_new_file_has_header, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record_line_format, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_round_trip_exactly, setup, teardown),

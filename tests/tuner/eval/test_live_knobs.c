@@ -15,6 +15,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <grp.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -33,7 +34,7 @@ static const char *const debugfs_files[3] = { "sys/kernel/debug/sched/latency_ns
 					      "sys/kernel/debug/sched/wakeup_granularity_ns" };
 /* Kernel defaults of a 4-CPU machine (factor 3): 18 ms, 2.25 ms, 3 ms. */
 static const char *const initial[3] = { "18000000\n", "2250000\n", "3000000\n" };
-static const CfsKnobs tuned = { 1000000, 200000, 0 };
+static const Knobs tuned = KNOBS_CFS(1000000, 200000, 0);
 static const char *const tuned_text[3] = { "1000000\n", "200000\n", "0\n" };
 
 typedef struct {
@@ -138,7 +139,7 @@ static void test_detect_sysctl(void **state)
 	LiveKnobs *live = open_ok(t);
 	assert_int_equal(live_knobs_layout(live), LIVE_KNOBS_SYSCTL);
 	assert_non_null(strstr(live_knobs_layout_name(LIVE_KNOBS_SYSCTL), "before 5.13"));
-	const CfsKnobs *saved = live_knobs_saved(live);
+	const Knobs *saved = live_knobs_saved(live);
 	assert_true(saved->latency_ns == 18000000 && saved->min_granularity_ns == 2250000 &&
 		    saved->wakeup_granularity_ns == 3000000);
 	live_knobs_free(live);
@@ -464,9 +465,8 @@ static void test_objective_through_evaluator(void **state)
 	char *argv[] = { "sh", "-c", script, NULL };
 	LiveObjective objective = { .live = live, .argv = argv };
 	const EvaluatorObjective fn = live_knobs_objective; /* the signatures agree */
-	const CfsKnobs points[4] = {
-		{ 1, 100000, 0 }, { 2, 100000, 0 }, { 3, 100000, 0 }, { 4, 100000, 0 }
-	};
+	const Knobs points[4] = { KNOBS_CFS(1, 100000, 0), KNOBS_CFS(2, 100000, 0),
+				  KNOBS_CFS(3, 100000, 0), KNOBS_CFS(4, 100000, 0) };
 	EvaluatorConfig config = { .objective = fn,
 				   .objective_ctx = &objective,
 				   .replicates = 2,
@@ -486,6 +486,134 @@ static void test_objective_through_evaluator(void **state)
 	tree_free(t);
 }
 
+/* A tree of the given files (relative to the root) and their texts; free with tree_free. */
+static Tree *tree_of(const char *const *files, const char *const *texts, int n)
+{
+	Tree *t = tree_new(NULL);
+	for (int i = 0; i < n; i++) {
+		g_autofree char *path = g_build_filename(t->root, files[i], NULL);
+		write_file(path, texts[i]);
+	}
+	return t;
+}
+
+static char *file_in(const Tree *t, const char *name)
+{
+	g_autofree char *path = g_build_filename(t->root, name, NULL);
+	return read_file(path);
+}
+
+/*
+ * Issue 15: migration_cost beside CFS's three, on a kernel before 5.13 (sysctl): written, saved in
+ * the state file, and restored.
+ */
+static void test_migration_cost_sysctl(void **state)
+{
+	(void)state;
+	static const char *const files[4] = { "proc/sys/kernel/sched_latency_ns",
+					      "proc/sys/kernel/sched_min_granularity_ns",
+					      "proc/sys/kernel/sched_wakeup_granularity_ns",
+					      "proc/sys/kernel/sched_migration_cost_ns" };
+	static const char *const texts[4] = { "18000000\n", "2250000\n", "3000000\n", "500000\n" };
+	Tree *t = tree_of(files, texts, 4);
+	g_autoptr(GError) error = NULL;
+	const KnobSet set = KNOB_SET_CFS | KNOB_BIT(KNOB_MIGRATION_COST);
+	LiveKnobs *live = live_knobs_open_set(t->root, set, &error);
+	if (!live)
+		fail_msg("%s", error->message);
+	assert_int_equal(live_knobs_layout(live), LIVE_KNOBS_SYSCTL);
+	assert_int_equal(live_knobs_saved(live)->migration_cost_ns, 500000);
+
+	g_autofree char *state_path = knob_state_path(t->root, NULL);
+	g_autofree char *state_text = read_file(state_path);
+	assert_non_null(strstr(
+		state_text, "knobs=latency,min_granularity,wakeup_granularity,migration_cost\n"));
+	assert_non_null(strstr(state_text, "migration_cost_ns=500000\n"));
+
+	Knobs k = tuned;
+	k.migration_cost_ns = 250000;
+	assert_true(live_knobs_apply(live, &k, &error));
+	g_autofree char *m = file_in(t, files[3]);
+	assert_string_equal(m, "250000\n");
+	g_autofree char *l = file_in(t, files[0]);
+	assert_string_equal(l, "1000000\n");
+	assert_true(live_knobs_restore(live, &error));
+	g_autofree char *back = file_in(t, files[3]);
+	assert_string_equal(back, "500000\n");
+	live_knobs_free(live);
+	tree_free(t);
+}
+
+/*
+ * Issue 14: an EEVDF kernel (6.6+) has base_slice_ns and migration_cost_ns in debugfs and no CFS
+ * knobs. base_slice is found there only; asking it for latency, or an older kernel for base_slice,
+ * is refused; a dead tuner's base_slice comes back with live_knobs_recover (`tuner knobs
+ * --restore`).
+ */
+static void test_base_slice_debugfs(void **state)
+{
+	(void)state;
+	static const char *const files[2] = { "sys/kernel/debug/sched/base_slice_ns",
+					      "sys/kernel/debug/sched/migration_cost_ns" };
+	static const char *const texts[2] = { "3000000\n", "500000\n" };
+	Tree *t = tree_of(files, texts, 2);
+	g_autoptr(GError) error = NULL;
+	const KnobSet set = KNOB_BIT(KNOB_BASE_SLICE) | KNOB_BIT(KNOB_MIGRATION_COST);
+
+	assert_null(live_knobs_open(t->root, &error));
+	assert_error(error, LIVE_KNOBS_ERROR_NO_KNOBS, "no CFS knobs");
+	g_clear_error(&error);
+
+	LiveKnobs *live = live_knobs_open_set(t->root, set, &error);
+	if (!live)
+		fail_msg("%s", error->message);
+	assert_int_equal(live_knobs_layout(live), LIVE_KNOBS_DEBUGFS);
+	assert_int_equal(live_knobs_saved(live)->base_slice_ns, 3000000);
+	Knobs k = { .base_slice_ns = 750000, .migration_cost_ns = 0 };
+	assert_true(live_knobs_apply(live, &k, &error));
+	g_autofree char *b = file_in(t, files[0]);
+	assert_string_equal(b, "750000\n");
+	g_autofree char *m = file_in(t, files[1]);
+	assert_string_equal(m, "0\n");
+	live_knobs_free(live); /* restores */
+	g_autofree char *b2 = file_in(t, files[0]);
+	assert_string_equal(b2, "3000000\n");
+	g_autofree char *m2 = file_in(t, files[1]);
+	assert_string_equal(m2, "500000\n");
+
+	/* A dead tuner: its state file and a changed base_slice. */
+	g_autofree char *real = realpath(t->root, NULL);
+	KnobState dead = { .pid = 1,
+			   .started = g_strdup("2026-01-01T00:00:00Z"),
+			   .root = g_strdup(real),
+			   .layout = g_strdup("debugfs"),
+			   .knobs = KNOB_BIT(KNOB_BASE_SLICE),
+			   .saved = { .base_slice_ns = 3000000 } };
+	g_autofree char *state_path = knob_state_path(t->root, NULL);
+	assert_true(knob_state_write(state_path, &dead, &error));
+	knob_state_clear(&dead);
+	g_autofree char *dead_path = g_build_filename(t->root, files[0], NULL);
+	write_file(dead_path, "100000\n");
+	assert_null(live_knobs_open_set(t->root, set, &error));
+	assert_error(error, LIVE_KNOBS_ERROR_STALE, "base_slice_ns=3000000");
+	g_clear_error(&error);
+	KnobState restored;
+	gboolean found;
+	assert_true(live_knobs_recover(t->root, &restored, &found, &error));
+	assert_true(found);
+	assert_int_equal(restored.knobs, KNOB_BIT(KNOB_BASE_SLICE));
+	knob_state_clear(&restored);
+	g_autofree char *b3 = file_in(t, files[0]);
+	assert_string_equal(b3, "3000000\n");
+	tree_free(t);
+
+	/* A CFS kernel's tree has no base_slice. */
+	t = tree_new(sysctl_files);
+	assert_null(live_knobs_open_set(t->root, KNOB_BIT(KNOB_BASE_SLICE), &error));
+	assert_error(error, LIVE_KNOBS_ERROR_NO_KNOBS, "exposes no base_slice");
+	tree_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +627,8 @@ int main(void)
 		cmocka_unit_test(test_permission_refused),
 		cmocka_unit_test(test_interrupt_restores),
 		cmocka_unit_test(test_objective_through_evaluator),
+		cmocka_unit_test(test_migration_cost_sysctl),
+		cmocka_unit_test(test_base_slice_debugfs),
 	};
 	/* The state files of live_knobs_open go to a directory of this test's own. */
 	g_autofree char *state_home = temp_dir("test-live-knobs-state-XXXXXX");

@@ -44,7 +44,7 @@ struct synth {
 	bool nan;     /* return NaN */
 };
 
-static double bowl(const CfsKnobs *k)
+static double bowl(const Knobs *k)
 {
 	double a = log((double)k->latency_ns / L_STAR),
 	       b = log((double)k->min_granularity_ns / M_STAR);
@@ -53,7 +53,7 @@ static double bowl(const CfsKnobs *k)
 	return 1 + a * a + b * b + c * c;
 }
 
-static gboolean synth_objective(const CfsKnobs *k, guint64 seed, double *value, void *ctx,
+static gboolean synth_objective(const Knobs *k, guint64 seed, double *value, void *ctx,
 				GError **error)
 {
 	struct synth *s = ctx;
@@ -199,7 +199,7 @@ static void test_history(void **state)
 
 	for (guint i = 0; i < 27; i++) {
 		const TuneEvaluation *e = &g_array_index(run->evaluations, TuneEvaluation, i);
-		CfsKnobs k = { 0 };
+		Knobs k = { 0 };
 
 		knob_space_to_knobs(&space, tune_run_unit(run, i), &k);
 		assert_memory_equal(&k, &e->knobs, sizeof(k));
@@ -513,7 +513,7 @@ static void test_simulator_pso(void **state)
 	assert_same_runs(one, two);
 	assert_int_equal(one->evaluations->len, 600);
 
-	CfsKnobs def = workload_default_knobs(&w);
+	Knobs def = workload_default_knobs(&w);
 	double def_value;
 
 	assert_true(workload_simulate(&w, &def, 1, &def_value, NULL));

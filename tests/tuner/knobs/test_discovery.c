@@ -32,7 +32,7 @@ typedef struct {
 static void check_rows(int rule, unsigned ntasks, const row *rows, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		double k[KNOB_COUNT] = { -1.0, -1.0, -1.0 };
+		double k[KNOB_CFS_COUNT] = { -1.0, -1.0, -1.0 };
 		unsigned mask = 0xdead;
 		tuner_discovery_apply(rule, rows[i].period_ns, ntasks, k, &mask);
 		if (k[KNOB_LATENCY] != rows[i].latency_ns ||
@@ -165,7 +165,7 @@ static void test_brackets(void **state)
 	/* Rule 1 clamps nothing at either end of its bracket, and something just outside. */
 	const unsigned counts[] = { 40, 200 };
 	for (size_t i = 0; i < G_N_ELEMENTS(counts); i++) {
-		double k[KNOB_COUNT];
+		double k[KNOB_CFS_COUNT];
 		unsigned mask;
 		tuner_discovery_bracket(TUNER_DISCOVERY_RULE_MANY_TASKS, counts[i], &lo, &hi);
 		tuner_discovery_apply(TUNER_DISCOVERY_RULE_MANY_TASKS, lo, counts[i], k, &mask);
@@ -181,7 +181,7 @@ static void test_brackets(void **state)
 	}
 
 	/* Rule 2: latency in range at the ends, clamped just outside. */
-	double k[KNOB_COUNT];
+	double k[KNOB_CFS_COUNT];
 	unsigned mask;
 	tuner_discovery_bracket(TUNER_DISCOVERY_RULE_FEW_TASKS, 200, &lo, &hi);
 	tuner_discovery_apply(TUNER_DISCOVERY_RULE_FEW_TASKS, lo, 200, k, &mask);
@@ -213,7 +213,7 @@ static void test_check(void **state)
 	g_clear_error(&error);
 
 	/* a NULL mask is allowed */
-	double k[KNOB_COUNT];
+	double k[KNOB_CFS_COUNT];
 	tuner_discovery_apply(1, 1e9, 200, k, NULL);
 	assert_true(k[KNOB_MIN_GRANULARITY] == 5000000.0);
 }

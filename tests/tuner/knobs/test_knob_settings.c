@@ -13,7 +13,7 @@
 #include "tests/support/support.h"
 #include "tuner/knobs/knob_settings.h"
 
-static const CfsKnobs defaults = { 12000000, 1500000, 2000000 };
+static const Knobs defaults = KNOBS_CFS(12000000, 1500000, 2000000);
 static const KnobSettingsFixed migration = { "migration_cost", 500000 };
 
 static const KnobSetting *at(const GArray *s, guint i)
@@ -45,7 +45,7 @@ static void test_list(void **state)
 	assert_int_equal(at(s, 2)->knobs.latency_ns, 12000000);
 	assert_string_equal(at(s, 3)->id, "latency24-wakeup16.7");
 
-	const CfsKnobs wake0 = { 12000000, 1500000, 0 }, none = { 1, 2, 3 };
+	const Knobs wake0 = KNOBS_CFS(12000000, 1500000, 0), none = KNOBS_CFS(1, 2, 3);
 	assert_int_equal(knob_settings_find(s, &wake0), 2);
 	assert_int_equal(knob_settings_find(s, &none), -1);
 	knob_settings_free(s);

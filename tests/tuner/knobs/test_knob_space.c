@@ -21,10 +21,10 @@
 
 /* ---- knob space ---------------------------------------------------------------------------- */
 
-static CfsKnobs to_knobs(const struct knob_space *s, double u0, double u1, double u2)
+static Knobs to_knobs(const struct knob_space *s, double u0, double u1, double u2)
 {
 	const double u[3] = { u0, u1, u2 };
-	CfsKnobs k = { 0 };
+	Knobs k = { 0 };
 
 	knob_space_to_knobs(s, u, &k);
 	return k;
@@ -56,7 +56,7 @@ static void test_log_scale_by_hand(void **state)
 	knob_space_init(&s, true);
 
 	/* Corners: the ends of the ranges, exactly. */
-	CfsKnobs lo = to_knobs(&s, 0, 0, 0), hi = to_knobs(&s, 1, 1, 1);
+	Knobs lo = to_knobs(&s, 0, 0, 0), hi = to_knobs(&s, 1, 1, 1);
 
 	assert_int_equal(lo.latency_ns, 100000);
 	assert_int_equal(lo.min_granularity_ns, 100000);
@@ -70,14 +70,14 @@ static void test_log_scale_by_hand(void **state)
 	 * mapped through v + 1 us: sqrt(1e3 x (1e9 + 1e3)) - 1e3 = 1e6 sqrt(1 + 1e-6) - 1e3
 	 * = 1e6 (1 + 5e-7 - 1.25e-13) - 1e3 = 999 000.4999999 -> 999 000.
 	 */
-	CfsKnobs mid = to_knobs(&s, 0.5, 0.5, 0.5);
+	Knobs mid = to_knobs(&s, 0.5, 0.5, 0.5);
 
 	assert_int_equal(mid.latency_ns, 10000000);
 	assert_int_equal(mid.min_granularity_ns, 10000000);
 	assert_int_equal(mid.wakeup_granularity_ns, 999000);
 
 	/* A quarter of four decades is one decade: 1e6. */
-	CfsKnobs q = to_knobs(&s, 0.25, 0.75, 0);
+	Knobs q = to_knobs(&s, 0.25, 0.75, 0);
 
 	assert_int_equal(q.latency_ns, 1000000);
 	assert_int_equal(q.min_granularity_ns, 100000000);
@@ -90,7 +90,7 @@ static void test_linear_scale_by_hand(void **state)
 	(void)state;
 	knob_space_init(&s, false);
 	/* 1e5 + 0.25 x (1e9 - 1e5) = 250 075 000; 0.5 x 1e9 = 5e8. */
-	CfsKnobs k = to_knobs(&s, 0.25, 0.5, 0.5);
+	Knobs k = to_knobs(&s, 0.25, 0.5, 0.5);
 
 	assert_int_equal(k.latency_ns, 250075000);
 	assert_int_equal(k.min_granularity_ns, 500050000);
@@ -103,14 +103,14 @@ static void test_outside_unit_cube_clamps(void **state)
 
 	(void)state;
 	knob_space_init(&s, true);
-	CfsKnobs k = to_knobs(&s, -0.5, 1.5, -1);
+	Knobs k = to_knobs(&s, -0.5, 1.5, -1);
 
 	assert_int_equal(k.latency_ns, 100000);
 	assert_int_equal(k.min_granularity_ns, 1000000000);
 	assert_int_equal(k.wakeup_granularity_ns, 0);
 
 	double u[3];
-	CfsKnobs big = { 5000000000ULL, 1, 5000000000ULL };
+	Knobs big = KNOBS_CFS(5000000000ULL, 1, 5000000000ULL);
 
 	knob_space_from_knobs(&s, &big, u);
 	assert_true(u[0] == 1 && u[1] == 0 && u[2] == 1);
@@ -126,7 +126,7 @@ static void test_round_trip(void **state)
 		knob_space_init(&s, log);
 		for (int i = 0; i <= 20; i++) {
 			double u0 = i / 20.0, u1 = fmod(i * 0.37, 1), u2 = fmod(i * 0.61, 1), u[3];
-			CfsKnobs k = to_knobs(&s, u0, u1, u2), back = { 0 };
+			Knobs k = to_knobs(&s, u0, u1, u2), back = { 0 };
 
 			knob_space_from_knobs(&s, &k, u);
 			assert_true(fabs(u[0] - u0) < 1e-6);
@@ -149,7 +149,7 @@ static void test_fix_removes_a_dimension(void **state)
 	assert_int_equal(s.free[1], KNOB_WAKEUP_GRANULARITY);
 
 	const double u[2] = { 0, 1 };
-	CfsKnobs k = { 0 };
+	Knobs k = { 0 };
 
 	knob_space_to_knobs(&s, u, &k);
 	assert_int_equal(k.latency_ns, 100000);
@@ -157,7 +157,7 @@ static void test_fix_removes_a_dimension(void **state)
 	assert_int_equal(k.wakeup_granularity_ns, 1000000000);
 
 	/* As the tune loop's map: every knob set, free or fixed. */
-	CfsKnobs m = { 1, 1, 1 };
+	Knobs m = KNOBS_CFS(1, 1, 1);
 
 	knob_space_map(u, &m, &s);
 	assert_memory_equal(&m, &k, sizeof(k));
@@ -179,7 +179,7 @@ static void test_range_and_scale(void **state)
 	assert_true(knob_space_parse_scale(&s, "latency", false, &error));
 	g_assert_no_error(error);
 	/* Linear: 1e6 + 0.5 x 3e6 = 2.5e6.  Still log for min_granularity: 1e7. */
-	CfsKnobs k = to_knobs(&s, 0.5, 0.5, 0);
+	Knobs k = to_knobs(&s, 0.5, 0.5, 0);
 
 	assert_int_equal(k.latency_ns, 2500000);
 	assert_int_equal(k.min_granularity_ns, 10000000);
@@ -275,7 +275,7 @@ static void test_period_natural_brackets(void **state)
 static void check_period(const struct period_space *s, double period, guint64 lat, guint64 min,
 			 guint64 wake, unsigned int clamped)
 {
-	CfsKnobs k;
+	Knobs k;
 	unsigned int mask = 0xdead;
 
 	period_space_to_knobs(s, period_space_unit(s, period), &k, &mask);
@@ -351,9 +351,47 @@ static void test_period_describe_and_names(void **state)
 	g_free(text);
 }
 
+/* A set of EEVDF's knobs: two dimensions in enum order, the others absent (0 in the map, not in
+ * the description, refused by --range and --log); --fix adds a knob to the set. */
+static void test_knob_set_space(void **state)
+{
+	(void)state;
+	struct knob_space s;
+	GError *error = NULL;
+
+	knob_space_init_set(&s, KNOB_BIT(KNOB_BASE_SLICE) | KNOB_BIT(KNOB_MIGRATION_COST), false);
+	assert_int_equal(s.dim, 2);
+	assert_int_equal(s.free[0], KNOB_MIGRATION_COST);
+	assert_int_equal(s.free[1], KNOB_BASE_SLICE);
+
+	g_autofree char *text = knob_space_describe(&s);
+	assert_string_equal(text,
+			    "migration_cost=0:1000000000:linear base_slice=0:4294967295:linear");
+
+	Knobs k = KNOBS_CFS(7, 7, 7);
+	const double half[2] = { 0.5, 0.25 };
+	knob_space_to_knobs(&s, half, &k);
+	assert_int_equal(k.migration_cost_ns, 500000000);
+	assert_int_equal(k.base_slice_ns, 1073741824); /* 4294967295 / 4, rounded */
+	assert_int_equal(k.latency_ns, 0);
+
+	assert_false(knob_space_parse_range(&s, "latency=1000000:2000000", &error));
+	assert_non_null(strstr(error->message, "latency is not searched"));
+	g_clear_error(&error);
+	assert_false(knob_space_parse_scale(&s, "wakeup_granularity", true, &error));
+	g_clear_error(&error);
+	assert_true(knob_space_parse_range(&s, "base_slice=1000000:9000000", &error));
+	assert_true(knob_space_parse_fix(&s, "latency=6000000", &error));
+	assert_int_equal(s.dim, 2);
+	knob_space_to_knobs(&s, half, &k);
+	assert_int_equal(k.latency_ns, 6000000);
+	assert_int_equal(k.base_slice_ns, 3000000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_knob_set_space),
 		cmocka_unit_test(test_default_space),
 		cmocka_unit_test(test_log_scale_by_hand),
 		cmocka_unit_test(test_linear_scale_by_hand),

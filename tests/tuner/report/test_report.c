@@ -757,9 +757,67 @@ static void test_scale_errors(void **state)
 	run_clear(&r);
 }
 
+/*
+ * Issue 14/15: the result directories of other knob sets. An eevdf random search's history.csv
+ * has base_slice_ns where CFS's three were, and a one-factor RSM (base_slice alone) has no pair
+ * of factors to draw a surface over: both report, the residual plots of the RSM included, and the
+ * summary names the best base_slice.
+ */
+static void test_other_knob_sets(void **state)
+{
+	g_autofree char *rnd = g_build_filename(*state, "eevdf-random", NULL);
+	g_autofree char *rsm = g_build_filename(*state, "eevdf-rsm", NULL);
+	g_autofree char *out = g_build_filename(*state, "out", NULL);
+	struct run r = TUNER_RUN("random", "--profile", "eevdf", "--groups", "1", "--loops", "5",
+				 "--cpus", "2", "--budget", "5", "--out", rnd);
+
+	expect_clean_exit(&r, "tuner random --profile eevdf");
+	run_clear(&r);
+	r = TUNER_RUN("rsm", "--profile", "eevdf", "--groups", "2", "--loops", "20", "--threads",
+		      "--cpus", "2", "--range", "base_slice=1000000:3000000", "--out", rsm);
+	expect_clean_exit(&r, "tuner rsm --profile eevdf");
+	run_clear(&r);
+
+	/* scale takes the tuned base_slice from a result.json (0.1 ms: more switches, so the
+	 * turnaround changes); a CFS profile has no base_slice. */
+	g_autofree char *scale = g_build_filename(*state, "eevdf-scale", NULL);
+	g_autofree char *best = g_build_filename(*state, "eevdf-best.json", NULL);
+	assert_true(g_file_set_contents(
+		best, "{\"best\": {\"knobs\": {\"base_slice_ns\": 100000}}}", -1, NULL));
+	r = TUNER_RUN("scale", "--best", best, "--profile", "eevdf", "--groups", "1,2", "--loops",
+		      "20", "--threads", "--cpus", "2", "--out", scale);
+	expect_clean_exit(&r, "tuner scale --profile eevdf");
+	assert_non_null(strstr(r.out, "default knobs (base_slice 1400000 ns)\n"
+				      "             tuned knobs   (base_slice 100000 ns)\n"));
+	run_clear(&r);
+	g_autofree char *scale_json = g_build_filename(scale, "scale.json", NULL);
+	g_autofree char *scale_text = read_text(scale_json);
+	const char *tuned = strstr(scale_text, "\"tuned\"");
+	assert_non_null(tuned);
+	assert_non_null(strstr(tuned, "\"base_slice_ns\": 100000"));
+	assert_null(strstr(scale_text, "latency_ns"));
+	r = TUNER_RUN("scale", "--best", best, "--profile", "6.1", "--groups", "1");
+	expect_refusal(&r, "scale an eevdf result under 6.1", "--best");
+	run_clear(&r);
+
+	r = TUNER_RUN("report", "--out", out, rnd, rsm, scale);
+	expect_clean_exit(&r, "tuner report of eevdf runs");
+	expect_figure(out, "convergence");
+	expect_figure(out, "eevdf-rsm-rsm-residuals-fitted");
+
+	g_autofree char *index = g_build_filename(out, "index.html", NULL);
+	g_autofree char *html = read_text(index);
+	assert_non_null(strstr(html, "; base_slice "));
+	assert_non_null(strstr(html, "tuned knobs: base_slice "));
+	assert_null(strstr(html, "rsm-surface"));
+	run_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_other_knob_sets, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_every_figure, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_single_directory, temp_dir_setup,

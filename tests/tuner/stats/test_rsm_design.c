@@ -166,7 +166,7 @@ static void test_box_behnken(void **state)
 	g_clear_error(&error);
 	assert_null(rsm_design_box_behnken(6, 2, &error));
 	g_clear_error(&error);
-	assert_null(rsm_design_ccd(1, RSM_ALPHA_FACE, 2, &error));
+	assert_null(rsm_design_ccd(0, RSM_ALPHA_FACE, 2, &error));
 	assert_true(g_error_matches(error, RSM_DESIGN_ERROR, RSM_DESIGN_ERROR_FACTORS));
 	g_clear_error(&error);
 	assert_null(rsm_design_ccd_with_alpha(3, -1.0, 2, &error));
@@ -309,9 +309,63 @@ static void test_limits(void **state)
 	assert_true(rsm_factor_range_check(&ok, NULL));
 }
 
+/*
+ * Issue 15: four knobs, a rotatable CCD: the 2^4 = 16 cube points in Yates order (x1 fastest), the
+ * 8 axial points at alpha = 16^(1/4) = 2, then the centres. Written out by hand.
+ */
+static void test_ccd_k4_rotatable(void **state)
+{
+	(void)state;
+	g_autoptr(RsmDesign) d = rsm_design_ccd(4, RSM_ALPHA_ROTATABLE, 6, NULL);
+	static const double axial[8][4] = { { -2, 0, 0, 0 }, { 2, 0, 0, 0 },  { 0, -2, 0, 0 },
+					    { 0, 2, 0, 0 },  { 0, 0, -2, 0 }, { 0, 0, 2, 0 },
+					    { 0, 0, 0, -2 }, { 0, 0, 0, 2 } };
+
+	assert_non_null(d);
+	assert_int_equal(d->k, 4);
+	assert_int_equal(d->n_runs, 30);
+	assert_close(d->alpha, 2.0, 1e-15);
+	/* Runs 0, 1, 2, 5 and 15 of the cube: (-,-,-,-), (+,-,-,-), (-,+,-,-), (+,-,+,-), (+,+,+,+). */
+	static const double cube[5][4] = { { -1, -1, -1, -1 },
+					   { 1, -1, -1, -1 },
+					   { -1, 1, -1, -1 },
+					   { 1, -1, 1, -1 },
+					   { 1, 1, 1, 1 } };
+	static const guint at[5] = { 0, 1, 2, 5, 15 };
+	for (guint i = 0; i < 5; i++)
+		assert_memory_equal(rsm_design_run(d, at[i]), cube[i], sizeof cube[i]);
+	for (guint i = 0; i < 16; i++)
+		assert_int_equal(d->type[i], RSM_POINT_CUBE);
+	for (guint i = 0; i < 8; i++) {
+		assert_memory_equal(rsm_design_run(d, 16 + i), axial[i], sizeof axial[i]);
+		assert_int_equal(d->type[16 + i], RSM_POINT_AXIAL);
+	}
+	for (guint i = 24; i < 30; i++) {
+		static const double zero[4] = { 0 };
+		assert_memory_equal(rsm_design_run(d, i), zero, sizeof zero);
+		assert_int_equal(d->type[i], RSM_POINT_CENTRE);
+	}
+	assert_int_equal(rsm_design_runs_outside_cube(d), 8);
+}
+
+/* base_slice alone: -1, +1, -2^(1/4), +2^(1/4) = 1.189207..., then the centres. */
+static void test_ccd_k1(void **state)
+{
+	(void)state;
+	g_autoptr(RsmDesign) d = rsm_design_ccd(1, RSM_ALPHA_ROTATABLE, 3, NULL);
+	const double want[7] = { -1, 1, -1.189207115002721, 1.189207115002721, 0, 0, 0 };
+
+	assert_non_null(d);
+	assert_int_equal(d->n_runs, 7);
+	for (guint i = 0; i < 7; i++)
+		assert_close(rsm_design_run(d, i)[0], want[i], 1e-15);
+	assert_null(rsm_design_box_behnken(1, 3, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ccd_k4_rotatable), cmocka_unit_test(test_ccd_k1),
 		cmocka_unit_test(test_ccd_k3_rotatable), cmocka_unit_test(test_ccd_run_counts),
 		cmocka_unit_test(test_ccd_orthogonal),	 cmocka_unit_test(test_box_behnken),
 		cmocka_unit_test(test_randomise),	 cmocka_unit_test(test_natural_units),

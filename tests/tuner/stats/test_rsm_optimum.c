@@ -306,12 +306,74 @@ static void test_deterministic(void **state)
 	assert_memory_equal(a->x, b->x, 3 * sizeof(double));
 }
 
+/*
+ * Fits a rotatable CCD on k factors (3 centre points) to the exactly quadratic response beta (term
+ * order of rsm_model.h): the coefficients come back, and the canonical analysis finds x_s, y_s and
+ * a minimum.
+ */
+static void check_exact_fit(guint k, const double *beta, const double *x_s, double y_s)
+{
+	g_autoptr(RsmDesign) d = rsm_design_ccd(k, RSM_ALPHA_ROTATABLE, 3, NULL);
+	guint p = rsm_quadratic_n_terms(k);
+	g_autofree double *y = g_new(double, d->n_runs);
+	GError *error = NULL;
+
+	assert_int_equal(p, 1 + 2 * k + k * (k - 1) / 2);
+	for (guint i = 0; i < d->n_runs; i++)
+		y[i] = rsm_quadratic_eval(k, beta, rsm_design_run(d, i));
+
+	RsmFit *fit = rsm_model_fit(k, d->n_runs, d->coded, y, NULL, &error);
+	if (!fit)
+		fail_msg("k = %u: %s", k, error->message);
+	assert_int_equal(fit->n_terms, p);
+	for (guint t = 0; t < p; t++)
+		assert_close(fit->beta[t], beta[t], 1e-10);
+
+	RsmCanonical *c = rsm_fit_canonical(fit, RSM_RIDGE_TOL_DEFAULT, NULL, &error);
+	assert_non_null(c);
+	assert_true(c->has_stationary_point);
+	assert_int_equal(c->kind, RSM_STATIONARY_MINIMUM);
+	for (guint j = 0; j < k; j++)
+		assert_close(c->x_s[j], x_s[j], 1e-10);
+	assert_close(c->y_s, y_s, 1e-10);
+	rsm_canonical_free(c);
+	rsm_fit_free(fit);
+}
+
+/*
+ * Issue 15: the analysis of k = 1 (base_slice), 2 (base_slice and migration_cost) and 4 knobs
+ * (CFS's three and migration_cost), each on an exactly quadratic response worked by hand:
+ *   k = 1: y = 3 - 2x + 4x^2: x_s = 2/8 = 0.25, y_s = 3 + (-2)(0.25)/2 = 2.75.
+ *   k = 2: y = 1 + x1 + x2 + x1x2 + x1^2 + 2x2^2: 1 + x2 + 2x1 = 0, 1 + x1 + 4x2 = 0 give
+ *          x2 = -1/7, x1 = -3/7; y_s = 1 + (-3/7 - 1/7)/2 = 5/7.
+ *   k = 4: y = 5 + x1 - 2x2 + 4x4 + 0.5x1x2 + 2x1^2 + 3x2^2 + x3^2 + 4x4^2 (terms: intercept,
+ *          x1..x4, x1x2 x1x3 x1x4 x2x3 x2x4 x3x4, x1^2..x4^2): x3 = 0, 4 + 8x4 = 0 so x4 = -1/2;
+ *          1 + 0.5x2 + 4x1 = 0 and -2 + 0.5x1 + 6x2 = 0 give x2 = 34/95, x1 = -28/95;
+ *          y_s = 5 + (-28/95 - 68/95 - 2)/2 = 332/95.
+ */
+static void test_exact_fits_k1_k2_k4(void **state)
+{
+	(void)state;
+	const double b1[] = { 3, -2, 4 }, s1[] = { 0.25 };
+	const double b2[] = { 1, 1, 1, 1, 1, 2 }, s2[] = { -3.0 / 7, -1.0 / 7 };
+	const double b4[] = { 5, 1, -2, 0, 4, 0.5, 0, 0, 0, 0, 0, 2, 3, 1, 4 };
+	const double s4[] = { -28.0 / 95, 34.0 / 95, 0, -0.5 };
+
+	check_exact_fit(1, b1, s1, 2.75);
+	check_exact_fit(2, b2, s2, 5.0 / 7);
+	check_exact_fit(4, b4, s4, 332.0 / 95);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_known_minimum), cmocka_unit_test(test_saddle),
-		cmocka_unit_test(test_custom_box),    cmocka_unit_test(test_ridge_and_singular),
-		cmocka_unit_test(test_regions),	      cmocka_unit_test(test_montgomery_optimum),
+		cmocka_unit_test(test_exact_fits_k1_k2_k4),
+		cmocka_unit_test(test_known_minimum),
+		cmocka_unit_test(test_saddle),
+		cmocka_unit_test(test_custom_box),
+		cmocka_unit_test(test_ridge_and_singular),
+		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_montgomery_optimum),
 		cmocka_unit_test(test_deterministic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -33,15 +33,15 @@
 
 #define FIXTURES "tests/tuner/fixtures/vm"
 
-static const CfsKnobs defaults = { 12000000, 1500000, 2000000 };
+static const Knobs defaults = KNOBS_CFS(12000000, 1500000, 2000000);
 
 /* ---- plans ---------------------------------------------------------------------------------- */
 
 static VmPlan *three_settings(guint rounds, guint64 seed)
 {
 	VmSetting s[3] = { { (char *)"defaults", defaults },
-			   { (char *)"wake0", { 12000000, 1500000, 0 } },
-			   { (char *)"lat96", { 96000000, 1500000, 2000000 } } };
+			   { (char *)"wake0", KNOBS_CFS(12000000, 1500000, 0) },
+			   { (char *)"lat96", KNOBS_CFS(96000000, 1500000, 2000000) } };
 	GError *error = NULL;
 	VmPlan *plan = vm_plan_new(s, 3, "hackbench -T -g 5 -l 100", rounds, seed, &error);
 
@@ -119,7 +119,7 @@ static void test_plan_grid(void **state)
 {
 	(void)state;
 	VmSetting s[2] = { { (char *)"defaults", defaults },
-			   { (char *)"wake0", { 12000000, 1500000, 0 } } };
+			   { (char *)"wake0", KNOBS_CFS(12000000, 1500000, 0) } };
 	const char *const cmds[3] = { "hackbench -g 1", "hackbench -g 5", "hackbench -g 10" };
 	g_autoptr(VmPlan) g = vm_plan_new_grid(s, 2, cmds, 3, 6, 11, NULL);
 	guint command_first = 0;
@@ -352,7 +352,8 @@ static void test_objective_values_and_journal(void **state)
 				   .base_seed = 1,
 				   .jobs = 1,
 				   .journal = journal };
-	const CfsKnobs points[2] = { { 12000000, 1500000, 0 }, { 12000000, 1500000, 1000000000 } };
+	const Knobs points[2] = { KNOBS_CFS(12000000, 1500000, 0),
+				  KNOBS_CFS(12000000, 1500000, 1000000000) };
 	EvaluatorResult res[2];
 	double values[6];
 	GError *error = NULL;
@@ -380,11 +381,11 @@ static void test_objective_round_drift_cancels(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 3);
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	VmMeasurement m;
 
 	g_setenv("FAKE_QEMU_SLOW_ROUND", "1", TRUE);
-	assert_true(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, NULL));
+	assert_true(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, NULL));
 	assert_true(m.seconds[1] == 0.2 && m.seconds[3 + 1] == 0.2);
 	assert_close(m.seconds[0], 0.1002, 1e-12);
 	assert_close(m.seconds[3], 0.1, 1e-12);
@@ -398,12 +399,12 @@ static void test_objective_timeout_and_panic(void **state)
 {
 	FakeVm *f = *state;
 	VmObjective vm = fake_objective(f, 1);
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	VmMeasurement m;
 	GError *error = NULL;
 
 	g_setenv("FAKE_QEMU_MODE", "hang", TRUE);
-	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_false(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, &error));
 	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_TIMEOUT));
 	assert_non_null(strstr(error->message, "printed nothing for 2 s"));
 	assert_null(strchr(error->message, '\n'));
@@ -412,7 +413,7 @@ static void test_objective_timeout_and_panic(void **state)
 	g_clear_error(&error);
 
 	g_setenv("FAKE_QEMU_MODE", "panic", TRUE);
-	assert_false(vm_objective_measure(&vm, (const CfsKnobs[]){ defaults, p }, 2, &m, &error));
+	assert_false(vm_objective_measure(&vm, (const Knobs[]){ defaults, p }, 2, &m, &error));
 	assert_true(g_error_matches(error, VM_BOOT_ERROR, VM_BOOT_ERROR_PANIC));
 	vm_measurement_clear(&m);
 	g_clear_error(&error);
@@ -462,7 +463,7 @@ static void test_objective_missing_rounds_and_copies(void **state)
 				   .base_seed = 3,
 				   .jobs = 1,
 				   .journal = journal };
-	const CfsKnobs p = { 12000000, 1500000, 0 };
+	const Knobs p = KNOBS_CFS(12000000, 1500000, 0);
 	EvaluatorResult res;
 	double values[3];
 
@@ -483,7 +484,7 @@ static void test_objective_missing_rounds_and_copies(void **state)
 
 	/* Two copies of the defaults (base seeds 3, the reference's, and 100): the first is the
 	 * reference (exactly 1), the second its own setting, run in every round. */
-	const CfsKnobs both[2] = { defaults, defaults };
+	const Knobs both[2] = { defaults, defaults };
 	const guint64 seeds[2] = { 3, 100 };
 	EvaluatorResult two[2];
 	g_autoptr(Evaluator) ev =
@@ -524,10 +525,13 @@ static void test_real_kernel_boot(void **state)
 	if (!g_file_test(ini, G_FILE_TEST_EXISTS)) {
 		fprintf(stderr, "no prepared kernel in %s: run 'make vm' (make test does)\n",
 			cache);
+		/* skip() jumps out of this function: nothing g_autofree would free after it. */
+		g_clear_pointer(&cache, g_free);
+		g_clear_pointer(&ini, g_free);
 		skip();
 	}
 	VmSetting s[2] = { { (char *)"defaults", defaults },
-			   { (char *)"wake1s", { 12000000, 1500000, 1000000000 } } };
+			   { (char *)"wake1s", KNOBS_CFS(12000000, 1500000, 1000000000) } };
 	g_autoptr(VmPlan) plan = vm_plan_new(s, 2, "hackbench -T -g 1 -l 10", 1, 5, NULL);
 	g_autoptr(VmGuest) guest = NULL;
 	GError *error = NULL;
