@@ -26,10 +26,22 @@ typedef struct {
 	Batch *batch;
 } Task;
 
+/* How long an evaluation at a point took: what the next batches' dispatch order is guessed from. */
+typedef struct {
+	double at[KNOB_COUNT]; /* ln(1 + ns / 1 us) of each knob */
+	double wall_s;
+} PastCost;
+
+/* The last evaluations remembered for the guess: enough to hold a few batches of any optimizer,
+ * few enough that a nearest-neighbour search per task stays negligible beside a simulation. */
+#define PAST_COSTS_MAX 1024
+
 struct Evaluator {
 	EvaluatorConfig config;
 	guint jobs;
 	GThreadPool *pool; /* NULL until a batch needs it (jobs > 1) */
+	PastCost *past;	   /* a ring of the last PAST_COSTS_MAX evaluations run */
+	guint n_past, next_past;
 };
 
 struct Batch {
@@ -154,6 +166,82 @@ static GThreadPool *pool_of(Evaluator *ev, GError **error)
 	if (ev->pool == NULL)
 		ev->pool = g_thread_pool_new(pool_run, NULL, (gint)ev->jobs, TRUE, error);
 	return ev->pool;
+}
+
+static void cost_point(const Knobs *k, double *at)
+{
+	for (int i = 0; i < KNOB_COUNT; i++)
+		at[i] = log1p(knob_get(k, (enum knob)i) / 1000.0);
+}
+
+/* The wall time of the remembered evaluation nearest to k (Euclidean, in ln units). */
+static double guess_cost(const Evaluator *ev, const Knobs *k)
+{
+	double at[KNOB_COUNT], best_d = INFINITY, cost = 0;
+
+	cost_point(k, at);
+	for (guint p = 0; p < ev->n_past; p++) {
+		double d = 0;
+
+		for (int i = 0; i < KNOB_COUNT; i++)
+			d += (at[i] - ev->past[p].at[i]) * (at[i] - ev->past[p].at[i]);
+		if (d < best_d) {
+			best_d = d;
+			cost = ev->past[p].wall_s;
+		}
+	}
+	return cost;
+}
+
+static void remember_costs(Evaluator *ev, Task **pending, guint n)
+{
+	if (ev->past == NULL)
+		ev->past = g_new(PastCost, PAST_COSTS_MAX);
+	for (guint t = 0; t < n; t++) {
+		if (!pending[t]->has_value)
+			continue;
+		PastCost *c = &ev->past[ev->next_past];
+
+		cost_point(&pending[t]->record.knobs, c->at);
+		c->wall_s = pending[t]->record.wall_s;
+		ev->next_past = (ev->next_past + 1) % PAST_COSTS_MAX;
+		ev->n_past = MIN(ev->n_past + 1, PAST_COSTS_MAX);
+	}
+}
+
+typedef struct {
+	Task *task;
+	double cost;
+	guint order; /* the batch's own order: ties keep it, so the dispatch is reproducible */
+} Guess;
+
+static int longest_first(const void *a, const void *b)
+{
+	const Guess *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * Longest first: the pool takes tasks in the order they are pushed, so a batch whose slowest
+ * evaluation comes last leaves the other threads idle at its end, and one PSO batch's simulations
+ * differ up to twentyfold in length. A task's time is guessed from the nearest point evaluated
+ * before, since optimizers move in small steps; the first batch keeps its order. The order
+ * changes when each task runs, never its result (nor, but for its order, the journal).
+ */
+static void order_longest_first(const Evaluator *ev, Task **pending, guint n)
+{
+	if (ev->n_past == 0 || n < 2)
+		return;
+	g_autofree Guess *g = g_new(Guess, n);
+
+	for (guint t = 0; t < n; t++)
+		g[t] = (Guess){ pending[t], guess_cost(ev, &pending[t]->record.knobs), t };
+	qsort(g, n, sizeof *g, longest_first);
+	for (guint t = 0; t < n; t++)
+		pending[t] = g[t].task;
 }
 
 /* Run the tasks pending[0, n) on the evaluator's pool; return when all have finished. */
@@ -309,6 +397,7 @@ void evaluator_free(Evaluator *ev)
 	/* Every batch has finished (evaluator_batch returns only then): this joins idle threads. */
 	if (ev->pool != NULL)
 		g_thread_pool_free(ev->pool, FALSE, TRUE);
+	g_free(ev->past);
 	g_free(ev);
 }
 
@@ -361,8 +450,11 @@ gboolean evaluator_batch_seeded(Evaluator *ev, const Knobs *points, const guint6
 		run_batch(&batch, pending, n_pending, total, &reported);
 	else if (ev->jobs <= 1)
 		run_inline(&batch, pending, n_pending, total, &reported);
-	else if (n_pending > 0)
+	else if (n_pending > 0) {
+		order_longest_first(ev, pending, n_pending);
 		run_parallel(ev, &batch, pending, n_pending, total, &reported);
+		remember_costs(ev, pending, n_pending);
+	}
 
 	if (stats != NULL)
 		*stats = (EvaluatorStats){ .total = total,

@@ -29,6 +29,11 @@
  * forks (GLib then parks the idle threads for reuse, which a forked child would wait for forever;
  * the tests' fork_single_threaded knows this).  evaluator_run is the one-batch shorthand.
  *
+ * Longest first.  The pool starts a batch's tasks in the order it is given them, and a batch whose
+ * slowest task comes last ends with one thread working alone.  So the evaluator remembers how long
+ * its last evaluations took and where, and starts the tasks it guesses slowest (by the nearest
+ * point run before) first.  It changes when tasks run, never what they return.
+ *
  * Errors.  The first objective (or journal) error, in order of completion, stops the batch: queued
  * evaluations are dropped, the ones in flight finish (and are journaled if they succeed), and the
  * error is returned prefixed with the knobs and seed that failed.  Evaluations that finished before

@@ -556,6 +556,66 @@ static void test_one_pool_per_evaluator(void **state)
 	g_mutex_clear(&t.lock);
 }
 
+/* The order evaluations start in: an objective that takes latency_ns / 100 us and logs its start. */
+typedef struct {
+	GMutex lock;
+	guint64 started[8];
+	guint n;
+} StartLog;
+
+static gboolean log_start(const Knobs *k, guint64 seed, double *value, void *ctx, GError **error)
+{
+	StartLog *log = ctx;
+
+	(void)seed;
+	(void)error;
+	g_mutex_lock(&log->lock);
+	log->started[log->n++] = k->latency_ns;
+	g_mutex_unlock(&log->lock);
+	g_usleep((gulong)(k->latency_ns / 100));
+	*value = (double)k->latency_ns;
+	return TRUE;
+}
+
+/*
+ * Longest first: once a batch has shown that latency 4 ms takes 40 ms and 1 ms takes 10 ms, the
+ * next batch (nearby points, slowest last) starts its two slowest tasks on the two threads and
+ * its quickest last; with its own order the quickest two would start first. Results as inline.
+ */
+static void test_longest_first(void **state)
+{
+	(void)state;
+	StartLog log = { 0 };
+	EvaluatorConfig config = {
+		.objective = log_start, .objective_ctx = &log, .replicates = 1, .jobs = 2
+	};
+	Knobs first[4], next[4];
+	EvaluatorResult got[4], want[4];
+
+	g_mutex_init(&log.lock);
+	for (int i = 0; i < 4; i++) {
+		first[i] = (Knobs)KNOBS_CFS(1000000 * (guint64)(4 - i), 1000000, 1000000);
+		next[i] = (Knobs)KNOBS_CFS(1000000 * (guint64)(i + 1) + 1000, 1000000, 1000000);
+	}
+
+	Evaluator *ev = evaluator_new(&config);
+
+	assert_true(evaluator_batch(ev, first, 4, got, NULL, NULL, NULL));
+	log.n = 0;
+	assert_true(evaluator_batch(ev, next, 4, got, NULL, NULL, NULL));
+	evaluator_free(ev);
+	assert_int_equal(log.n, 4);
+	assert_true(MIN(log.started[0], log.started[1]) == next[2].latency_ns &&
+		    MAX(log.started[0], log.started[1]) == next[3].latency_ns);
+	assert_int_equal(log.started[2], next[1].latency_ns);
+	assert_int_equal(log.started[3], next[0].latency_ns);
+
+	config.jobs = 1;
+	run_ok(&config, next, 4, want, NULL, NULL);
+	assert_memory_equal(got, want, sizeof want);
+	g_mutex_clear(&log.lock);
+}
+
 /* evaluator_batch_seeded: replicate r of point i uses seeds[i] + r, so equal points with other
  * seeds are separate evaluations (with seed_as_value, point i's mean is seeds[i] + (R - 1) / 2). */
 static void test_seeded_batch(void **state)
@@ -676,6 +736,7 @@ int main(void)
 		cmocka_unit_test(test_silent_failure_gets_a_message),
 		cmocka_unit_test_setup_teardown(test_progress, setup, teardown),
 		cmocka_unit_test(test_one_pool_per_evaluator),
+		cmocka_unit_test(test_longest_first),
 		cmocka_unit_test(test_seeded_batch),
 		cmocka_unit_test(test_empty_batch),
 		cmocka_unit_test(test_map),
