@@ -139,19 +139,7 @@ void report_text(GString *out, const struct linsched_sim *sim)
 		out, "profile %s, %u CPUs in %u domain(s), HZ %u, seed %" G_GUINT64_FORMAT "\n",
 		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
 	report_variation(out, cfg, "");
-	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
-		g_string_append_printf(out,
-				       "knobs: base_slice %" G_GUINT64_FORMAT
-				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-				       cfg->tun.base_slice, cfg->tun.migration_cost);
-	else
-		g_string_append_printf(out,
-				       "knobs: latency %" G_GUINT64_FORMAT
-				       " ns, min_granularity %" G_GUINT64_FORMAT
-				       " ns, wakeup_granularity %" G_GUINT64_FORMAT
-				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-				       cfg->tun.latency, cfg->tun.min_granularity,
-				       cfg->tun.wakeup_granularity, cfg->tun.migration_cost);
+	report_knobs(out, cfg, "");
 	g_string_append_printf(
 		out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
 		res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");
@@ -184,6 +172,25 @@ void report_text(GString *out, const struct linsched_sim *sim)
 		else
 			g_string_append_printf(out, " %12s\n", "-");
 	}
+}
+
+void report_knobs(GString *out, const struct linsched_config *cfg, const char *prefix)
+{
+	const struct sched_tunables *t = &cfg->tun;
+
+	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
+		g_string_append_printf(out,
+				       "%sknobs: base_slice %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       prefix, t->base_slice, t->migration_cost);
+	else
+		g_string_append_printf(out,
+				       "%sknobs: latency %" G_GUINT64_FORMAT
+				       " ns, min_granularity %" G_GUINT64_FORMAT
+				       " ns, wakeup_granularity %" G_GUINT64_FORMAT
+				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
+				       prefix, t->latency, t->min_granularity,
+				       t->wakeup_granularity, t->migration_cost);
 }
 
 void report_variation(GString *out, const struct linsched_config *cfg, const char *prefix)

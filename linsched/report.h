@@ -24,6 +24,8 @@ typedef void (*report_extra_fn)(struct json_writer *w, void *ctx);
 void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn extra, void *ctx);
 /* Per-task table and totals. */
 void report_text(GString *out, const struct linsched_sim *sim);
+/* The knobs of the profile's scheduler (CFS's or EEVDF's), one line after prefix. */
+void report_knobs(GString *out, const struct linsched_config *cfg, const char *prefix);
 /* What makes the machine vary (cost jitter, steal), one line each after prefix; nothing when
  * neither is on. */
 void report_variation(GString *out, const struct linsched_config *cfg, const char *prefix);

@@ -46,18 +46,7 @@ static void print_text(GString *out, const struct linsched_sim *sim,
 		p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->pipe ? "pipes" : "sockets",
 		cfg->profile->name, cfg->nr_cpus, cfg->hz, cfg->seed);
 	report_variation(out, cfg, "# ");
-	if (cfg->profile->knobs == SCHED_KNOBS_EEVDF)
-		g_string_append_printf(out,
-				       "# knobs: base_slice %" G_GUINT64_FORMAT
-				       " ns, migration_cost %" G_GUINT64_FORMAT " ns\n",
-				       cfg->tun.base_slice, cfg->tun.migration_cost);
-	else
-		g_string_append_printf(out,
-				       "# knobs: latency %" G_GUINT64_FORMAT
-				       " ns, min_granularity %" G_GUINT64_FORMAT
-				       " ns, wakeup_granularity %" G_GUINT64_FORMAT " ns\n",
-				       cfg->tun.latency, cfg->tun.min_granularity,
-				       cfg->tun.wakeup_granularity);
+	report_knobs(out, cfg, "# ");
 	g_string_append_printf(out,
 			       "# %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
 			       " context switches, %" G_GUINT64_FORMAT " migrations\n",
