@@ -10,6 +10,8 @@
  */
 #include "kernel-extract/sched_eevdf.h"
 
+#include "kernel-extract/sched_pelt.h"
+
 static inline struct sched_system *sys_of(struct cfs_rq *cfs_rq)
 {
 	return rq_of(cfs_rq)->sys;
@@ -444,6 +446,10 @@ static void enqueue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	update_curr(cfs_rq);
 	if (!curr)
 		place_entity(cfs_rq, se, flags);
+	/* Its load counts on this queue from now (the kernel's DO_ATTACH). */
+	update_load_avg(cfs_rq, se);
+	if (pelt_on(cfs_rq))
+		attach_entity_load_avg(cfs_rq, se);
 	account_entity_enqueue(cfs_rq, se);
 	if (!curr)
 		__enqueue_entity(cfs_rq, se);
@@ -463,6 +469,8 @@ static bool dequeue_entity(struct cfs_rq *cfs_rq, struct sched_entity *se, int f
 	bool sleep = flags & DEQUEUE_SLEEP;
 
 	update_curr(cfs_rq);
+	/* Settled while still runnable: its load fades from here (a delayed one's too, in 6.18). */
+	update_load_avg(cfs_rq, se);
 	if (!(flags & (DEQUEUE_DELAYED | DEQUEUE_SPECIAL)) && sleep &&
 	    sched_feat(sys, SF_DELAY_DEQUEUE) && !entity_eligible(cfs_rq, se)) {
 		se->sched_delayed = true;
@@ -650,19 +658,27 @@ static void task_tick_eevdf(struct rq *rq, struct task_struct *curr)
 	update_curr(&rq->cfs);
 }
 
-/* A new task is placed by its first enqueue (ENQUEUE_INITIAL), with no lag. */
+/*
+ * A new task is placed by its first enqueue (ENQUEUE_INITIAL), with no lag, and its load starts
+ * at its full weight (the kernel's init_entity_runnable_average).
+ */
 static void task_fork_eevdf(struct rq *rq, struct task_struct *p)
 {
-	(void)p;
+	p->se.avg.load_avg = (double)p->se.load.weight;
+	p->se.avg.last_update_time = rq_clock(rq);
 	update_curr(&rq->cfs);
 }
 
-/* A task carries its lag in vlag, relative to whichever queue's V it joins: nothing to convert. */
+/*
+ * A task carries its lag in vlag, relative to whichever queue's V it joins: nothing to convert.
+ * Its load leaves the old queue's average; the new queue counts it when it is enqueued there.
+ */
 static void migrate_task_rq_eevdf(struct sched_system *sys, struct task_struct *p, int new_cpu)
 {
 	(void)sys;
-	(void)p;
 	(void)new_cpu;
+	if (pelt_on(p->se.cfs_rq))
+		detach_entity_load_avg(p->se.cfs_rq, &p->se);
 }
 
 const struct sched_class eevdf_sched_class = {

@@ -128,7 +128,7 @@ void update_curr(struct cfs_rq *cfs_rq)
 
 /* ---------------------------------------------------------------- load tracking */
 
-static bool pelt_on(struct cfs_rq *cfs_rq)
+bool pelt_on(struct cfs_rq *cfs_rq)
 {
 	return sched_feat(sys_of(cfs_rq), SF_WAKE_AFFINE_SIS);
 }
@@ -161,7 +161,7 @@ void update_se_load_avg(struct sched_entity *se, u64 now)
 }
 
 /* Counts se in cfs_rq's average (a new task starts at its full weight, as 6.1's do). */
-static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 now = rq_clock(rq_of(cfs_rq));
 
@@ -173,7 +173,7 @@ static void attach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 	se->avg_attached = true;
 }
 
-static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 now = rq_clock(rq_of(cfs_rq));
 
@@ -188,7 +188,7 @@ static void detach_entity_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *s
 }
 
 /* Before the queue's weight or the entity's state changes, settle both up to now. */
-static void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
+void update_load_avg(struct cfs_rq *cfs_rq, struct sched_entity *se)
 {
 	u64 now = rq_clock(rq_of(cfs_rq));
 

@@ -44,10 +44,11 @@ enum sched_feature {
 	/* A wakeup that preempts makes the woken task the next buddy, NEXT_BUDDY or not; the
 	 * buddies are marked on a wakeup only while nr_running >= sched_nr_latency (6.1). */
 	SF_BUDDY_ON_PREEMPT,
-	/* Wakeup placement of 6.1: wake_affine (WA_IDLE: a sync waker alone on its CPU pulls the
-	 * wakee; WA_WEIGHT, WA_BIAS: else by load) unless the waker flips between many wakees
-	 * (wake_wide), then select_idle_sibling (target, prev or a recently used CPU if idle,
-	 * else any idle CPU sharing the cache, else target). */
+	/* Wakeup placement of 6.1, which 6.6 and 6.18 keep (both EEVDF profiles): wake_affine
+	 * (WA_IDLE: a sync waker alone on its CPU pulls the wakee; WA_WEIGHT, WA_BIAS: else by
+	 * load) unless the waker flips between many wakees (wake_wide), then select_idle_sibling
+	 * (target, prev or a recently used CPU if idle, else any idle CPU sharing the cache, else
+	 * target). */
 	SF_WAKE_AFFINE_SIS,
 
 	/* EEVDF. A waking or migrating task keeps its lag (else it starts at the average). */

@@ -25,6 +25,7 @@
 
 #include "kernel-extract/sched_core.h"
 #include "kernel-extract/sched_eevdf.h"
+#include "kernel-extract/sched_pelt.h"
 
 #define US  1000ULL
 #define MS  1000000ULL
@@ -661,6 +662,111 @@ static void test_fair_share_by_weight(void **state)
 	}
 }
 
+/* ---------------------------------------------------------------- wakeup placement */
+
+/* A fresh system of the profile on nr_cpus CPUs sharing a cache, base_slice 3 ms, at T0. */
+static struct sched_system *boot_cpus(void **state, const char *profile, unsigned int nr_cpus)
+{
+	struct fixture *f = *state;
+	const struct sched_profile *p = sched_profile_find(profile);
+	const struct sched_tunables tun = { .base_slice = SLICE, .migration_cost = 500 * US };
+
+	assert_non_null(p);
+	if (f->sys.rqs)
+		sched_system_destroy(&f->sys);
+	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &tun, p));
+	f->sys.clock = T0;
+	return &f->sys;
+}
+
+/* p forked and then run by the CPU it was placed on, which must be cpu. */
+static void fork_and_run(struct sched_system *sys, struct task_struct *p, int pid, int cpu)
+{
+	fork_task(sys, p, pid, 0);
+	assert_int_equal(p->cpu, cpu);
+	assert_ptr_equal(schedule(cpu_rq(sys, cpu)), p);
+}
+
+/*
+ * 6.6 and 6.18 place a wakeup as 6.1 does (select_task_rq_fair: wake_wide, wake_affine,
+ * select_idle_sibling), not by 2.6.28's rule. Two CPUs sharing a cache (llc_size 2), w running
+ * alone on CPU 0 (the forks go to the idlest CPU: 0, then 1), x on CPU 1, p asleep, last on
+ * CPU 1; w wakes p synchronously. w has 7 flips and this wakeup, to a new wakee, makes 8.
+ *   - p has 4 flips: a many-to-many pair (slave 4 >= 2, master 8 >= 4 * 2), wake_wide: no affine
+ *     wakeup; select_idle_sibling(prev 1, target 1) finds no idle CPU: p stays on CPU 1, where
+ *     try_to_wake_up queues it.
+ *   - p has 1 flip (< 2): wake_affine's WA_IDLE, a sync waker alone on its CPU (nr_running 1),
+ *     takes it: CPU 0.
+ */
+static void test_wakeup_placement(void **state)
+{
+	static const char *const profiles[] = { "eevdf", "6.6" };
+
+	for (int pr = 0; pr < 2; pr++) {
+		for (unsigned int flips = 1; flips <= 4; flips += 3) {
+			struct sched_system *sys = boot_cpus(state, profiles[pr], 2);
+			struct task_struct w, x, p;
+			int cpu = flips == 4 ? 1 : 0;
+
+			fork_and_run(sys, &w, 1, 0);
+			fork_and_run(sys, &x, 2, 1);
+			sched_fork(sys, &p, 3, 0);
+			p.cpu = 1;
+			p.se.cfs_rq = &cpu_rq(sys, 1)->cfs;
+			p.state = TASK_INTERRUPTIBLE;
+			w.wakee_flips = 7;
+			w.wakee_flip_decay_ts = T0;
+			p.wakee_flips = flips;
+
+			assert_true(try_to_wake_up(sys, &p, 0, WF_SYNC));
+			assert_int_equal(w.wakee_flips, 8);
+			assert_int_equal(p.cpu, cpu);
+			assert_ptr_equal(p.se.cfs_rq, &cpu_rq(sys, cpu)->cfs);
+			assert_int_equal(cpu_rq(sys, cpu)->nr_running, 2);
+			assert_int_equal(cpu_rq(sys, 1 - cpu)->nr_running, 1);
+		}
+	}
+}
+
+/*
+ * The EEVDF class keeps the PELT averages that wake_affine weighs (half-life H = 32 x 1024 us).
+ * t forked at T0 starts at its weight, 1024, and its queue's average gets it. Queued until
+ * T0 + H it stays at 1024 (it relaxes towards its weight); asleep from then, by T0 + 3 H both
+ * are down to 1024 / 4 = 256. Moved to CPU 1, its 256 leaves CPU 0's sum; woken there, it joins
+ * CPU 1's (0 + 256).
+ */
+static void test_pelt_kept(void **state)
+{
+	struct sched_system *sys = boot_cpus(state, "eevdf", 2);
+	struct rq *rq0 = cpu_rq(sys, 0), *rq1 = cpu_rq(sys, 1);
+	const u64 h = 32 * 1024 * US;
+	struct task_struct t;
+
+	fork_task(sys, &t, 1, 0);
+	assert_int_equal(t.cpu, 0);
+	assert_true(t.se.avg_attached);
+	assert_float_equal(task_load_avg(&t), 1024, 1e-9);
+	assert_float_equal(cfs_rq_load_avg(&rq0->cfs), 1024, 1e-9);
+
+	sys->clock = T0 + h;
+	assert_float_equal(task_load_avg(&t), 1024, 1e-9);
+	t.state = TASK_INTERRUPTIBLE;
+	deactivate_task(rq0, &t, DEQUEUE_SLEEP);
+	assert_false(t.se.on_rq); /* alone, so eligible: not a delayed dequeue */
+
+	sys->clock = T0 + 3 * h;
+	assert_float_equal(task_load_avg(&t), 256, 1e-9);
+	assert_float_equal(cfs_rq_load_avg(&rq0->cfs), 256, 1e-9);
+
+	set_task_cpu(sys, &t, 1);
+	assert_false(t.se.avg_attached);
+	assert_float_equal(cfs_rq_load_avg(&rq0->cfs), 0, 1e-9);
+	t.state = TASK_RUNNING;
+	activate_task(rq1, &t, ENQUEUE_WAKEUP);
+	assert_true(t.se.avg_attached);
+	assert_float_equal(cfs_rq_load_avg(&rq1->cfs), 256, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -682,6 +788,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fork_waits_for_protected_curr, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_fair_share_by_weight, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wakeup_placement, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pelt_kept, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
