@@ -227,21 +227,23 @@ static gboolean check_no_stale_state(const char *path, GError **error)
 	g_autoptr(GError) local = NULL;
 	if (knob_state_read(path, &stale, &found, &local)) {
 		g_autofree char *saved = knobs_describe(&stale.saved, stale.knobs);
-		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
-			    "a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
-			    "restoring the CFS knobs under %s, which may still hold its values; "
-			    "run `tuner knobs --restore%s%s` to write back %s (saved in %s)",
-			    stale.pid, stale.started, stale.root,
-			    strcmp(stale.root, "/") ? " --knob-root " : "",
-			    strcmp(stale.root, "/") ? stale.root : "", saved, path);
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
+			"a tuner (pid %" G_GINT64_FORMAT ", started %s) stopped without "
+			"restoring the scheduler knobs under %s, which may still hold its values; "
+			"run `tuner knobs --restore%s%s` to write back %s (saved in %s)",
+			stale.pid, stale.started, stale.root,
+			strcmp(stale.root, "/") ? " --knob-root " : "",
+			strcmp(stale.root, "/") ? stale.root : "", saved, path);
 		knob_state_clear(&stale);
 		return FALSE;
 	}
 	if (found) {
-		g_set_error(error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
-			    "a tuner stopped without restoring the CFS knobs, and its state file "
-			    "cannot be used: %s; set the knobs by hand, then remove that file",
-			    local->message);
+		g_set_error(
+			error, LIVE_KNOBS_ERROR, LIVE_KNOBS_ERROR_STALE,
+			"a tuner stopped without restoring the scheduler knobs, and its state file "
+			"cannot be used: %s; set the knobs by hand, then remove that file",
+			local->message);
 		return FALSE;
 	}
 	return TRUE;
