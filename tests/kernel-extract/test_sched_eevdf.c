@@ -62,8 +62,8 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A fresh one-CPU system of the profile, base_slice 3 ms, ticks of 1 ms, its clock at T0. */
-static struct sched_system *boot(void **state, const char *profile)
+/* A fresh system of the profile on nr_cpus CPUs sharing a cache, base_slice 3 ms, at T0. */
+static struct sched_system *boot_cpus(void **state, const char *profile, unsigned int nr_cpus)
 {
 	struct fixture *f = *state;
 	const struct sched_profile *p = sched_profile_find(profile);
@@ -72,11 +72,19 @@ static struct sched_system *boot(void **state, const char *profile)
 	assert_non_null(p);
 	if (f->sys.rqs)
 		sched_system_destroy(&f->sys);
-	assert_true(sched_system_init(&f->sys, 1, 1, &tun, p));
-	assert_ptr_equal(f->sys.policy, &eevdf_sched_class);
-	assert_int_equal(f->sys.tick_nsec, 1 * MS);
+	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &tun, p));
 	f->sys.clock = T0;
 	return &f->sys;
+}
+
+/* A fresh one-CPU system of the profile, base_slice 3 ms, ticks of 1 ms, its clock at T0. */
+static struct sched_system *boot(void **state, const char *profile)
+{
+	struct sched_system *sys = boot_cpus(state, profile, 1);
+
+	assert_ptr_equal(sys->policy, &eevdf_sched_class);
+	assert_int_equal(sys->tick_nsec, 1 * MS);
+	return sys;
 }
 
 /* Hand-built queues start from an empty queue whose min_vruntime is V0. */
@@ -663,21 +671,6 @@ static void test_fair_share_by_weight(void **state)
 }
 
 /* ---------------------------------------------------------------- wakeup placement */
-
-/* A fresh system of the profile on nr_cpus CPUs sharing a cache, base_slice 3 ms, at T0. */
-static struct sched_system *boot_cpus(void **state, const char *profile, unsigned int nr_cpus)
-{
-	struct fixture *f = *state;
-	const struct sched_profile *p = sched_profile_find(profile);
-	const struct sched_tunables tun = { .base_slice = SLICE, .migration_cost = 500 * US };
-
-	assert_non_null(p);
-	if (f->sys.rqs)
-		sched_system_destroy(&f->sys);
-	assert_true(sched_system_init(&f->sys, nr_cpus, 1, &tun, p));
-	f->sys.clock = T0;
-	return &f->sys;
-}
 
 /* p forked and then run by the CPU it was placed on, which must be cpu. */
 static void fork_and_run(struct sched_system *sys, struct task_struct *p, int pid, int cpu)
