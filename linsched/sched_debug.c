@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "kernel-extract/sched_class.h"
+
 static bool fail(char **why, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
 static bool fail(char **why, const char *fmt, ...)
@@ -52,6 +54,87 @@ static int check_subtree(const struct rb_node *node, const struct rb_node *paren
 	return left + rb_is_black(node);
 }
 
+static bool is_eevdf(const struct rq *rq)
+{
+	return rq->sys && rq->sys->policy == &eevdf_sched_class;
+}
+
+/* The order of the tree: EEVDF's by virtual deadline, CFS's by vruntime (signed differences). */
+static bool out_of_order(const struct rq *rq, const struct sched_entity *prev,
+			 const struct sched_entity *se)
+{
+	if (is_eevdf(rq))
+		return (s64)(se->deadline - prev->deadline) < 0;
+	return (s64)(se->vruntime - prev->vruntime) < 0;
+}
+
+/*
+ * EEVDF's augmented tree: every node holds the least vruntime and the least and greatest slice
+ * of its subtree, which pick_eevdf and the slice protection read. True when the subtree at node
+ * holds them; *min_v, *min_s and *max_s are its own.
+ */
+static bool check_augmented(const struct rb_node *node, int cpu, u64 *min_v, u64 *min_s, u64 *max_s,
+			    char **why)
+{
+	const struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
+	const struct rb_node *children[2] = { node->rb_left, node->rb_right };
+	u64 v = se->vruntime, lo = se->slice, hi = se->slice;
+
+	for (int i = 0; i < 2; i++) {
+		u64 cv, cs, ch;
+
+		if (!children[i])
+			continue;
+		if (!check_augmented(children[i], cpu, &cv, &cs, &ch, why))
+			return false;
+		if ((s64)(cv - v) < 0)
+			v = cv;
+		lo = MIN(lo, cs);
+		hi = MAX(hi, ch);
+	}
+	if (se->min_vruntime != v || se->min_slice != lo || se->max_slice != hi)
+		return fail(why,
+			    "cpu %d: task %d's subtree summary (min vruntime %" G_GUINT64_FORMAT
+			    ", slices %" G_GUINT64_FORMAT "..%" G_GUINT64_FORMAT
+			    ") is not its subtree's (%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+			    "..%" G_GUINT64_FORMAT ")",
+			    cpu, task_of_se(se)->pid, (guint64)se->min_vruntime,
+			    (guint64)se->min_slice, (guint64)se->max_slice, (guint64)v, (guint64)lo,
+			    (guint64)hi);
+	*min_v = v;
+	*min_s = lo;
+	*max_s = hi;
+	return true;
+}
+
+/* EEVDF's V: the sums over the tree (curr apart) that avg_vruntime() divides, kept exactly. */
+static bool check_avg_sums(const struct rq *rq, char **why)
+{
+	const struct cfs_rq *cfs = &rq->cfs;
+	const struct rb_root *root = &cfs->tasks_timeline.rb_root;
+	s64 sum = 0;
+	unsigned long load = 0;
+
+	for (const struct rb_node *node = rb_first(root); node; node = rb_next(node)) {
+		const struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
+
+		sum += (s64)(se->vruntime - cfs->min_vruntime) * (s64)se->load.weight;
+		load += se->load.weight;
+	}
+	if (sum != cfs->avg_vruntime || load != cfs->avg_load)
+		return fail(why,
+			    "cpu %d: avg_vruntime %" G_GINT64_FORMAT
+			    " and avg_load %lu, but the tree "
+			    "sums to %" G_GINT64_FORMAT " and %lu",
+			    rq->cpu, (gint64)cfs->avg_vruntime, cfs->avg_load, (gint64)sum, load);
+	if (root->rb_node) {
+		u64 v, lo, hi;
+
+		return check_augmented(root->rb_node, rq->cpu, &v, &lo, &hi, why);
+	}
+	return true;
+}
+
 bool sched_debug_check_rq(const struct rq *rq, char **why)
 {
 	const struct cfs_rq *cfs = &rq->cfs;
@@ -68,12 +151,15 @@ bool sched_debug_check_rq(const struct rq *rq, char **why)
 	const struct sched_entity *prev = NULL;
 	for (const struct rb_node *node = rb_first(root); node; node = rb_next(node)) {
 		const struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
-		if (prev && (s64)(se->vruntime - prev->vruntime) < 0)
+		if (prev && out_of_order(rq, prev, se))
 			return fail(why,
-				    "cpu %d: task %d (vruntime %" G_GUINT64_FORMAT
-				    ") after task %d (vruntime %" G_GUINT64_FORMAT ") in the tree",
-				    rq->cpu, task_of_se(se)->pid, (guint64)se->vruntime,
-				    task_of_se(prev)->pid, (guint64)prev->vruntime);
+				    "cpu %d: task %d (%s %" G_GUINT64_FORMAT
+				    ") after task %d (%" G_GUINT64_FORMAT ") in the tree",
+				    rq->cpu, task_of_se(se)->pid,
+				    is_eevdf(rq) ? "deadline" : "vruntime",
+				    (guint64)(is_eevdf(rq) ? se->deadline : se->vruntime),
+				    task_of_se(prev)->pid,
+				    (guint64)(is_eevdf(rq) ? prev->deadline : prev->vruntime));
 		if (!se->on_rq)
 			return fail(why, "cpu %d: task %d is in the tree but not on_rq", rq->cpu,
 				    task_of_se(se)->pid);
@@ -92,7 +178,7 @@ bool sched_debug_check_rq(const struct rq *rq, char **why)
 	if (rq->nr_running != cfs->nr_running)
 		return fail(why, "cpu %d: rq nr_running %u, cfs nr_running %u", rq->cpu,
 			    rq->nr_running, cfs->nr_running);
-	return true;
+	return !is_eevdf(rq) || check_avg_sums(rq, why);
 }
 
 /* How many trees hold p's entity, and of how many queues p is curr. */
@@ -118,6 +204,15 @@ static bool check_task(const struct sched_system *sys, const struct task_struct 
 	if (in_trees + as_curr > 1)
 		return fail(why, "task %d is in %u trees and the curr of %u queues", p->pid,
 			    in_trees, as_curr);
+	/* EEVDF's DELAY_DEQUEUE: a task that blocked with negative lag stays queued, not picked,
+	 * until its lag is paid off. */
+	if (p->state != TASK_RUNNING && p->se.sched_delayed) {
+		if (in_trees != 1 || as_curr || !p->se.on_rq || p->on_cpu)
+			return fail(why,
+				    "task %d is delayed but in %u trees (curr of %u, on_rq %u)",
+				    p->pid, in_trees, as_curr, p->se.on_rq);
+		return true;
+	}
 	if (p->state != TASK_RUNNING) {
 		if (in_trees + as_curr || p->se.on_rq || p->on_cpu)
 			return fail(why, "task %d is %s but on a run queue", p->pid,

@@ -5,13 +5,16 @@
  *   - each run queue's tree is a valid red-black tree (the root black, no red node with a red
  *     child, the same number of black nodes on every path, parent links that match), its entities
  *     in vruntime order (as entity_before compares them, by signed difference), its cached
- *     leftmost the first node;
+ *     leftmost the first node; under EEVDF in virtual deadline order instead, every node's
+ *     subtree summary (least vruntime, least and greatest slice) that of its subtree, and the
+ *     sums behind V (sum (v - min_vruntime) w and sum w over the tree) exact;
  *   - cfs.nr_running and cfs.load.weight equal the count and the sum of weights of the queued
  *     entities (the tree, plus curr while it is on the queue), and rq->nr_running agrees;
  *   - cfs.min_vruntime never decreases from one event to the next;
  *   - every task is in exactly one place: running (the curr of exactly one run queue, on_cpu),
  *     queued (in exactly one tree, on_rq), blocked or asleep (TASK_INTERRUPTIBLE: in no tree and
- *     no queue's curr), new or exited (likewise nowhere). The scheduler cannot tell a task blocked
+ *     no queue's curr; under EEVDF's DELAY_DEQUEUE, in exactly one tree while sched_delayed),
+ *     new or exited (likewise nowhere). The scheduler cannot tell a task blocked
  *     on a wait queue from one asleep on a timer; both are off every run queue, which is checked.
  *
  * A violation is a bug in the policy or the engine: the check prints what is wrong and aborts

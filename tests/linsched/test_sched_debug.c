@@ -99,6 +99,67 @@ static void test_checker_fails(void **state)
 	expect_refused(&q, "cached leftmost");
 }
 
+/* The same three tasks queued by the eevdf profile's class, base_slice 3 ms. */
+static void eevdf_queue_init(struct queue *q)
+{
+	struct sched_tunables tun = { .base_slice = 3 * MS, .migration_cost = MS / 2 };
+
+	memset(q, 0, sizeof *q);
+	assert_true(sched_system_init(&q->sys, 2, 1, &tun, sched_profile_find("eevdf")));
+	for (int i = 0; i < 3; i++)
+		queue_at(&q->sys, &q->t[i], i + 1, 0, 0, (u64)(i + 1) * MS);
+}
+
+/* EEVDF's queue: deadline order, the augmented summaries, the sums behind V, delayed tasks. */
+static void test_eevdf_checks(void **state)
+{
+	(void)state;
+	struct queue q;
+	struct sched_debug dbg = { 0 };
+	const struct task_struct *tasks[3] = { &q.t[0], &q.t[1], &q.t[2] };
+	char *why = NULL;
+
+	eevdf_queue_init(&q);
+	if (!sched_debug_check(&dbg, &q.sys, tasks, 3, &why))
+		fail_msg("a valid EEVDF queue refused: %s", why);
+	sched_system_destroy(&q.sys);
+
+	/* The tree is in deadline order: a vruntime out of order is no error, a deadline is. */
+	eevdf_queue_init(&q);
+	struct sched_entity *last =
+		rb_entry(rb_last(&cpu_rq(&q.sys, 0)->cfs.tasks_timeline.rb_root),
+			 struct sched_entity, run_node);
+	last->deadline = 0;
+	expect_refused(&q, "(deadline 0) after task");
+
+	eevdf_queue_init(&q);
+	cpu_rq(&q.sys, 0)->cfs.avg_load += 1;
+	expect_refused(&q, "avg_load 3073, but the tree sums to");
+
+	eevdf_queue_init(&q);
+	cpu_rq(&q.sys, 0)->cfs.avg_vruntime += 1024;
+	expect_refused(&q, "avg_vruntime");
+
+	eevdf_queue_init(&q);
+	rb_entry(cpu_rq(&q.sys, 0)->cfs.tasks_timeline.rb_root.rb_node, struct sched_entity,
+		 run_node)
+		->min_slice = 1;
+	expect_refused(&q, "subtree summary");
+
+	/* A blocked task left queued: right only while it is delayed (DELAY_DEQUEUE). */
+	eevdf_queue_init(&q);
+	q.t[0].state = TASK_INTERRUPTIBLE;
+	q.t[0].se.sched_delayed = true;
+	dbg = (struct sched_debug){ 0 };
+	if (!sched_debug_check(&dbg, &q.sys, tasks, 3, &why))
+		fail_msg("a delayed task refused: %s", why);
+	q.t[0].se.sched_delayed = false;
+	assert_false(sched_debug_check(&dbg, &q.sys, tasks, 3, &why));
+	assert_non_null(strstr(why, "task 1 is blocked or asleep but on a run queue"));
+	g_free(why);
+	sched_system_destroy(&q.sys);
+}
+
 /* min_vruntime going back, and a task in two places, through the whole-system check. */
 static void test_system_checks_fail(void **state)
 {
@@ -128,7 +189,8 @@ static void test_system_checks_fail(void **state)
 static uint64_t random_workload(gsl_rng *rng, uint64_t seed)
 {
 	static const unsigned int hzs[] = { 100, 250, 300, 1000 };
-	const char *profile = gsl_rng_uniform_int(rng, 2) ? "6.1" : "2.6.28";
+	static const char *const profiles[] = { "2.6.28", "6.1", "eevdf", "6.6" };
+	const char *profile = profiles[gsl_rng_uniform_int(rng, 4)];
 	unsigned int cpus = 1 + (unsigned int)gsl_rng_uniform_int(rng, 8);
 	unsigned int domains = cpus % 2 == 0 && gsl_rng_uniform_int(rng, 2) ? 2 : 1;
 	struct linsched_config cfg;
@@ -141,6 +203,7 @@ static uint64_t random_workload(gsl_rng *rng, uint64_t seed)
 	cfg.tun.latency = (100 + gsl_rng_uniform_int(rng, 40000)) * 1000;
 	cfg.tun.min_granularity = (100 + gsl_rng_uniform_int(rng, 10000)) * 1000;
 	cfg.tun.wakeup_granularity = gsl_rng_uniform_int(rng, 20000) * 1000;
+	cfg.tun.base_slice = (100 + gsl_rng_uniform_int(rng, 10000)) * 1000; /* EEVDF's */
 	/* A third steal: up to 60 % of each CPU's time, in stalls of 0.1 to 5 ms. */
 	if (gsl_rng_uniform_int(rng, 3) == 0) {
 		cfg.costs.steal_ppm = (1 + gsl_rng_uniform_int(rng, 600)) * 1000;
@@ -223,6 +286,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_checker_fails),
 		cmocka_unit_test(test_system_checks_fail),
+		cmocka_unit_test(test_eevdf_checks),
 		cmocka_unit_test(test_random_workloads),
 	};
 
