@@ -141,8 +141,18 @@ static bool check_profile_knobs(const struct linsched_cli *cli, const struct sch
 static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *costs,
 			GError **error)
 {
-	if (GIVEN(steal))
+	if (GIVEN(steal)) {
 		costs->steal_ppm = (uint64_t)llround(cli->steal * (double)LINSCHED_PPM);
+		/* Parts per million is the model's resolution: just below 1 rounds to 1. */
+		if (costs->steal_ppm >= LINSCHED_PPM) {
+			g_set_error(
+				error, CLI_ERROR, 1,
+				"--steal: %.10g is a CPU the host never runs, to a millionth; at "
+				"most 0.999999",
+				cli->steal);
+			return false;
+		}
+	}
 	if (GIVEN(stall_ns))
 		costs->stall_ns = (uint64_t)cli->stall_ns;
 	if (GIVEN(stall_cv))

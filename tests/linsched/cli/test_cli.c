@@ -716,6 +716,9 @@ static void test_bad_input(void **state)
 	/* Steal: a fraction below 1, finite, with a stall length from the flags or the machine. */
 	BAD(NAMES("--steal", "--stall-ns"), "--steal", "0.3");
 	BAD(NAMES("--steal"), "--steal", "1", "--stall-ns", "1000000");
+	/* below 1, but 1 to a millionth: the flag the user typed is named, not the model's ppm */
+	BAD(NAMES("--steal", "0.9999999", "0.999999"), "--steal", "0.9999999", "--stall-ns",
+	    "1000000");
 	BAD(NAMES("--steal"), "--steal", "-0.1", "--stall-ns", "1000000");
 	BAD(NAMES("--steal"), "--steal", "nan", "--stall-ns", "1000000");
 	BAD(NAMES("--steal"), "--steal", "0.3x", "--stall-ns", "1000000");
