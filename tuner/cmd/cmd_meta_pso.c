@@ -474,7 +474,7 @@ static void json_swarm(struct json_writer *w, const struct swarm *sw, KnobSet se
 	json_key(w, "iterations_to_best");
 	json_uint(w, sw->iterations_to_best);
 	json_key(w, "knobs");
-	results_json_knobs_set(w, &sw->best_knobs, set);
+	results_json_knobs(w, &sw->best_knobs, set);
 	json_end_object(w);
 }
 

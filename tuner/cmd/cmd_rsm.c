@@ -914,7 +914,7 @@ static void json_evaluation(struct json_writer *w, const struct rsm_run *r, cons
 	json_key(w, "stderr");
 	json_double(w, res->std_error);
 	json_key(w, "knobs");
-	results_json_knobs_set(w, k, r->set);
+	results_json_knobs(w, k, r->set);
 	json_key(w, "predicted_ms");
 	json_double(w, workload_predict_ms(&r->s.w, res->mean));
 	json_end_object(w);

@@ -207,9 +207,9 @@ static char *json_text(const struct scale_cli *c, const struct scale_run *r)
 	json_key(&w, "unit");
 	json_string(&w, "jiffies");
 	json_key(&w, "default");
-	results_json_knobs_set(&w, &r->def, r->set);
+	results_json_knobs(&w, &r->def, r->set);
 	json_key(&w, "tuned");
-	results_json_knobs_set(&w, &r->tuned, r->set);
+	results_json_knobs(&w, &r->tuned, r->set);
 	json_end_object(&w);
 	g_string_append_c(out, '\n');
 	return g_string_free(out, FALSE);

@@ -52,7 +52,7 @@ static void text_knob_names(GString *out, KnobSet set)
 					       knob_info((enum knob)i)->column);
 }
 
-/* ",latency_ns,..." with prefix before each column name, or ",V,..." of k. */
+/* ",latency_ns,...": the set's columns, prefix before each name. */
 static void csv_knob_names(GString *out, KnobSet set, const char *prefix)
 {
 	for (int i = 0; i < KNOB_COUNT; i++)
@@ -94,11 +94,6 @@ static char *debugfs_command(const Knobs *k, enum knob i)
 			       knob_info(i)->debugfs);
 }
 
-char *results_apply_commands(const Knobs *k)
-{
-	return results_apply_commands_set(k, KNOB_SET_CFS);
-}
-
 /* Where the debugfs files of set are: CFS's granularities left debugfs with 6.6, base_slice came
  * with it, migration_cost is in every kernel from 5.13. */
 static const char *debugfs_kernels(KnobSet set)
@@ -108,18 +103,24 @@ static const char *debugfs_kernels(KnobSet set)
 	return set & KNOB_BIT(KNOB_BASE_SLICE) ? "6.6 and later" : "5.13 and later";
 }
 
-char *results_apply_commands_set(const Knobs *k, KnobSet set)
+/* Whether knob i of set is applied by sysctl: it had one (before 5.13), and the set is not of a
+ * kernel with base_slice (6.6 or later), where no knob is a sysctl any more. */
+static bool set_by_sysctl(KnobSet set, enum knob i)
+{
+	return (set & KNOB_BIT(i)) && knob_info(i)->sysctl && !(set & KNOB_BIT(KNOB_BASE_SLICE));
+}
+
+char *results_apply_commands(const Knobs *k, KnobSet set)
 {
 	GString *out = g_string_new(NULL);
 	bool any_sysctl = false;
 
-	/* A kernel with base_slice is 6.6 or later: no knob of it is a sysctl any more. */
-	for (int i = 0; i < KNOB_COUNT && !(set & KNOB_BIT(KNOB_BASE_SLICE)); i++)
-		any_sysctl |= (set & KNOB_BIT(i)) && knob_info((enum knob)i)->sysctl;
+	for (int i = 0; i < KNOB_COUNT; i++)
+		any_sysctl |= set_by_sysctl(set, (enum knob)i);
 	if (any_sysctl)
 		g_string_append(out, "# kernels before 5.13 (sysctl, as root):\n");
-	for (int i = 0; i < KNOB_COUNT && any_sysctl; i++) {
-		if (!(set & KNOB_BIT(i)) || !knob_info((enum knob)i)->sysctl)
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!set_by_sysctl(set, (enum knob)i))
 			continue;
 
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
@@ -216,7 +217,7 @@ char *results_text(const Results *r, bool apply)
 		g_string_append_printf(out, "runs: %u", t->run);
 	g_string_append_printf(out, "; %.3f s wall with %u job(s)\n", r->run->wall_s, r->jobs);
 	if (apply) {
-		g_autofree char *cmds = results_apply_commands_set(&best->knobs, knobs_of(r));
+		g_autofree char *cmds = results_apply_commands(&best->knobs, knobs_of(r));
 
 		g_string_append_printf(out, "\nTo apply the best knobs:\n%s", cmds);
 	}
@@ -225,12 +226,7 @@ char *results_text(const Results *r, bool apply)
 
 /* ---- JSON ---------------------------------------------------------------------------------- */
 
-void results_json_knobs(struct json_writer *w, const Knobs *k)
-{
-	results_json_knobs_set(w, k, KNOB_SET_CFS);
-}
-
-void results_json_knobs_set(struct json_writer *w, const Knobs *k, KnobSet set)
+void results_json_knobs(struct json_writer *w, const Knobs *k, KnobSet set)
 {
 	json_begin_object(w);
 	for (int i = 0; i < KNOB_COUNT; i++) {
@@ -252,7 +248,7 @@ static void json_begin_point(struct json_writer *w, const Results *r, const char
 	json_key(w, "stderr");
 	json_double(w, se);
 	json_key(w, "knobs");
-	results_json_knobs_set(w, k, knobs_of(r));
+	results_json_knobs(w, k, knobs_of(r));
 	if (r->calibration) {
 		json_key(w, "predicted_ms");
 		json_double(w, predict(r, value));
@@ -278,8 +274,8 @@ static void json_apply(struct json_writer *w, const Knobs *k, KnobSet set)
 	json_begin_object(w);
 	json_key(w, "sysctl");
 	json_begin_array(w);
-	for (int i = 0; i < KNOB_COUNT && !(set & KNOB_BIT(KNOB_BASE_SLICE)); i++) {
-		if (!(set & KNOB_BIT(i)) || !knob_info((enum knob)i)->sysctl)
+	for (int i = 0; i < KNOB_COUNT; i++) {
+		if (!set_by_sysctl(set, (enum knob)i))
 			continue;
 
 		g_autofree char *cmd = sysctl_command(k, (enum knob)i);
@@ -309,7 +305,7 @@ static void json_prediction(struct json_writer *w, const TunePrediction *p, Knob
 	json_key(w, "evaluations");
 	json_uint(w, p->evaluations);
 	json_key(w, "knobs");
-	results_json_knobs_set(w, &p->knobs, set);
+	results_json_knobs(w, &p->knobs, set);
 	json_key(w, "value");
 	json_double(w, p->value);
 	json_key(w, "sd");

@@ -85,19 +85,16 @@ char *results_history_csv(const Results *r);
  * the file. */
 bool results_write(const Results *r, const char *dir, bool apply, GError **error);
 
-/* The searched knobs as a JSON object { latency_ns, min_granularity_ns, wakeup_granularity_ns },
- * the form every result file of the tuner uses; the _set form has the knobs of set. */
-void results_json_knobs(struct json_writer *w, const Knobs *k);
-void results_json_knobs_set(struct json_writer *w, const Knobs *k, KnobSet set);
+/* The knobs of set in k as a JSON object { latency_ns, min_granularity_ns, ... }, the form every
+ * result file of the tuner uses. */
+void results_json_knobs(struct json_writer *w, const Knobs *k, KnobSet set);
 
 /*
- * The shell commands that set k on a live kernel, one per line: sysctl -w for kernels before 5.13,
- * writes to /sys/kernel/debug/sched for 5.13 to 6.5 (as root), and a note that 6.6+ (EEVDF) has no
- * such knobs.
+ * The shell commands that set the knobs of set to k on a live kernel, one per line: sysctl -w for
+ * kernels before 5.13 (only knobs that had a sysctl, none once base_slice is in the set), writes to
+ * /sys/kernel/debug/sched for the kernels whose debugfs has them (as root), and for CFS's knobs a
+ * note that 6.6+ (EEVDF) has none of them.
  */
-char *results_apply_commands(const Knobs *k);
-/* The same for the knobs of set: sysctl lines only for knobs that had a sysctl (base_slice never
- * had), the debugfs lines for every knob. */
-char *results_apply_commands_set(const Knobs *k, KnobSet set);
+char *results_apply_commands(const Knobs *k, KnobSet set);
 
 #endif
