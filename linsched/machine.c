@@ -29,6 +29,9 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.steal_ppm = 0,
 		.stall_ns = 0,
 		.stall_cv_pct = 100,
+		.noise_ppm = 0,
+		.noise_ns = 0,
+		.noise_cv_pct = 100,
 		.footprint_lines = 0,
 	};
 }
@@ -80,6 +83,9 @@ static const struct key keys[] = {
 	{ "steal", "steal_ppm", M(steal_ppm), USED },
 	{ "steal", "stall_ns", M(stall_ns), USED },
 	{ "steal", "stall_cv_pct", M(stall_cv_pct), USED },
+	{ "noise", "noise_ppm", M(noise_ppm), USED },
+	{ "noise", "noise_ns", M(noise_ns), USED },
+	{ "noise", "noise_cv_pct", M(noise_cv_pct), USED },
 };
 
 static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
@@ -131,14 +137,16 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 		}
 		return true;
 	}
-	if (strcmp(k->name, "steal_ppm") == 0 && v >= 1000000)
+	if ((strcmp(k->name, "steal_ppm") == 0 || strcmp(k->name, "noise_ppm") == 0) &&
+	    v >= 1000000)
 		return fail(error, path, line,
-			    "steal_ppm: %" G_GUINT64_FORMAT " is not below 1000000 (a CPU the host "
-			    "never runs)",
-			    v);
-	if (strcmp(k->name, "stall_cv_pct") == 0 && (v == 0 || v > 1000))
-		return fail(error, path, line,
-			    "stall_cv_pct: %" G_GUINT64_FORMAT " is not in 1..1000", v);
+			    "%s: %" G_GUINT64_FORMAT
+			    " is not below 1000000 (a CPU that never runs)",
+			    k->name, v);
+	if ((strcmp(k->name, "stall_cv_pct") == 0 || strcmp(k->name, "noise_cv_pct") == 0) &&
+	    (v == 0 || v > 1000))
+		return fail(error, path, line, "%s: %" G_GUINT64_FORMAT " is not in 1..1000",
+			    k->name, v);
 	if ((strcmp(k->name, "cache_lines") == 0 || strcmp(k->name, "socket_sndbuf_bytes") == 0 ||
 	     strcmp(k->name, "pipe_bytes") == 0) &&
 	    v == 0)
@@ -168,10 +176,10 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 			group = g_strndup(l + 1, n - 2);
 			if (strcmp(group, "machine") != 0 && strcmp(group, "costs") != 0 &&
 			    strcmp(group, "capacity") != 0 && strcmp(group, "steal") != 0 &&
-			    strcmp(group, "spread") != 0)
+			    strcmp(group, "noise") != 0 && strcmp(group, "spread") != 0)
 				return fail(error, path, line,
 					    "unknown group [%s] (machine, costs, capacity, steal, "
-					    "spread)",
+					    "noise, spread)",
 					    group);
 			continue;
 		}
@@ -213,6 +221,8 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 				    cap.socket_msgs, cap.message_bytes, m->socket_sndbuf_bytes);
 		m->socket_msg_overhead = per_msg - cap.message_bytes;
 	}
+	if (m->noise_ppm && m->noise_ns == 0)
+		return fail(error, path, 0, "[noise]: noise_ppm needs noise_ns, the mean stall");
 	return true;
 }
 

@@ -26,6 +26,10 @@
  *               is held by the host, in parts per million), stall_ns (the mean length of one
  *               such stall) and stall_cv_pct (their coefficient of variation in percent, 100 by
  *               default: exponential); no steal by default
+ *   [noise]     the machine's own stalls, which a guest sees even on an idle host (under
+ *               emulation: its interrupts, translation, the emulator's housekeeping): noise_ppm,
+ *               noise_ns, noise_cv_pct, as [steal]'s; `linsched probe` measures them. They add
+ *               to the steal, which the tuner replaces per run by what the host measured
  *   [spread]    anything (the probe's quartiles; read, not used)
  *
  * Every value is a whole number. An unknown group or key, a bad value or a line that is none of
@@ -70,6 +74,10 @@ struct linsched_machine {
 	uint64_t stall_ns;
 	uint64_t
 		stall_cv_pct; /* the stalls' coefficient of variation, in percent (100: exponential) */
+	/* The machine's own stalls, on top of the host's: the same model, independent of it. */
+	uint64_t noise_ppm;
+	uint64_t noise_ns;
+	uint64_t noise_cv_pct;
 	uint64_t footprint_lines; /* a task's cache footprint; 0: the task model's default */
 };
 

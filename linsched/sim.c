@@ -22,7 +22,8 @@
 enum event_kind {
 	EV_CPU,
 	EV_TIMER,
-	EV_STEAL
+	EV_STEAL,
+	EV_NOISE
 };
 
 struct linsched_task {
@@ -54,12 +55,15 @@ struct linsched_task {
 
 struct linsched_cpu {
 	struct event ev;
-	struct event steal_ev; /* the next stall's start, or the current one's end */
+	/* Per source of stalls (the host's steal, the machine's own noise): the next stall's start,
+	 * or the current one's end. */
+	struct event steal_ev, noise_ev;
 	int id;
 	uint64_t seg_start; /* when curr's account was last settled */
 	uint64_t next_tick; /* 0: no tick (idle) */
 	uint64_t busy_since;
-	bool stalled; /* the host holds this CPU: nothing on it executes */
+	bool stolen, noisy; /* in a stall of that source */
+	bool stalled;	    /* in a stall of either: nothing on it executes */
 };
 
 struct linsched_sim {
@@ -81,10 +85,12 @@ struct linsched_sim {
 	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
-	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
-	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
-	gsl_rng *steal_rng;	  /* costs.steal_ppm > 0 only */
-	uint64_t stalled_mask;	  /* CPUs in a stall */
+	struct sched_debug debug;      /* the -DSCHED_DEBUG build's checks (unused otherwise) */
+	gsl_rng *cost_rng;	       /* costs.jitter_cv > 0 only */
+	gsl_rng *steal_rng;	       /* costs.steal_ppm > 0 only */
+	gsl_rng *noise_rng;	       /* costs.noise_ppm > 0 only */
+	unsigned int nr_stall_sources; /* with a pending event on every CPU */
+	uint64_t stalled_mask;	       /* CPUs in a stall */
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -121,6 +127,9 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.steal_ppm = m->steal_ppm,
 		.stall_ns = m->stall_ns,
 		.stall_cv = (double)m->stall_cv_pct / 100.0,
+		.noise_ppm = m->noise_ppm,
+		.noise_ns = m->noise_ns,
+		.noise_cv = (double)m->noise_cv_pct / 100.0,
 	};
 	if (m->hz)
 		cfg->hz = m->hz;
@@ -208,6 +217,15 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->costs.stall_cv, LINSCHED_MAX_STALL_CV);
 		return false;
 	}
+	if (cfg->costs.noise_ppm >= LINSCHED_PPM ||
+	    (cfg->costs.noise_ppm && !cfg->costs.noise_ns) ||
+	    !(cfg->costs.noise_cv > 0 && cfg->costs.noise_cv <= LINSCHED_MAX_STALL_CV)) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--machine: [noise] needs noise_ppm below %llu, noise_ns of at least 1 "
+			    "and noise_cv_pct in 1..%d",
+			    LINSCHED_PPM, (int)(LINSCHED_MAX_STALL_CV * 100));
+		return false;
+	}
 	if (!(cfg->costs.jitter_cv >= 0 && cfg->costs.jitter_cv <= LINSCHED_MAX_JITTER_CV)) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cost-jitter: %g is not in 0..%g",
 			    cfg->costs.jitter_cv, LINSCHED_MAX_JITTER_CV);
@@ -286,23 +304,36 @@ static uint64_t mix64(uint64_t x)
 
 /*
  * The length of a stall, or of the run until the next one. Stalls are gamma distributed with
- * the configured mean and coefficient of variation (exponential at CV 1: a host that takes the
- * CPU at random moments for random times; above 1 a few long stalls among many short ones, as a
- * loaded host's are). Runs are exponential, with the mean that makes stalls take steal_ppm of
- * the time, so stalls start at random moments. At least 1 ns, so that the two alternate.
+ * mean mean_ns and coefficient of variation cv (exponential at CV 1: a host that takes the CPU
+ * at random moments for random times; above 1 a few long stalls among many short ones, as a
+ * loaded host's are). Runs are exponential, with the mean that makes stalls take ppm of the
+ * time, so stalls start at random moments. At least 1 ns, so that the two alternate.
  */
+static uint64_t stall_draw(gsl_rng *rng, uint64_t ppm, uint64_t mean_ns, double cv, bool stall)
+{
+	double mean = (double)mean_ns;
+
+	if (stall) {
+		double cv2 = cv * cv;
+
+		return (uint64_t)llround(gsl_ran_gamma(rng, 1.0 / cv2, mean * cv2)) + 1;
+	}
+	mean *= (double)(LINSCHED_PPM - ppm) / (double)ppm;
+	return (uint64_t)llround(gsl_ran_exponential(rng, mean)) + 1;
+}
+
 static uint64_t steal_draw(struct linsched_sim *sim, bool stall)
 {
 	const struct linsched_costs *c = &sim->cfg.costs;
-	double mean = (double)c->stall_ns;
 
-	if (stall) {
-		double cv2 = c->stall_cv * c->stall_cv;
+	return stall_draw(sim->steal_rng, c->steal_ppm, c->stall_ns, c->stall_cv, stall);
+}
 
-		return (uint64_t)llround(gsl_ran_gamma(sim->steal_rng, 1.0 / cv2, mean * cv2)) + 1;
-	}
-	mean *= (double)(LINSCHED_PPM - c->steal_ppm) / (double)c->steal_ppm;
-	return (uint64_t)llround(gsl_ran_exponential(sim->steal_rng, mean)) + 1;
+static uint64_t noise_draw(struct linsched_sim *sim, bool stall)
+{
+	const struct linsched_costs *c = &sim->cfg.costs;
+
+	return stall_draw(sim->noise_rng, c->noise_ppm, c->noise_ns, c->noise_cv, stall);
 }
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
@@ -347,6 +378,20 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 			cpu->steal_ev.kind = EV_STEAL;
 			event_schedule(&sim->events, &cpu->steal_ev, steal_draw(sim, false));
 		}
+		sim->nr_stall_sources++;
+	}
+	if (cfg->costs.noise_ppm) {
+		/* Another stream: the host's steal is the same with and without the machine's noise. */
+		sim->noise_rng = gsl_rng_alloc(gsl_rng_taus2);
+		gsl_rng_set(sim->noise_rng, (unsigned long)mix64(cfg->seed ^ 0x6e6f697365ULL));
+		for (unsigned int i = 0; i < cfg->nr_cpus; i++) {
+			struct linsched_cpu *cpu = &sim->cpus[i];
+
+			event_init(&cpu->noise_ev);
+			cpu->noise_ev.kind = EV_NOISE;
+			event_schedule(&sim->events, &cpu->noise_ev, noise_draw(sim, false));
+		}
+		sim->nr_stall_sources++;
 	}
 	return sim;
 }
@@ -369,6 +414,8 @@ void linsched_sim_free(struct linsched_sim *sim)
 		gsl_rng_free(sim->cost_rng);
 	if (sim->steal_rng)
 		gsl_rng_free(sim->steal_rng);
+	if (sim->noise_rng)
+		gsl_rng_free(sim->noise_rng);
 	g_free(sim->result.cpu_busy_ns);
 	g_free(sim->caches);
 	g_free(sim->cpus);
@@ -745,25 +792,39 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	cpu_rearm(sim, cpu);
 }
 
-/* The host takes the CPU, or gives it back; then the next stall or run is drawn. */
-static void steal_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
+/*
+ * A source of stalls takes the CPU, or gives it back; then its next stall or run is drawn. The
+ * sources are independent, so a CPU is stalled while either holds it, and runs again when the
+ * last lets go.
+ */
+static void stall_event(struct linsched_sim *sim, struct linsched_cpu *cpu, bool noise)
 {
+	bool *in = noise ? &cpu->noisy : &cpu->stolen;
+	bool was = cpu->stalled;
+
 	/* Settle what it did before the stall, or skip (owing everything) over the stall. */
 	cpu_account(sim, cpu);
-	cpu->stalled = !cpu->stalled;
+	*in = !*in;
+	if (noise)
+		event_schedule(&sim->events, &cpu->noise_ev, sim->now + noise_draw(sim, *in));
+	else
+		event_schedule(&sim->events, &cpu->steal_ev, sim->now + steal_draw(sim, *in));
+	cpu->stalled = cpu->stolen || cpu->noisy;
+	if (cpu->stalled == was)
+		return;
 	sim->stalled_mask ^= 1ULL << cpu->id;
-	event_schedule(&sim->events, &cpu->steal_ev, sim->now + steal_draw(sim, cpu->stalled));
 	if (cpu->stalled)
 		cpu_rearm(sim, cpu);
 	else
 		cpu_event(sim, cpu);
 }
 
-/* With steal, each CPU always has a stall pending: nothing else can happen when no task is
- * runnable and no other event is queued. */
+/* With stalls, each CPU always has one pending per source: nothing else can happen when no task
+ * is runnable and no other event is queued. */
 static bool only_steal_left(const struct linsched_sim *sim)
 {
-	if (!sim->steal_rng || sim->events.len > sim->cfg.nr_cpus)
+	if (!sim->nr_stall_sources ||
+	    sim->events.len > (size_t)sim->cfg.nr_cpus * sim->nr_stall_sources)
 		return false;
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++)
 		if (cpu_rq(&sim->sys, (int)i)->nr_running)
@@ -816,7 +877,9 @@ void linsched_sim_run(struct linsched_sim *sim)
 		if (ev->kind == EV_CPU)
 			cpu_event(sim, container_of(ev, struct linsched_cpu, ev));
 		else if (ev->kind == EV_STEAL)
-			steal_event(sim, container_of(ev, struct linsched_cpu, steal_ev));
+			stall_event(sim, container_of(ev, struct linsched_cpu, steal_ev), false);
+		else if (ev->kind == EV_NOISE)
+			stall_event(sim, container_of(ev, struct linsched_cpu, noise_ev), true);
 		else
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
 		reschedule_pending(sim);

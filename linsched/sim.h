@@ -64,6 +64,15 @@ struct linsched_costs {
 	uint64_t steal_ppm;
 	uint64_t stall_ns;
 	double stall_cv;
+	/*
+	 * Noise: stalls of the machine's own, which the guest sees even when its host steals
+	 * nothing (under emulation: timer interrupts, translation, the emulator's housekeeping).
+	 * The same kind of stall as steal's, drawn from a stream of its own and independent of it:
+	 * a CPU is stalled while either holds it. Only a machine.ini sets it ([noise]); 0: none.
+	 */
+	uint64_t noise_ppm;
+	uint64_t noise_ns;
+	double noise_cv;
 };
 
 #define LINSCHED_MAX_JITTER_CV 2.0

@@ -73,6 +73,7 @@ static void test_builtin(void **state)
 	assert_int_equal(cfg.machine.pipe_bytes, m.pipe_bytes);
 	/* a CPU of its own */
 	assert_int_equal(cfg.costs.steal_ppm, 0);
+	assert_int_equal(cfg.costs.noise_ppm, 0);
 }
 
 static const char good[] = "# a probe's file\n"
@@ -96,6 +97,10 @@ static const char good[] = "# a probe's file\n"
 			   "[steal]\n"
 			   "steal_ppm=400000\n"
 			   "stall_ns=3000000\n"
+			   "[noise]\n"
+			   "noise_ppm=60000\n"
+			   "noise_ns=40000\n"
+			   "noise_cv_pct=250\n"
 			   "[spread]\n"
 			   "thread_switch_ns_q1=-20\n";
 
@@ -130,6 +135,11 @@ static void test_load(void **state)
 	assert_int_equal(cfg.costs.steal_ppm, 400000);
 	assert_int_equal(cfg.costs.stall_ns, 3000000);
 	assert_true(cfg.costs.stall_cv == 1.0);
+	/* and its noise, a source of stalls of its own */
+	assert_int_equal(cfg.costs.noise_ppm, 60000);
+	assert_int_equal(cfg.costs.noise_ns, 40000);
+	assert_true(cfg.costs.noise_cv == 2.5);
+	assert_true(linsched_config_validate(&cfg, NULL));
 
 	/* The format is GKeyFile's. */
 	g_autoptr(GKeyFile) kf = g_key_file_new();
@@ -173,6 +183,11 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[steal]\nstall_cv_pct=0\n",
 			  "2: stall_cv_pct: 0 is not in 1..1000");
 	expect_refusal_at(state, "[steal]\nstall_ns=0.5\n", "2: stall_ns: '0.5' is not a whole");
+	expect_refusal_at(state, "[noise]\nnoise_ppm=1000000\n",
+			  "2: noise_ppm: 1000000 is not below");
+	expect_refusal_at(state, "[noise]\nnoise_cv_pct=1001\n",
+			  "2: noise_cv_pct: 1001 is not in 1..1000");
+	expect_refusal_at(state, "[noise]\nnoise_ppm=5000\n", " [noise]: noise_ppm needs noise_ns");
 	/* GKeyFile's comments start with '#' only. */
 	expect_refusal_at(state, "; note\n", "1: '; note' is not a key=value line");
 

@@ -381,6 +381,13 @@ static void test_config_validate(void **state)
 	cfg = base;
 	cfg.costs.stall_cv = LINSCHED_MAX_STALL_CV * 2;
 	expect_invalid(&cfg, "--stall-cv");
+	cfg = base;
+	cfg.costs.noise_ppm = 1000;
+	cfg.costs.noise_ns = 0;
+	expect_invalid(&cfg, "[noise]");
+	cfg = base;
+	cfg.costs.noise_cv = 0;
+	expect_invalid(&cfg, "[noise]");
 
 	/* the edges of the sysctl ranges are valid */
 	cfg = base;
@@ -1448,6 +1455,7 @@ struct scenario {
 	const char *const *specs;
 	gchar *json;	    /* the result */
 	uint64_t steal_ppm; /* in stalls of 1 ms */
+	uint64_t noise_ppm; /* in stalls of 0.1 ms, CV 2 */
 };
 
 static gchar *run_scenario_json(const struct scenario *sc)
@@ -1461,6 +1469,9 @@ static gchar *run_scenario_json(const struct scenario *sc)
 	cfg.duration_ns = 2 * SEC;
 	cfg.costs.steal_ppm = sc->steal_ppm;
 	cfg.costs.stall_ns = MS;
+	cfg.costs.noise_ppm = sc->noise_ppm;
+	cfg.costs.noise_ns = MS / 10;
+	cfg.costs.noise_cv = 2;
 	struct linsched_sim *sim = linsched_sim_new(&cfg);
 
 	for (size_t i = 0; sc->specs[i]; i++) {
@@ -1503,7 +1514,7 @@ static const char *const mix_b[] = {
 static void test_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0 }, b = a;
+	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0, 0 }, b = a;
 
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
 
@@ -1634,7 +1645,7 @@ static void test_steal_deadlock_ends(void **state)
 static void test_steal_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0 }, b = a;
+	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0 }, b = a;
 
 	a.steal_ppm = b.steal_ppm = 300000;
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
@@ -1657,12 +1668,102 @@ static void test_steal_determinism(void **state)
 	g_free(j4);
 }
 
+/* ---- noise: the machine's own stalls, a second source beside the host's steal ---------------- */
+
+/*
+ * A lone hog of W = 10 s on one CPU with the machine's noise alone: f = 1/5 of the time in
+ * exponential stalls of mean d = 0.5 ms, runs of mean u = d (1 - f) / f = 2 ms. The runtime is
+ * W / (1 - f) = 12.5 s. An alternating process of exponential phases spends a stalled time of
+ * asymptotic variance T * 2 u^2 d^2 / (u + d)^3 = T * 0.128 ms over T: sd 40 ms over 12.5 s,
+ * 50 ms in runtime once divided by 1 - f; 5 sd is 0.25 s.
+ *
+ * With the host's steal too (f = 1/4 in stalls of 2 ms, as in test_steal_lone_hog), the two are
+ * independent and the CPU runs only while neither holds it: (1 - 1/4)(1 - 1/5) = 0.6 of the
+ * time, 16.667 s. The steal's stalled time adds T * 2 * 6^2 * 2^2 / 8^3 = T * 0.5625 ms of
+ * variance: sd sqrt((0.5625 + 0.128) * 16667) ms / 0.6 = 179 ms; 5 sd is 0.9 s, and steal
+ * alone (13.33 s) or noise alone (12.5 s) are far outside.
+ */
+static void test_noise_lone_hog(void **state)
+{
+	(void)state;
+	static const struct act hog[] = { { A_RUN, 10 * SEC, 0 } };
+	const struct {
+		uint64_t steal_ppm;
+		double runtime_s, tolerance_s;
+	} cases[] = { { 0, 12.5, 0.25 }, { LINSCHED_PPM / 4, 10 / 0.6, 0.9 } };
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		struct linsched_config cfg = steal_config(1, cases[c].steal_ppm, 2 * MS);
+		struct world w;
+
+		cfg.costs.noise_ppm = LINSCHED_PPM / 5;
+		cfg.costs.noise_ns = MS / 2;
+		cfg.costs.noise_cv = 1;
+		world_init(&w);
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		SCRIPT(sim, &w, hog, "hog");
+		linsched_sim_run(sim);
+
+		const struct linsched_result *res = linsched_sim_result(sim);
+
+		assert_false(res->deadlock);
+		assert_true(fabs((double)res->runtime_ns / 1e9 - cases[c].runtime_s) <
+			    cases[c].tolerance_s);
+		assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
+		linsched_sim_free(sim);
+		world_clear(&w);
+	}
+}
+
+/* Both sources keep a stall pending on every CPU: a deadlock must still end the run. */
+static void test_noise_deadlock_ends(void **state)
+{
+	(void)state;
+	static const struct act stuck[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 } };
+
+	for (int with_steal = 0; with_steal < 2; with_steal++) {
+		struct linsched_config cfg = steal_config(2, with_steal ? LINSCHED_PPM / 2 : 0, MS);
+		struct world w;
+
+		cfg.costs.noise_ppm = LINSCHED_PPM / 10;
+		cfg.costs.noise_ns = MS / 10;
+		world_init(&w);
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		SCRIPT(sim, &w, stuck, "stuck");
+		linsched_sim_run(sim);
+		assert_true(linsched_sim_result(sim)->deadlock);
+		linsched_sim_free(sim);
+		world_clear(&w);
+	}
+}
+
+/* Noise is drawn from its own stream: the same seed gives the same bytes, and it changes them. */
+static void test_noise_determinism(void **state)
+{
+	(void)state;
+	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0 }, b = a;
+
+	a.noise_ppm = b.noise_ppm = 100000;
+	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
+
+	assert_string_equal(j1, j2);
+	b.noise_ppm = 0;
+	gchar *j3 = run_scenario_json(&b);
+
+	assert_true(strcmp(j1, j3) != 0);
+	g_free(j1);
+	g_free(j2);
+	g_free(j3);
+}
+
 /* Two simulations in two threads at once give exactly what the same two give one after the other. */
 static void test_threads_match_sequential(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0 };
-	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0 };
+	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0, 0 };
+	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0, 0 };
 	gchar *seq_a = run_scenario_json(&a), *seq_b = run_scenario_json(&b);
 
 	for (int round = 0; round < 3; round++) {
@@ -1686,6 +1787,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_validate),
+		cmocka_unit_test(test_noise_lone_hog),
+		cmocka_unit_test(test_noise_deadlock_ends),
+		cmocka_unit_test(test_noise_determinism),
 		cmocka_unit_test(test_fairness_nice),
 		cmocka_unit_test(test_fairness_4_on_2),
 		cmocka_unit_test(test_balance_3_on_2),
