@@ -191,7 +191,7 @@ probe-static: bin/linsched-probe-static
 bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
 	@mkdir -p bin
 	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
-	    -lpthread -o $@
+	    -lpthread -lm -o $@
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

@@ -20,7 +20,14 @@
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the tick: HZ = 1 s / the resolution of CLOCK_MONOTONIC_COARSE, which is one jiffy, and
  *     the steps of that clock a busy loop sees (whole jiffies: more than one when ticks are
- *     late or skipped, as a virtual CPU's can be).
+ *     late or skipped, as a virtual CPU's can be);
+ *   - the noise: the stalls a busy task suffers without asking for anything (interrupts, and
+ *     on a virtual machine whatever its host or emulator does meanwhile), as OS-jitter tools
+ *     measure it: one thread pinned to each CPU reads the clock in a tight loop for --noise-ms,
+ *     and every gap of more than NOISE_GAP_NS between two reads is a stall (less one turn of the
+ *     loop). Their share of the time, mean and coefficient of variation, pooled over the CPUs,
+ *     go to [noise], which the simulation suffers as it does steal. Shorter gaps are left to
+ *     the costs: the medians above include them.
  * No timing is judged: the numbers are what this machine gave this time.
  *
  * The file is written to a temporary file beside FILE and renamed into place. The format is
@@ -36,6 +43,7 @@
 #include <fcntl.h>
 #include <ctype.h>
 #include <getopt.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -52,9 +60,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MSG_BYTES   100
-#define MAX_TRIALS  1000
-#define MAX_SAMPLES 1000 /* round trips or wakeups in one trial */
+#define MSG_BYTES    100
+#define MAX_TRIALS   1000
+#define MAX_SAMPLES  1000 /* round trips or wakeups in one trial */
+#define NOISE_GAP_NS 5000 /* a gap between two clock reads longer than this is a stall */
+#define MAX_NOISE_MS 600000
 
 struct probe_opts {
 	const char *out;
@@ -63,6 +73,8 @@ struct probe_opts {
 	int rounds; /* ping-pong round trips per trial */
 	int wakes;  /* wakeups per trial */
 	long tick_ms;
+	long noise_ms;	/* 0: no noise measurement */
+	int noise_only; /* measure the noise alone, write [noise] alone */
 };
 
 /* One measurement: its trials, summarised. */
@@ -562,6 +574,117 @@ static double observed_tick(long ms)
 	return n ? summarise(steps, n).median : 0;
 }
 
+/* ---- noise ---------------------------------------------------------------------------------- */
+
+struct noise_result {
+	double ppm, mean_ns, cv;   /* pooled over the CPUs */
+	double ppm_min, ppm_max;   /* the least and the most noisy CPU */
+	double stalls, longest_ns; /* how many, and the longest */
+	int ok;
+};
+
+struct noise_thread_arg {
+	int cpu;
+	uint64_t duration_ns;
+	pthread_barrier_t *start;
+	double n, sum, sum2, longest, span; /* stalls, their sums, the time watched */
+	double turn;			    /* the shortest gap: one turn of the loop */
+};
+
+/*
+ * Reads the clock in a tight loop; a gap above NOISE_GAP_NS is a stall, of which one turn of the
+ * loop (the shortest gap seen) was the loop's own work, not lost.
+ */
+static void *noise_thread(void *arg)
+{
+	struct noise_thread_arg *a = arg;
+
+	pin(a->cpu);
+	pthread_barrier_wait(a->start);
+	uint64_t t0 = now_ns(), prev = t0, end = t0 + a->duration_ns;
+
+	a->turn = NOISE_GAP_NS;
+	for (;;) {
+		uint64_t t = now_ns();
+		double gap = (double)(t - prev);
+
+		prev = t;
+		if (gap > 0 && gap < a->turn)
+			a->turn = gap;
+		if (gap > NOISE_GAP_NS) {
+			a->n++;
+			a->sum += gap;
+			a->sum2 += gap * gap;
+			if (gap > a->longest)
+				a->longest = gap;
+		}
+		if (t >= end)
+			break;
+	}
+	a->span = (double)(prev - t0);
+	/* Less a turn each: sum (g - m) = sum g - n m, sum (g - m)^2 = sum g^2 - 2 m sum g + n m^2. */
+	a->sum2 -= 2 * a->turn * a->sum - a->n * a->turn * a->turn;
+	a->sum -= a->n * a->turn;
+	a->longest = a->n ? a->longest - a->turn : 0;
+	return NULL;
+}
+
+/* All CPUs at once, as a benchmark that keeps them busy would see them. */
+static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
+			 struct noise_result *r)
+{
+	struct noise_thread_arg *a = calloc((size_t)ncpus, sizeof(*a));
+	pthread_t *th = calloc((size_t)ncpus, sizeof(*th));
+	pthread_barrier_t start;
+	int started = 0, rc = -1;
+	double n = 0, sum = 0, sum2 = 0, span = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (!a || !th || pthread_barrier_init(&start, NULL, (unsigned)ncpus) != 0)
+		goto out;
+	for (; started < ncpus; started++) {
+		a[started] = (struct noise_thread_arg){ .cpu = cpus[started],
+							.duration_ns =
+								(uint64_t)o->noise_ms * 1000000ULL,
+							.start = &start };
+		if (pthread_create(&th[started], NULL, noise_thread, &a[started]) != 0)
+			break;
+	}
+	if (started < ncpus) {
+		/* The threads already waiting at the barrier would wait for ever: nothing to join. */
+		fprintf(stderr, "linsched probe: cannot start the noise threads\n");
+		exit(1);
+	}
+	r->ppm_min = 1e6;
+	for (int i = 0; i < ncpus; i++) {
+		pthread_join(th[i], NULL);
+		double ppm = a[i].span > 0 ? 1e6 * a[i].sum / a[i].span : 0;
+
+		r->ppm_min = ppm < r->ppm_min ? ppm : r->ppm_min;
+		r->ppm_max = ppm > r->ppm_max ? ppm : r->ppm_max;
+		r->longest_ns = a[i].longest > r->longest_ns ? a[i].longest : r->longest_ns;
+		n += a[i].n;
+		sum += a[i].sum;
+		sum2 += a[i].sum2;
+		span += a[i].span;
+	}
+	pthread_barrier_destroy(&start);
+	r->stalls = n;
+	if (n > 0 && span > 0) {
+		double mean = sum / n, var = sum2 / n - mean * mean;
+
+		r->ppm = 1e6 * sum / span;
+		r->mean_ns = mean;
+		r->cv = var > 0 ? sqrt(var) / mean : 0;
+	}
+	r->ok = 1;
+	rc = 0;
+out:
+	free(a);
+	free(th);
+	return rc;
+}
+
 /* ---- output --------------------------------------------------------------------------------- */
 
 struct probe_result {
@@ -572,6 +695,7 @@ struct probe_result {
 	struct channel_result sock, pipe;
 	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
+	struct noise_result noise;
 };
 
 static void put_cost(FILE *f, const char *key, const struct stat3 *s)
@@ -588,8 +712,31 @@ static void put_spread(FILE *f, const char *key, const struct stat3 *s)
 		fprintf(f, "%s_q1=%.0f\n%s_q3=%.0f\n", key, s->q1, key, s->q3);
 }
 
+static void put_noise(FILE *f, const struct probe_result *r, const struct probe_opts *o)
+{
+	/* The simulation's stalls are gamma distributed: CV from 0.01 to 10, at least 1 ns. */
+	double cv = r->noise.cv < 0.01 ? 0.01 : r->noise.cv > 10 ? 10 : r->noise.cv;
+
+	fprintf(f,
+		"\n[noise]\n# %.0f stalls of more than %d ns on %d CPUs in %ld ms each, the longest "
+		"%.0f ns\n",
+		r->noise.stalls, NOISE_GAP_NS, r->cpus, o->noise_ms, r->noise.longest_ns);
+	if (r->noise.stalls > 0)
+		fprintf(f, "noise_ppm=%.0f\nnoise_ns=%.0f\nnoise_cv_pct=%.0f\n",
+			r->noise.ppm < 999999 ? r->noise.ppm : 999999,
+			r->noise.mean_ns >= 1 ? r->noise.mean_ns : 1, 100 * cv);
+	else
+		fputs("noise_ppm=0\n", f);
+}
+
 static void write_ini(FILE *f, const struct probe_result *r, const struct probe_opts *o)
 {
+	if (o->noise_only) {
+		fprintf(f,
+			"# the noise of this machine as `linsched probe --noise-only` measured it\n");
+		put_noise(f, r, o);
+		return;
+	}
 	fprintf(f,
 		"# machine.ini - this machine as `linsched probe` measured it; `--machine FILE`\n"
 		"# loads it into a simulation. Costs are medians of %d trials, in ns; [spread] holds\n"
@@ -616,6 +763,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	if (r->pipe.capacity_msgs > 0)
 		fprintf(f, "pipe_msgs=%ld\npipe_bytes=%ld\n", r->pipe.capacity_msgs,
 			r->pipe.buffer_bytes);
+	if (r->noise.ok)
+		put_noise(f, r, o);
 	fputs("\n[spread]\n", f);
 	put_spread(f, "socket_write_ns", &r->sock.write);
 	put_spread(f, "socket_read_ns", &r->sock.read);
@@ -627,6 +776,9 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "process_switch_ns", &r->process_switch);
 	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
 		r->lone_yield.median);
+	if (r->noise.ok)
+		fprintf(f, "noise_ppm_min=%.0f\nnoise_ppm_max=%.0f\nnoise_longest_ns=%.0f\n",
+			r->noise.ppm_min, r->noise.ppm_max, r->noise.longest_ns);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */
@@ -675,15 +827,19 @@ static int usage_error(const char *msg)
 
 static void help(void)
 {
-	puts("usage: linsched probe [--out FILE] [--trials N] [--quick]\n"
+	puts("usage: linsched probe [--out FILE] [--trials N] [--noise-ms MS] [--noise-only] [--quick]\n"
 	     "\n"
 	     "Measures this machine (message write and read costs on a socket pair and a pipe,\n"
-	     "their capacity, the wakeup and context-switch costs, the tick) and writes it as\n"
-	     "machine.ini, which `--machine FILE` loads into a simulation.\n"
+	     "their capacity, the wakeup and context-switch costs, the tick, the stalls a busy\n"
+	     "task suffers) and writes it as machine.ini, which `--machine FILE` loads into a\n"
+	     "simulation.\n"
 	     "\n"
-	     "  -o, --out FILE   where to write (default machine.ini; - for stdout)\n"
-	     "  -n, --trials N   trials per measurement, 3..1000 (default 15)\n"
-	     "      --quick      short trials, for a smoke test (the numbers are noisier)");
+	     "  -o, --out FILE     where to write (default machine.ini; - for stdout)\n"
+	     "  -n, --trials N     trials per measurement, 3..1000 (default 15)\n"
+	     "      --noise-ms MS  how long every CPU watches for stalls, 0..600000 (default\n"
+	     "                     2000; --quick: 100); 0: not at all, and no [noise]\n"
+	     "      --noise-only   measure the noise alone and write [noise] alone\n"
+	     "      --quick        short trials, for a smoke test (the numbers are noisier)");
 }
 
 int linsched_probe_main(int argc, char **argv)
@@ -692,10 +848,13 @@ int linsched_probe_main(int argc, char **argv)
 		{ "out", required_argument, NULL, 'o' },
 		{ "trials", required_argument, NULL, 'n' },
 		{ "quick", no_argument, NULL, 'q' },
+		{ "noise-ms", required_argument, NULL, 'N' },
+		{ "noise-only", no_argument, NULL, 'O' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200 };
+	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200, 2000, 0 };
+	long noise_ms = -1;
 	struct probe_result r;
 	int opt, cpus[CPU_SETSIZE], ncpus;
 	int out_given = 0, trials_given = 0; /* a flag that holds one value is given once */
@@ -724,11 +883,25 @@ int linsched_probe_main(int argc, char **argv)
 				return usage_error("--trials: give a whole number in 3..1000");
 			o.trials = (int)v;
 			break;
+		case 'N':
+			if (noise_ms >= 0)
+				return usage_error("--noise-ms: given twice; give it once");
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || *end || end == optarg || isspace((unsigned char)*optarg) ||
+			    v < 0 || v > MAX_NOISE_MS)
+				return usage_error("--noise-ms: give a whole number in 0..600000");
+			noise_ms = v;
+			break;
+		case 'O':
+			o.noise_only = 1;
+			break;
 		case 'q':
 			o.ops = 256;
 			o.rounds = 50;
 			o.wakes = 20;
 			o.tick_ms = 40;
+			o.noise_ms = 100;
 			break;
 		case 'h':
 			help();
@@ -743,6 +916,12 @@ int linsched_probe_main(int argc, char **argv)
 		fprintf(stderr, "linsched probe: unexpected argument '%s'\n", argv[optind]);
 		return 2;
 	}
+	if (noise_ms >= 0)
+		o.noise_ms = noise_ms;
+	if (o.noise_only && o.noise_ms == 0)
+		return usage_error("--noise-only: nothing to measure with --noise-ms 0");
+	if (o.noise_only && trials_given)
+		return usage_error("--noise-only: --trials does nothing with it");
 
 	memset(&r, 0, sizeof(r));
 	signal(SIGPIPE, SIG_IGN);
@@ -758,6 +937,19 @@ int linsched_probe_main(int argc, char **argv)
 		return 1;
 	}
 
+	if (o.noise_only) {
+		if (measure_noise(cpus, ncpus, &o, &r.noise) != 0) {
+			fprintf(stderr, "linsched probe: the noise measurement failed: %s\n",
+				strerror(errno));
+			return 1;
+		}
+		if (write_out(o.out, &r, &o) != 0) {
+			fprintf(stderr, "linsched probe: cannot write %s: %s\n", o.out,
+				strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
 	struct timespec res;
 
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
@@ -804,6 +996,11 @@ int linsched_probe_main(int argc, char **argv)
 	}
 	for (int t = 0; t < o.trials; t++)
 		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
+	if (o.noise_ms > 0 && measure_noise(cpus, ncpus, &o, &r.noise) != 0) {
+		fprintf(stderr, "linsched probe: the noise measurement failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
 	r.process_switch = summarise(vp, o.trials);
 	r.thread_rt_median = summarise(v, o.trials).median;
 	r.wakeup = wakeup_cost(v, o.trials,

@@ -14,7 +14,7 @@
 G_DEFINE_QUARK(vm-probe-error-quark, vm_probe_error)
 /* clang-format on */
 
-static const char *const value_groups[] = { "machine", "costs", "capacity" };
+static const char *const value_groups[] = { "machine", "costs", "capacity", "noise" };
 
 VmPlan *vm_probe_plan(const VmProbeOptions *o, GError **error)
 {
@@ -192,6 +192,14 @@ char *vm_probe_ini(const VmProbeResult *r, const char *header)
 		if (*lines[i] || lines[i + 1])
 			g_string_append_printf(out, "#%s%s\n", *lines[i] ? " " : "", lines[i]);
 	for (guint g = 0; g < G_N_ELEMENTS(value_groups); g++) {
+		gboolean any = FALSE;
+
+		for (guint k = 0; k < r->values->len && !any; k++)
+			any = strcmp(((const VmProbeValue *)r->values->pdata[k])->group,
+				     value_groups[g]) == 0;
+		/* [noise] only from a probe that measured it (--noise-ms 0 leaves it out). */
+		if (!any && g == G_N_ELEMENTS(value_groups) - 1)
+			continue;
 		g_string_append_printf(out, "\n[%s]\n", value_groups[g]);
 		if (g == 0 && r->kernel)
 			g_string_append_printf(out, "kernel=%s\n", r->kernel);

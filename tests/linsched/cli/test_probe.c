@@ -72,10 +72,53 @@ static void test_probe_writes_machine_ini(void **state)
 	assert_true(g_key_file_has_key(kf, "costs", "thread_switch_ns", NULL));
 	assert_true(g_key_file_has_key(kf, "costs", "wakeup_ns", NULL));
 
+	/* The noise every CPU suffered: a share below one, stalls longer than the probe's 5 us
+	 * threshold, a shape the simulation takes; a simulation on the file suffers it. */
+	if (m.noise_ppm > 0) {
+		assert_true(m.noise_ppm < 1000000);
+		assert_true(m.noise_ns > 5000);
+		assert_true(m.noise_cv_pct >= 1 && m.noise_cv_pct <= 1000);
+	}
+	assert_true(g_key_file_has_key(kf, "noise", "noise_ppm", NULL));
+	assert_true(g_key_file_has_key(kf, "spread", "noise_ppm_max", NULL));
+
 	/* To stdout with -. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", "-");
 	expect_clean_exit(&r, "linsched probe --out -");
 	assert_non_null(strstr(r.out, "[costs]\nsocket_write_ns="));
+	run_clear(&r);
+}
+
+/* --noise-only writes [noise] and nothing else; --noise-ms 0 leaves [noise] out. */
+static void test_probe_noise(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "noise.ini", NULL);
+	struct run r = LINSCHED_RUN("probe", "--noise-only", "--noise-ms", "50", "--out", path);
+
+	expect_clean_exit(&r, "linsched probe --noise-only");
+	run_clear(&r);
+
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	gsize n_groups = 0;
+
+	assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL));
+	g_auto(GStrv) groups = g_key_file_get_groups(kf, &n_groups);
+	assert_int_equal(n_groups, 1);
+	assert_string_equal(groups[0], "noise");
+	assert_true(g_key_file_has_key(kf, "noise", "noise_ppm", NULL));
+
+	/* It loads as a machine: the built-in one with this noise. */
+	g_autoptr(GError) error = NULL;
+	struct linsched_machine m;
+
+	if (!linsched_machine_load(path, &m, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(m.socket_write_ns, 1090);
+
+	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--noise-ms", "0", "--out", "-");
+	expect_clean_exit(&r, "linsched probe --noise-ms 0");
+	assert_null(strstr(r.out, "[noise]"));
+	assert_null(strstr(r.out, "noise_ppm"));
 	run_clear(&r);
 }
 
@@ -104,6 +147,21 @@ static void test_probe_refusals(void **state)
 	run_clear(&r);
 	r = LINSCHED_RUN("probe", "--trials", "-1");
 	expect_refusal(&r, "linsched probe --trials -1", "--trials");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--noise-ms", "-1");
+	expect_refusal(&r, "linsched probe --noise-ms -1", "--noise-ms");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--noise-ms", "600001");
+	expect_refusal(&r, "linsched probe --noise-ms 600001", "--noise-ms");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--noise-ms", "5", "--noise-ms", "5");
+	expect_refusal(&r, "linsched probe --noise-ms twice", "--noise-ms: given twice");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--noise-only", "--noise-ms", "0");
+	expect_refusal(&r, "linsched probe --noise-only --noise-ms 0", "--noise-only");
+	run_clear(&r);
+	r = LINSCHED_RUN("probe", "--noise-only", "--trials", "5");
+	expect_refusal(&r, "linsched probe --noise-only --trials 5", "--noise-only");
 	run_clear(&r);
 	/* A file that cannot be written is a failure, not bad input. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", missing_dir);
@@ -164,6 +222,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_probe_writes_machine_ini, make_dir,
 						unmake_dir),
+		cmocka_unit_test_setup_teardown(test_probe_noise, make_dir, unmake_dir),
 		cmocka_unit_test_setup_teardown(test_probe_refusals, make_dir, unmake_dir),
 		cmocka_unit_test_setup_teardown(test_machine_flag, make_dir, unmake_dir),
 	};
