@@ -9,16 +9,33 @@
 # to the last exit); wall_s is the guest's monotonic clock around the whole command (it includes
 # creating the tasks).  Knob values are the ones read back.  steal_ppm is the share of the time
 # the vCPUs wanted to run that the host did not run them, stall_ns the mean length of such a wait.
+# A plan made with make-plan.sh -n has a "stalls" run before every run: it gets no row of its
+# own, and gives the run after it guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct (the stalls
+# the guest saw on its busy CPUs just before the run: their share of the time, mean and
+# coefficient of variation), columns that only such a plan's CSV has.
 set -euo pipefail
 [ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: lines-to-csv.sh LINES_FILE [STEAL_FILE]" >&2; exit 1; }
 steal=${2:-/dev/null}
+with_guest=0
+if grep -q '^LST run .* setting=stalls ' "$1"; then with_guest=1; fi
 
-awk -v with_steal=$(($# == 2)) '
+awk -v with_steal=$(($# == 2)) -v with_guest=$with_guest '
 FILENAME == ARGV[1] { sp[$1] = $2; sn[$1] = $3; next }
-BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s\n", with_steal ? ",steal_ppm,stall_ns" : "" }
+BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "" }
+# The stall probe prints [noise] keys: keep them for its run line.
+$1 == "LST" && $2 == "out" && $4 ~ /^noise_(ppm|ns|cv_pct)=[0-9]+$/ {
+    k = $4; sub(/=.*/, "", k); v = $4; sub(/^[^=]*=/, "", v); probe[$3, k] = v; next
+}
 $1 == "LST" && $2 == "run" {
     delete f
     for (i = 3; i <= NF; i++) { k = $i; sub(/=.*/, "", k); v = $i; sub(/^[^=]*=/, "", v); f[k] = v }
+    if (f["setting"] == "stalls") {
+        q = f["seq"]
+        # A probe that failed, or saw no stall (noise_ppm=0 alone), leaves the next run without.
+        ok = f["rc"] == "0" && ((q, "noise_ns") in probe)
+        gp = ok ? probe[q, "noise_ppm"] : ""; gn = ok ? probe[q, "noise_ns"] : ""; gc = ok ? probe[q, "noise_cv_pct"] : ""
+        next
+    }
     wall = (f["wall_ns"] ~ /^[0-9]+$/) ? sprintf("%.6f", f["wall_ns"] / 1e9) : ""
     secs = (f["time_s"] == "-") ? "" : f["time_s"]
     ctxt = (f["ctxt"] == "-") ? "" : f["ctxt"]
@@ -26,5 +43,6 @@ $1 == "LST" && $2 == "run" {
         f["min_granularity_ns"], f["wakeup_granularity_ns"], f["migration_cost_ns"], secs, wall, ctxt,
         f["rc"], f["knobs"]
     if (with_steal) printf ",%s,%s", sp[f["seq"]], sn[f["seq"]]
+    if (with_guest) { printf ",%s,%s,%s", gp, gn, gc; gp = gn = gc = "" }
     printf "\n"
 }' "$steal" "$1"

@@ -1,7 +1,8 @@
 #!/bin/bash
 # End-to-end check of the VM path, for CI: boots the real kernel once with a two-setting,
-# one-round plan of `hackbench -T -g 1 -l 10` (the second run traced) and checks that every
-# protocol line parses, the knobs read back as written and the trace looks like the kernel's.
+# one-round plan of `hackbench -T -g 1 -l 10` (the second run traced, and the stall probe of
+# make-plan.sh -n before it) and checks that every protocol line parses, the knobs read back as
+# written, the trace looks like the kernel's and the CSV carries the stalls the guest saw.
 # About 15 s under TCG on a quiet host, 35 s on a busy one.  Needs `make vm` first.
 set -euo pipefail
 
@@ -16,12 +17,24 @@ fail() {
     exit 1
 }
 
+# make-plan.sh -n: a stall probe before every run, seq counting both, the settings' id "stalls"
+# refused.
+printf 'a 1 2 3\nb - - -\n' >"$work/settings"
+"$here/make-plan.sh" -s 5 -r 2 -n 100 "$work/settings" hackbench -g 1 >"$work/plan-n"
+[ "$(grep -c '^[0-9]* [01] stalls - - - - 0 linsched-probe-static --noise-only --noise-ms 100 --out -$' "$work/plan-n")" -eq 4 ] ||
+    fail "make-plan.sh -n: expected 4 stall probes: $(tr '\n' '|' <"$work/plan-n")"
+awk '/^[0-9]/ { if ($1 != n++ || ((n % 2) == 1) != ($3 == "stalls")) bad = 1 } END { exit bad || n != 8 }' "$work/plan-n" ||
+    fail "make-plan.sh -n: runs and stall probes do not alternate: $(tr '\n' '|' <"$work/plan-n")"
+printf 'stalls 1 2 3\n' >"$work/settings"
+"$here/make-plan.sh" -n 100 "$work/settings" hackbench 2>/dev/null && fail "make-plan.sh took a setting named stalls"
+
 # Values unlike the 2-CPU defaults, so that a knob that was not written shows.
 cat >"$work/plan" <<'EOF'
 LST-PLAN 1
 # seq round setting latency_ns min_granularity_ns wakeup_granularity_ns migration_cost_ns trace command
 0 0 defaults 12000000 1500000 2000000 500000 0 hackbench -T -g 1 -l 10
-1 0 odd 7000000 900000 300000 250000 1 hackbench -T -g 1 -l 10
+1 0 stalls - - - - 0 linsched-probe-static --noise-only --noise-ms 100 --out -
+2 0 odd 7000000 900000 300000 250000 1 hackbench -T -g 1 -l 10
 EOF
 
 "$here/run-plan.sh" -o "$work/out" -t 120 "$work/plan" || fail "run-plan.sh exited with $?"
@@ -35,29 +48,35 @@ grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_g
     fail "begin line malformed: $(grep '^LST begin' "$lines" || echo missing)"
 run_re='^LST run seq=[0-9]+ round=[0-9]+ setting=[A-Za-z0-9._-]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ knobs=ok rc=0 time_s=[0-9.]+ wall_ns=[0-9]+ ctxt=[0-9]+$'
 [ "$(grep -Ec "$run_re" "$lines")" -eq 2 ] || fail "expected 2 well-formed successful run lines, got: $(grep '^LST run' "$lines")"
-grep -q '^LST end runs=2 failed=0 errors=0$' "$lines" || fail "end line: $(grep '^LST end' "$lines" || echo missing)"
+grep -q '^LST end runs=3 failed=0 errors=0$' "$lines" || fail "end line: $(grep '^LST end' "$lines" || echo missing)"
 
 # The knobs as read back must be the ones the plan wrote.
-grep -q '^LST run seq=1 round=0 setting=odd latency_ns=7000000 min_granularity_ns=900000 wakeup_granularity_ns=300000 migration_cost_ns=250000 ' "$lines" ||
-    fail "knobs did not read back as written: $(grep '^LST run seq=1' "$lines")"
+grep -q '^LST run seq=2 round=0 setting=odd latency_ns=7000000 min_granularity_ns=900000 wakeup_granularity_ns=300000 migration_cost_ns=250000 ' "$lines" ||
+    fail "knobs did not read back as written: $(grep '^LST run seq=2' "$lines")"
 
 # The traced run: kernel text format after the prefix, both tracepoints, no overflow.
-grep -Eq '^LST trace 1 +[^ ].*-[0-9]+ +\[[0-9]{3}\] [^ ]+ +[0-9]+\.[0-9]{6}: sched_switch: prev_comm=' "$lines" ||
+grep -Eq '^LST trace 2 +[^ ].*-[0-9]+ +\[[0-9]{3}\] [^ ]+ +[0-9]+\.[0-9]{6}: sched_switch: prev_comm=' "$lines" ||
     fail "no sched_switch line in the trace"
-grep -q '^LST trace 1 .* sched_wakeup: comm=hackbench ' "$lines" || fail "no sched_wakeup of hackbench in the trace"
+grep -q '^LST trace 2 .* sched_wakeup: comm=hackbench ' "$lines" || fail "no sched_wakeup of hackbench in the trace"
 grep -q '^LST trace 0 ' "$lines" && fail "run 0 was not to be traced"
-read -r entries written < <(sed -n 's/^LST tracestat seq=1 entries=\([0-9]*\) written=\([0-9]*\)$/\1 \2/p' "$lines")
+read -r entries written < <(sed -n 's/^LST tracestat seq=2 entries=\([0-9]*\) written=\([0-9]*\)$/\1 \2/p' "$lines")
 [ -n "${entries:-}" ] && [ "$entries" = "$written" ] || fail "trace buffer overflowed or tracestat missing"
 
-# And the CSV conversion sees both runs.
+# And the CSV conversion sees both runs, the stall probe's run giving the next its stalls.
 [ "$("$here/lines-to-csv.sh" "$lines" | wc -l)" -eq 3 ] || fail "lines-to-csv.sh did not give 2 rows"
+"$here/lines-to-csv.sh" "$lines" | head -n 1 | grep -q ',guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct$' ||
+    fail "lines-to-csv.sh: no guest_stall columns"
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^0,0,defaults,.*,,,$' ||
+    fail "lines-to-csv.sh: run 0, before any stall probe, has guest stalls"
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+$' ||
+    fail "lines-to-csv.sh: run 2 has no guest stalls: $(grep -A9 '^LST start seq=1' "$lines" | tr '\n' '|')"
 
 # The host measured the steal of both runs: a share below one million ppm and a stall length
 # (-1 when no preemption was counted).
 steal=$work/out/steal.txt
-[ "$(grep -Ec '^[01] [0-9]{1,6} (-1|[0-9]+)$' "$steal")" -eq 2 ] ||
+[ "$(grep -Ec '^[012] [0-9]{1,6} (-1|[0-9]+)$' "$steal")" -eq 3 ] ||
     fail "steal.txt: expected a line for each run, got: $(tr '\n' '|' <"$steal")"
-[ "$("$here/lines-to-csv.sh" "$lines" "$steal" | grep -Ec ',ok,[0-9]+,(-1|[0-9]+)$')" -eq 2 ] ||
+[ "$("$here/lines-to-csv.sh" "$lines" "$steal" | grep -Ec ',ok,[0-9]+,(-1|[0-9]+),')" -eq 2 ] ||
     fail "lines-to-csv.sh did not join the steal columns"
 
 echo "vm test-boot: ok ($(grep -E '^(boot_s|elapsed_s|accel)=' "$work/out/host.txt" | tr '\n' ' '))"
