@@ -144,7 +144,7 @@ static gboolean fit(const struct fit_cli *c, struct fit_run *run, GError **error
 {
 	EvaluatorConfig config = { .replicates = 1, .jobs = run->s.jobs };
 	g_autoptr(Evaluator) ev = evaluator_new(&config);
-	PlanSim ps = { &c->f.wc, run->s.replicates, ev };
+	PlanSim ps = { &c->f.wc, run->s.replicates, ev, run->s.guest_stalls };
 	FitProblem fp;
 	struct fit_progress pr = { .o = &run->o };
 	gint64 t0 = g_get_monotonic_time();

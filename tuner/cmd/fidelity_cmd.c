@@ -26,6 +26,7 @@ void fidelity_cli_clear(FidelityCli *c)
 	g_free(c->reference);
 	g_free(c->only);
 	g_free(c->significance);
+	g_free(c->stalls);
 	g_free(c->out);
 	flag_set_clear(&c->flags);
 	memset(c, 0, sizeof(*c));
@@ -52,6 +53,11 @@ void fidelity_cli_add_options(FidelityCli *c, GOptionContext *ctx)
 		  "A real effect is significant by: t (the t interval of the mean log ratio "
 		  "excludes 0, default), sign (the sign test), both",
 		  "RULE" },
+		{ "stalls", 0, 0, G_OPTION_ARG_STRING, &c->stalls,
+		  "The stalls a plan's twins suffer: host (the steal the host measured, default), "
+		  "guest (what the guest saw before each run, vm/make-plan.sh -n, where a plan has "
+		  "it)",
+		  "WHOSE" },
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
 		  "Simulations per setting, seeds --seed, --seed + 1, ...: medians (default 1; more "
 		  "only with --cost-jitter)",
@@ -155,7 +161,8 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 	struct linsched_config cfg;
 	struct hackbench_params hb;
 
-	if (!plan_sim_prepare(&c->wc, plan_set_plan(s->set, 0), NULL, &cfg, &hb, error))
+	if (!plan_sim_prepare(&c->wc, s->guest_stalls, plan_set_plan(s->set, 0), NULL, &cfg, &hb,
+			      error))
 		return NULL;
 	GString *d = g_string_new(NULL);
 
@@ -169,14 +176,15 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 	guint twins = 0;
 
 	for (guint p = 0; p < s->set->plans->len; p++)
-		twins += plan_sim_twins(&c->wc, plan_set_plan(s->set, p));
+		twins += plan_sim_twins(&c->wc, s->guest_stalls, plan_set_plan(s->set, p));
 	if (twins < s->set->plans->len)
 		g_string_append_printf(d, ", %u replicate%s", s->replicates,
 				       s->replicates == 1 ? "" : "s");
 	if (twins)
-		g_string_append_printf(d, "%s a twin of every real run with its measured steal",
-				       twins < s->set->plans->len ? "; for plans with steal,"
-								  : ",");
+		g_string_append_printf(
+			d, "%s a twin of every real run with its measured %s",
+			twins < s->set->plans->len ? "; for plans with steal," : ",",
+			s->guest_stalls ? "stalls (the guest's where the plan has them)" : "steal");
 	return g_string_free(d, FALSE);
 }
 
@@ -200,6 +208,9 @@ gboolean fidelity_cli_finish(FidelityCli *c, FidelitySetup *s, GError **error)
 	if (c->significance && !fidelity_significance_parse(c->significance, &s->sig))
 		return cmd_usage(error, "--significance: '%s' is not t, sign or both",
 				 c->significance);
+	if (c->stalls && strcmp(c->stalls, "host") != 0 && strcmp(c->stalls, "guest") != 0)
+		return cmd_usage(error, "--stalls: '%s' is not host or guest", c->stalls);
+	s->guest_stalls = c->stalls && strcmp(c->stalls, "guest") == 0;
 	s->replicates = (guint)c->replicates;
 	s->jobs = flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : evaluator_default_jobs();
 	if (!read_plans(c, s, error))
@@ -214,7 +225,7 @@ gboolean fidelity_cli_finish(FidelityCli *c, FidelitySetup *s, GError **error)
 gboolean fidelity_simulate(const FidelityCli *c, const FidelitySetup *s, Evaluator *ev,
 			   const struct linsched_machine *m, SimSetting ***sims, GError **error)
 {
-	PlanSim ps = { &c->wc, s->replicates, ev };
+	PlanSim ps = { &c->wc, s->replicates, ev, s->guest_stalls };
 	GError *local = NULL;
 
 	if (plan_sim_run(&ps, s->set, m, sims, &local))

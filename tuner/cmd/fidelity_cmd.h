@@ -29,7 +29,7 @@ typedef enum {
 
 typedef struct {
 	struct workload_cli wc;
-	char *plans, *csv, *workload, *reference, *only, *significance, *out;
+	char *plans, *csv, *workload, *reference, *only, *significance, *stalls, *out;
 	gint64 replicates, jobs;
 	PlanRole csv_role;     /* the role of the --csv plan: test for a report, train for a fit */
 	struct flag_set flags; /* the main group's: these flags and the command's own */
@@ -41,7 +41,8 @@ typedef struct {
 	FidelitySignificance sig;
 	FidelityFormat format;
 	guint replicates, jobs;
-	char *simulation; /* the simulation flags in words, for the reports */
+	gboolean guest_stalls; /* --stalls guest */
+	char *simulation;      /* the simulation flags in words, for the reports */
 } FidelitySetup;
 
 void fidelity_cli_init(FidelityCli *c);

@@ -34,15 +34,40 @@ typedef struct {
 	guint n_jobs;
 } Work;
 
-gboolean plan_sim_twins(const struct workload_cli *flags, const PlanSpec *plan)
+/* Whether the twins of plan suffer the stalls the guest saw. */
+static gboolean seen_by_guest(gboolean guest_stalls, const PlanSpec *plan)
 {
-	return plan->real && plan->real->steal_runs > 0 &&
+	return guest_stalls && plan->real && plan->real->guest_runs > 0;
+}
+
+gboolean plan_sim_twins(const struct workload_cli *flags, gboolean guest_stalls,
+			const PlanSpec *plan)
+{
+	return plan->real && (plan->real->steal_runs > 0 || seen_by_guest(guest_stalls, plan)) &&
 	       !flag_given(&flags->sim.flags, &flags->sim.steal);
 }
 
-gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan,
-			  const struct linsched_machine *m, struct linsched_config *cfg,
-			  struct hackbench_params *hb, GError **error)
+/*
+ * Stalls as measured (the host's steal, or what the guest saw) in place of the machine's. What
+ * the guest saw includes the machine's own noise, so that goes; --stall-ns and --stall-cv, when
+ * given, still win.
+ */
+static void suffer_stalls(const struct linsched_cli *sim, double ppm, double ns, double cv_pct,
+			  struct linsched_config *cfg)
+{
+	cfg->costs.steal_ppm = (uint64_t)llround(ppm);
+	if (!flag_given(&sim->flags, &sim->stall_ns) && ns >= 1)
+		cfg->costs.stall_ns = (uint64_t)llround(ns);
+	if (isnan(cv_pct))
+		return;
+	if (!flag_given(&sim->flags, &sim->stall_cv))
+		cfg->costs.stall_cv = cv_pct / 100.0;
+	cfg->costs.noise_ppm = 0;
+}
+
+gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stalls,
+			  const PlanSpec *plan, const struct linsched_machine *m,
+			  struct linsched_config *cfg, struct hackbench_params *hb, GError **error)
 {
 	const struct hackbench_shape shape = {
 		plan->hb.groups,   plan->hb.loops, plan->hb.fds,
@@ -56,11 +81,16 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan
 		return FALSE;
 	}
 	hackbench_cli_adjust_config(sim, hb, cfg);
-	/* The host's steal was part of what the real runs ran on (vm_steal.h): suffer it too. */
-	if (plan->real && plan->real->steal_runs > 0 && !flag_given(&sim->flags, &sim->steal)) {
-		cfg->costs.steal_ppm = (uint64_t)llround(plan->real->steal_ppm);
-		if (!flag_given(&sim->flags, &sim->stall_ns) && plan->real->stall_ns >= 1)
-			cfg->costs.stall_ns = (uint64_t)llround(plan->real->stall_ns);
+	/* The stalls were part of what the real runs ran on (vm_steal.h, make-plan.sh -n): suffer
+	 * them too, as the guest saw them when it did, else the host's steal. */
+	if (plan_sim_twins(flags, guest_stalls, plan)) {
+		const RealPlan *real = plan->real;
+
+		if (seen_by_guest(guest_stalls, plan))
+			suffer_stalls(sim, real->guest_ppm, real->guest_ns, real->guest_cv_pct,
+				      cfg);
+		else
+			suffer_stalls(sim, real->steal_ppm, real->stall_ns, NAN, cfg);
 		if (!linsched_config_validate(cfg, error)) {
 			g_prefix_error(error, "plan %s: its measured steal: ", plan->name);
 			return FALSE;
@@ -79,7 +109,8 @@ static void count_switch(void *ctx, int cpu, uint64_t now, const struct linsched
 /* A plan's simulations per setting: its rounds with twins, else the replicates. */
 static guint per_setting(const PlanSim *ps, const PlanSpec *plan)
 {
-	return plan_sim_twins(ps->flags, plan) ? plan->real->rounds : ps->replicates;
+	return plan_sim_twins(ps->flags, ps->guest_stalls, plan) ? plan->real->rounds
+								 : ps->replicates;
 }
 
 guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set)
@@ -106,17 +137,21 @@ static void locate(const Work *w, guint k, guint *plan, guint *setting, guint *r
 	*replicate = (k - w->first[p]) % w->per[p];
 }
 
-/* A twin suffers the steal measured for its run; a run without a measurement, the plan's. */
-static void twin_steal(const struct workload_cli *flags, const RealSetting *rs, guint round,
+/* A twin suffers the stalls measured for its run: what the guest saw when those are asked for
+ * and the plan has them, else the host's steal; a run without its measurement, the plan's
+ * medians (as prepared). */
+static void twin_steal(const PlanSim *ps, const PlanSpec *plan, const RealSetting *rs, guint round,
 		       struct linsched_config *cfg)
 {
-	const struct linsched_cli *sim = &flags->sim;
+	const RealStalls *g = &rs->round_guest[round];
+	gboolean guest = seen_by_guest(ps->guest_stalls, plan);
 
-	if (rs->round_steal_ppm[round] < 0)
-		return;
-	cfg->costs.steal_ppm = (uint64_t)rs->round_steal_ppm[round];
-	if (!flag_given(&sim->flags, &sim->stall_ns) && rs->round_stall_ns[round] >= 1)
-		cfg->costs.stall_ns = (uint64_t)rs->round_stall_ns[round];
+	if (guest && g->ppm >= 0)
+		suffer_stalls(&ps->flags->sim, (double)g->ppm, (double)g->ns, (double)g->cv_pct,
+			      cfg);
+	else if (!guest && rs->round_steal_ppm[round] >= 0)
+		suffer_stalls(&ps->flags->sim, (double)rs->round_steal_ppm[round],
+			      (double)rs->round_stall_ns[round], NAN, cfg);
 }
 
 static gboolean simulate_job(guint k, void *ctx, GError **error)
@@ -137,7 +172,7 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 		cfg.tun.migration_cost = (uint64_t)rs->migration_cost_ns;
 	cfg.seed = w->prep[p].cfg.seed + r;
 	if (w->twins[p])
-		twin_steal(w->ps->flags, rs, r, &cfg);
+		twin_steal(w->ps, plan, rs, r, &cfg);
 	if (!linsched_config_validate(&cfg, error)) {
 		g_prefix_error(error, "plan %s, setting %s: ", plan->name, rs->id);
 		return FALSE;
@@ -233,9 +268,10 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 	for (guint p = 0; p < n_plans; p++) {
 		const PlanSpec *plan = plan_set_plan(set, p);
 
-		if (!plan_sim_prepare(ps->flags, plan, m, &prep[p].cfg, &prep[p].hb, error))
+		if (!plan_sim_prepare(ps->flags, ps->guest_stalls, plan, m, &prep[p].cfg,
+				      &prep[p].hb, error))
 			return FALSE;
-		twins[p] = plan_sim_twins(ps->flags, plan);
+		twins[p] = plan_sim_twins(ps->flags, ps->guest_stalls, plan);
 		per[p] = per_setting(ps, plan);
 		first[p] = w.n_jobs;
 		w.n_jobs += plan->real->settings->len * per[p];

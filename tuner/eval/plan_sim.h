@@ -10,13 +10,19 @@
  * one, once per replicate r with seed --seed + r; the reference runs with the same seeds.
  *
  * Twins. The host's steal was part of the machine the real kernel ran on, and it varies from run
- * to run with the host's load. A plan whose runs carry the steal the host measured (real_plan.h)
- * is simulated run by run, unless --steal is given: every real run gets a simulated twin, with
- * the steal measured for that run (its fraction, and its stall length unless --stall-ns is
- * given; the stalls' shape stays the machine's; a run without a measurement takes the plan's
- * medians) and seed --seed + its round, and a round's simulated ratio divides the twin of the
- * setting's run by the twin of the reference's run of the same round, as the real ratio divides
- * the runs. Then the replicates are the plan's rounds, not --replicates.
+ * to run with the host's load. A plan whose runs carry the steal the host measured, or (with
+ * guest_stalls) the stalls the guest saw (real_plan.h), is simulated run by run, unless --steal
+ * is given: every
+ * real run gets a simulated twin, with the stalls measured for that run and seed --seed + its
+ * round, and a round's simulated ratio divides the twin of the setting's run by the twin of the
+ * reference's run of the same round, as the real ratio divides the runs. Then the replicates are
+ * the plan's rounds, not --replicates. Which stalls:
+ *   - with guest_stalls, a plan with the guest's (make-plan.sh -n): each run's, fraction, mean
+ *     and shape; they include the machine's own noise, so the machine's [noise] is left out; a
+ *     run without them takes the plan's medians of them;
+ *   - else the host's: each run's fraction and mean, the shape the machine's, its [noise]
+ *     added; a run without them takes the plan's medians.
+ * --stall-ns and --stall-cv, when given, replace the measured mean and shape.
  *
  * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates, or over
  * the rounds where the setting ran, and for a ratio where the reference ran too):
@@ -50,6 +56,7 @@ typedef struct {
 	const struct workload_cli *flags; /* borrowed */
 	guint replicates;		  /* >= 1 */
 	Evaluator *ev;			  /* the pool; borrowed */
+	gboolean guest_stalls;		  /* twins suffer what the guest saw (--stalls guest) */
 } PlanSim;
 
 /*
@@ -62,7 +69,8 @@ gboolean plan_sim_run(const PlanSim *ps, const PlanSet *set, const struct linsch
 		      SimSetting ***out, GError **error);
 
 /* Whether plan_sim_run simulates plan's runs as twins (above) under these flags. */
-gboolean plan_sim_twins(const struct workload_cli *flags, const PlanSpec *plan);
+gboolean plan_sim_twins(const struct workload_cli *flags, gboolean guest_stalls,
+			const PlanSpec *plan);
 
 /* How many simulations plan_sim_run makes for set. */
 guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set);
@@ -71,9 +79,9 @@ guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set);
 void plan_sim_free(SimSetting **sims, guint n);
 
 /* The base configuration and workload of one plan on machine m, as plan_sim_run uses them. */
-gboolean plan_sim_prepare(const struct workload_cli *flags, const PlanSpec *plan,
-			  const struct linsched_machine *m, struct linsched_config *cfg,
-			  struct hackbench_params *hb, GError **error);
+gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stalls,
+			  const PlanSpec *plan, const struct linsched_machine *m,
+			  struct linsched_config *cfg, struct hackbench_params *hb, GError **error);
 
 G_END_DECLS
 

@@ -31,6 +31,9 @@ enum column {
 	COL_KNOBS,
 	COL_STEAL,
 	COL_STALL,
+	COL_GUEST_PPM,
+	COL_GUEST_NS,
+	COL_GUEST_CV,
 	COL_N
 };
 
@@ -51,6 +54,9 @@ static const struct {
 	[COL_KNOBS] = { "knobs", FALSE },
 	[COL_STEAL] = { "steal_ppm", FALSE },
 	[COL_STALL] = { "stall_ns", FALSE },
+	[COL_GUEST_PPM] = { "guest_stall_ppm", FALSE },
+	[COL_GUEST_NS] = { "guest_stall_ns", FALSE },
+	[COL_GUEST_CV] = { "guest_stall_cv_pct", FALSE },
 };
 
 /* One run that counts. */
@@ -60,6 +66,7 @@ typedef struct {
 	double seconds;
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
+	RealStalls guest;
 } Run;
 
 static gboolean fail(GError **error, RealPlanError code, const char *path, guint line,
@@ -87,6 +94,7 @@ static void setting_clear(RealSetting *s)
 	g_free(s->in_round);
 	g_free(s->round_steal_ppm);
 	g_free(s->round_stall_ns);
+	g_free(s->round_guest);
 }
 
 void real_plan_free(RealPlan *plan)
@@ -196,6 +204,7 @@ typedef struct {
 	double seconds;
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
+	RealStalls guest;
 	gboolean counts;
 } Row;
 
@@ -211,6 +220,37 @@ static gboolean parse_measured(const char *path, guint line, const char *name, c
 	if (!parse_uint(path, line, name, text, max, &v, error))
 		return FALSE;
 	*out = (gint64)v;
+	return TRUE;
+}
+
+/* The three guest_stall columns: none of them, or all three, measured together. */
+static gboolean parse_guest_stalls(const Header *h, char **f, guint line, RealStalls *g,
+				   GError **error)
+{
+	const char *path = h->path;
+	int have = (h->col[COL_GUEST_PPM] >= 0) + (h->col[COL_GUEST_NS] >= 0) +
+		   (h->col[COL_GUEST_CV] >= 0);
+
+	g->ppm = g->ns = g->cv_pct = -1;
+	if (have == 0)
+		return TRUE;
+	if (have != 3)
+		return fail(error, REAL_PLAN_ERROR_INPUT, path, 1,
+			    "guest_stall_ppm, guest_stall_ns and guest_stall_cv_pct go together");
+	if (!parse_measured(path, line, "guest_stall_ppm", f[h->col[COL_GUEST_PPM]], 999999,
+			    &g->ppm, error) ||
+	    !parse_measured(path, line, "guest_stall_ns", f[h->col[COL_GUEST_NS]], G_MAXINT64,
+			    &g->ns, error) ||
+	    !parse_measured(path, line, "guest_stall_cv_pct", f[h->col[COL_GUEST_CV]], 1000,
+			    &g->cv_pct, error))
+		return FALSE;
+	if ((g->ppm < 0) != (g->ns < 0) || (g->ppm < 0) != (g->cv_pct < 0))
+		return fail(error, REAL_PLAN_ERROR_INPUT, path, line,
+			    "guest_stall_ppm, guest_stall_ns and guest_stall_cv_pct: all three or "
+			    "none");
+	if (g->ppm >= 0 && (g->ns < 1 || g->cv_pct < 1))
+		return fail(error, REAL_PLAN_ERROR_INPUT, path, line,
+			    "guest_stall_ns and guest_stall_cv_pct: at least 1");
 	return TRUE;
 }
 
@@ -242,6 +282,8 @@ static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError 
 			     error)) ||
 	    (h->col[COL_STALL] >= 0 && !parse_measured(path, line, "stall_ns", f[h->col[COL_STALL]],
 						       G_MAXINT64, &r->stall_ns, error)))
+		return FALSE;
+	if (!parse_guest_stalls(h, f, line, &r->guest, error))
 		return FALSE;
 	r->migration = -1;
 	if (h->col[COL_MIGRATION] >= 0 && *f[h->col[COL_MIGRATION]]) {
@@ -326,6 +368,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	set->in_round = g_new0(gboolean, n_rounds);
 	set->round_steal_ppm = g_new(gint64, n_rounds);
 	set->round_stall_ns = g_new(gint64, n_rounds);
+	set->round_guest = g_new(RealStalls, n_rounds);
 	for (guint k = 0; k < n_rounds; k++) {
 		const Run *a = by_round[k * n_settings + s];
 		gboolean measured = a && a->steal_ppm >= 0 && a->stall_ns >= 0;
@@ -333,6 +376,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 		set->in_round[k] = a != NULL;
 		set->round_steal_ppm[k] = measured ? a->steal_ppm : -1;
 		set->round_stall_ns[k] = measured ? a->stall_ns : -1;
+		set->round_guest[k] = a ? a->guest : (RealStalls){ -1, -1, -1 };
 	}
 	set->runs = ns;
 	set->pairs = n;
@@ -480,6 +524,9 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	g_autoptr(GArray) run_lines = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) steal = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) stall_ns = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) guest = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) guest_ns = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) guest_cv = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) row_setting = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) row_lines = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
@@ -520,7 +567,22 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			plan->dropped++;
 			continue;
 		}
-		Run run = { r.boot << 32 | r.round, s, r.seconds, r.ctxt, r.steal_ppm, r.stall_ns };
+		Run run = { .round = r.boot << 32 | r.round,
+			    .setting = s,
+			    .seconds = r.seconds,
+			    .ctxt = r.ctxt,
+			    .steal_ppm = r.steal_ppm,
+			    .stall_ns = r.stall_ns,
+			    .guest = r.guest };
+
+		if (r.guest.ppm >= 0) {
+			double v[3] = { (double)r.guest.ppm, (double)r.guest.ns,
+					(double)r.guest.cv_pct };
+
+			g_array_append_val(guest, v[0]);
+			g_array_append_val(guest_ns, v[1]);
+			g_array_append_val(guest_cv, v[2]);
+		}
 
 		if (r.steal_ppm >= 0 && r.stall_ns >= 0) {
 			double ppm = (double)r.steal_ppm, stall = (double)r.stall_ns;
@@ -536,6 +598,10 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	plan->steal_runs = steal->len;
 	plan->steal_ppm = median_of((double *)steal->data, steal->len);
 	plan->stall_ns = median_of((double *)stall_ns->data, stall_ns->len);
+	plan->guest_runs = guest->len;
+	plan->guest_ppm = median_of((double *)guest->data, guest->len);
+	plan->guest_ns = median_of((double *)guest_ns->data, guest_ns->len);
+	plan->guest_cv_pct = median_of((double *)guest_cv->data, guest_cv->len);
 	if (names->len == 0)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "no runs");
 	if (!mark_reference(plan, row_setting, names, (const guint *)row_lines->data, error))

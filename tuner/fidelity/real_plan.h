@@ -11,7 +11,9 @@
  *                        DIR/vm/boot-NNN/runs.csv, without)
  * Columns are found by name; round, setting, the three knobs, seconds, ctxt and rc are needed,
  * boot, migration_cost_ns, knobs, steal_ppm and stall_ns (the steal the host measured during the
- * run, vm_steal.h; empty or -1 when it could not) are read when present. Fields are never quoted.
+ * run, vm_steal.h; empty or -1 when it could not), and guest_stall_ppm, guest_stall_ns and
+ * guest_stall_cv_pct (the stalls the guest itself saw on its busy CPUs just before the run:
+ * vm/make-plan.sh -n; all three or none) are read when present. Fields are never quoted.
  *
  * A run counts when rc is 0, its knobs read back as written (knobs "ok", when the column is
  * there) and it has a time; the others are counted in `dropped`. A setting is its knobs (the
@@ -65,6 +67,12 @@ typedef enum {
 /* The level of every interval. */
 #define REAL_PLAN_LEVEL 0.95
 
+/* Stalls the guest saw (make-plan.sh -n): their share of the time in parts per million, mean
+ * length and coefficient of variation in percent; ppm -1: not measured. */
+typedef struct {
+	gint64 ppm, ns, cv_pct;
+} RealStalls;
+
 /* One setting of a real plan, its runs summarised. */
 typedef struct {
 	char *id;		  /* the plan's name for it (the first one seen) */
@@ -85,6 +93,7 @@ typedef struct {
 	 * k, and that run's steal as the host measured it (-1: not measured). */
 	gboolean *in_round;
 	gint64 *round_steal_ppm, *round_stall_ns;
+	RealStalls *round_guest; /* [plan->rounds]: the stalls the guest saw before that run */
 } RealSetting;
 
 typedef struct {
@@ -99,6 +108,9 @@ typedef struct {
 	 * steal_runs 0, when none has): what a simulation of the plan should suffer too. */
 	guint steal_runs;
 	double steal_ppm, stall_ns;
+	/* The same of the stalls the guest saw (guest_runs 0 when no run has them). */
+	guint guest_runs;
+	double guest_ppm, guest_ns, guest_cv_pct;
 } RealPlan;
 
 /* Reads and summarises path. reference NULL: "defaults". order: NULL, or setting names. */

@@ -255,6 +255,8 @@ static void test_refusals(void **state)
 		"--format");
 	refused((const char *const[]){ "fidelity", "--plans", ini, "--significance", "p", NULL },
 		"--significance");
+	refused((const char *const[]){ "fidelity", "--plans", ini, "--stalls", "both", NULL },
+		"--stalls: 'both' is not host or guest");
 	refused((const char *const[]){ "fidelity", "--plans", ini, "--only", "c", NULL },
 		"--only: no plan 'c'");
 	refused((const char *const[]){ "fidelity", "--plans", ini, "--replicates", "0", NULL },

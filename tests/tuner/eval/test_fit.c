@@ -104,7 +104,7 @@ static PlanSet *synthetic_plan(const char *dir, const struct workload_cli *wc, E
 
 	struct linsched_machine truth;
 	SimSetting **sims = NULL;
-	PlanSim ps = { wc, 1, ev };
+	PlanSim ps = { wc, 1, ev, FALSE };
 
 	linsched_machine_builtin(&truth);
 	truth.footprint_lines = lines;
@@ -143,7 +143,7 @@ static void test_loss(void **state)
 	g_autoptr(PlanSet) set = synthetic_plan(*state, &wc, ev, 300);
 	const FitParam *p[] = { fit_param_find("footprint") };
 	const FidelityLoss w = { 1.0, 0.5 };
-	PlanSim ps = { &wc, 1, ev };
+	PlanSim ps = { &wc, 1, ev, FALSE };
 	FitProblem fp;
 	SimSetting **sims = NULL;
 
@@ -199,7 +199,7 @@ static void test_recovers(void **state)
 	for (int jobs = 0; jobs < 2; jobs++) {
 		EvaluatorConfig c1 = { .replicates = 1, .jobs = jobs ? 1 : 2 };
 		g_autoptr(Evaluator) e = evaluator_new(&c1);
-		PlanSim ps = { &wc, 1, e };
+		PlanSim ps = { &wc, 1, e, FALSE };
 		FitProblem fp;
 		GError *error = NULL;
 
@@ -223,7 +223,7 @@ static void test_recovers(void **state)
 
 	FitOptions bad = o;
 	FitProblem fp;
-	PlanSim ps = { &wc, 1, ev };
+	PlanSim ps = { &wc, 1, ev, FALSE };
 	FitResult none;
 	GError *error = NULL;
 

@@ -107,12 +107,13 @@ static void linsched_at(const char *lat, const char *wake, const char *mig, cons
 	run_clear(&r);
 }
 
-static SimSetting *simulate(const PlanSet *set, const struct workload_cli *wc, guint jobs,
-			    guint replicates)
+/* The first plan's three settings simulated, with the twins' stalls the host's or the guest's. */
+static SimSetting *simulate_with(const PlanSet *set, const struct workload_cli *wc, guint jobs,
+				 guint replicates, gboolean guest_stalls)
 {
 	EvaluatorConfig config = { .replicates = 1, .jobs = jobs };
 	g_autoptr(Evaluator) ev = evaluator_new(&config);
-	PlanSim ps = { wc, replicates, ev };
+	PlanSim ps = { wc, replicates, ev, guest_stalls };
 	SimSetting **sims = NULL;
 	GError *error = NULL;
 
@@ -122,6 +123,12 @@ static SimSetting *simulate(const PlanSet *set, const struct workload_cli *wc, g
 
 	plan_sim_free(sims, 1);
 	return one;
+}
+
+static SimSetting *simulate(const PlanSet *set, const struct workload_cli *wc, guint jobs,
+			    guint replicates)
+{
+	return simulate_with(set, wc, jobs, replicates, FALSE);
 }
 
 /*
@@ -194,7 +201,7 @@ static void test_replicates(void **state)
 
 /* linsched hackbench at the fixture's defaults with the steal flags given: its runtime. */
 static double linsched_with(const char *lat, const char *wake, const char *seed, const char *steal,
-			    const char *stall_ns)
+			    const char *stall_ns, const char *stall_cv)
 {
 	struct run r = run_program(LINSCHED,
 				   (const char *const[]){ "hackbench",
@@ -225,6 +232,8 @@ static double linsched_with(const char *lat, const char *wake, const char *seed,
 							  steal,
 							  "--stall-ns",
 							  stall_ns,
+							  "--stall-cv",
+							  stall_cv,
 							  "--format",
 							  "json",
 							  NULL },
@@ -242,7 +251,7 @@ static double linsched_with(const char *lat, const char *wake, const char *seed,
 /* linsched hackbench at the fixture's defaults with the steal flags given, seed 1. */
 static double linsched_defaults_with(const char *steal, const char *stall_ns)
 {
-	return linsched_with("12000000", "2000000", "1", steal, stall_ns);
+	return linsched_with("12000000", "2000000", "1", steal, stall_ns, "1");
 }
 
 /*
@@ -282,15 +291,15 @@ static void test_measured_steal(void **state)
 	assert_close(real->stall_ns, 2000000, 0);
 
 	flags_init(&wc, NULL);
-	assert_true(plan_sim_twins(&wc, plan_set_plan(set, 0)));
+	assert_true(plan_sim_twins(&wc, FALSE, plan_set_plan(set, 0)));
 	/* 3 settings x the plan's 2 rounds, whatever the replicates */
-	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL }, set), 6);
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL, FALSE }, set), 6);
 	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
-	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "1000000");
-	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "6000000");
-	double w0 = linsched_with("12000000", "0", "1", "0.3", "2000000");
-	double w1 = linsched_with("12000000", "0", "2", "0.3", "2000000");
-	double l0 = linsched_with("3000000", "2000000", "1", "0.3", "2000000");
+	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "1000000", "1");
+	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "6000000", "1");
+	double w0 = linsched_with("12000000", "0", "1", "0.3", "2000000", "1");
+	double w1 = linsched_with("12000000", "0", "2", "0.3", "2000000", "1");
+	double l0 = linsched_with("3000000", "2000000", "1", "0.3", "2000000", "1");
 
 	assert_string_equal(real_plan_setting(real, 1)->id, "wake0");
 	assert_close(measured[0].runtime_ns, (d0 + d1) / 2, 1e-9);
@@ -301,8 +310,8 @@ static void test_measured_steal(void **state)
 	workload_cli_clear(&wc);
 
 	flags_init_with(&wc, "--steal", "0.1", "--stall-ns", "3000000");
-	assert_false(plan_sim_twins(&wc, plan_set_plan(set, 0)));
-	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL }, set), 15);
+	assert_false(plan_sim_twins(&wc, FALSE, plan_set_plan(set, 0)));
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL, FALSE }, set), 15);
 	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
@@ -311,10 +320,82 @@ static void test_measured_steal(void **state)
 	/* --stall-ns alone: each twin's measured fraction, in stalls of the flag's length. */
 	flags_init_with(&wc, "--stall-ns", "3000000", NULL, NULL);
 	g_autofree SimSetting *stalls = simulate(set, &wc, 2, 1);
-	double s0 = linsched_with("12000000", "2000000", "1", "0.2", "3000000");
-	double s1 = linsched_with("12000000", "2000000", "2", "0.4", "3000000");
+	double s0 = linsched_with("12000000", "2000000", "1", "0.2", "3000000", "1");
+	double s1 = linsched_with("12000000", "2000000", "2", "0.4", "3000000", "1");
 
 	assert_close(stalls[0].runtime_ns, (s0 + s1) / 2, 1e-9);
+	workload_cli_clear(&wc);
+}
+
+/*
+ * A plan that also carries the stalls the guest saw before each run (make-plan.sh -n): asked
+ * for (--stalls guest), they win over the host's steal, shape included. The plan's medians over runs 0, 2, 3 and 4 are 300000
+ * ppm (200000, 300000, 400000, 300000), 1 ms (0.5, 2, 1, 1) and CV 2 (3, 1, 2, 2); wake0's
+ * round 0, with the host's steal but no guest measurement, takes them, not its host's 0.1. What
+ * the guest saw holds the machine's own noise too, so a machine with [noise] simulates the
+ * twins exactly as one without.
+ */
+static void test_guest_stalls(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns,"
+		"guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct\n"
+		"1,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,100000,1000000,"
+		"200000,500000,300\n"
+		"3,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,100000,1000000,,,\n"
+		"5,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,100000,1000000,"
+		"300000,1000000,200\n"
+		"7,1,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,100000,1000000,"
+		"400000,2000000,100\n"
+		"9,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,1000000,"
+		"300000,1000000,200\n";
+	g_autofree char *path = g_build_filename(*state, "guest.csv", NULL);
+	g_autofree char *noisy = g_build_filename(*state, "noisy.ini", NULL);
+	g_autoptr(PlanSet) set = plan_set_new();
+	GError *error = NULL;
+	struct workload_cli wc;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	assert_true(g_file_set_contents(
+		noisy, "[noise]\nnoise_ppm=200000\nnoise_ns=100000\nnoise_cv_pct=300\n", -1, NULL));
+	if (!plan_set_add(set, "seen", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN, NULL,
+			  &error))
+		fail_msg("%s", error->message);
+	const RealPlan *real = plan_set_plan(set, 0)->real;
+
+	assert_int_equal(real->guest_runs, 4);
+	assert_close(real->guest_ppm, 300000, 0);
+	assert_close(real->guest_ns, 1000000, 0);
+	assert_close(real->guest_cv_pct, 200, 0);
+
+	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "500000", "3");
+	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "2000000", "1");
+	double w0 = linsched_with("12000000", "0", "1", "0.3", "1000000", "2");
+	double w1 = linsched_with("12000000", "0", "2", "0.3", "1000000", "2");
+	double l0 = linsched_with("3000000", "2000000", "1", "0.3", "1000000", "2");
+
+	for (int machine = 0; machine < 2; machine++) {
+		flags_init_with(&wc, machine ? "--machine" : NULL, machine ? noisy : NULL, NULL,
+				NULL);
+		assert_true(plan_sim_twins(&wc, TRUE, plan_set_plan(set, 0)));
+		g_autofree SimSetting *seen = simulate_with(set, &wc, 2, 1, TRUE);
+
+		assert_close(seen[0].runtime_ns, (d0 + d1) / 2, 1e-9);
+		assert_close(seen[1].ratio, (w0 / d0 + w1 / d1) / 2, 1e-12);
+		assert_close(seen[2].ratio, l0 / d0, 1e-12);
+		workload_cli_clear(&wc);
+	}
+
+	/* Not asked for: the host's steal, as in a plan without them. */
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *host = simulate_with(set, &wc, 2, 1, FALSE);
+
+	assert_close(host[0].runtime_ns,
+		     (linsched_with("12000000", "2000000", "1", "0.1", "1000000", "1") +
+		      linsched_with("12000000", "2000000", "2", "0.1", "1000000", "1")) /
+			     2,
+		     1e-9);
 	workload_cli_clear(&wc);
 }
 
@@ -331,7 +412,7 @@ static void test_refusal(void **state)
 	flags_init(&wc, NULL);
 	g_free(wc.hb.start);
 	wc.hb.start = g_strdup("later");
-	PlanSim ps = { &wc, 1, ev };
+	PlanSim ps = { &wc, 1, ev, FALSE };
 
 	assert_false(plan_sim_run(&ps, set, NULL, &sims, &error));
 	assert_non_null(strstr(error->message, "plan small: --start: 'later'"));
@@ -343,6 +424,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_measured_steal, temp_dir_setup,
 						temp_dir_teardown),

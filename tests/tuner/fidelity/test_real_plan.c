@@ -229,6 +229,58 @@ static void test_steal(void **state)
 	g_error_free(error);
 }
 
+/*
+ * The stalls the guest saw (make-plan.sh -n): per round for the twins, medians over the runs
+ * that count and have them (runs 0 and 3; run 2 has none, the failed run 4 does not count):
+ * 200000 and 400000 ppm, median 300000. The three columns go together, in the header and in a row.
+ */
+static void test_guest_stalls(void **state)
+{
+	static const char head[] = "seq,round,setting,latency_ns,min_granularity_ns,"
+				   "wakeup_granularity_ns,seconds,ctxt,rc,guest_stall_ppm,"
+				   "guest_stall_ns,guest_stall_cv_pct\n";
+	g_autofree char *csv =
+		g_strconcat(head,
+			    "0,0,defaults,12000000,1500000,2000000,1.0,500,0,"
+			    "200000,1000000,300\n"
+			    "1,0,w0,12000000,1500000,0,1.5,900,0,,,\n"
+			    "3,1,defaults,12000000,1500000,2000000,1.0,500,0,"
+			    "400000,3000000,100\n"
+			    "4,1,w0,12000000,1500000,0,1.5,900,1,900000,9000000,900\n",
+			    NULL);
+	g_autofree char *path = write_fixture(*state, "guest.csv", csv);
+	g_autofree char *half =
+		write_fixture(*state, "half.csv",
+			      "seq,round,setting,latency_ns,min_granularity_ns,"
+			      "wakeup_granularity_ns,seconds,ctxt,rc,guest_stall_ppm\n"
+			      "0,0,defaults,1,1,1,1.0,5,0,1000\n");
+	g_autofree char *row = g_strconcat(head, "0,0,defaults,1,1,1,1.0,5,0,1000,,100\n", NULL);
+	g_autofree char *partial = write_fixture(*state, "partial.csv", row);
+	GError *error = NULL;
+	g_autoptr(RealPlan) p = real_plan_read(path, NULL, NULL, &error);
+
+	assert_null(error);
+	assert_int_equal(p->steal_runs, 0);
+	assert_int_equal(p->guest_runs, 2);
+	assert_close(p->guest_ppm, 300000, 0);
+	assert_close(p->guest_ns, 2000000, 0);
+	assert_close(p->guest_cv_pct, 200, 0);
+	const RealSetting *d = find(p, "defaults"), *w = find(p, "w0");
+
+	assert_true(d->round_guest[0].ppm == 200000 && d->round_guest[0].ns == 1000000 &&
+		    d->round_guest[0].cv_pct == 300);
+	assert_true(d->round_guest[1].ppm == 400000);
+	assert_true(w->round_guest[0].ppm == -1 && w->round_guest[1].ppm == -1);
+
+	assert_null(real_plan_read(half, NULL, NULL, &error));
+	assert_non_null(strstr(error->message, "half.csv:1: guest_stall_ppm, guest_stall_ns and"));
+	g_clear_error(&error);
+	assert_null(real_plan_read(partial, NULL, NULL, &error));
+	assert_non_null(strstr(error->message, "partial.csv:2: guest_stall_ppm"));
+	assert_non_null(strstr(error->message, "all three or none"));
+	g_error_free(error);
+}
+
 /* The interval's rank and coverage, from the binomial distribution by hand. */
 static void test_median_rank(void **state)
 {
@@ -324,6 +376,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vm_objective_csv, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test(test_median_rank),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
