@@ -197,7 +197,8 @@ static void test_repository_steal_plans(void **state)
 	(void)state;
 	assert_null(error);
 	assert_int_equal(set->plans->len, 7);
-	/* T-g5 and P-g5 trained machines/qemu-tcg-6.1.ini; the other five are held out */
+	/* T-g5 and P-g5 trained the first fit of machines/qemu-tcg-6.1.ini (vm/data/fit-plans.ini
+	 * has the roles of the last) */
 	assert_int_equal(plan_set_count(set, PLAN_ROLE_TRAIN), 2);
 	assert_int_equal(plan_set_plan(set, 0)->role, PLAN_ROLE_TRAIN);
 	assert_int_equal(plan_set_plan(set, 3)->role, PLAN_ROLE_TRAIN);
@@ -216,6 +217,35 @@ static void test_repository_steal_plans(void **state)
 	assert_true(fabs(plan_set_plan(set, 0)->real->steal_ppm - 449192) < 1);
 }
 
+/*
+ * The plans with the stalls the guest saw (make-plan.sh -n): six rounds, every run with both
+ * measurements. And every plan together, with the roles of the machine's last fit: the three
+ * threads plans of three host regimes and P-g5 train, five are held out.
+ */
+static void test_repository_stall_plans(void **state)
+{
+	GError *error = NULL;
+	g_autoptr(PlanSet) stalls = plan_set_read("vm/data/stalls/plans.ini", &error);
+	g_autoptr(PlanSet) all = NULL;
+
+	(void)state;
+	assert_null(error);
+	assert_int_equal(stalls->plans->len, 2);
+	for (guint i = 0; i < stalls->plans->len; i++) {
+		const RealPlan *real = plan_set_plan(stalls, i)->real;
+
+		assert_int_equal(real->settings->len, 12);
+		assert_int_equal(real->rounds, 6);
+		assert_int_equal(real->guest_runs, 72);
+		assert_true(real->steal_runs >= 71);
+		assert_true(real->guest_ppm > real->steal_ppm);
+	}
+	all = plan_set_read("vm/data/fit-plans.ini", &error);
+	assert_null(error);
+	assert_int_equal(all->plans->len, 9);
+	assert_int_equal(plan_set_count(all, PLAN_ROLE_TRAIN), 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +254,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
 		cmocka_unit_test(test_repository_steal_plans),
+		cmocka_unit_test(test_repository_stall_plans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
