@@ -92,7 +92,7 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 		else
 			suffer_stalls(sim, real->steal_ppm, real->stall_ns, NAN, cfg);
 		if (!linsched_config_validate(cfg, error)) {
-			g_prefix_error(error, "plan %s: its measured steal: ", plan->name);
+			g_prefix_error(error, "plan %s: its measured stalls: ", plan->name);
 			return FALSE;
 		}
 	}
