@@ -149,7 +149,8 @@ static char *text_report(const struct probe_cli *c, const VmProbeResult *r, cons
 		const VmProbeValue *v = r->values->pdata[k];
 		GString *each = g_string_new(NULL);
 
-		if (strcmp(v->group, "costs") != 0)
+		/* The costs, and the noise the busy guest suffered. */
+		if (strcmp(v->group, "costs") != 0 && strcmp(v->group, "noise") != 0)
 			continue;
 		for (guint i = 0; i < v->values->len; i++)
 			g_string_append_printf(each, "%s%.0f", i ? " " : "",

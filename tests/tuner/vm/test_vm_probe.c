@@ -120,6 +120,8 @@ static void test_combine(void **state)
 	assert_non_null(strstr(ini, "\nyield_ns=2150\n"));
 	/* A quartile of a cost the probes did not give has nothing to go with. */
 	assert_null(strstr(ini, "thread_switch_ns_q1"));
+	/* Probes that measured no noise (--noise-ms 0) give no [noise]. */
+	assert_null(strstr(ini, "[noise]"));
 
 	/* It loads as a --machine file. */
 	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
@@ -138,6 +140,38 @@ static void test_combine(void **state)
 
 	assert_close(vm_probe_value(r2, "costs", "socket_write_ns")->median, 3200, 0);
 	assert_close(vm_probe_value(r2, "costs", "socket_read_ns")->median, 2851, 0);
+}
+
+/* The noise the probes measured: each key's median, in [noise], which a simulation suffers. */
+static void test_noise(void **state)
+{
+	const char *outputs[] = {
+		PROBE("3300", "2900", "5000", "3200") "\n[noise]\nnoise_ppm=60000\nnoise_ns=40000\n"
+						      "noise_cv_pct=200\n",
+		PROBE("3100", "2800", "9000", "3000") "\n[noise]\nnoise_ppm=70000\nnoise_ns=50000\n"
+						      "noise_cv_pct=300\n",
+		PROBE("3500", "2850", "4000", "3400") "\n[noise]\nnoise_ppm=65000\nnoise_ns=45000\n"
+						      "noise_cv_pct=100\n",
+	};
+	GError *error = NULL;
+	g_autoptr(VmProbeResult) r = vm_probe_combine(outputs, 3, &error);
+
+	assert_null(error);
+	assert_close(vm_probe_value(r, "noise", "noise_ppm")->median, 65000, 0);
+	g_autofree char *ini = vm_probe_ini(r, NULL);
+
+	assert_non_null(
+		strstr(ini, "\n[noise]\nnoise_ppm=65000\nnoise_ns=45000\nnoise_cv_pct=200\n"));
+
+	g_autofree char *path = g_build_filename(*state, "noisy.ini", NULL);
+	struct linsched_machine m;
+
+	assert_true(g_file_set_contents(path, ini, -1, NULL));
+	if (!linsched_machine_load(path, &m, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(m.noise_ppm, 65000);
+	assert_int_equal(m.noise_ns, 45000);
+	assert_int_equal(m.noise_cv_pct, 200);
 }
 
 static void test_none(void **state)
@@ -159,6 +193,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_initramfs, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_combine, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_noise, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_none),
 	};
 
