@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "linsched/cli/cli.h"
@@ -36,7 +37,7 @@ struct calibrate_cli {
 	struct linsched_cli sim;
 	struct hackbench_cli hb;
 	char *groups, *real_cmd, *out, *order, *real, *settings;
-	gint64 loops, repeat, seed;
+	gint64 loops, repeat, seed, sim_repeat;
 	double warmup; /* seconds; not given: DEFAULT_WARMUP_S on the host, none in the VM */
 	struct vm_cli vm;
 	struct flag_set flags; /* the main group's, --vm-* among them */
@@ -50,6 +51,7 @@ struct calibrate_run {
 	GArray *measured; /* guint: the group counts run: groups, then 1 and 2 if the bootstrapped
 			   * model needs them and groups lacks them */
 	guint loops, repeat;
+	guint sim_repeat; /* simulations per point, seeds --sim-seed + k: their medians */
 	CalibrationModel model;
 	CalibrationProtocol protocol;
 	Realbench *bench;
@@ -83,6 +85,7 @@ static void calibrate_cli_init(struct calibrate_cli *c)
 	c->loops = 100;
 	c->repeat = 3;
 	c->seed = 1;
+	c->sim_repeat = 1;
 	vm_cli_init(&c->vm);
 	flag_set_init(&c->flags);
 }
@@ -217,17 +220,54 @@ static double mean_of(const double *v, size_t n)
 	return gsl_stats_mean(v, 1, n);
 }
 
+static double median_of(double *v, size_t n)
+{
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+/*
+ * The simulated turnaround of p under cfg in jiffies, and its context switches in *switches (the
+ * tasks' own, as rusage counts them, or with cpu_switches the CPUs', as /proc/stat does): the
+ * medians over --sim-repeat simulations with seeds --sim-seed, --sim-seed + 1, ..., which with
+ * --cost-jitter differ as real runs do. Fractional jiffies: the regression should not see the
+ * tick's rounding.
+ */
+static double simulate_median(const struct calibrate_run *run, const struct linsched_config *cfg,
+			      const struct hackbench_params *p, bool cpu_switches, double *switches)
+{
+	g_autofree double *j = g_new(double, run->sim_repeat);
+	g_autofree double *sw = g_new(double, run->sim_repeat);
+
+	for (guint k = 0; k < run->sim_repeat; k++) {
+		struct linsched_config one = *cfg;
+		struct hackbench_outcome out;
+
+		one.seed = cfg->seed + k;
+		hackbench_simulate(&one, p, &out);
+		j[k] = (double)out.runtime_ns * cfg->hz / 1e9;
+		sw[k] = (double)(cpu_switches ? out.context_switches : out.task_switches);
+	}
+	*switches = median_of(sw, run->sim_repeat);
+	return median_of(j, run->sim_repeat);
+}
+
+/* ", medians of S simulations" with --sim-repeat S, else nothing. */
+static char *sim_medians_text(const struct calibrate_run *run)
+{
+	return run->sim_repeat > 1 ? g_strdup_printf(", medians of %u simulations with cost "
+						     "jitter %g",
+						     run->sim_repeat, run->cfg.costs.jitter_cv)
+				   : g_strdup("");
+}
+
 /* The simulated turnaround in jiffies, and the simulation's context switches in *switches. */
 static double sim_jiffies(struct calibrate_run *run, guint groups, double *switches)
 {
 	struct hackbench_params p = run->params;
-	struct hackbench_outcome out;
 
 	p.groups = groups;
-	hackbench_simulate(&run->cfg, &p, &out);
-	*switches = (double)out.task_switches;
-	/* Fractional jiffies: the regression should not see the tick's rounding. */
-	return (double)out.runtime_ns * run->cfg.hz / 1e9;
+	return simulate_median(run, &run->cfg, &p, false, switches);
 }
 
 /*
@@ -266,6 +306,10 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "Messages each sender sends each receiver (default 100)", "L" },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &c->repeat,
 		  "Real runs per group count (default 3)", "R" },
+		{ "sim-repeat", 0, 0, G_OPTION_ARG_INT64, &c->sim_repeat,
+		  "Simulations per group count (and setting), seeds --sim-seed, --sim-seed + 1, ...: "
+		  "their medians (default 1; more only with --cost-jitter)",
+		  "S" },
 		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &c->real_cmd,
 		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
 		  "CMD" },
@@ -294,6 +338,7 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 	const struct flag_limits limits[] = {
 		FLAG_INT(&c->loops, 1, 1000000),
 		FLAG_INT(&c->repeat, 1, 1000),
+		FLAG_INT(&c->sim_repeat, 1, 1000),
 		FLAG_INT(&c->seed, 0, G_MAXUINT32),
 		FLAG_REAL(&c->warmup, 0, 3600, FLAG_CLOSED),
 	};
@@ -352,6 +397,11 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 							: CALIBRATION_MODEL_BOOTSTRAP;
 	run->loops = (guint)c->loops;
 	run->repeat = (guint)c->repeat;
+	run->sim_repeat = (guint)c->sim_repeat;
+	if (run->sim_repeat > 1 && !(run->cfg.costs.jitter_cv > 0))
+		return cmd_usage(error,
+				 "--sim-repeat: without --cost-jitter every seed simulates the "
+				 "same run; give --cost-jitter too");
 	run->params.loops = run->loops;
 	run->workload = (RealbenchWorkload){
 		.loops = run->loops,
@@ -500,14 +550,11 @@ static double sim_knobs(const struct calibrate_run *run, const Knobs *k, guint g
 {
 	struct linsched_config cfg = run->cfg;
 	struct hackbench_params p = run->params;
-	struct hackbench_outcome out;
 
 	knobs_apply(k, KNOB_SET_CFS, &cfg.tun);
 	sched_tunables_update(&cfg.tun);
 	p.groups = groups;
-	hackbench_simulate(&cfg, &p, &out);
-	*switches = (double)out.context_switches;
-	return (double)out.runtime_ns * cfg.hz / 1e9;
+	return simulate_median(run, &cfg, &p, true, switches);
 }
 
 /* --real vm: the plan in one boot, then every setting at every group count simulated. */
@@ -556,11 +603,13 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 
 	if (run->vm)
 		return measure_vm(run, error);
+	g_autofree char *medians = sim_medians_text(run);
 	g_autofree char *workload = g_strdup_printf(
-		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s",
+		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s%s",
 		realbench_channel_name(run->workload.channel),
 		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
-		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name);
+		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name,
+		medians);
 
 	run->cal = calibration_new(run->model, workload, run->loops, run->workload.tasks);
 	run->ms = g_new(double, (gsize)run->measured->len * run->repeat);
@@ -606,12 +655,13 @@ static gboolean fit_vm(struct calibrate_run *run, GError **error)
 			: g_strdup_printf("hackbench %s, %s",
 					  realbench_channel_name(run->workload.channel),
 					  realbench_tasks_name(run->workload.tasks));
+	g_autofree char *medians = sim_medians_text(run);
 	g_autofree char *workload = g_strdup_printf(
 		"%s, %u+%u tasks per group, %u loops, %u-byte messages, in Debian's 6.1 kernel in a VM "
-		"(%u CPUs, %u rounds in one boot); simulated on %u CPUs, profile %s%s",
+		"(%u CPUs, %u rounds in one boot); simulated on %u CPUs, profile %s%s%s",
 		tool, run->params.fds, run->params.fds, run->loops, run->params.datasize,
 		run->vmo.boot.cpus, run->repeat, run->cfg.nr_cpus, run->cfg.profile->name,
-		steal_text ? steal_text : "");
+		steal_text ? steal_text : "", medians);
 	Calibration *cal = run->cal =
 		calibration_new(run->model, workload, run->loops, run->workload.tasks);
 

@@ -158,6 +158,80 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	run_clear(&r);
 }
 
+/* linsched hackbench at g groups, 10 loops, threads, cost jitter 0.2, this seed: its runtime. */
+static double linsched_runtime_ns(guint g, guint seed)
+{
+	g_autofree char *groups = g_strdup_printf("%u", g);
+	g_autofree char *s = g_strdup_printf("%u", seed);
+	struct run r =
+		run_program(LINSCHED,
+			    (const char *const[]){ "hackbench", "--groups", groups, "--loops", "10",
+						   "--threads", "--cost-jitter", "0.2", "--seed", s,
+						   "--format", "json", NULL },
+			    NULL);
+
+	expect_exit_0(&r, "linsched hackbench");
+	const char *at = strstr(r.out, "\"runtime_ns\": ");
+
+	assert_non_null(at);
+	double ns = g_ascii_strtod(at + strlen("\"runtime_ns\": "), NULL);
+
+	run_clear(&r);
+	return ns;
+}
+
+/*
+ * --sim-repeat 3: each group count's simulated jiffies are the median of three simulations with
+ * seeds --sim-seed, +1, +2 (here 5, 6, 7), each what linsched hackbench gives with that seed.
+ * Without --cost-jitter every seed gives the same run, and the flag is refused.
+ */
+static void test_sim_repeat_takes_medians(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r = RUN("calibrate", "--groups", "1..3", "--loops", "10", "--threads",
+			   "--repeat", "1", "--warmup", "0", "--real-cmd", cmd, "--cost-jitter",
+			   "0.2", "--sim-repeat", "3", "--sim-seed", "5", "--out", out);
+
+	expect_exit_0(&r, "calibrate --sim-repeat 3");
+	run_clear(&r);
+
+	/* The calibration says how it was simulated. */
+	g_autofree char *ini_path = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autofree char *ini = read_text(ini_path);
+
+	assert_non_null(strstr(ini, "medians of 3 simulations with cost jitter 0.2\n"));
+
+	g_autofree char *csv_path = g_build_filename(out, CALIBRATION_CSV_NAME, NULL);
+	g_auto(GStrv) rows = lines_of(csv_path);
+
+	for (guint g = 1; g <= 3; g++) {
+		g_auto(GStrv) f = g_strsplit(rows[g], ",", -1);
+		double t[3];
+
+		for (guint k = 0; k < 3; k++)
+			t[k] = linsched_runtime_ns(g, 5 + k);
+		/* the median of three */
+		double lo = MIN(t[0], MIN(t[1], t[2])), hi = MAX(t[0], MAX(t[1], t[2]));
+		double median = t[0] + t[1] + t[2] - lo - hi;
+
+		assert_true(lo < hi); /* the jitter made the seeds differ */
+		assert_close(g_ascii_strtod(f[1], NULL), median * 1000 / 1e9, 1e-9);
+	}
+
+	r = RUN("calibrate", "--groups", "1..3", "--sim-repeat", "3", "--out", out);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--sim-repeat"));
+	/* one line */
+	assert_true(strchr(r.err, '\n') == r.err + strlen(r.err) - 1);
+	run_clear(&r);
+	r = RUN("calibrate", "--groups", "1..3", "--sim-repeat", "0", "--out", out);
+	assert_int_equal(r.status, 2);
+	assert_non_null(strstr(r.err, "--sim-repeat"));
+	run_clear(&r);
+}
+
 /* Runs that spread: the lack-of-fit test against them, net of the rounds. The fake adds 0, 3 or 6
  * ms by a counter, so the runs of a group count differ. 6 group counts x 3 runs: pure error on
  * 18 - 6 - (3 - 1) = 10 df. */
@@ -391,6 +465,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written,
 						temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_sim_repeat_takes_medians, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, temp_dir_setup,
