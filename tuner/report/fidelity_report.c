@@ -101,6 +101,14 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 			"  steal the host measured: %.1f %% of the vCPUs' time, in stalls "
 			"of %.2f ms (medians of %u runs): the simulation suffers it too\n",
 			real->steal_ppm / 1e4, real->stall_ns / 1e6, real->steal_runs);
+	if (real->guest_runs)
+		g_string_append_printf(
+			out,
+			"  stalls the guest saw before the runs: %.1f %% of its time, "
+			"in stalls of %.3f ms, CV %.1f (medians of %u runs); with "
+			"--stalls guest the twins suffer these instead\n",
+			real->guest_ppm / 1e4, real->guest_ns / 1e6, real->guest_cv_pct / 100,
+			real->guest_runs);
 	g_string_append_printf(out, "  %-16s %-16s %3s  %-23s  %-23s %6s %2s  %9s  %6s %9s  %s\n",
 			       "setting", "lat/min/wake ms", "n", "real ratio [median CI]",
 			       "geo. mean [t CI]", "sign p", "sig", "real ctxt", "sim", "sim ctxt",
@@ -288,6 +296,12 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 	if (real->steal_runs) {
 		json_num(w, "steal_ppm", real->steal_ppm);
 		json_num(w, "stall_ns", real->stall_ns);
+	}
+	if (real->guest_runs) {
+		json_count(w, "guest_stall_runs", real->guest_runs);
+		json_num(w, "guest_stall_ppm", real->guest_ppm);
+		json_num(w, "guest_stall_ns", real->guest_ns);
+		json_num(w, "guest_stall_cv_pct", real->guest_cv_pct);
 	}
 	json_key(w, "reference");
 	json_string(w, real->reference);

@@ -238,6 +238,47 @@ static void refused(const char *const *args, const char *needle)
 	run_clear(&r);
 }
 
+/*
+ * A plan with the stalls the guest saw (vm/make-plan.sh -n): the report gives their medians
+ * (two runs: 100000 and 300000 ppm -> 200000), and --stalls guest names them in the simulation's
+ * description; the default keeps the host's steal.
+ */
+static void test_guest_stalls(void **state)
+{
+	g_autofree char *csv = g_build_filename(*state, "g.csv", NULL);
+	struct run r;
+
+	assert_true(g_file_set_contents(
+		csv,
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,"
+		"rc,steal_ppm,stall_ns,guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct\n"
+		"1,0,defaults,12000000,1500000,2000000,1,900,0,10000,50000,100000,40000,200\n"
+		"3,0,fast,12000000,1500000,16000000,0.5,90,0,10000,50000,300000,60000,400\n",
+		-1, NULL));
+	for (int guest = 0; guest < 2; guest++) {
+		r = run_program(TUNER,
+				(const char *const[]){ "fidelity", "--csv", csv, "--workload",
+						       "hackbench -T -g 1 -l 5 -f 4", SIM_FLAGS,
+						       "--cost-jitter", "0.2", "--stalls",
+						       guest ? "guest" : "host", "--format", "json",
+						       NULL },
+				NULL);
+		if (r.status != 0)
+			fail_msg("fidelity --stalls: %d, %s", r.status, r.err);
+		struct json *doc = json_parse(r.out);
+		const struct json *plan = item(doc, "plans", 0);
+
+		assert_close(json_number_at(plan, "guest_stall_runs"), 2, 0);
+		assert_close(json_number_at(plan, "guest_stall_ppm"), 200000, 0);
+		assert_close(json_number_at(plan, "guest_stall_ns"), 50000, 0);
+		assert_close(json_number_at(plan, "guest_stall_cv_pct"), 300, 0);
+		assert_true((strstr(json_string_at(doc, "simulation"), "the guest's") != NULL) ==
+			    guest);
+		json_free(doc);
+		run_clear(&r);
+	}
+}
+
 static void test_refusals(void **state)
 {
 	g_autofree char *ini = write_plans(*state);
@@ -317,6 +358,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_flags_refused, temp_dir_setup,
