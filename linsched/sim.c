@@ -22,8 +22,14 @@
 enum event_kind {
 	EV_CPU,
 	EV_TIMER,
-	EV_STEAL,
-	EV_NOISE
+	EV_STALL /* + the stall source: a CPU's stall_ev[source] */
+};
+
+/* The independent sources of stalls: the host's steal, the machine's own noise. */
+enum stall_source {
+	STALL_STEAL,
+	STALL_NOISE,
+	NR_STALL_SOURCES
 };
 
 struct linsched_task {
@@ -55,15 +61,21 @@ struct linsched_task {
 
 struct linsched_cpu {
 	struct event ev;
-	/* Per source of stalls (the host's steal, the machine's own noise): the next stall's start,
-	 * or the current one's end. */
-	struct event steal_ev, noise_ev;
+	/* Per source of stalls: the next stall's start, or the current one's end. */
+	struct event stall_ev[NR_STALL_SOURCES];
 	int id;
 	uint64_t seg_start; /* when curr's account was last settled */
 	uint64_t next_tick; /* 0: no tick (idle) */
 	uint64_t busy_since;
-	bool stolen, noisy; /* in a stall of that source */
-	bool stalled;	    /* in a stall of either: nothing on it executes */
+	bool held[NR_STALL_SOURCES]; /* in a stall of that source */
+	bool stalled;		     /* held by any: nothing on it executes */
+};
+
+/* One source of stalls (linsched_costs: steal_*, noise_*); rng NULL: the source is off. */
+struct stall_model {
+	gsl_rng *rng;
+	uint64_t ppm, mean_ns;
+	double cv;
 };
 
 struct linsched_sim {
@@ -85,11 +97,10 @@ struct linsched_sim {
 	void *wakeup_ctx;
 	linsched_epoch_fn epoch_fn;
 	void *epoch_ctx;
-	struct sched_debug debug;      /* the -DSCHED_DEBUG build's checks (unused otherwise) */
-	gsl_rng *cost_rng;	       /* costs.jitter_cv > 0 only */
-	gsl_rng *steal_rng;	       /* costs.steal_ppm > 0 only */
-	gsl_rng *noise_rng;	       /* costs.noise_ppm > 0 only */
-	unsigned int nr_stall_sources; /* with a pending event on every CPU */
+	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
+	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
+	struct stall_model stalls[NR_STALL_SOURCES];
+	unsigned int nr_stall_sources; /* those on: each with a pending event on every CPU */
 	uint64_t stalled_mask;	       /* CPUs in a stall */
 };
 
@@ -309,31 +320,41 @@ static uint64_t mix64(uint64_t x)
  * loaded host's are). Runs are exponential, with the mean that makes stalls take ppm of the
  * time, so stalls start at random moments. At least 1 ns, so that the two alternate.
  */
-static uint64_t stall_draw(gsl_rng *rng, uint64_t ppm, uint64_t mean_ns, double cv, bool stall)
+static uint64_t stall_draw(const struct stall_model *m, bool stall)
 {
-	double mean = (double)mean_ns;
+	double mean = (double)m->mean_ns;
 
 	if (stall) {
-		double cv2 = cv * cv;
+		double cv2 = m->cv * m->cv;
 
-		return (uint64_t)llround(gsl_ran_gamma(rng, 1.0 / cv2, mean * cv2)) + 1;
+		return (uint64_t)llround(gsl_ran_gamma(m->rng, 1.0 / cv2, mean * cv2)) + 1;
 	}
-	mean *= (double)(LINSCHED_PPM - ppm) / (double)ppm;
-	return (uint64_t)llround(gsl_ran_exponential(rng, mean)) + 1;
+	mean *= (double)(LINSCHED_PPM - m->ppm) / (double)m->ppm;
+	return (uint64_t)llround(gsl_ran_exponential(m->rng, mean)) + 1;
 }
 
-static uint64_t steal_draw(struct linsched_sim *sim, bool stall)
+/*
+ * Turns a source of stalls on (ppm > 0): a stream of its own, seeded by the simulation's seed and
+ * salt, so that a source changes when things happen, not what the tasks or the other source
+ * draw; and the first run until a stall on every CPU.
+ */
+static void stall_source_init(struct linsched_sim *sim, enum stall_source src, uint64_t ppm,
+			      uint64_t mean_ns, double cv, uint64_t salt)
 {
-	const struct linsched_costs *c = &sim->cfg.costs;
+	struct stall_model *m = &sim->stalls[src];
 
-	return stall_draw(sim->steal_rng, c->steal_ppm, c->stall_ns, c->stall_cv, stall);
-}
+	if (!ppm)
+		return;
+	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), ppm, mean_ns, cv };
+	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct event *ev = &sim->cpus[i].stall_ev[src];
 
-static uint64_t noise_draw(struct linsched_sim *sim, bool stall)
-{
-	const struct linsched_costs *c = &sim->cfg.costs;
-
-	return stall_draw(sim->noise_rng, c->noise_ppm, c->noise_ns, c->noise_cv, stall);
+		event_init(ev);
+		ev->kind = EV_STALL + (int)src;
+		event_schedule(&sim->events, ev, stall_draw(m, false));
+	}
+	sim->nr_stall_sources++;
 }
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
@@ -367,32 +388,10 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 		sim->cost_rng = gsl_rng_alloc(gsl_rng_taus2);
 		gsl_rng_set(sim->cost_rng, (unsigned long)mix64(cfg->seed ^ 0x636f737473ULL));
 	}
-	if (cfg->costs.steal_ppm) {
-		/* Its own stream too: steal changes when things happen, not what is drawn. */
-		sim->steal_rng = gsl_rng_alloc(gsl_rng_taus2);
-		gsl_rng_set(sim->steal_rng, (unsigned long)mix64(cfg->seed ^ 0x737465616cULL));
-		for (unsigned int i = 0; i < cfg->nr_cpus; i++) {
-			struct linsched_cpu *cpu = &sim->cpus[i];
-
-			event_init(&cpu->steal_ev);
-			cpu->steal_ev.kind = EV_STEAL;
-			event_schedule(&sim->events, &cpu->steal_ev, steal_draw(sim, false));
-		}
-		sim->nr_stall_sources++;
-	}
-	if (cfg->costs.noise_ppm) {
-		/* Another stream: the host's steal is the same with and without the machine's noise. */
-		sim->noise_rng = gsl_rng_alloc(gsl_rng_taus2);
-		gsl_rng_set(sim->noise_rng, (unsigned long)mix64(cfg->seed ^ 0x6e6f697365ULL));
-		for (unsigned int i = 0; i < cfg->nr_cpus; i++) {
-			struct linsched_cpu *cpu = &sim->cpus[i];
-
-			event_init(&cpu->noise_ev);
-			cpu->noise_ev.kind = EV_NOISE;
-			event_schedule(&sim->events, &cpu->noise_ev, noise_draw(sim, false));
-		}
-		sim->nr_stall_sources++;
-	}
+	stall_source_init(sim, STALL_STEAL, cfg->costs.steal_ppm, cfg->costs.stall_ns,
+			  cfg->costs.stall_cv, 0x737465616cULL);
+	stall_source_init(sim, STALL_NOISE, cfg->costs.noise_ppm, cfg->costs.noise_ns,
+			  cfg->costs.noise_cv, 0x6e6f697365ULL);
 	return sim;
 }
 
@@ -412,10 +411,9 @@ void linsched_sim_free(struct linsched_sim *sim)
 	g_ptr_array_free(sim->tasks, TRUE);
 	if (sim->cost_rng)
 		gsl_rng_free(sim->cost_rng);
-	if (sim->steal_rng)
-		gsl_rng_free(sim->steal_rng);
-	if (sim->noise_rng)
-		gsl_rng_free(sim->noise_rng);
+	for (int src = 0; src < NR_STALL_SOURCES; src++)
+		if (sim->stalls[src].rng)
+			gsl_rng_free(sim->stalls[src].rng);
 	g_free(sim->result.cpu_busy_ns);
 	g_free(sim->caches);
 	g_free(sim->cpus);
@@ -797,19 +795,18 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
  * sources are independent, so a CPU is stalled while either holds it, and runs again when the
  * last lets go.
  */
-static void stall_event(struct linsched_sim *sim, struct linsched_cpu *cpu, bool noise)
+static void stall_event(struct linsched_sim *sim, struct event *ev)
 {
-	bool *in = noise ? &cpu->noisy : &cpu->stolen;
-	bool was = cpu->stalled;
+	enum stall_source src = (enum stall_source)(ev->kind - EV_STALL);
+	/* ev is stall_ev[src] of its CPU: step back to stall_ev[0]. */
+	struct linsched_cpu *cpu = container_of(ev - src, struct linsched_cpu, stall_ev[0]);
+	bool was = cpu->stalled, *held = &cpu->held[src];
 
 	/* Settle what it did before the stall, or skip (owing everything) over the stall. */
 	cpu_account(sim, cpu);
-	*in = !*in;
-	if (noise)
-		event_schedule(&sim->events, &cpu->noise_ev, sim->now + noise_draw(sim, *in));
-	else
-		event_schedule(&sim->events, &cpu->steal_ev, sim->now + steal_draw(sim, *in));
-	cpu->stalled = cpu->stolen || cpu->noisy;
+	*held = !*held;
+	event_schedule(&sim->events, ev, sim->now + stall_draw(&sim->stalls[src], *held));
+	cpu->stalled = cpu->held[STALL_STEAL] || cpu->held[STALL_NOISE];
 	if (cpu->stalled == was)
 		return;
 	sim->stalled_mask ^= 1ULL << cpu->id;
@@ -876,12 +873,10 @@ void linsched_sim_run(struct linsched_sim *sim)
 		sim->now = ev->time;
 		if (ev->kind == EV_CPU)
 			cpu_event(sim, container_of(ev, struct linsched_cpu, ev));
-		else if (ev->kind == EV_STEAL)
-			stall_event(sim, container_of(ev, struct linsched_cpu, steal_ev), false);
-		else if (ev->kind == EV_NOISE)
-			stall_event(sim, container_of(ev, struct linsched_cpu, noise_ev), true);
-		else
+		else if (ev->kind == EV_TIMER)
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
+		else
+			stall_event(sim, ev);
 		reschedule_pending(sim);
 #ifdef SCHED_DEBUG
 		/* A task's task_struct comes first in it: the array reads as one of task_structs. */

@@ -1623,25 +1623,42 @@ static void test_steal_delays_wakeups(void **state)
 	g_free(acts);
 }
 
-/* Steal keeps a stall pending on every CPU forever: a deadlock must still end the run. */
-static void test_steal_deadlock_ends(void **state)
+/*
+ * A stall source keeps a stall pending on every CPU forever: a deadlock must still end the run,
+ * with the host's steal, the machine's noise, or both.
+ */
+static void test_stalls_deadlock_ends(void **state)
 {
 	(void)state;
 	static const struct act stuck[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 } };
-	struct linsched_config cfg = steal_config(2, LINSCHED_PPM / 2, MS);
-	struct world w;
+	const struct {
+		uint64_t steal_ppm, noise_ppm;
+	} sources[] = { { LINSCHED_PPM / 2, 0 },
+			{ 0, LINSCHED_PPM / 10 },
+			{ LINSCHED_PPM / 2, LINSCHED_PPM / 10 } };
 
-	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
+	for (size_t i = 0; i < G_N_ELEMENTS(sources); i++) {
+		struct linsched_config cfg = steal_config(2, sources[i].steal_ppm, MS);
+		struct world w;
 
-	SCRIPT(sim, &w, stuck, "stuck");
-	linsched_sim_run(sim);
-	assert_true(linsched_sim_result(sim)->deadlock);
-	linsched_sim_free(sim);
-	world_clear(&w);
+		cfg.costs.noise_ppm = sources[i].noise_ppm;
+		cfg.costs.noise_ns = MS / 10;
+		world_init(&w);
+		struct linsched_sim *sim = sim_new(&cfg);
+
+		SCRIPT(sim, &w, stuck, "stuck");
+		linsched_sim_run(sim);
+		assert_true(linsched_sim_result(sim)->deadlock);
+		linsched_sim_free(sim);
+		world_clear(&w);
+	}
 }
 
-/* The same seed gives the same stalls; another seed other ones; no steal, no draws. */
+/*
+ * The same seed gives the same stalls; another seed other ones; no steal, no draws. The noise,
+ * drawn from a stream of its own, likewise gives the same bytes for the same seed, and changes
+ * them.
+ */
 static void test_steal_determinism(void **state)
 {
 	(void)state;
@@ -1662,10 +1679,22 @@ static void test_steal_determinism(void **state)
 
 	assert_true(strcmp(j1, j4) != 0);
 	assert_null(strstr(j4, "\"steal_ppm\""));
+
+	struct scenario n = { "6.1", 2, 1, 21, mix_a, NULL, 0, 100000 }, m = n;
+	gchar *n1 = run_scenario_json(&n), *n2 = run_scenario_json(&m);
+
+	assert_string_equal(n1, n2);
+	m.noise_ppm = 0;
+	gchar *n3 = run_scenario_json(&m);
+
+	assert_true(strcmp(n1, n3) != 0);
 	g_free(j1);
 	g_free(j2);
 	g_free(j3);
 	g_free(j4);
+	g_free(n1);
+	g_free(n2);
+	g_free(n3);
 }
 
 /* ---- noise: the machine's own stalls, a second source beside the host's steal ---------------- */
@@ -1716,48 +1745,6 @@ static void test_noise_lone_hog(void **state)
 	}
 }
 
-/* Both sources keep a stall pending on every CPU: a deadlock must still end the run. */
-static void test_noise_deadlock_ends(void **state)
-{
-	(void)state;
-	static const struct act stuck[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 } };
-
-	for (int with_steal = 0; with_steal < 2; with_steal++) {
-		struct linsched_config cfg = steal_config(2, with_steal ? LINSCHED_PPM / 2 : 0, MS);
-		struct world w;
-
-		cfg.costs.noise_ppm = LINSCHED_PPM / 10;
-		cfg.costs.noise_ns = MS / 10;
-		world_init(&w);
-		struct linsched_sim *sim = sim_new(&cfg);
-
-		SCRIPT(sim, &w, stuck, "stuck");
-		linsched_sim_run(sim);
-		assert_true(linsched_sim_result(sim)->deadlock);
-		linsched_sim_free(sim);
-		world_clear(&w);
-	}
-}
-
-/* Noise is drawn from its own stream: the same seed gives the same bytes, and it changes them. */
-static void test_noise_determinism(void **state)
-{
-	(void)state;
-	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0 }, b = a;
-
-	a.noise_ppm = b.noise_ppm = 100000;
-	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
-
-	assert_string_equal(j1, j2);
-	b.noise_ppm = 0;
-	gchar *j3 = run_scenario_json(&b);
-
-	assert_true(strcmp(j1, j3) != 0);
-	g_free(j1);
-	g_free(j2);
-	g_free(j3);
-}
-
 /* Two simulations in two threads at once give exactly what the same two give one after the other. */
 static void test_threads_match_sequential(void **state)
 {
@@ -1788,8 +1775,6 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_validate),
 		cmocka_unit_test(test_noise_lone_hog),
-		cmocka_unit_test(test_noise_deadlock_ends),
-		cmocka_unit_test(test_noise_determinism),
 		cmocka_unit_test(test_fairness_nice),
 		cmocka_unit_test(test_fairness_4_on_2),
 		cmocka_unit_test(test_balance_3_on_2),
@@ -1815,7 +1800,7 @@ int main(void)
 		cmocka_unit_test(test_threads_match_sequential),
 		cmocka_unit_test(test_steal_lone_hog),
 		cmocka_unit_test(test_steal_delays_wakeups),
-		cmocka_unit_test(test_steal_deadlock_ends),
+		cmocka_unit_test(test_stalls_deadlock_ends),
 		cmocka_unit_test(test_steal_determinism),
 	};
 
