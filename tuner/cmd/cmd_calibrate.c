@@ -16,7 +16,6 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
-#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "linsched/cli/cli.h"
@@ -29,6 +28,7 @@
 #include "tuner/cmd/vm_cli.h"
 #include "tuner/util/progress.h"
 #include "tuner/calib/realbench.h"
+#include "tuner/stats/median.h"
 #include "tuner/stats/regression.h"
 #include "tuner/stats/run_order.h"
 
@@ -220,12 +220,6 @@ static double mean_of(const double *v, size_t n)
 	return gsl_stats_mean(v, 1, n);
 }
 
-static double median_of(double *v, size_t n)
-{
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 /*
  * The simulated turnaround of p under cfg in jiffies, and its context switches in *switches (the
  * tasks' own, as rusage counts them, or with cpu_switches the CPUs', as /proc/stat does): the
@@ -248,8 +242,8 @@ static double simulate_median(const struct calibrate_run *run, const struct lins
 		j[k] = (double)out.runtime_ns * cfg->hz / 1e9;
 		sw[k] = (double)(cpu_switches ? out.context_switches : out.task_switches);
 	}
-	*switches = median_of(sw, run->sim_repeat);
-	return median_of(j, run->sim_repeat);
+	*switches = stats_median(sw, run->sim_repeat);
+	return stats_median(j, run->sim_repeat);
 }
 
 /* ", medians of S simulations" with --sim-repeat S, else nothing. */

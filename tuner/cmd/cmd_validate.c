@@ -29,8 +29,6 @@
 #include <glib/gstdio.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "linsched/json.h"
 #include "tuner/cmd/cmd_common.h"
@@ -39,6 +37,7 @@
 #include "tuner/eval/live_knobs.h"
 #include "tuner/eval/vm_objective.h"
 #include "tuner/eval/workload.h"
+#include "tuner/stats/median.h"
 #include "tuner/stats/paired.h"
 #include "tuner/util/json_read.h"
 
@@ -200,14 +199,6 @@ static gboolean measure_live(const struct validate_cli *c, struct validate_run *
 	return ok;
 }
 
-static double median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 /* Median seconds and context switches of setting s over its measured rounds. */
 static void medians(const struct validate_run *r, guint s, double *seconds, double *ctxt)
 {
@@ -220,8 +211,8 @@ static void medians(const struct validate_run *r, guint s, double *seconds, doub
 		if (r->ctxt[s * r->rounds + i] >= 0)
 			x[nx++] = (double)r->ctxt[s * r->rounds + i];
 	}
-	*seconds = median_of(t, nt);
-	*ctxt = median_of(x, nx);
+	*seconds = stats_median(t, nt);
+	*ctxt = stats_median(x, nx);
 }
 
 /* The rounds where both runs finished; fewer than 2 fail the experiment. */

@@ -6,8 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
+#include "tuner/stats/median.h"
 
 #define PLAN_SIM_ERROR g_quark_from_static_string("tuner-plan-sim")
 
@@ -202,12 +201,6 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 	return TRUE;
 }
 
-static double median_of(double *v, size_t n)
-{
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 /*
  * Medians over the replicates of each setting of plan p; with twins over the rounds, a ratio
  * only where the setting and the reference both ran (as the real ratios are), the rest where the
@@ -238,10 +231,10 @@ static SimSetting *summarise(const Work *w, guint p)
 			if ((!w->twins[p] || ref_real->in_round[r]) && ref[r].runtime_ns > 0)
 				ratio[nr++] = os[r].runtime_ns / ref[r].runtime_ns;
 		}
-		out[s].ratio = nr ? median_of(ratio, nr) : NAN;
-		out[s].switches = nv ? median_of(sw, nv) : NAN;
-		out[s].switches_measured = nv ? median_of(swm, nv) : NAN;
-		out[s].runtime_ns = nv ? median_of(t, nv) : NAN;
+		out[s].ratio = nr ? stats_median(ratio, nr) : NAN;
+		out[s].switches = nv ? stats_median(sw, nv) : NAN;
+		out[s].switches_measured = nv ? stats_median(swm, nv) : NAN;
+		out[s].runtime_ns = nv ? stats_median(t, nv) : NAN;
 	}
 	return out;
 }

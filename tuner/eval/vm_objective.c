@@ -3,14 +3,13 @@
  */
 #include "tuner/eval/vm_objective.h"
 
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
+
+#include "tuner/stats/median.h"
 
 char *vm_hackbench_command(guint groups, guint loops, guint fds, guint datasize, gboolean threads,
 			   gboolean pipe)
@@ -22,12 +21,6 @@ char *vm_hackbench_command(guint groups, guint loops, guint fds, guint datasize,
 gsize vm_measurement_index(const VmMeasurement *m, guint setting, guint command, guint round)
 {
 	return ((gsize)setting * m->n_commands + command) * m->rounds + round;
-}
-
-static double median_of(double *v, gsize n)
-{
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
 gboolean vm_measurement_steal(const VmMeasurement *m, double *steal_ppm, double *stall_ns)
@@ -43,8 +36,8 @@ gboolean vm_measurement_steal(const VmMeasurement *m, double *steal_ppm, double 
 		}
 	if (n == 0)
 		return FALSE;
-	*steal_ppm = median_of(ppm, n);
-	*stall_ns = median_of(stall, n);
+	*steal_ppm = stats_median(ppm, n);
+	*stall_ns = stats_median(stall, n);
 	return TRUE;
 }
 

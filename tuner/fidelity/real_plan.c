@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
+
+#include "tuner/stats/median.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
 /* clang-format off */
@@ -319,14 +319,6 @@ static guint setting_index(GArray *settings, const Row *r)
 
 /* ---- summaries ------------------------------------------------------------------------------ */
 
-static double median_of(double *v, size_t n)
-{
-	if (n == 0)
-		return NAN;
-	gsl_sort(v, 1, n);
-	return gsl_stats_median_from_sorted_data(v, 1, n);
-}
-
 static int compare_u64(gconstpointer a, gconstpointer b)
 {
 	guint64 x = *(const guint64 *)a, y = *(const guint64 *)b;
@@ -383,9 +375,9 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	set->ratios = g_new(double, n);
 	for (guint i = 0; i < n; i++)
 		set->ratios[i] = x[i] / r[i];
-	set->median_seconds = median_of(sec, ns);
-	set->median_ctxt = median_of(ctxt, nx);
-	set->median_ctxt_ratio = median_of(cr, nc);
+	set->median_seconds = stats_median(sec, ns);
+	set->median_ctxt = stats_median(ctxt, nx);
+	set->median_ctxt_ratio = stats_median(cr, nc);
 	memset(&set->log, 0, sizeof(set->log));
 	set->median_ratio = set->ratio_lo = set->ratio_hi = set->ratio_coverage = NAN;
 	if (n == 0)
@@ -394,7 +386,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 
 	g_autofree double *sorted = g_memdup2(set->ratios, n * sizeof(double));
 
-	set->median_ratio = median_of(sorted, n);
+	set->median_ratio = stats_median(sorted, n);
 	guint j = real_plan_median_rank(n, &set->ratio_coverage);
 
 	if (j) {
@@ -596,12 +588,12 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	if (!have_header)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "empty: no header line");
 	plan->steal_runs = steal->len;
-	plan->steal_ppm = median_of((double *)steal->data, steal->len);
-	plan->stall_ns = median_of((double *)stall_ns->data, stall_ns->len);
+	plan->steal_ppm = stats_median((double *)steal->data, steal->len);
+	plan->stall_ns = stats_median((double *)stall_ns->data, stall_ns->len);
 	plan->guest_runs = guest->len;
-	plan->guest_ppm = median_of((double *)guest->data, guest->len);
-	plan->guest_ns = median_of((double *)guest_ns->data, guest_ns->len);
-	plan->guest_cv_pct = median_of((double *)guest_cv->data, guest_cv->len);
+	plan->guest_ppm = stats_median((double *)guest->data, guest->len);
+	plan->guest_ns = stats_median((double *)guest_ns->data, guest_ns->len);
+	plan->guest_cv_pct = stats_median((double *)guest_cv->data, guest_cv->len);
 	if (names->len == 0)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "no runs");
 	if (!mark_reference(plan, row_setting, names, (const guint *)row_lines->data, error))
