@@ -4,7 +4,8 @@
  *   tuner fit --plans vm/data/steal/plans.ini --param footprint,miss [--param ...]
  *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1-probed.ini --start parent
  *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
- *       [--time-weight 1] [--switch-weight 0.25] [--machine-out FILE] [--out DIR]
+ *       [--time-weight 1] [--switch-weight 0.25] [--seconds-weight 0] [--machine-out FILE]
+ *       [--out DIR]
  *       [--format text|json]
  *
  * The plans with role=train are fitted (tuner/eval/fit.h: the loss, the search); then every plan,
@@ -32,7 +33,7 @@ struct fit_cli {
 	char **params;
 	char *machine_out;
 	gint64 starts, max_iter;
-	double range, step, tol, time_weight, switch_weight;
+	double range, step, tol, time_weight, switch_weight, seconds_weight;
 };
 
 /* Everything the run made. */
@@ -89,10 +90,10 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 	GError *local = NULL;
 
 	/* The ranges are checked as parsed (tuner_cmd_fit); a loss needs a weight above 0. */
-	if (c->time_weight == 0 && c->switch_weight == 0)
+	if (c->time_weight == 0 && c->switch_weight == 0 && c->seconds_weight == 0)
 		return cmd_usage(error,
-				 "--time-weight, --switch-weight: not both 0 (the loss would "
-				 "weigh nothing)");
+				 "--time-weight, --switch-weight, --seconds-weight: not all 0 (the "
+				 "loss would weigh nothing)");
 	if (!fidelity_cli_finish(&c->f, &run->s, error) || !parse_params(c, run, error))
 		return FALSE;
 	if (run->s.format == FIDELITY_OUT_CSV)
@@ -118,7 +119,7 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 		c->tol,
 		(guint64)(flag_given(&c->f.wc.sim.flags, &c->f.wc.sim.seed) ? c->f.wc.sim.seed : 1)
 	};
-	run->w = (FidelityLoss){ c->time_weight, c->switch_weight };
+	run->w = (FidelityLoss){ c->time_weight, c->switch_weight, c->seconds_weight };
 	return TRUE;
 }
 
@@ -207,11 +208,12 @@ static char *machine_comment(const struct fit_run *run)
 				       run->r.values[i], run->r.start_values[i]);
 	g_string_append_printf(s,
 			       ".\nLoss %.4g -> %.4g: mean over the plans of %g x mean (ln sim - "
-			       "ln real time ratio)^2\n+ %g x mean (ln sim - ln real switches)^2; "
-			       "Nelder-Mead in ln space, %u start%s, seed %" G_GUINT64_FORMAT ".",
+			       "ln real time ratio)^2\n+ %g x mean (ln sim - ln real switches)^2 "
+			       "+ %g x (ln sim - ln real seconds at the reference)^2;\nNelder-Mead "
+			       "in ln space, %u start%s, seed %" G_GUINT64_FORMAT ".",
 			       run->r.start_loss, run->r.loss, run->w.time_weight,
-			       run->w.switch_weight, run->o.starts, run->o.starts == 1 ? "" : "s",
-			       run->o.seed);
+			       run->w.switch_weight, run->w.seconds_weight, run->o.starts,
+			       run->o.starts == 1 ? "" : "s", run->o.seed);
 	for (guint p = 0; p < run->s.set->plans->len; p++) {
 		const PlanSpec *plan = plan_set_plan(run->s.set, p);
 		FidelityMetrics m;
@@ -268,8 +270,9 @@ static char *text_report(const struct fit_cli *c, const struct fit_run *run)
 	g_string_append_printf(out, "simulated with %s\n", run->s.simulation);
 	g_string_append_printf(out,
 			       "loss: mean over the training plans of %g x mean (ln sim - ln "
-			       "real time ratio)^2 + %g x mean (ln sim - ln real switches)^2\n",
-			       run->w.time_weight, run->w.switch_weight);
+			       "real time ratio)^2 + %g x mean (ln sim - ln real switches)^2 + %g "
+			       "x (ln sim - ln real seconds at the reference)^2\n",
+			       run->w.time_weight, run->w.switch_weight, run->w.seconds_weight);
 	g_string_append_printf(out,
 			       "search: Nelder-Mead in ln space, %u start%s (the machine's values, "
 			       "then seeded draws; seed %" G_GUINT64_FORMAT
@@ -355,6 +358,8 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	json_double(&w, run->w.time_weight);
 	json_key(&w, "switch_weight");
 	json_double(&w, run->w.switch_weight);
+	json_key(&w, "seconds_weight");
+	json_double(&w, run->w.seconds_weight);
 	json_end_object(&w);
 	json_key(&w, "search");
 	json_begin_object(&w);
@@ -470,6 +475,10 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "Weight of the time ratios' mean squared ln error (default 1)", "W" },
 		{ "switch-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.switch_weight,
 		  "Weight of the switch counts' mean squared ln error (default 0.25)", "W" },
+		{ "seconds-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.seconds_weight,
+		  "Weight of the squared ln error of the seconds at the reference: the machine's "
+		  "speed (default 0)",
+		  "W" },
 		{ "machine-out", 0, 0, G_OPTION_ARG_FILENAME, &c.machine_out,
 		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -482,6 +491,7 @@ int tuner_cmd_fit(int argc, char **argv)
 		FLAG_REAL(&c.tol, 0, 10, FLAG_OPEN_LO | FLAG_OPEN_HI),
 		FLAG_REAL(&c.time_weight, 0, 1e6, FLAG_CLOSED),
 		FLAG_REAL(&c.switch_weight, 0, 1e6, FLAG_CLOSED),
+		FLAG_REAL(&c.seconds_weight, 0, 1e6, FLAG_CLOSED),
 	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit the model's parameters to real plans");

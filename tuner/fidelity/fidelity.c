@@ -125,6 +125,10 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 	out->sim_switches_ref = sim[real->reference_index].switches;
 	out->switch_ratio_ref =
 		out->real_switches_ref > 0 ? out->sim_switches_ref / out->real_switches_ref : NAN;
+	out->real_seconds_ref = ref->median_seconds;
+	out->sim_seconds_ref = sim[real->reference_index].runtime_ns * 1e-9;
+	out->seconds_ratio_ref =
+		out->real_seconds_ref > 0 ? out->sim_seconds_ref / out->real_seconds_ref : NAN;
 
 	/* NaN fails every comparison, so a missing figure fails its criterion. */
 	out->rank_time_ok = out->rank_time >= FIDELITY_MIN_RANK;
@@ -166,6 +170,20 @@ double fidelity_loss(const RealPlan *real, const SimSetting *sim, const Fidelity
 			nc++;
 		}
 	}
+	double seconds = 0;
+
+	if (weights->seconds_weight > 0) {
+		const RealSetting *r = real_plan_setting(real, real->reference_index);
+		double sim_ns = sim[real->reference_index].runtime_ns;
+
+		if (!(sim_ns > 0) || !isfinite(sim_ns))
+			return INFINITY;
+		if (r->median_seconds > 0) {
+			double d = log(sim_ns * 1e-9) - log(r->median_seconds);
+
+			seconds = weights->seconds_weight * d * d;
+		}
+	}
 	return (nt ? weights->time_weight * time / nt : 0) +
-	       (nc ? weights->switch_weight * switches / nc : 0);
+	       (nc ? weights->switch_weight * switches / nc : 0) + seconds;
 }

@@ -18,6 +18,10 @@
  *   span_ratio       (max - min of the simulated ratios) / (max - min of the real medians)
  *   reproduced       significant real effects whose sign the simulation has, of `significant`
  *   switch_ratio_ref the simulated switches at the reference / the real median there
+ *   seconds_ratio_ref the simulated runtime at the reference / the real median seconds there:
+ *                    not a criterion (the knobs' effects are ratios), but the scale that sets
+ *                    how many messages fit in a slice, so a model that is fast or slow by a
+ *                    factor of 2 responds to the knobs as another machine would
  *   rms_log_time     sqrt(mean (ln sim ratio - ln real median ratio)^2), the settings' average
  *                    miss in the time ratios (0.1: about 10 %)
  *   rms_log_switches sqrt(mean (ln sim switches - ln real median switches)^2)
@@ -27,7 +31,9 @@
  * The fit's loss (FidelityLoss) of one plan is
  *   time_weight   * mean over settings of (ln sim ratio    - ln real median ratio)^2
  * + switch_weight * mean over settings of (ln sim switches - ln real median switches)^2
- * the second term holding the switches' scale as well as their ranking.
+ * + seconds_weight * (ln sim seconds - ln real median seconds at the reference)^2
+ * the second term holding the switches' scale as well as their ranking, the third the machine's
+ * speed (seconds_ratio_ref), which the ratios cannot see.
  */
 #ifndef TUNER_FIDELITY_FIDELITY_H
 #define TUNER_FIDELITY_FIDELITY_H
@@ -77,6 +83,7 @@ typedef struct {
 	double real_span, sim_span, span_ratio;
 	guint significant, reproduced;
 	double real_switches_ref, sim_switches_ref, switch_ratio_ref;
+	double real_seconds_ref, sim_seconds_ref, seconds_ratio_ref;
 	double rms_log_time, rms_log_switches;
 	gboolean rank_time_ok, rank_switches_ok, span_ok, signs_ok, switches_ok;
 } FidelityMetrics;
@@ -92,7 +99,7 @@ gboolean fidelity_metrics_ok(const FidelityMetrics *m);
 double fidelity_spearman(const double *x, const double *y, size_t n);
 
 typedef struct {
-	double time_weight, switch_weight;
+	double time_weight, switch_weight, seconds_weight;
 } FidelityLoss;
 
 /* The fit's loss of one plan (above); +inf when a simulated value is missing or not positive. */

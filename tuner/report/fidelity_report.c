@@ -75,6 +75,9 @@ static void text_criteria(GString *out, const FidelityMetrics *m)
 		"%.1fx: %s)\n",
 		m->sim_switches_ref, m->real_switches_ref, m->switch_ratio_ref,
 		FIDELITY_SWITCH_FACTOR, yes_no(m->switches_ok));
+	g_string_append_printf(
+		out, "  seconds at the reference: simulated %.3f, real %.3f, ratio %.3f\n",
+		m->sim_seconds_ref, m->real_seconds_ref, m->seconds_ratio_ref);
 	g_string_append_printf(out,
 			       "  rms log error: time ratios %.3f, switches %.3f; all criteria "
 			       "met: %s\n",
@@ -263,6 +266,9 @@ static void json_criteria(struct json_writer *w, const FidelityMetrics *m)
 	json_num(w, "real_switches_ref", m->real_switches_ref);
 	json_num(w, "sim_switches_ref", m->sim_switches_ref);
 	json_num(w, "switch_ratio_ref", m->switch_ratio_ref);
+	json_num(w, "real_seconds_ref", m->real_seconds_ref);
+	json_num(w, "sim_seconds_ref", m->sim_seconds_ref);
+	json_num(w, "seconds_ratio_ref", m->seconds_ratio_ref);
 	json_num(w, "rms_log_time", m->rms_log_time);
 	json_num(w, "rms_log_switches", m->rms_log_switches);
 	json_flag(w, "rank_time_ok", m->rank_time_ok);
@@ -398,7 +404,8 @@ char *fidelity_report_plans_csv(const FidelityReport *r)
 {
 	GString *out = g_string_new("plan,role,settings,rank_time,rank_switches,real_span,sim_span,"
 				    "span_ratio,significant,reproduced,real_switches_ref,"
-				    "sim_switches_ref,switch_ratio_ref,rms_log_time,"
+				    "sim_switches_ref,switch_ratio_ref,real_seconds_ref,"
+				    "sim_seconds_ref,seconds_ratio_ref,rms_log_time,"
 				    "rms_log_switches,all_ok\n");
 
 	for (guint p = 0; p < r->set->plans->len; p++) {
@@ -417,6 +424,9 @@ char *fidelity_report_plans_csv(const FidelityReport *r)
 		csv_num(out, "%.1f", m.real_switches_ref);
 		csv_num(out, "%.1f", m.sim_switches_ref);
 		csv_num(out, "%.6g", m.switch_ratio_ref);
+		csv_num(out, "%.6g", m.real_seconds_ref);
+		csv_num(out, "%.6g", m.sim_seconds_ref);
+		csv_num(out, "%.6g", m.seconds_ratio_ref);
 		csv_num(out, "%.6g", m.rms_log_time);
 		csv_num(out, "%.6g", m.rms_log_switches);
 		g_string_append_printf(out, ",%d\n", fidelity_metrics_ok(&m));

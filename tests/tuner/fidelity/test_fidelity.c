@@ -94,6 +94,10 @@ static void test_metrics(void **state)
 	assert_close(m.real_switches_ref, 1000, 0);
 	assert_close(m.sim_switches_ref, 500, 0);
 	assert_close(m.switch_ratio_ref, 0.5, 1e-12);
+	/* The reference's real runs take 1 s, its simulation 1e9 ns. */
+	assert_close(m.real_seconds_ref, 1.0, 0);
+	assert_close(m.sim_seconds_ref, 1.0, 1e-12);
+	assert_close(m.seconds_ratio_ref, 1.0, 1e-12);
 
 	double dt[] = { 0, log(0.8 / 0.5), log(1.2 / 1.5), log(0.95 / 1.025) };
 	double dc[] = { log(0.5), log(300.0 / 400), log(900.0 / 3000), log(600.0 / 1100) };
@@ -112,8 +116,21 @@ static void test_metrics(void **state)
 	assert_false(m.switches_ok);
 	assert_false(fidelity_metrics_ok(&m));
 
-	const FidelityLoss w = { 1.0, 0.5 };
+	const FidelityLoss w = { 1.0, 0.5, 0 };
 	assert_close(fidelity_loss(real, sim, &w), st / 4 + 0.5 * sc / 4, 1e-12);
+
+	/* The machine's speed: a reference simulated in 2 s against the real 1 s adds
+	 * seconds_weight x ln(2)^2, whatever the ratios. */
+	SimSetting slow[4];
+
+	memcpy(slow, sim, sizeof(slow));
+	slow[0].runtime_ns = 2e9;
+	fidelity_metrics(real, slow, FIDELITY_SIG_T, &m);
+	assert_close(m.seconds_ratio_ref, 2.0, 1e-12);
+	const FidelityLoss ws = { 1.0, 0.5, 3.0 };
+	assert_close(fidelity_loss(real, slow, &ws), st / 4 + 0.5 * sc / 4 + 3.0 * log(2) * log(2),
+		     1e-12);
+	assert_close(fidelity_loss(real, sim, &ws), st / 4 + 0.5 * sc / 4, 1e-12);
 }
 
 /*
@@ -238,7 +255,7 @@ static void test_loss_refuses_missing(void **state)
 	SimSetting sim[] = {
 		{ 1, 1000, 0, 0 }, { 0.5, 400, 0, 0 }, { 1.5, 3000, 0, 0 }, { 1.025, 1100, 0, 0 }
 	};
-	const FidelityLoss w = { 1.0, 1.0 };
+	const FidelityLoss w = { 1.0, 1.0, 0 };
 
 	assert_close(fidelity_loss(real, sim, &w), 0, 1e-24);
 	sim[1].switches = 0;
