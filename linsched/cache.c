@@ -60,3 +60,28 @@ uint64_t cache_switch_in(struct cache_domain *domains, int d, struct cache_entry
 	e->domain = d;
 	return reload;
 }
+
+struct cache_stamp cache_data_enter(struct cache_domain *domains, int d, uint64_t bytes)
+{
+	domains[d].entered += bytes;
+	return (struct cache_stamp){ .at = domains[d].entered, .domain = d };
+}
+
+static uint64_t lines_of(uint64_t bytes)
+{
+	return (bytes + CACHE_LINE_BYTES - 1) / CACHE_LINE_BYTES;
+}
+
+uint64_t cache_data_evicted(const struct cache_domain *domains, int d, struct cache_stamp s,
+			    uint64_t bytes, uint64_t cache_bytes)
+{
+	if (s.domain != d)
+		return lines_of(bytes);
+	uint64_t since = domains[d].entered - s.at;
+
+	if (since + bytes <= cache_bytes)
+		return 0;
+	uint64_t gone = since + bytes - cache_bytes;
+
+	return lines_of(gone < bytes ? gone : bytes);
+}

@@ -33,6 +33,8 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.noise_ns = 0,
 		.noise_cv_pct = 100,
 		.footprint_lines = 0,
+		.data_cache_lines = 0,
+		.data_miss_ps = 0,
 	};
 }
 
@@ -75,6 +77,8 @@ static const struct key keys[] = {
 	{ "costs", "cache_lines", M(cache_lines), USED },
 	{ "costs", "miss_ps", M(miss_ps), USED },
 	{ "costs", "footprint_lines", M(footprint_lines), USED },
+	{ "costs", "data_cache_lines", M(data_cache_lines), USED },
+	{ "costs", "data_miss_ps", M(data_miss_ps), USED },
 	{ "capacity", "message_bytes", 0, USED },
 	{ "capacity", "socket_msgs", 0, USED },
 	{ "capacity", "socket_sndbuf_bytes", M(socket_sndbuf_bytes), USED },

@@ -18,7 +18,10 @@
  *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
  *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
- *               model's own default)
+ *               model's own default); data_cache_lines and data_miss_ps, the cache a
+ *               message's data must still be in when it is read and the cost of each of its
+ *               lines that is not (linsched/cache.h; fitted too; absent or 0: messages are read
+ *               hot, their cost the probe's)
  *   [capacity]  message_bytes, socket_msgs, socket_sndbuf_bytes, pipe_bytes, pipe_msgs: a
  *               socket holds socket_msgs messages of message_bytes, so each is charged
  *               sndbuf / msgs - message_bytes bytes beyond its data
@@ -79,6 +82,10 @@ struct linsched_machine {
 	uint64_t noise_ns;
 	uint64_t noise_cv_pct;
 	uint64_t footprint_lines; /* a task's cache footprint; 0: the task model's default */
+	/* Data in flight (linsched/cache.h): the cache a message is read from, in lines (0: none
+	 * modelled, every message is read hot), and the cost of each line of it found evicted. */
+	uint64_t data_cache_lines;
+	uint64_t data_miss_ps;
 };
 
 void linsched_machine_builtin(struct linsched_machine *m);

@@ -36,6 +36,12 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.cache_lines);
 	json_key(w, "miss_ps");
 	json_uint(w, cfg->costs.miss_ps);
+	if (cfg->costs.data_cache_lines) {
+		json_key(w, "data_cache_lines");
+		json_uint(w, cfg->costs.data_cache_lines);
+		json_key(w, "data_miss_ps");
+		json_uint(w, cfg->costs.data_miss_ps);
+	}
 	if (cfg->costs.jitter_cv > 0) {
 		json_key(w, "jitter_cv");
 		json_double(w, cfg->costs.jitter_cv);
@@ -111,6 +117,10 @@ void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn e
 	json_uint(&w, res->context_switches);
 	json_key(&w, "migrations");
 	json_uint(&w, res->migrations);
+	if (cfg->costs.data_cache_lines) {
+		json_key(&w, "data_miss_lines");
+		json_uint(&w, res->data_miss_lines);
+	}
 	json_key(&w, "deadlock");
 	json_bool(&w, res->deadlock);
 	json_key(&w, "cpus_busy_ns");
@@ -207,4 +217,10 @@ void report_variation(GString *out, const struct linsched_config *cfg, const cha
 				       "average (coefficient of variation %g)\n",
 				       prefix, 100.0 * (double)c->steal_ppm / (double)LINSCHED_PPM,
 				       (double)c->stall_ns / 1e6, c->stall_cv);
+	if (c->data_cache_lines)
+		g_string_append_printf(out,
+				       "%sdata in flight: a cache of %" G_GUINT64_FORMAT
+				       " lines, %" G_GUINT64_FORMAT
+				       " ps a line read after it left\n",
+				       prefix, c->data_cache_lines, c->data_miss_ps);
 }

@@ -135,6 +135,8 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.migrate_ns = m->migrate_ns,
 		.cache_lines = m->cache_lines,
 		.miss_ps = m->miss_ps,
+		.data_cache_lines = m->data_cache_lines,
+		.data_miss_ps = m->data_miss_ps,
 		.steal_ppm = m->steal_ppm,
 		.stall_ns = m->stall_ns,
 		.stall_cv = (double)m->stall_cv_pct / 100.0,
@@ -209,6 +211,12 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		return false;
 	if (cfg->costs.cache_lines == 0) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
+		return false;
+	}
+	if (cfg->costs.data_cache_lines > LINSCHED_MAX_DATA_CACHE_LINES) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "data_cache_lines: %" G_GUINT64_FORMAT " is more than %llu (64 TiB)",
+			    cfg->costs.data_cache_lines, LINSCHED_MAX_DATA_CACHE_LINES);
 		return false;
 	}
 	if (cfg->costs.steal_ppm >= LINSCHED_PPM) {
@@ -539,6 +547,27 @@ uint64_t linsched_cost(struct linsched_sim *sim, uint64_t mean_ns)
 	return (uint64_t)llround(gsl_ran_gamma(sim->cost_rng, 1.0 / cv2, (double)mean_ns * cv2));
 }
 
+struct cache_stamp linsched_data_write(struct linsched_task *t, uint64_t bytes)
+{
+	struct linsched_sim *sim = t->sim;
+
+	return cache_data_enter(sim->caches, sim_rq(sim, t->ts.cpu)->node, bytes);
+}
+
+uint64_t linsched_data_read_ns(struct linsched_task *t, struct cache_stamp s, uint64_t bytes)
+{
+	struct linsched_sim *sim = t->sim;
+	const struct linsched_costs *c = &sim->cfg.costs;
+
+	if (c->data_cache_lines == 0)
+		return 0;
+	uint64_t lines = cache_data_evicted(sim->caches, sim_rq(sim, t->ts.cpu)->node, s, bytes,
+					    c->data_cache_lines * CACHE_LINE_BYTES);
+
+	sim->result.data_miss_lines += lines;
+	return lines * c->data_miss_ps / 1000;
+}
+
 gsl_rng *linsched_task_rng(struct linsched_task *t)
 {
 	if (!t->rng) {
@@ -753,6 +782,9 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 		if (next) {
 			const struct linsched_costs *c = &sim->cfg.costs;
 			uint64_t lines = cache_switch_in(sim->caches, rq->node, &next->cache);
+
+			/* Reloaded lines push older data in flight out, as written data does. */
+			cache_data_enter(sim->caches, rq->node, lines * CACHE_LINE_BYTES);
 
 			next->overhead +=
 				linsched_cost(sim, c->switch_ns) + lines * c->miss_ps / 1000;

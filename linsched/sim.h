@@ -24,6 +24,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "kernel-extract/sched.h"
+#include "linsched/cache.h"
 #include "linsched/list.h"
 #include "linsched/machine.h"
 
@@ -44,6 +45,13 @@ struct linsched_costs {
 	 */
 	uint64_t cache_lines; /* last-level cache size per memory domain, in lines */
 	uint64_t miss_ps;     /* cost of reloading one line, in picoseconds */
+	/*
+	 * Data in flight (linsched/cache.h): a model's message read after data_cache_lines lines
+	 * of other data entered its domain's cache is gone from it, and each of its lines costs
+	 * data_miss_ps to read. data_cache_lines 0: no such cost (every message is read hot).
+	 */
+	uint64_t data_cache_lines;
+	uint64_t data_miss_ps;
 	/*
 	 * Run-to-run variation: with jitter_cv > 0 every context switch and wakeup, and every
 	 * operation a task model draws through linsched_cost (hackbench's writes and reads), costs
@@ -75,9 +83,10 @@ struct linsched_costs {
 	double noise_cv;
 };
 
-#define LINSCHED_MAX_JITTER_CV 2.0
-#define LINSCHED_MAX_STALL_CV  10.0
-#define LINSCHED_PPM	       1000000ULL
+#define LINSCHED_MAX_JITTER_CV	      2.0
+#define LINSCHED_MAX_STALL_CV	      10.0
+#define LINSCHED_PPM		      1000000ULL
+#define LINSCHED_MAX_DATA_CACHE_LINES (1ULL << 40) /* its bytes must fit in 64 bits */
 
 struct linsched_config {
 	const struct sched_profile *profile;
@@ -158,7 +167,8 @@ struct linsched_result {
 	uint64_t jiffies;    /* runtime_ns in ticks, rounded up */
 	uint64_t context_switches;
 	uint64_t migrations;
-	uint64_t *cpu_busy_ns; /* nr_cpus of them, owned by the simulation */
+	uint64_t data_miss_lines; /* lines of data in flight read evicted (linsched_data_read_ns) */
+	uint64_t *cpu_busy_ns;	  /* nr_cpus of them, owned by the simulation */
 	unsigned int nr_cpus;
 	bool deadlock; /* tasks blocked forever with nothing left to wake them */
 };
@@ -199,6 +209,14 @@ void linsched_task_charge(struct linsched_task *t, uint64_t ns);
  * else a draw from the simulation's cost stream (see struct linsched_costs).
  */
 uint64_t linsched_cost(struct linsched_sim *sim, uint64_t mean_ns);
+
+/*
+ * Data in flight (struct linsched_costs, linsched/cache.h). t writes bytes of new data now, on
+ * its CPU: the stamp goes with the data. t reads bytes written at s: the CPU time the lines of it
+ * that are gone from t's domain's data cache cost (0 when the machine models none).
+ */
+struct cache_stamp linsched_data_write(struct linsched_task *t, uint64_t bytes);
+uint64_t linsched_data_read_ns(struct linsched_task *t, struct cache_stamp s, uint64_t bytes);
 
 /* A queue woken first blocked first (the kernel's exclusive waiters). */
 void linsched_waitqueue_init(struct linsched_waitqueue *wq);

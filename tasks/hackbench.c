@@ -254,6 +254,9 @@ static void sender_step(struct linsched_task *t, struct hb_task *ht, struct lins
 		step->wq = &ch->writers;
 		return;
 	}
+	if (ch->stamps)
+		ch->stamps[(ch->head + ch->queued) % ch->capacity] =
+			linsched_data_write(t, hb->msg_bytes);
 	ch->queued++;
 	ch->written++;
 	if (linsched_waitqueue_active(&ch->readers))
@@ -274,6 +277,12 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 		step->wq = &ch->readers;
 		return;
 	}
+	uint64_t cold_ns = 0;
+
+	if (ch->stamps) {
+		cold_ns = linsched_data_read_ns(t, ch->stamps[ch->head], hb->msg_bytes);
+		ch->head = (ch->head + 1) % ch->capacity;
+	}
 	ch->queued--;
 	ch->read++;
 	hb->messages++;
@@ -282,7 +291,7 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 		linsched_wake_up(t, &ch->writers, 0, true);
 	ht->done++;
 	step->kind = LINSCHED_STEP_RUN;
-	step->ns = linsched_cost(linsched_task_sim(t), hb->p.read_ns);
+	step->ns = linsched_cost(linsched_task_sim(t), hb->p.read_ns) + cold_ns;
 }
 
 static void hb_next(struct linsched_task *t, struct linsched_step *step)
@@ -385,11 +394,14 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 	hb->total = hackbench_nr_tasks(p);
 	linsched_waitqueue_init(&hb->barrier);
 	hb->channels = g_new0(struct hb_channel, (size_t)p->groups * p->fds);
+	hb->msg_bytes = p->pipe ? p->datasize : p->datasize + socket_overhead(p);
 	for (size_t i = 0; i < (size_t)p->groups * p->fds; i++) {
 		struct hb_channel *ch = &hb->channels[i];
 		uint64_t cap = hackbench_capacity_msgs(p);
 
 		ch->capacity = cap;
+		if (linsched_sim_config(sim)->costs.data_cache_lines && p->model == HACKBENCH_FSM)
+			ch->stamps = g_new(struct cache_stamp, cap);
 		if (p->pipe)
 			ch->wake_writers_at = p->datasize > HACKBENCH_PAGE_SIZE
 						      ? 1
@@ -421,6 +433,8 @@ void hackbench_free(struct hackbench *hb)
 {
 	if (!hb)
 		return;
+	for (size_t i = 0; i < (size_t)hb->p.groups * hb->p.fds; i++)
+		g_free(hb->channels[i].stamps);
 	g_free(hb->channels);
 	g_free(hb->present);
 	g_free(hb->groups_in_domain);

@@ -11,6 +11,10 @@ struct hb_channel {
 	uint64_t queued, capacity;
 	uint64_t written, read;
 	uint64_t wake_writers_at; /* free space at which blocked writers are woken */
+	/* When the machine has a data cache: where each queued message was written, oldest at
+	 * head (a ring of capacity), so its reader can tell how much of it is still cached. */
+	struct cache_stamp *stamps;
+	uint64_t head;
 	struct linsched_waitqueue readers, writers;
 };
 
@@ -24,6 +28,7 @@ struct hackbench {
 	unsigned int created;
 	struct linsched_waitqueue ready;
 	uint64_t messages;
+	uint64_t msg_bytes; /* the memory one queued message takes: its data, a socket's buffer */
 	/* bootstrap: live tasks per (memory domain, group), and groups present per domain */
 	unsigned int *present;
 	unsigned int *groups_in_domain;

@@ -268,6 +268,62 @@ static void test_many_small_tasks(void **state)
 	assert_int_equal(cache_switch_in(d, 0, &a), 2);
 }
 
+/*
+ * Data in flight (cache.h): a message of b bytes written when the domain's count stood at `at` is
+ * read when (entered since) + b exceeds the cache by some bytes; those, at most b, are gone, in
+ * whole lines rounded up. CACHE lines = 6400 bytes here.
+ */
+static void test_data_hot_until_the_cache_is_full(void **state)
+{
+	(void)state;
+	struct cache_domain d[1];
+
+	domains_init(d, 1, CACHE);
+	struct cache_stamp s = cache_data_enter(d, 0, 100);
+
+	assert_int_equal(cache_data_evicted(d, 0, s, 100, CACHE * 64), 0); /* nothing since */
+	cache_data_enter(d, 0, 6300); /* 6300 + 100 = 6400: exactly full, all still there */
+	assert_int_equal(cache_data_evicted(d, 0, s, 100, CACHE * 64), 0);
+	cache_data_enter(d, 0, 1); /* 6401: 1 byte gone, 1 line */
+	assert_int_equal(cache_data_evicted(d, 0, s, 100, CACHE * 64), 1);
+	cache_data_enter(d, 0, 64); /* 6465: 65 bytes gone, 2 lines */
+	assert_int_equal(cache_data_evicted(d, 0, s, 100, CACHE * 64), 2);
+	cache_data_enter(d, 0, 100000); /* all of it, no more than its 2 lines */
+	assert_int_equal(cache_data_evicted(d, 0, s, 100, CACHE * 64), 2);
+}
+
+static void test_data_stamps_count_what_entered_after(void **state)
+{
+	(void)state;
+	struct cache_domain d[1];
+
+	domains_init(d, 1, CACHE);
+	/* Three 766-byte socket messages, then read oldest first from a 2048-byte cache. */
+	struct cache_stamp a = cache_data_enter(d, 0, 766);
+	struct cache_stamp b = cache_data_enter(d, 0, 766);
+	struct cache_stamp c = cache_data_enter(d, 0, 766);
+
+	/* a: 1532 since + 766 = 2298, 250 gone: 4 lines; b: 766 + 766 = 1532 <= 2048: 0; c: 0 */
+	assert_int_equal(cache_data_evicted(d, 0, a, 766, 2048), 4);
+	assert_int_equal(cache_data_evicted(d, 0, b, 766, 2048), 0);
+	assert_int_equal(cache_data_evicted(d, 0, c, 766, 2048), 0);
+}
+
+static void test_data_from_another_domain_is_cold(void **state)
+{
+	(void)state;
+	struct cache_domain d[2];
+
+	domains_init(d, 2, CACHE);
+	struct cache_stamp s = cache_data_enter(d, 0, 766);
+
+	/* Read at once, but in domain 1: all ceil(766 / 64) = 12 lines. */
+	assert_int_equal(cache_data_evicted(d, 1, s, 766, CACHE * 64), 12);
+	/* What enters domain 1 does not age data in domain 0. */
+	cache_data_enter(d, 1, 1000000);
+	assert_int_equal(cache_data_evicted(d, 0, s, 766, CACHE * 64), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,6 +339,9 @@ int main(void)
 		cmocka_unit_test(test_other_domain_starts_cold),
 		cmocka_unit_test(test_forget),
 		cmocka_unit_test(test_many_small_tasks),
+		cmocka_unit_test(test_data_hot_until_the_cache_is_full),
+		cmocka_unit_test(test_data_stamps_count_what_entered_after),
+		cmocka_unit_test(test_data_from_another_domain_is_cold),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,6 +74,8 @@ static void test_builtin(void **state)
 	/* a CPU of its own */
 	assert_int_equal(cfg.costs.steal_ppm, 0);
 	assert_int_equal(cfg.costs.noise_ppm, 0);
+	/* messages read hot */
+	assert_int_equal(cfg.costs.data_cache_lines, 0);
 }
 
 static const char good[] = "# a probe's file\n"
@@ -89,6 +91,8 @@ static const char good[] = "# a probe's file\n"
 			   "wakeup_remote_ns=9000\n"
 			   "thread_switch_ns=3000\n"
 			   "# no process_switch_ns: the built-in one stays\n"
+			   "data_cache_lines=16384\n"
+			   "data_miss_ps=250000\n"
 			   "[capacity]\n"
 			   "message_bytes=100\n"
 			   "socket_msgs=200\n"
@@ -139,6 +143,9 @@ static void test_load(void **state)
 	assert_int_equal(cfg.costs.noise_ppm, 60000);
 	assert_int_equal(cfg.costs.noise_ns, 40000);
 	assert_true(cfg.costs.noise_cv == 2.5);
+	/* and its data cache */
+	assert_int_equal(cfg.costs.data_cache_lines, 16384);
+	assert_int_equal(cfg.costs.data_miss_ps, 250000);
 	assert_true(linsched_config_validate(&cfg, NULL));
 
 	/* The format is GKeyFile's. */

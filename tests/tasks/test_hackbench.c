@@ -1214,6 +1214,135 @@ static void test_cache_migration_starts_cold(void **state)
 	assert_int_equal(split.sum_exec_ns, 5 * MS + 2 * 800 * 5);
 }
 
+/* ---- data in flight (linsched/cache.h) --------------------------------------------------------- */
+
+/* Writes `n` messages of `bytes`, 1 us each, then reads them back oldest first, 1 us each plus
+ * what the engine says their evicted lines cost. */
+struct courier {
+	struct cache_stamp stamps[8];
+	unsigned int n, written, read;
+	uint64_t bytes;
+};
+
+static void courier_next(struct linsched_task *t, struct linsched_step *step)
+{
+	struct courier *c = linsched_task_data(t);
+
+	step->kind = LINSCHED_STEP_RUN;
+	if (c->written < c->n) {
+		c->stamps[c->written++] = linsched_data_write(t, c->bytes);
+		step->ns = 1 * US;
+	} else if (c->read < c->n) {
+		step->ns = 1 * US + linsched_data_read_ns(t, c->stamps[c->read++], c->bytes);
+	} else {
+		step->kind = LINSCHED_STEP_EXIT;
+	}
+}
+
+static const struct linsched_task_ops courier_ops = { .kind = "courier",
+						      .next = courier_next,
+						      .free = g_free };
+
+static uint64_t run_courier(uint64_t data_cache_lines, uint64_t *miss_lines)
+{
+	struct linsched_config cfg = cache_config(1, 1, 1000);
+
+	cfg.costs.data_cache_lines = data_cache_lines;
+	cfg.costs.data_miss_ps = 7000;
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+	struct courier *c = g_new0(struct courier, 1);
+
+	c->n = 3;
+	c->bytes = 100;
+	struct linsched_task *t = linsched_task_create(sim, &courier_ops, c, "courier", 0);
+
+	linsched_sim_run(sim);
+	uint64_t exec = stats(t).sum_exec_ns;
+
+	*miss_lines = linsched_sim_result(sim)->data_miss_lines;
+	linsched_sim_free(sim);
+	return exec;
+}
+
+static void test_data_cache_through_the_engine(void **state)
+{
+	(void)state;
+	uint64_t lines;
+
+	/*
+	 * Three 100-byte messages, read back from a data cache of 2 lines (128 bytes), no footprint
+	 * (nothing reloaded): the first has 200 bytes after it, 300 - 128 = 172 gone, so all its 2
+	 * lines; the second 100 after it, 72 gone, 2 lines; the third none, hot. 4 lines at 7 ns
+	 * on top of 6 x 1 us.
+	 */
+	assert_int_equal(run_courier(2, &lines), 6 * US + 4 * 7);
+	assert_int_equal(lines, 4);
+	/* A data cache of 0 lines: not modelled, every message read hot. */
+	assert_int_equal(run_courier(0, &lines), 6 * US);
+	assert_int_equal(lines, 0);
+
+	/* One whose bytes would not fit in 64 bits is refused, by name. */
+	struct linsched_config cfg = cache_config(1, 1, 1000);
+	GError *error = NULL;
+
+	cfg.costs.data_cache_lines = LINSCHED_MAX_DATA_CACHE_LINES + 1;
+	assert_false(linsched_config_validate(&cfg, &error));
+	assert_non_null(strstr(error->message, "data_cache_lines"));
+	g_error_free(error);
+}
+
+struct data_run {
+	uint64_t runtime_ns, switches, miss_lines, messages;
+};
+
+static struct data_run run_data_hackbench(bool pipe, uint64_t data_cache_lines)
+{
+	struct linsched_config cfg = config_for("6.1", 2);
+	struct hackbench_params p = small_params(2, 4, 20);
+
+	p.pipe = pipe;
+	cfg.costs.data_cache_lines = data_cache_lines;
+	cfg.costs.data_miss_ps = 1000000; /* 1 us a line: any miss shows */
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+	struct hackbench *hb = hackbench_create(sim, &p);
+
+	linsched_sim_run(sim);
+	const struct linsched_result *res = linsched_sim_result(sim);
+	struct data_run out = { res->runtime_ns, res->context_switches, res->data_miss_lines,
+				hackbench_messages(hb) };
+
+	assert_false(res->deadlock);
+	hackbench_free(hb);
+	linsched_sim_free(sim);
+	return out;
+}
+
+static void test_data_cache_hackbench(void **state)
+{
+	(void)state;
+
+	for (int pipe = 0; pipe <= 1; pipe++) {
+		struct data_run off = run_data_hackbench(pipe, 0);
+		/* A cache far larger than everything the run writes: never a miss, the same run. */
+		struct data_run big = run_data_hackbench(pipe, 1ULL << 30);
+		/*
+		 * A data cache of one line: a message has at least 0 bytes after it, so at least
+		 * its size - 64 bytes are gone. A socket's 766 bytes: 702 to 766 gone, 11 or 12
+		 * lines each; a pipe's 100: 36 to 100, 1 or 2.
+		 */
+		struct data_run tiny = run_data_hackbench(pipe, 1);
+		uint64_t lo = pipe ? 1 : 11, hi = pipe ? 2 : 12;
+
+		assert_int_equal(off.miss_lines, 0);
+		assert_int_equal(big.miss_lines, 0);
+		assert_int_equal(big.runtime_ns, off.runtime_ns);
+		assert_int_equal(big.switches, off.switches);
+		assert_int_equal(tiny.messages, 2 * 4 * 4 * 20);
+		assert_in_range(tiny.miss_lines, lo * tiny.messages, hi * tiny.messages);
+		assert_true(tiny.runtime_ns > off.runtime_ns);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1235,6 +1364,8 @@ int main(void)
 		cmocka_unit_test(test_cache_alone_stays_warm),
 		cmocka_unit_test(test_cache_interleaved_reloads),
 		cmocka_unit_test(test_cache_migration_starts_cold),
+		cmocka_unit_test(test_data_cache_through_the_engine),
+		cmocka_unit_test(test_data_cache_hackbench),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,11 @@ static const FitParam params[] = {
 	  FLAG(hb.footprint), "a task's cache footprint, 64-byte lines" },
 	{ "cache_lines", "costs", "cache_lines", M(cache_lines), 1024, 1e8, "--cache-lines",
 	  FLAG(sim.cache_lines), "the last-level cache, 64-byte lines" },
+	{ "data_cache", "costs", "data_cache_lines", M(data_cache_lines), 64, 1e8, NULL, 0,
+	  "the cache a message is read from, 64-byte lines (0 in the machine: starts as the "
+	  "last-level cache)" },
+	{ "data_miss", "costs", "data_miss_ps", M(data_miss_ps), 10, 1e7, NULL, 0,
+	  "each line of a message read after it left that cache, ps (0: starts as miss)" },
 	/* The steal itself is measured for every real run (plan_sim.h); its shape is not. */
 	{ "stall_cv", "steal", "stall_cv_pct", M(stall_cv_pct), 10, 1000, NULL, 0,
 	  "the coefficient of variation of the host's stalls, percent" },
@@ -90,6 +95,10 @@ double fit_param_get(const FitParam *p, const struct linsched_machine *m)
 		return (double)m->wakeup_ns;
 	if (v == 0 && p->offset == M(footprint_lines))
 		return HACKBENCH_FOOTPRINT_LINES;
+	if (v == 0 && p->offset == M(data_cache_lines))
+		return (double)m->cache_lines;
+	if (v == 0 && p->offset == M(data_miss_ps))
+		return (double)m->miss_ps;
 	return (double)v;
 }
 
