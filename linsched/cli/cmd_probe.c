@@ -9,6 +9,9 @@
  *     batch of writes into the channel, then the reads that empty it, pinned to one CPU);
  *   - how many 100-byte messages each channel holds before the writer would block
  *     (non-blocking writes until EAGAIN);
+ *   - what a socket read costs when 64 KiB to 64 MiB of other messages were written after its
+ *     message (data in flight, as in hackbench's full sockets), and from the step in that cost
+ *     the data cache the simulation models: data_cache_lines and data_miss_ps (measure_data);
  *   - the context-switch cost between threads, without a wakeup: two threads pinned to one
  *     CPU that yield to each other (sched_yield), less a yield alone; between processes, that
  *     and half of what a message ping-pong's round trip (below) costs more between processes
@@ -73,8 +76,9 @@ struct probe_opts {
 	int rounds; /* ping-pong round trips per trial */
 	int wakes;  /* wakeups per trial */
 	long tick_ms;
-	long noise_ms;	/* 0: no noise measurement */
-	int noise_only; /* measure the noise alone, write [noise] alone */
+	long noise_ms;	  /* 0: no noise measurement */
+	int noise_only;	  /* measure the noise alone, write [noise] alone */
+	int data_repeats; /* measure_data's runs per size, each of up to DATA_TRIALS trials */
 };
 
 /* One measurement: its trials, summarised. */
@@ -277,6 +281,94 @@ fail:
 	close(fds[0]);
 	close(fds[1]);
 	return -1;
+}
+
+/* ---- data in flight ------------------------------------------------------------------------ */
+
+/*
+ * What a read costs when its message was written long before, as hackbench's deep queues have
+ * it: socket pairs are filled round-robin with `msgs` messages in all (none full, so no write
+ * blocks), then read back in the order written. Every message then has the same msgs - 1
+ * written after it when it is read: the data in flight is msgs times the socket's charge per
+ * message. Against the smallest size the reads cost more once that data no longer fits the
+ * caches (and, under emulation, the emulator's TLB): the step is the data cache the simulation
+ * models (linsched/cache.h), its height the cost of the lines of a message found evicted.
+ */
+#define DATA_SIZES	 6
+#define DATA_TRIALS	 5 /* at most: the largest size writes 64 MiB a trial */
+#define DATA_MAX_CHANS	 1024
+#define DATA_MAX_REPEATS 3
+static const long data_kib[DATA_SIZES] = { 64, 256, 1024, 4096, 16384, 65536 };
+
+struct data_result {
+	struct stat3 read[DATA_SIZES];	/* ns a read, at data_kib[i] in flight */
+	struct stat3 write[DATA_SIZES]; /* ns a write of those, round-robin over the sockets */
+	long charge;			/* bytes a socket charges a message */
+	int ok;
+};
+
+static int data_reads(long msgs, long per_chan, int trials, double *out_read, double *out_write)
+{
+	long nchan = (msgs + per_chan - 1) / per_chan;
+	int fds[DATA_MAX_CHANS][2];
+	char buf[MSG_BYTES] = { 0 };
+	double v[MAX_TRIALS], vw[MAX_TRIALS];
+	long opened = 0;
+	int rc = -1;
+
+	if (nchan > DATA_MAX_CHANS)
+		return -1;
+	for (; opened < nchan; opened++)
+		if (open_channel(1, fds[opened]) != 0)
+			goto out;
+	for (int t = 0; t < trials; t++) {
+		uint64_t tw = now_ns();
+
+		for (long i = 0; i < msgs; i++)
+			if (write_full(fds[i % nchan][1], buf, sizeof(buf)) != 0)
+				goto out;
+		uint64_t t0 = now_ns();
+
+		vw[t] = (double)(t0 - tw) / (double)msgs;
+		for (long i = 0; i < msgs; i++)
+			if (read_full(fds[i % nchan][0], buf, sizeof(buf)) != 0)
+				goto out;
+		v[t] = (double)(now_ns() - t0) / (double)msgs;
+	}
+	*out_read = summarise(v, trials).median;
+	*out_write = summarise(vw, trials).median;
+	rc = 0;
+out:
+	for (long i = 0; i < opened; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	return rc;
+}
+
+static int measure_data(const struct probe_opts *o, const struct channel_result *sock,
+			struct data_result *r)
+{
+	int trials = o->trials < DATA_TRIALS ? o->trials : DATA_TRIALS;
+
+	memset(r, 0, sizeof(*r));
+	if (sock->capacity_msgs < 2 || sock->buffer_bytes <= 0)
+		return -1;
+	r->charge = sock->buffer_bytes / sock->capacity_msgs;
+	for (int s = 0; s < DATA_SIZES; s++) {
+		double per_read[DATA_MAX_REPEATS], per_write[DATA_MAX_REPEATS];
+		long msgs = data_kib[s] * 1024 / r->charge;
+
+		/* Each run opens its sockets afresh; a size's cost is the median of its runs'. */
+		for (int k = 0; k < o->data_repeats; k++)
+			if (data_reads(msgs, sock->capacity_msgs - 1, trials, &per_read[k],
+				       &per_write[k]) != 0)
+				return -1;
+		r->read[s] = summarise(per_read, o->data_repeats);
+		r->write[s] = summarise(per_write, o->data_repeats);
+	}
+	r->ok = 1;
+	return 0;
 }
 
 /* ---- wakeup --------------------------------------------------------------------------------- */
@@ -696,6 +788,7 @@ struct probe_result {
 	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
 	struct noise_result noise;
+	struct data_result data;
 };
 
 static void put_cost(FILE *f, const char *key, const struct stat3 *s)
@@ -729,6 +822,34 @@ static void put_noise(FILE *f, const struct probe_result *r, const struct probe_
 		fputs("noise_ppm=0\n", f);
 }
 
+/*
+ * The data cache from the reads' step (above): a read's cost at the largest size less the
+ * smallest's, spread over the lines of a message, is data_miss_ps; the cache ends between the
+ * last size below half the step and the first above it (their geometric mean). A step of less
+ * than a tenth of the hot read is not one: no data cache is modelled.
+ */
+static void put_data(FILE *f, const struct data_result *d)
+{
+	double hot = d->read[0].median, top = d->read[DATA_SIZES - 1].median - hot;
+	long lines = (d->charge + 63) / 64;
+
+	fprintf(f, "# data in flight: a socket read costs %.0f ns at %ld KiB, %.0f ns at %ld KiB\n",
+		hot, data_kib[0], hot + top, data_kib[DATA_SIZES - 1]);
+	if (!(top > 0.1 * hot)) {
+		fputs("# (no step: messages are read hot at every size, no data cache modelled)\n",
+		      f);
+		return;
+	}
+	int k = 1;
+
+	while (k < DATA_SIZES - 1 && d->read[k].median - hot < top / 2)
+		k++;
+	double bytes = sqrt((double)data_kib[k - 1] * (double)data_kib[k]) * 1024;
+
+	fprintf(f, "data_cache_lines=%.0f\ndata_miss_ps=%.0f\n", bytes / 64,
+		top * 1000 / (double)lines);
+}
+
 static void write_ini(FILE *f, const struct probe_result *r, const struct probe_opts *o)
 {
 	if (o->noise_only) {
@@ -756,6 +877,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_cost(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_cost(f, "thread_switch_ns", &r->thread_switch);
 	put_cost(f, "process_switch_ns", &r->process_switch);
+	if (r->data.ok)
+		put_data(f, &r->data);
 	fprintf(f, "\n[capacity]\nmessage_bytes=%d\n", MSG_BYTES);
 	if (r->sock.capacity_msgs > 0)
 		fprintf(f, "socket_msgs=%ld\nsocket_sndbuf_bytes=%ld\n", r->sock.capacity_msgs,
@@ -776,6 +899,9 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "process_switch_ns", &r->process_switch);
 	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
 		r->lone_yield.median);
+	for (int s = 0; r->data.ok && s < DATA_SIZES; s++)
+		fprintf(f, "data_read_ns_%ldk=%.0f\ndata_write_ns_%ldk=%.0f\n", data_kib[s],
+			r->data.read[s].median, data_kib[s], r->data.write[s].median);
 	if (r->noise.ok)
 		fprintf(f, "noise_ppm_min=%.0f\nnoise_ppm_max=%.0f\nnoise_longest_ns=%.0f\n",
 			r->noise.ppm_min, r->noise.ppm_max, r->noise.longest_ns);
@@ -830,9 +956,9 @@ static void help(void)
 	puts("usage: linsched probe [--out FILE] [--trials N] [--noise-ms MS] [--noise-only] [--quick]\n"
 	     "\n"
 	     "Measures this machine (message write and read costs on a socket pair and a pipe,\n"
-	     "their capacity, the wakeup and context-switch costs, the tick, the stalls a busy\n"
-	     "task suffers) and writes it as machine.ini, which `--machine FILE` loads into a\n"
-	     "simulation.\n"
+	     "their capacity, reads of messages written long before, the wakeup and context-switch\n"
+	     "costs, the tick, the stalls a busy task suffers) and writes it as machine.ini, which\n"
+	     "`--machine FILE` loads into a simulation.\n"
 	     "\n"
 	     "  -o, --out FILE     where to write (default machine.ini; - for stdout)\n"
 	     "  -n, --trials N     trials per measurement, 3..1000 (default 15)\n"
@@ -853,7 +979,7 @@ int linsched_probe_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200, 2000, 0 };
+	struct probe_opts o = { "machine.ini", 15, 4096, 500, 200, 200, 2000, 0, DATA_MAX_REPEATS };
 	long noise_ms = -1;
 	struct probe_result r;
 	int opt, cpus[CPU_SETSIZE], ncpus;
@@ -902,6 +1028,7 @@ int linsched_probe_main(int argc, char **argv)
 			o.wakes = 20;
 			o.tick_ms = 40;
 			o.noise_ms = 100;
+			o.data_repeats = 1;
 			break;
 		case 'h':
 			help();
@@ -965,6 +1092,11 @@ int linsched_probe_main(int argc, char **argv)
 
 	if (measure_channel(1, &o, &r.sock) != 0 || measure_channel(0, &o, &r.pipe) != 0) {
 		fprintf(stderr, "linsched probe: a socket pair or pipe failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	if (measure_data(&o, &r.sock, &r.data) != 0) {
+		fprintf(stderr, "linsched probe: the data-in-flight measurement failed: %s\n",
 			strerror(errno));
 		return 1;
 	}

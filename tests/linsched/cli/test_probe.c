@@ -82,6 +82,15 @@ static void test_probe_writes_machine_ini(void **state)
 	assert_true(g_key_file_has_key(kf, "noise", "noise_ppm", NULL));
 	assert_true(g_key_file_has_key(kf, "spread", "noise_ppm_max", NULL));
 
+	/* Reads with 64 KiB and 64 MiB written after their messages; a data cache when the two
+	 * differ by a step, of a size between the two and a positive cost a line. */
+	assert_true(g_key_file_get_uint64(kf, "spread", "data_read_ns_64k", NULL) > 0);
+	assert_true(g_key_file_get_uint64(kf, "spread", "data_read_ns_65536k", NULL) > 0);
+	if (m.data_cache_lines) {
+		assert_in_range(m.data_cache_lines, 64 * 1024 / 64, 64 * 1024 * 1024 / 64);
+		assert_true(m.data_miss_ps > 0);
+	}
+
 	/* To stdout with -. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", "-");
 	expect_clean_exit(&r, "linsched probe --out -");
