@@ -668,8 +668,13 @@ static double observed_tick(long ms)
 
 /* ---- noise ---------------------------------------------------------------------------------- */
 
+/* The tail of the stalls: the share of their time spent in stalls longer than each of these. */
+#define NOISE_TAILS 3
+static const double noise_tail_ns[NOISE_TAILS] = { 100e3, 1e6, 4e6 };
+
 struct noise_result {
 	double ppm, mean_ns, cv;   /* pooled over the CPUs */
+	double tail[NOISE_TAILS];  /* share of the stalls' time in stalls over noise_tail_ns[k] */
 	double ppm_min, ppm_max;   /* the least and the most noisy CPU */
 	double stalls, longest_ns; /* how many, and the longest */
 	int ok;
@@ -681,6 +686,7 @@ struct noise_thread_arg {
 	pthread_barrier_t *start;
 	double n, sum, sum2, longest, span; /* stalls, their sums, the time watched */
 	double turn;			    /* the shortest gap: one turn of the loop */
+	double over[NOISE_TAILS];	    /* summed gaps longer than noise_tail_ns[k] */
 };
 
 /*
@@ -709,6 +715,9 @@ static void *noise_thread(void *arg)
 			a->sum2 += gap * gap;
 			if (gap > a->longest)
 				a->longest = gap;
+			for (int k = 0; k < NOISE_TAILS; k++)
+				if (gap > noise_tail_ns[k])
+					a->over[k] += gap;
 		}
 		if (t >= end)
 			break;
@@ -729,7 +738,7 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 	pthread_t *th = calloc((size_t)ncpus, sizeof(*th));
 	pthread_barrier_t start;
 	int started = 0, rc = -1;
-	double n = 0, sum = 0, sum2 = 0, span = 0;
+	double n = 0, sum = 0, sum2 = 0, span = 0, raw = 0, over[NOISE_TAILS] = { 0 };
 
 	memset(r, 0, sizeof(*r));
 	if (!a || !th || pthread_barrier_init(&start, NULL, (unsigned)ncpus) != 0)
@@ -759,6 +768,9 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 		sum += a[i].sum;
 		sum2 += a[i].sum2;
 		span += a[i].span;
+		raw += a[i].sum + a[i].n * a[i].turn; /* the gaps as seen, turns included */
+		for (int k = 0; k < NOISE_TAILS; k++)
+			over[k] += a[i].over[k];
 	}
 	pthread_barrier_destroy(&start);
 	r->stalls = n;
@@ -768,6 +780,9 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 		r->ppm = 1e6 * sum / span;
 		r->mean_ns = mean;
 		r->cv = var > 0 ? sqrt(var) / mean : 0;
+		/* Against the gaps as seen: over[] holds them so. */
+		for (int k = 0; k < NOISE_TAILS; k++)
+			r->tail[k] = over[k] / raw;
 	}
 	r->ok = 1;
 	rc = 0;
@@ -902,6 +917,11 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	for (int s = 0; r->data.ok && s < DATA_SIZES; s++)
 		fprintf(f, "data_read_ns_%ldk=%.0f\ndata_write_ns_%ldk=%.0f\n", data_kib[s],
 			r->data.read[s].median, data_kib[s], r->data.write[s].median);
+	if (r->noise.ok)
+		fprintf(f,
+			"noise_time_over_100us_ppm=%.0f\nnoise_time_over_1ms_ppm=%.0f\n"
+			"noise_time_over_4ms_ppm=%.0f\n",
+			1e6 * r->noise.tail[0], 1e6 * r->noise.tail[1], 1e6 * r->noise.tail[2]);
 	if (r->noise.ok)
 		fprintf(f, "noise_ppm_min=%.0f\nnoise_ppm_max=%.0f\nnoise_longest_ns=%.0f\n",
 			r->noise.ppm_min, r->noise.ppm_max, r->noise.longest_ns);

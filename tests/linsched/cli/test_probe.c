@@ -81,6 +81,13 @@ static void test_probe_writes_machine_ini(void **state)
 	}
 	assert_true(g_key_file_has_key(kf, "noise", "noise_ppm", NULL));
 	assert_true(g_key_file_has_key(kf, "spread", "noise_ppm_max", NULL));
+	/* The stalls' tail: shares of their time in longer and longer stalls, never growing. */
+	guint64 over_100us = g_key_file_get_uint64(kf, "spread", "noise_time_over_100us_ppm", NULL);
+	guint64 over_1ms = g_key_file_get_uint64(kf, "spread", "noise_time_over_1ms_ppm", NULL);
+	guint64 over_4ms = g_key_file_get_uint64(kf, "spread", "noise_time_over_4ms_ppm", NULL);
+
+	assert_true(g_key_file_has_key(kf, "spread", "noise_time_over_4ms_ppm", NULL));
+	assert_true(over_100us <= 1000000 && over_1ms <= over_100us && over_4ms <= over_1ms);
 
 	/* Reads with 64 KiB and 64 MiB written after their messages; a data cache when the two
 	 * differ by a step, of a size between the two and a positive cost a line. */
