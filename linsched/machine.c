@@ -32,6 +32,9 @@ void linsched_machine_builtin(struct linsched_machine *m)
 		.noise_ppm = 0,
 		.noise_ns = 0,
 		.noise_cv_pct = 100,
+		.long_ppm = 0,
+		.long_ns = 0,
+		.long_cv_pct = 100,
 		.footprint_lines = 0,
 		.data_cache_lines = 0,
 		.data_miss_ps = 0,
@@ -90,6 +93,9 @@ static const struct key keys[] = {
 	{ "noise", "noise_ppm", M(noise_ppm), USED },
 	{ "noise", "noise_ns", M(noise_ns), USED },
 	{ "noise", "noise_cv_pct", M(noise_cv_pct), USED },
+	{ "noise", "long_ppm", M(long_ppm), USED },
+	{ "noise", "long_ns", M(long_ns), USED },
+	{ "noise", "long_cv_pct", M(long_cv_pct), USED },
 };
 
 static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
@@ -141,13 +147,15 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 		}
 		return true;
 	}
-	if ((strcmp(k->name, "steal_ppm") == 0 || strcmp(k->name, "noise_ppm") == 0) &&
+	if ((strcmp(k->name, "steal_ppm") == 0 || strcmp(k->name, "noise_ppm") == 0 ||
+	     strcmp(k->name, "long_ppm") == 0) &&
 	    v >= 1000000)
 		return fail(error, path, line,
 			    "%s: %" G_GUINT64_FORMAT
 			    " is not below 1000000 (a CPU that never runs)",
 			    k->name, v);
-	if ((strcmp(k->name, "stall_cv_pct") == 0 || strcmp(k->name, "noise_cv_pct") == 0) &&
+	if ((strcmp(k->name, "stall_cv_pct") == 0 || strcmp(k->name, "noise_cv_pct") == 0 ||
+	     strcmp(k->name, "long_cv_pct") == 0) &&
 	    (v == 0 || v > 1000))
 		return fail(error, path, line, "%s: %" G_GUINT64_FORMAT " is not in 1..1000",
 			    k->name, v);
@@ -227,6 +235,8 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 	}
 	if (m->noise_ppm && m->noise_ns == 0)
 		return fail(error, path, 0, "[noise]: noise_ppm needs noise_ns, the mean stall");
+	if (m->long_ppm && m->long_ns == 0)
+		return fail(error, path, 0, "[noise]: long_ppm needs long_ns, the mean long stall");
 	return true;
 }
 

@@ -32,7 +32,9 @@
  *   [noise]     the machine's own stalls, which a guest sees even on an idle host (under
  *               emulation: its interrupts, translation, the emulator's housekeeping): noise_ppm,
  *               noise_ns, noise_cv_pct, as [steal]'s; `linsched probe` measures them. They add
- *               to the steal, which the tuner replaces per run by what the host measured
+ *               to the steal, which the tuner replaces per run by what the host measured;
+ *               long_ppm, long_ns, long_cv_pct: the noise's long stalls (a host tick lost
+ *               now and then), a source of their own beside the short ones
  *   [spread]    anything (the probe's quartiles; read, not used)
  *
  * Every value is a whole number. An unknown group or key, a bad value or a line that is none of
@@ -81,6 +83,10 @@ struct linsched_machine {
 	uint64_t noise_ppm;
 	uint64_t noise_ns;
 	uint64_t noise_cv_pct;
+	/* Its long stalls (whole host ticks), a second source beside the short ones. */
+	uint64_t long_ppm;
+	uint64_t long_ns;
+	uint64_t long_cv_pct;
 	uint64_t footprint_lines; /* a task's cache footprint; 0: the task model's default */
 	/* Data in flight (linsched/cache.h): the cache a message is read from, in lines (0: none
 	 * modelled, every message is read hot), and the cost of each line of it found evicted. */

@@ -25,10 +25,11 @@ enum event_kind {
 	EV_STALL /* + the stall source: a CPU's stall_ev[source] */
 };
 
-/* The independent sources of stalls: the host's steal, the machine's own noise. */
+/* The independent sources of stalls: the host's steal, the machine's own noise, short and long. */
 enum stall_source {
 	STALL_STEAL,
 	STALL_NOISE,
+	STALL_NOISE_LONG,
 	NR_STALL_SOURCES
 };
 
@@ -143,6 +144,9 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.noise_ppm = m->noise_ppm,
 		.noise_ns = m->noise_ns,
 		.noise_cv = (double)m->noise_cv_pct / 100.0,
+		.long_ppm = m->long_ppm,
+		.long_ns = m->long_ns,
+		.long_cv = (double)m->long_cv_pct / 100.0,
 	};
 	if (m->hz)
 		cfg->hz = m->hz;
@@ -242,6 +246,14 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		g_set_error(error, CONFIG_ERROR, 1,
 			    "--machine: [noise] needs noise_ppm below %llu, noise_ns of at least 1 "
 			    "and noise_cv_pct in 1..%d",
+			    LINSCHED_PPM, (int)(LINSCHED_MAX_STALL_CV * 100));
+		return false;
+	}
+	if (cfg->costs.long_ppm >= LINSCHED_PPM || (cfg->costs.long_ppm && !cfg->costs.long_ns) ||
+	    !(cfg->costs.long_cv > 0 && cfg->costs.long_cv <= LINSCHED_MAX_STALL_CV)) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--machine: [noise] needs long_ppm below %llu, long_ns of at least 1 "
+			    "and long_cv_pct in 1..%d",
 			    LINSCHED_PPM, (int)(LINSCHED_MAX_STALL_CV * 100));
 		return false;
 	}
@@ -400,6 +412,8 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 			  cfg->costs.stall_cv, 0x737465616cULL);
 	stall_source_init(sim, STALL_NOISE, cfg->costs.noise_ppm, cfg->costs.noise_ns,
 			  cfg->costs.noise_cv, 0x6e6f697365ULL);
+	stall_source_init(sim, STALL_NOISE_LONG, cfg->costs.long_ppm, cfg->costs.long_ns,
+			  cfg->costs.long_cv, 0x6c6f6e67ULL);
 	return sim;
 }
 
@@ -838,7 +852,9 @@ static void stall_event(struct linsched_sim *sim, struct event *ev)
 	cpu_account(sim, cpu);
 	*held = !*held;
 	event_schedule(&sim->events, ev, sim->now + stall_draw(&sim->stalls[src], *held));
-	cpu->stalled = cpu->held[STALL_STEAL] || cpu->held[STALL_NOISE];
+	cpu->stalled = false;
+	for (int s = 0; s < NR_STALL_SOURCES; s++)
+		cpu->stalled |= cpu->held[s];
 	if (cpu->stalled == was)
 		return;
 	sim->stalled_mask ^= 1ULL << cpu->id;

@@ -81,6 +81,15 @@ struct linsched_costs {
 	uint64_t noise_ppm;
 	uint64_t noise_ns;
 	double noise_cv;
+	/*
+	 * The noise's long stalls, as a source of their own: a virtual CPU that loses a whole
+	 * host tick now and then (milliseconds) beside its frequent short stalls (tens of µs),
+	 * which no single gamma of the measured mean and CV reproduces (machine.ini [noise]
+	 * long_*; 0: none).
+	 */
+	uint64_t long_ppm;
+	uint64_t long_ns;
+	double long_cv;
 };
 
 #define LINSCHED_MAX_JITTER_CV	      2.0

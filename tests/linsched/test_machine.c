@@ -105,6 +105,8 @@ static const char good[] = "# a probe's file\n"
 			   "noise_ppm=60000\n"
 			   "noise_ns=40000\n"
 			   "noise_cv_pct=250\n"
+			   "long_ppm=5000\n"
+			   "long_ns=3000000\n"
 			   "[spread]\n"
 			   "thread_switch_ns_q1=-20\n";
 
@@ -143,6 +145,10 @@ static void test_load(void **state)
 	assert_int_equal(cfg.costs.noise_ppm, 60000);
 	assert_int_equal(cfg.costs.noise_ns, 40000);
 	assert_true(cfg.costs.noise_cv == 2.5);
+	/* and its long stalls, a source of their own, exponential unless the file says otherwise */
+	assert_int_equal(cfg.costs.long_ppm, 5000);
+	assert_int_equal(cfg.costs.long_ns, 3000000);
+	assert_true(cfg.costs.long_cv == 1.0);
 	/* and its data cache */
 	assert_int_equal(cfg.costs.data_cache_lines, 16384);
 	assert_int_equal(cfg.costs.data_miss_ps, 250000);
@@ -195,6 +201,10 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[noise]\nnoise_cv_pct=1001\n",
 			  "2: noise_cv_pct: 1001 is not in 1..1000");
 	expect_refusal_at(state, "[noise]\nnoise_ppm=5000\n", " [noise]: noise_ppm needs noise_ns");
+	expect_refusal_at(state, "[noise]\nlong_ppm=1000000\n",
+			  "2: long_ppm: 1000000 is not below");
+	expect_refusal_at(state, "[noise]\nlong_cv_pct=0\n", "2: long_cv_pct: 0 is not in 1..1000");
+	expect_refusal_at(state, "[noise]\nlong_ppm=5000\n", " [noise]: long_ppm needs long_ns");
 	/* GKeyFile's comments start with '#' only. */
 	expect_refusal_at(state, "; note\n", "1: '; note' is not a key=value line");
 

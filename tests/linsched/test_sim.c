@@ -388,6 +388,13 @@ static void test_config_validate(void **state)
 	cfg = base;
 	cfg.costs.noise_cv = 0;
 	expect_invalid(&cfg, "[noise]");
+	cfg = base;
+	cfg.costs.long_ppm = 1000;
+	cfg.costs.long_ns = 0;
+	expect_invalid(&cfg, "long_ns");
+	cfg = base;
+	cfg.costs.long_cv = LINSCHED_MAX_STALL_CV * 2;
+	expect_invalid(&cfg, "long_cv_pct");
 
 	/* the edges of the sysctl ranges are valid */
 	cfg = base;
@@ -1745,6 +1752,42 @@ static void test_noise_lone_hog(void **state)
 	}
 }
 
+/*
+ * The noise's long stalls are a third source, independent of the other two: a lone hog of
+ * W = 40 s beside steal (f = 1/4 in 2 ms), short noise (1/5 in 0.5 ms) and long noise (1/10 in
+ * exponential stalls of 5 ms, runs of 45 ms) runs (3/4)(4/5)(9/10) = 0.54 of the time:
+ * 74.07 s. The long source's stalled time has the variance T * 2 * 45^2 * 5^2 / 50^3 = T * 0.81
+ * ms; with the others' (above) sd sqrt(1.50 * 74074) ms / 0.54 = 617 ms, 5 sd 3.1 s. Without the
+ * long source it would be 66.7 s.
+ */
+static void test_noise_long_lone_hog(void **state)
+{
+	(void)state;
+	static const struct act hog[] = { { A_RUN, 40 * SEC, 0 } };
+	struct linsched_config cfg = steal_config(1, LINSCHED_PPM / 4, 2 * MS);
+	struct world w;
+
+	cfg.costs.noise_ppm = LINSCHED_PPM / 5;
+	cfg.costs.noise_ns = MS / 2;
+	cfg.costs.noise_cv = 1;
+	cfg.costs.long_ppm = LINSCHED_PPM / 10;
+	cfg.costs.long_ns = 5 * MS;
+	cfg.costs.long_cv = 1;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, hog, "hog");
+	linsched_sim_run(sim);
+
+	const struct linsched_result *res = linsched_sim_result(sim);
+
+	assert_false(res->deadlock);
+	assert_true(fabs((double)res->runtime_ns / 1e9 - 40 / 0.54) < 3.1);
+	assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
 /* Two simulations in two threads at once give exactly what the same two give one after the other. */
 static void test_threads_match_sequential(void **state)
 {
@@ -1775,6 +1818,7 @@ int main(void)
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_validate),
 		cmocka_unit_test(test_noise_lone_hog),
+		cmocka_unit_test(test_noise_long_lone_hog),
 		cmocka_unit_test(test_fairness_nice),
 		cmocka_unit_test(test_fairness_4_on_2),
 		cmocka_unit_test(test_balance_3_on_2),

@@ -62,6 +62,7 @@ static void suffer_stalls(const struct linsched_cli *sim, double ppm, double ns,
 	if (!flag_given(&sim->flags, &sim->stall_cv))
 		cfg->costs.stall_cv = cv_pct / 100.0;
 	cfg->costs.noise_ppm = 0;
+	cfg->costs.long_ppm = 0;
 }
 
 gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stalls,
