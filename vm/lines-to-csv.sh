@@ -12,7 +12,9 @@
 # A plan made with make-plan.sh -n has a "stalls" run before every run: it gets no row of its
 # own, and gives the run after it guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct (the stalls
 # the guest saw on its busy CPUs just before the run: their share of the time, mean and
-# coefficient of variation), columns that only such a plan's CSV has.
+# coefficient of variation; all of them: the probe's [spread] noise_all_*, or with a probe older
+# than the split into short and long stalls its [noise] noise_*), columns that only such a plan's
+# CSV has.
 set -euo pipefail
 [ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: lines-to-csv.sh LINES_FILE [STEAL_FILE]" >&2; exit 1; }
 steal=${2:-/dev/null}
@@ -22,8 +24,9 @@ if grep -q '^LST run .* setting=stalls ' "$1"; then with_guest=1; fi
 awk -v with_steal=$(($# == 2)) -v with_guest=$with_guest '
 FILENAME == ARGV[1] { sp[$1] = $2; sn[$1] = $3; next }
 BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "" }
-# The stall probe prints [noise] keys: keep them for its run line.
-$1 == "LST" && $2 == "out" && $4 ~ /^noise_(ppm|ns|cv_pct)=[0-9]+$/ {
+# The stall probe prints [noise] and [spread] keys: keep them for its run line. noise_all_* are
+# all its stalls; a probe that splits them has its short ones alone in noise_*.
+$1 == "LST" && $2 == "out" && $4 ~ /^noise_(all_)?(ppm|ns|cv_pct)=[0-9]+$/ {
     k = $4; sub(/=.*/, "", k); v = $4; sub(/^[^=]*=/, "", v); probe[$3, k] = v; next
 }
 $1 == "LST" && $2 == "run" {
@@ -32,8 +35,9 @@ $1 == "LST" && $2 == "run" {
     if (f["setting"] == "stalls") {
         q = f["seq"]
         # A probe that failed, or saw no stall (noise_ppm=0 alone), leaves the next run without.
-        ok = f["rc"] == "0" && ((q, "noise_ns") in probe)
-        gp = ok ? probe[q, "noise_ppm"] : ""; gn = ok ? probe[q, "noise_ns"] : ""; gc = ok ? probe[q, "noise_cv_pct"] : ""
+        a = ((q, "noise_all_ppm") in probe) ? "noise_all_" : "noise_"
+        ok = f["rc"] == "0" && ((q, a "ns") in probe)
+        gp = ok ? probe[q, a "ppm"] : ""; gn = ok ? probe[q, a "ns"] : ""; gc = ok ? probe[q, a "cv_pct"] : ""
         next
     }
     wall = (f["wall_ns"] ~ /^[0-9]+$/) ? sprintf("%.6f", f["wall_ns"] / 1e9) : ""

@@ -71,6 +71,21 @@ read -r entries written < <(sed -n 's/^LST tracestat seq=2 entries=\([0-9]*\) wr
 "$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+$' ||
     fail "lines-to-csv.sh: run 2 has no guest stalls: $(grep -A9 '^LST start seq=1' "$lines" | tr '\n' '|')"
 
+# The probe in the initramfs splits its stalls into short and long ones: the run after it gets
+# all of them (noise_all_*), not the short ones alone; an older probe's noise_* still serve.
+grep -q '^LST out 1 noise_all_ppm=' "$lines" || fail "the stall probe printed no noise_all_ppm"
+printf '%s\n' 'LST out 0 noise_ppm=100' 'LST out 0 noise_ns=20' 'LST out 0 noise_cv_pct=90' \
+    'LST out 0 long_ppm=5' 'LST out 0 noise_all_ppm=105' 'LST out 0 noise_all_ns=21' \
+    'LST out 0 noise_all_cv_pct=150' \
+    'LST run seq=0 round=0 setting=stalls rc=0 time_s=- wall_ns=1 ctxt=-' \
+    'LST run seq=1 round=0 setting=a rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' \
+    'LST out 2 noise_ppm=100' 'LST out 2 noise_ns=20' 'LST out 2 noise_cv_pct=90' \
+    'LST run seq=2 round=0 setting=stalls rc=0 time_s=- wall_ns=1 ctxt=-' \
+    'LST run seq=3 round=0 setting=b rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' >"$work/split-lines"
+split_csv=$("$here/lines-to-csv.sh" "$work/split-lines")
+grep -q '^1,0,a,.*,105,21,150$' <<<"$split_csv" && grep -q '^3,0,b,.*,100,20,90$' <<<"$split_csv" ||
+    fail "lines-to-csv.sh: the guest stalls of a split and an older probe: $(tr '\n' '|' <<<"$split_csv")"
+
 # The host measured the steal of both runs: a share below one million ppm and a stall length
 # (-1 when no preemption was counted).
 steal=$work/out/steal.txt

@@ -672,8 +672,17 @@ static double observed_tick(long ms)
 #define NOISE_TAILS 3
 static const double noise_tail_ns[NOISE_TAILS] = { 100e3, 1e6, 4e6 };
 
+/* From this length on a stall is a long one (a host tick lost), a source of its own. */
+#define NOISE_LONG_NS 1000000
+
+/* One kind of stall, pooled over the CPUs: its share of the time, mean length, CV, count. */
+struct stall_stats {
+	double ppm, mean_ns, cv, n;
+};
+
 struct noise_result {
-	double ppm, mean_ns, cv;   /* pooled over the CPUs */
+	double ppm, mean_ns, cv;	  /* pooled over the CPUs */
+	struct stall_stats short_, long_; /* shorter than NOISE_LONG_NS, and the rest */
 	double tail[NOISE_TAILS];  /* share of the stalls' time in stalls over noise_tail_ns[k] */
 	double ppm_min, ppm_max;   /* the least and the most noisy CPU */
 	double stalls, longest_ns; /* how many, and the longest */
@@ -687,6 +696,7 @@ struct noise_thread_arg {
 	double n, sum, sum2, longest, span; /* stalls, their sums, the time watched */
 	double turn;			    /* the shortest gap: one turn of the loop */
 	double over[NOISE_TAILS];	    /* summed gaps longer than noise_tail_ns[k] */
+	double ln, lsum, lsum2;		    /* of which stalls of NOISE_LONG_NS or more */
 };
 
 /*
@@ -718,6 +728,11 @@ static void *noise_thread(void *arg)
 			for (int k = 0; k < NOISE_TAILS; k++)
 				if (gap > noise_tail_ns[k])
 					a->over[k] += gap;
+			if (gap >= NOISE_LONG_NS) {
+				a->ln++;
+				a->lsum += gap;
+				a->lsum2 += gap * gap;
+			}
 		}
 		if (t >= end)
 			break;
@@ -726,11 +741,23 @@ static void *noise_thread(void *arg)
 	/* Less a turn each: sum (g - m) = sum g - n m, sum (g - m)^2 = sum g^2 - 2 m sum g + n m^2. */
 	a->sum2 -= 2 * a->turn * a->sum - a->n * a->turn * a->turn;
 	a->sum -= a->n * a->turn;
+	a->lsum2 -= 2 * a->turn * a->lsum - a->ln * a->turn * a->turn;
+	a->lsum -= a->ln * a->turn;
 	a->longest = a->n ? a->longest - a->turn : 0;
 	return NULL;
 }
 
 /* All CPUs at once, as a benchmark that keeps them busy would see them. */
+static void stall_stats_of(double n, double sum, double sum2, double span, struct stall_stats *s)
+{
+	double mean = n > 0 ? sum / n : 0, var = n > 0 ? sum2 / n - mean * mean : 0;
+
+	s->n = n;
+	s->ppm = span > 0 ? 1e6 * sum / span : 0;
+	s->mean_ns = mean;
+	s->cv = var > 0 && mean > 0 ? sqrt(var) / mean : 0;
+}
+
 static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 			 struct noise_result *r)
 {
@@ -739,6 +766,7 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 	pthread_barrier_t start;
 	int started = 0, rc = -1;
 	double n = 0, sum = 0, sum2 = 0, span = 0, raw = 0, over[NOISE_TAILS] = { 0 };
+	double ln = 0, lsum = 0, lsum2 = 0;
 
 	memset(r, 0, sizeof(*r));
 	if (!a || !th || pthread_barrier_init(&start, NULL, (unsigned)ncpus) != 0)
@@ -769,6 +797,9 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 		sum2 += a[i].sum2;
 		span += a[i].span;
 		raw += a[i].sum + a[i].n * a[i].turn; /* the gaps as seen, turns included */
+		ln += a[i].ln;
+		lsum += a[i].lsum;
+		lsum2 += a[i].lsum2;
 		for (int k = 0; k < NOISE_TAILS; k++)
 			over[k] += a[i].over[k];
 	}
@@ -780,6 +811,8 @@ static int measure_noise(const int *cpus, int ncpus, const struct probe_opts *o,
 		r->ppm = 1e6 * sum / span;
 		r->mean_ns = mean;
 		r->cv = var > 0 ? sqrt(var) / mean : 0;
+		stall_stats_of(n - ln, sum - lsum, sum2 - lsum2, span, &r->short_);
+		stall_stats_of(ln, lsum, lsum2, span, &r->long_);
 		/* Against the gaps as seen: over[] holds them so. */
 		for (int k = 0; k < NOISE_TAILS; k++)
 			r->tail[k] = over[k] / raw;
@@ -820,21 +853,50 @@ static void put_spread(FILE *f, const char *key, const struct stat3 *s)
 		fprintf(f, "%s_q1=%.0f\n%s_q3=%.0f\n", key, s->q1, key, s->q3);
 }
 
-static void put_noise(FILE *f, const struct probe_result *r, const struct probe_opts *o)
+/* One source of stalls as machine.ini has it: prefix_ppm, prefix_ns, prefix_cv_pct. */
+static void put_stalls(FILE *f, const char *prefix, const struct stall_stats *s)
 {
 	/* The simulation's stalls are gamma distributed: CV from 0.01 to 10, at least 1 ns. */
-	double cv = r->noise.cv < 0.01 ? 0.01 : r->noise.cv > 10 ? 10 : r->noise.cv;
+	double cv = s->cv < 0.01 ? 0.01 : s->cv > 10 ? 10 : s->cv;
+
+	if (s->n > 0)
+		fprintf(f, "%s_ppm=%.0f\n%s_ns=%.0f\n%s_cv_pct=%.0f\n", prefix,
+			s->ppm < 999999 ? s->ppm : 999999, prefix, s->mean_ns >= 1 ? s->mean_ns : 1,
+			prefix, 100 * cv);
+	else
+		fprintf(f, "%s_ppm=0\n", prefix);
+}
+
+/*
+ * [noise] as two sources, the short stalls and the long ones (NOISE_LONG_NS on: a host tick
+ * lost), which one gamma cannot both fit. [spread] has them pooled (put_noise_spread: what the
+ * plans' per-run stall probes report, vm/lines-to-csv.sh) and the tail.
+ */
+static void put_noise(FILE *f, const struct probe_result *r, const struct probe_opts *o)
+{
+	const struct noise_result *nr = &r->noise;
 
 	fprintf(f,
 		"\n[noise]\n# %.0f stalls of more than %d ns on %d CPUs in %ld ms each, the longest "
-		"%.0f ns\n",
-		r->noise.stalls, NOISE_GAP_NS, r->cpus, o->noise_ms, r->noise.longest_ns);
-	if (r->noise.stalls > 0)
-		fprintf(f, "noise_ppm=%.0f\nnoise_ns=%.0f\nnoise_cv_pct=%.0f\n",
-			r->noise.ppm < 999999 ? r->noise.ppm : 999999,
-			r->noise.mean_ns >= 1 ? r->noise.mean_ns : 1, 100 * cv);
-	else
-		fputs("noise_ppm=0\n", f);
+		"%.0f ns; %.0f of them of %d ns or more (long_*)\n",
+		nr->stalls, NOISE_GAP_NS, r->cpus, o->noise_ms, nr->longest_ns, nr->long_.n,
+		NOISE_LONG_NS);
+	put_stalls(f, "noise", &nr->short_);
+	put_stalls(f, "long", &nr->long_);
+}
+
+/* The noise's lines of [spread]. */
+static void put_noise_spread(FILE *f, const struct noise_result *nr)
+{
+	const struct stall_stats all = { nr->ppm, nr->mean_ns, nr->cv, nr->stalls };
+
+	put_stalls(f, "noise_all", &all);
+	fprintf(f,
+		"noise_time_over_100us_ppm=%.0f\nnoise_time_over_1ms_ppm=%.0f\n"
+		"noise_time_over_4ms_ppm=%.0f\n",
+		1e6 * nr->tail[0], 1e6 * nr->tail[1], 1e6 * nr->tail[2]);
+	fprintf(f, "noise_ppm_min=%.0f\nnoise_ppm_max=%.0f\nnoise_longest_ns=%.0f\n", nr->ppm_min,
+		nr->ppm_max, nr->longest_ns);
 }
 
 /*
@@ -871,6 +933,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 		fprintf(f,
 			"# the noise of this machine as `linsched probe --noise-only` measured it\n");
 		put_noise(f, r, o);
+		fputs("\n[spread]\n", f);
+		put_noise_spread(f, &r->noise);
 		return;
 	}
 	fprintf(f,
@@ -912,19 +976,13 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_spread(f, "thread_switch_ns", &r->thread_switch);
 	put_spread(f, "process_switch_ns", &r->process_switch);
+	if (r->noise.ok)
+		put_noise_spread(f, &r->noise);
 	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
 		r->lone_yield.median);
 	for (int s = 0; r->data.ok && s < DATA_SIZES; s++)
 		fprintf(f, "data_read_ns_%ldk=%.0f\ndata_write_ns_%ldk=%.0f\n", data_kib[s],
 			r->data.read[s].median, data_kib[s], r->data.write[s].median);
-	if (r->noise.ok)
-		fprintf(f,
-			"noise_time_over_100us_ppm=%.0f\nnoise_time_over_1ms_ppm=%.0f\n"
-			"noise_time_over_4ms_ppm=%.0f\n",
-			1e6 * r->noise.tail[0], 1e6 * r->noise.tail[1], 1e6 * r->noise.tail[2]);
-	if (r->noise.ok)
-		fprintf(f, "noise_ppm_min=%.0f\nnoise_ppm_max=%.0f\nnoise_longest_ns=%.0f\n",
-			r->noise.ppm_min, r->noise.ppm_max, r->noise.longest_ns);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */

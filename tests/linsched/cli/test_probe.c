@@ -105,7 +105,10 @@ static void test_probe_writes_machine_ini(void **state)
 	run_clear(&r);
 }
 
-/* --noise-only writes [noise] and nothing else; --noise-ms 0 leaves [noise] out. */
+/*
+ * --noise-only writes [noise] (the short stalls and the long ones, two sources) and the noise's
+ * lines of [spread] (all the stalls pooled, the tail), nothing else; --noise-ms 0 leaves them out.
+ */
 static void test_probe_noise(void **state)
 {
 	g_autofree char *path = g_build_filename(*state, "noise.ini", NULL);
@@ -119,9 +122,19 @@ static void test_probe_noise(void **state)
 
 	assert_true(g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, NULL));
 	g_auto(GStrv) groups = g_key_file_get_groups(kf, &n_groups);
-	assert_int_equal(n_groups, 1);
+	assert_int_equal(n_groups, 2);
 	assert_string_equal(groups[0], "noise");
+	assert_string_equal(groups[1], "spread");
 	assert_true(g_key_file_has_key(kf, "noise", "noise_ppm", NULL));
+	assert_true(g_key_file_has_key(kf, "noise", "long_ppm", NULL));
+	assert_true(g_key_file_has_key(kf, "spread", "noise_all_ppm", NULL));
+	assert_true(g_key_file_has_key(kf, "spread", "noise_time_over_1ms_ppm", NULL));
+	/* The two sources' shares add up to the pooled one (each rounded to a whole ppm). */
+	guint64 all = g_key_file_get_uint64(kf, "spread", "noise_all_ppm", NULL);
+	guint64 parts = g_key_file_get_uint64(kf, "noise", "noise_ppm", NULL) +
+			g_key_file_get_uint64(kf, "noise", "long_ppm", NULL);
+
+	assert_true(parts + 1 >= all && parts <= all + 1);
 
 	/* It loads as a machine: the built-in one with this noise. */
 	g_autoptr(GError) error = NULL;
@@ -135,6 +148,7 @@ static void test_probe_noise(void **state)
 	expect_clean_exit(&r, "linsched probe --noise-ms 0");
 	assert_null(strstr(r.out, "[noise]"));
 	assert_null(strstr(r.out, "noise_ppm"));
+	assert_null(strstr(r.out, "noise_all"));
 	run_clear(&r);
 }
 
