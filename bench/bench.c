@@ -604,7 +604,7 @@ static double fidelity_plans(const PlanSet *set, const struct workload_cli *wc, 
 {
 	EvaluatorConfig config = { .replicates = 1, .jobs = jobs };
 	Evaluator *ev = evaluator_new(&config);
-	PlanSim ps = { wc, 1, ev };
+	PlanSim ps = { wc, 1, ev, FALSE };
 	SimSetting **sims = NULL;
 	double start = now_s();
 
