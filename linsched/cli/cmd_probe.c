@@ -303,7 +303,8 @@ static const long data_kib[DATA_SIZES] = { 64, 256, 1024, 4096, 16384, 65536 };
 struct data_result {
 	struct stat3 read[DATA_SIZES];	/* ns a read, at data_kib[i] in flight */
 	struct stat3 write[DATA_SIZES]; /* ns a write of those, round-robin over the sockets */
-	long charge;			/* bytes a socket charges a message */
+	int sizes;   /* the first sizes measured: a larger one needs too many fds */
+	long charge; /* bytes a socket charges a message */
 	int ok;
 };
 
@@ -353,22 +354,26 @@ static int measure_data(const struct probe_opts *o, const struct channel_result 
 
 	memset(r, 0, sizeof(*r));
 	if (sock->capacity_msgs < 2 || sock->buffer_bytes <= 0)
-		return -1;
+		return 0; /* no socket holds two messages: nothing to fill round-robin */
 	r->charge = sock->buffer_bytes / sock->capacity_msgs;
 	for (int s = 0; s < DATA_SIZES; s++) {
 		double per_read[DATA_MAX_REPEATS], per_write[DATA_MAX_REPEATS];
 		long msgs = data_kib[s] * 1024 / r->charge;
 
-		/* Each run opens its sockets afresh; a size's cost is the median of its runs'. */
+		/* Each run opens its sockets afresh; a size's cost is the median of its runs'. A
+		 * size that cannot be measured (small sockets need more pairs than there are
+		 * fds) ends the series: the step is read from the sizes before it. */
 		for (int k = 0; k < o->data_repeats; k++)
 			if (data_reads(msgs, sock->capacity_msgs - 1, trials, &per_read[k],
 				       &per_write[k]) != 0)
-				return -1;
+				goto done;
 		r->read[s] = summarise(per_read, o->data_repeats);
 		r->write[s] = summarise(per_write, o->data_repeats);
+		r->sizes = s + 1;
 	}
-	r->ok = 1;
-	return 0;
+done:
+	r->ok = r->sizes >= 2;
+	return r->sizes >= 1 ? 0 : -1;
 }
 
 /* ---- wakeup --------------------------------------------------------------------------------- */
@@ -907,11 +912,12 @@ static void put_noise_spread(FILE *f, const struct noise_result *nr)
  */
 static void put_data(FILE *f, const struct data_result *d)
 {
-	double hot = d->read[0].median, top = d->read[DATA_SIZES - 1].median - hot;
+	const int last = d->sizes - 1;
+	double hot = d->read[0].median, top = d->read[last].median - hot;
 	long lines = (d->charge + 63) / 64;
 
 	fprintf(f, "# data in flight: a socket read costs %.0f ns at %ld KiB, %.0f ns at %ld KiB\n",
-		hot, data_kib[0], hot + top, data_kib[DATA_SIZES - 1]);
+		hot, data_kib[0], hot + top, data_kib[last]);
 	if (!(top > 0.1 * hot)) {
 		fputs("# (no step: messages are read hot at every size, no data cache modelled)\n",
 		      f);
@@ -919,7 +925,7 @@ static void put_data(FILE *f, const struct data_result *d)
 	}
 	int k = 1;
 
-	while (k < DATA_SIZES - 1 && d->read[k].median - hot < top / 2)
+	while (k < last && d->read[k].median - hot < top / 2)
 		k++;
 	double bytes = sqrt((double)data_kib[k - 1] * (double)data_kib[k]) * 1024;
 
@@ -980,7 +986,7 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 		put_noise_spread(f, &r->noise);
 	fprintf(f, "thread_round_trip_ns=%.0f\nyield_ns=%.0f\n", r->thread_rt_median,
 		r->lone_yield.median);
-	for (int s = 0; r->data.ok && s < DATA_SIZES; s++)
+	for (int s = 0; r->data.ok && s < r->data.sizes; s++)
 		fprintf(f, "data_read_ns_%ldk=%.0f\ndata_write_ns_%ldk=%.0f\n", data_kib[s],
 			r->data.read[s].median, data_kib[s], r->data.write[s].median);
 }
