@@ -77,7 +77,7 @@ struct probe_opts {
 	int wakes;  /* wakeups per trial */
 	long tick_ms;
 	long noise_ms;	  /* 0: no noise measurement */
-	int noise_only;	  /* measure the noise alone, write [noise] alone */
+	int noise_only;	  /* measure the noise alone, write its [noise] and [spread] lines */
 	int data_repeats; /* measure_data's runs per size, each of up to DATA_TRIALS trials */
 };
 
@@ -1048,7 +1048,7 @@ static void help(void)
 	     "  -n, --trials N     trials per measurement, 3..1000 (default 15)\n"
 	     "      --noise-ms MS  how long every CPU watches for stalls, 0..600000 (default\n"
 	     "                     2000; --quick: 100); 0: not at all, and no [noise]\n"
-	     "      --noise-only   measure the noise alone and write [noise] alone\n"
+	     "      --noise-only   measure the noise alone and write only its lines\n"
 	     "      --quick        short trials, for a smoke test (the numbers are noisier)");
 }
 
