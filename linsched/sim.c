@@ -154,6 +154,19 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
 
+/* One of [noise]'s sources, prefix_ppm, prefix_ns and prefix_cv_pct in machine.ini. */
+static bool valid_noise_source(const char *prefix, uint64_t ppm, uint64_t ns, double cv,
+			       GError **error)
+{
+	if (ppm < LINSCHED_PPM && (!ppm || ns) && cv > 0 && cv <= LINSCHED_MAX_STALL_CV)
+		return true;
+	g_set_error(error, CONFIG_ERROR, 1,
+		    "--machine: [noise] needs %s_ppm below %llu, %s_ns of at least 1 and "
+		    "%s_cv_pct in 1..%d",
+		    prefix, LINSCHED_PPM, prefix, prefix, (int)(LINSCHED_MAX_STALL_CV * 100));
+	return false;
+}
+
 /* The profile's kernel's knobs within the ranges it accepts (sysctl, or debugfs for EEVDF). */
 static bool validate_knobs(const struct sched_profile *profile, const struct sched_tunables *t,
 			   GError **error)
@@ -240,23 +253,11 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->costs.stall_cv, LINSCHED_MAX_STALL_CV);
 		return false;
 	}
-	if (cfg->costs.noise_ppm >= LINSCHED_PPM ||
-	    (cfg->costs.noise_ppm && !cfg->costs.noise_ns) ||
-	    !(cfg->costs.noise_cv > 0 && cfg->costs.noise_cv <= LINSCHED_MAX_STALL_CV)) {
-		g_set_error(error, CONFIG_ERROR, 1,
-			    "--machine: [noise] needs noise_ppm below %llu, noise_ns of at least 1 "
-			    "and noise_cv_pct in 1..%d",
-			    LINSCHED_PPM, (int)(LINSCHED_MAX_STALL_CV * 100));
+	if (!valid_noise_source("noise", cfg->costs.noise_ppm, cfg->costs.noise_ns,
+				cfg->costs.noise_cv, error) ||
+	    !valid_noise_source("long", cfg->costs.long_ppm, cfg->costs.long_ns, cfg->costs.long_cv,
+				error))
 		return false;
-	}
-	if (cfg->costs.long_ppm >= LINSCHED_PPM || (cfg->costs.long_ppm && !cfg->costs.long_ns) ||
-	    !(cfg->costs.long_cv > 0 && cfg->costs.long_cv <= LINSCHED_MAX_STALL_CV)) {
-		g_set_error(error, CONFIG_ERROR, 1,
-			    "--machine: [noise] needs long_ppm below %llu, long_ns of at least 1 "
-			    "and long_cv_pct in 1..%d",
-			    LINSCHED_PPM, (int)(LINSCHED_MAX_STALL_CV * 100));
-		return false;
-	}
 	if (!(cfg->costs.jitter_cv >= 0 && cfg->costs.jitter_cv <= LINSCHED_MAX_JITTER_CV)) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cost-jitter: %g is not in 0..%g",
 			    cfg->costs.jitter_cv, LINSCHED_MAX_JITTER_CV);
@@ -798,7 +799,8 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 			uint64_t lines = cache_switch_in(sim->caches, rq->node, &next->cache);
 
 			/* Reloaded lines push older data in flight out, as written data does. */
-			cache_data_enter(sim->caches, rq->node, lines * CACHE_LINE_BYTES);
+			if (lines && c->data_cache_lines)
+				cache_data_enter(sim->caches, rq->node, lines * CACHE_LINE_BYTES);
 
 			next->overhead +=
 				linsched_cost(sim, c->switch_ns) + lines * c->miss_ps / 1000;

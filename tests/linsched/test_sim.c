@@ -1558,6 +1558,31 @@ static struct linsched_config steal_config(unsigned int cpus, uint64_t ppm, uint
 }
 
 /*
+ * A lone hog of work_ns on one CPU of cfg, run to its end: its runtime in seconds. Whatever held
+ * the CPU, the guest kernel charged the hog for all of it: sum_exec = runtime.
+ */
+static double lone_hog_runtime_s(const struct linsched_config *cfg, uint64_t work_ns)
+{
+	const struct act hog[] = { { A_RUN, work_ns, 0 } };
+	struct world w;
+
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(cfg);
+
+	SCRIPT(sim, &w, hog, "hog");
+	linsched_sim_run(sim);
+
+	const struct linsched_result *res = linsched_sim_result(sim);
+	double runtime_s = (double)res->runtime_ns / 1e9;
+
+	assert_false(res->deadlock);
+	assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
+	linsched_sim_free(sim);
+	world_clear(&w);
+	return runtime_s;
+}
+
+/*
  * A lone CPU hog of W = 10 s of work on one CPU stolen f = 1/4 of the time in exponential stalls
  * of mean m = 2 ms, the runs between them exponential of mean m (1 - f) / f = 6 ms. It finishes
  * once it has run W: over that run time the stalls form a compound Poisson sum, W / 6 ms = 1667
@@ -1568,23 +1593,9 @@ static struct linsched_config steal_config(unsigned int cpus, uint64_t ppm, uint
 static void test_steal_lone_hog(void **state)
 {
 	(void)state;
-	static const struct act hog[] = { { A_RUN, 10 * SEC, 0 } };
 	struct linsched_config cfg = steal_config(1, LINSCHED_PPM / 4, 2 * MS);
-	struct world w;
 
-	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	SCRIPT(sim, &w, hog, "hog");
-	linsched_sim_run(sim);
-
-	const struct linsched_result *res = linsched_sim_result(sim);
-
-	assert_false(res->deadlock);
-	assert_true(fabs((double)res->runtime_ns / 1e9 - 40.0 / 3) < 5 * 0.1155);
-	assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
-	linsched_sim_free(sim);
-	world_clear(&w);
+	assert_true(fabs(lone_hog_runtime_s(&cfg, 10 * SEC) - 40.0 / 3) < 5 * 0.1155);
 }
 
 /*
@@ -1722,7 +1733,6 @@ static void test_steal_determinism(void **state)
 static void test_noise_lone_hog(void **state)
 {
 	(void)state;
-	static const struct act hog[] = { { A_RUN, 10 * SEC, 0 } };
 	const struct {
 		uint64_t steal_ppm;
 		double runtime_s, tolerance_s;
@@ -1730,25 +1740,12 @@ static void test_noise_lone_hog(void **state)
 
 	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
 		struct linsched_config cfg = steal_config(1, cases[c].steal_ppm, 2 * MS);
-		struct world w;
 
 		cfg.costs.noise_ppm = LINSCHED_PPM / 5;
 		cfg.costs.noise_ns = MS / 2;
 		cfg.costs.noise_cv = 1;
-		world_init(&w);
-		struct linsched_sim *sim = sim_new(&cfg);
-
-		SCRIPT(sim, &w, hog, "hog");
-		linsched_sim_run(sim);
-
-		const struct linsched_result *res = linsched_sim_result(sim);
-
-		assert_false(res->deadlock);
-		assert_true(fabs((double)res->runtime_ns / 1e9 - cases[c].runtime_s) <
+		assert_true(fabs(lone_hog_runtime_s(&cfg, 10 * SEC) - cases[c].runtime_s) <
 			    cases[c].tolerance_s);
-		assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
-		linsched_sim_free(sim);
-		world_clear(&w);
 	}
 }
 
@@ -1763,9 +1760,7 @@ static void test_noise_lone_hog(void **state)
 static void test_noise_long_lone_hog(void **state)
 {
 	(void)state;
-	static const struct act hog[] = { { A_RUN, 40 * SEC, 0 } };
 	struct linsched_config cfg = steal_config(1, LINSCHED_PPM / 4, 2 * MS);
-	struct world w;
 
 	cfg.costs.noise_ppm = LINSCHED_PPM / 5;
 	cfg.costs.noise_ns = MS / 2;
@@ -1773,19 +1768,7 @@ static void test_noise_long_lone_hog(void **state)
 	cfg.costs.long_ppm = LINSCHED_PPM / 10;
 	cfg.costs.long_ns = 5 * MS;
 	cfg.costs.long_cv = 1;
-	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	SCRIPT(sim, &w, hog, "hog");
-	linsched_sim_run(sim);
-
-	const struct linsched_result *res = linsched_sim_result(sim);
-
-	assert_false(res->deadlock);
-	assert_true(fabs((double)res->runtime_ns / 1e9 - 40 / 0.54) < 3.1);
-	assert_int_equal(stats_of(sim, 0).sum_exec_ns, res->runtime_ns);
-	linsched_sim_free(sim);
-	world_clear(&w);
+	assert_true(fabs(lone_hog_runtime_s(&cfg, 40 * SEC) - 40 / 0.54) < 3.1);
 }
 
 /* Two simulations in two threads at once give exactly what the same two give one after the other. */
