@@ -71,6 +71,8 @@ static const struct key keys[] = {
 	{ "costs", "socket_read_ns", M(socket_read_ns), USED },
 	{ "costs", "pipe_write_ns", M(pipe_write_ns), USED },
 	{ "costs", "pipe_read_ns", M(pipe_read_ns), USED },
+	{ "costs", "socket_block_ns", M(socket_block_ns), USED },
+	{ "costs", "pipe_block_ns", M(pipe_block_ns), USED },
 	{ "costs", "wakeup_ns", M(wakeup_ns), USED },
 	{ "costs", "wakeup_remote_ns", M(wakeup_remote_ns), USED },
 	{ "costs", "thread_switch_ns", M(thread_switch_ns), USED },

@@ -14,8 +14,9 @@
  *
  *   [machine]   hz (the default --hz), and kernel, cpus, tick_ns, tick_res_ns, trials (read, not
  *               used)
- *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns, wakeup_ns,
- *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
+ *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns,
+ *               socket_block_ns, pipe_block_ns (a read that finds the channel empty or a write
+ *               that finds it full, up to its sleep; 0 by default), wakeup_ns, wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
  *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
  *               model's own default); data_cache_lines and data_miss_ps, the cache a
@@ -66,7 +67,10 @@ struct linsched_machine {
 	uint64_t cache_lines, miss_ps;		      /* last-level cache, line reload */
 	uint64_t socket_write_ns, socket_read_ns;     /* one message on a Unix socket */
 	uint64_t pipe_write_ns, pipe_read_ns;	      /* one message on a pipe */
-	uint64_t socket_sndbuf_bytes;		      /* a socket's send buffer */
+	/* A read that finds the channel empty (a write that finds it full): the system call up to
+	 * its sleep, which the probe measures as a non-blocking read of an empty channel. */
+	uint64_t socket_block_ns, pipe_block_ns;
+	uint64_t socket_sndbuf_bytes; /* a socket's send buffer */
 	uint64_t socket_msg_overhead; /* bytes charged per message beyond its data */
 	uint64_t pipe_bytes;	      /* a pipe's buffer */
 	/*

@@ -7,7 +7,11 @@
  *    sk_data_ready and pipe_write use wake_up_interruptible_sync_poll);
  *  - a read wakes every blocked writer, but only once enough space is free: for a socket when
  *    three quarters of the send buffer are free (unix_writable: wmem * 4 <= sndbuf), for a pipe
- *    when a whole page is free (a write can only take a free page).
+ *    when a whole page is free (a write can only take a free page);
+ *  - a read that finds the channel empty, or a write that finds it full, is a system call that
+ *    costs block_ns before its task sleeps (the probe's read of an empty channel); a message or
+ *    the space that arrives meanwhile is taken without sleeping, as the kernel's wakeup of a
+ *    task that has not yet left its CPU leaves it running.
  */
 #include "tasks/hackbench_internal.h"
 
@@ -27,6 +31,7 @@ void hackbench_params_default(struct hackbench_params *p)
 	p->model = HACKBENCH_FSM;
 	p->start = HACKBENCH_START_BARRIER;
 	p->fork_ns = HACKBENCH_FORK_NS;
+	p->block_ns = UINT64_MAX;
 	p->footprint_lines = HACKBENCH_FOOTPRINT_LINES;
 	p->solo_ms = HACKBENCH_SOLO_MS;
 	p->degradation = HACKBENCH_DEGRADATION;
@@ -48,6 +53,8 @@ void hackbench_params_resolve_for(struct hackbench_params *p, const struct linsc
 		p->read_ns = p->pipe ? m->pipe_read_ns : m->socket_read_ns;
 	if (!p->msg_overhead)
 		p->msg_overhead = m->socket_msg_overhead;
+	if (p->block_ns == UINT64_MAX)
+		p->block_ns = p->pipe ? m->pipe_block_ns : m->socket_block_ns;
 }
 
 void hackbench_params_resolve(struct hackbench_params *p)
@@ -211,7 +218,30 @@ struct hb_task {
 	enum hb_state state;
 	uint64_t done, total;	    /* messages written or read, of all */
 	unsigned int next_receiver; /* sender: whom it writes to next */
+	/* The channel was found full (empty) and the system call paid its way to the sleep: a
+	 * writer woken to find it full again sleeps again at once, as the kernel's wait loop does. */
+	bool attempted;
 };
+
+/*
+ * A write into a full channel (a read from an empty one) is a system call that costs CPU time
+ * before its task sleeps; the message may arrive (the space free) meanwhile, and then it goes
+ * through.
+ */
+static void hb_wait(struct hb_task *ht, struct linsched_task *t, struct linsched_waitqueue *wq,
+		    struct linsched_step *step)
+{
+	uint64_t ns = ht->hb->p.block_ns;
+
+	if (ns && !ht->attempted) {
+		ht->attempted = true;
+		step->kind = LINSCHED_STEP_RUN;
+		step->ns = linsched_cost(linsched_task_sim(t), ns);
+		return;
+	}
+	step->kind = LINSCHED_STEP_BLOCK;
+	step->wq = wq;
+}
 
 static struct hb_channel *channel(struct hackbench *hb, unsigned int group, unsigned int receiver)
 {
@@ -250,10 +280,10 @@ static void sender_step(struct linsched_task *t, struct hb_task *ht, struct lins
 	struct hb_channel *ch = channel(hb, ht->group, ht->next_receiver);
 
 	if (ch->queued >= ch->capacity) {
-		step->kind = LINSCHED_STEP_BLOCK;
-		step->wq = &ch->writers;
+		hb_wait(ht, t, &ch->writers, step);
 		return;
 	}
+	ht->attempted = false;
 	if (ch->stamps)
 		ch->stamps[(ch->head + ch->queued) % ch->capacity] =
 			linsched_data_write(t, hb->msg_bytes);
@@ -273,10 +303,10 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 	struct hb_channel *ch = channel(hb, ht->group, ht->index);
 
 	if (ch->queued == 0) {
-		step->kind = LINSCHED_STEP_BLOCK;
-		step->wq = &ch->readers;
+		hb_wait(ht, t, &ch->readers, step);
 		return;
 	}
+	ht->attempted = false;
 	uint64_t cold_ns = 0;
 
 	if (ch->stamps) {
@@ -502,6 +532,8 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 	json_uint(w, p->write_ns);
 	json_key(w, "read_ns");
 	json_uint(w, p->read_ns);
+	json_key(w, "block_ns");
+	json_uint(w, p->block_ns);
 	json_key(w, "footprint_lines");
 	json_uint(w, p->footprint_lines);
 	if (p->model == HACKBENCH_BOOTSTRAP) {

@@ -64,11 +64,15 @@ struct hackbench_params {
 	uint64_t fork_ns;	    /* parent start: CPU time to create one worker */
 	uint64_t capacity_bytes;    /* per channel; 0: the machine's for the kind */
 	uint64_t write_ns, read_ns; /* CPU cost of one write, one read; 0: the machine's */
-	uint64_t msg_overhead;	    /* socket: bytes charged per message beyond its data; 0: the
+	/* CPU cost of a write that finds the channel full or a read that finds it empty, from the
+	 * system call's entry to the sleep (the switch itself is the switch cost); UINT64_MAX:
+	 * the machine's. 0 is a valid cost: the attempt is free. */
+	uint64_t block_ns;
+	uint64_t msg_overhead;	  /* socket: bytes charged per message beyond its data; 0: the
 				     * built-in machine's */
-	uint64_t footprint_lines;   /* cache footprint of each task */
-	double solo_ms;		    /* bootstrap: runtime of one group alone */
-	double degradation;	    /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
+	uint64_t footprint_lines; /* cache footprint of each task */
+	double solo_ms;		  /* bootstrap: runtime of one group alone */
+	double degradation;	  /* bootstrap: RuntimeAlone / RuntimeCombined, in (0, 1] */
 };
 
 /* The real tools' defaults: 10 groups, 100 loops, 20 fds, 100 bytes, sockets, processes, FSM. */

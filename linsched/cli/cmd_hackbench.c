@@ -46,6 +46,12 @@ static void print_text(GString *out, const struct linsched_sim *sim,
 		p->model == HACKBENCH_FSM ? "fsm" : "bootstrap", p->pipe ? "pipes" : "sockets",
 		cfg->profile->name, cfg->nr_cpus, cfg->hz, cfg->seed);
 	report_variation(out, cfg, "# ");
+	if (p->block_ns)
+		g_string_append_printf(
+			out,
+			"# a read of an empty channel (a write to a full one) costs %" G_GUINT64_FORMAT
+			" ns before it sleeps\n",
+			p->block_ns);
 	report_knobs(out, cfg, "# ");
 	g_string_append_printf(out,
 			       "# %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT

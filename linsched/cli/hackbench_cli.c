@@ -55,6 +55,11 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		  "CPU time of one write (default: socket 1090, pipe 360)", "NS" },
 		{ "read-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->read_ns,
 		  "CPU time of one read (default: socket 1190, pipe 370)", "NS" },
+		{ "block-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->block_ns,
+		  "CPU time of a read that finds its channel empty or a write that finds it full, "
+		  "up to its sleep (default: the machine's socket_block_ns or pipe_block_ns, 0 "
+		  "built in)",
+		  "NS" },
 		{ "footprint-lines", 0, 0, G_OPTION_ARG_INT64, &o->footprint,
 		  "Cache footprint of each task in 64-byte lines (default: the machine's "
 		  "footprint_lines, else 512)",
@@ -78,6 +83,7 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		FLAG_INT(&o->capacity_bytes, 1, G_MAXINT64),
 		FLAG_INT(&o->write_ns, 0, G_MAXINT32),
 		FLAG_INT(&o->read_ns, 0, G_MAXINT32),
+		FLAG_INT(&o->block_ns, 0, G_MAXINT32),
 		FLAG_INT(&o->footprint, 0, G_MAXINT32),
 		FLAG_REAL(&o->solo_ms, 0, 1e9, FLAG_OPEN_LO),
 		FLAG_REAL(&o->degradation, 0, 1, FLAG_OPEN_LO),
@@ -145,6 +151,8 @@ static bool params_of(const struct hackbench_cli *o, const struct hackbench_shap
 		p->write_ns = (uint64_t)o->write_ns;
 	if (GIVEN(read_ns))
 		p->read_ns = (uint64_t)o->read_ns;
+	if (GIVEN(block_ns))
+		p->block_ns = (uint64_t)o->block_ns;
 	if (o->model && strcmp(o->model, "bootstrap") == 0)
 		p->model = HACKBENCH_BOOTSTRAP;
 	else if (o->model && strcmp(o->model, "fsm") != 0) {

@@ -14,7 +14,7 @@
 #include "tasks/hackbench.h"
 
 struct hackbench_cli {
-	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, footprint;
+	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, block_ns, footprint;
 	gboolean pipe, threads, processes;
 	char *model, *bootstrap_file, *start;
 	double solo_ms, degradation;

@@ -76,6 +76,9 @@ static void test_builtin(void **state)
 	assert_int_equal(cfg.costs.noise_ppm, 0);
 	/* messages read hot */
 	assert_int_equal(cfg.costs.data_cache_lines, 0);
+	/* a read of an empty channel sleeps at no cost */
+	assert_int_equal(m.socket_block_ns, 0);
+	assert_int_equal(m.pipe_block_ns, 0);
 }
 
 static const char good[] = "# a probe's file\n"
@@ -87,6 +90,7 @@ static const char good[] = "# a probe's file\n"
 			   "[costs]\n"
 			   "socket_write_ns=8000\n"
 			   "socket_read_ns=5000\n"
+			   "socket_block_ns=1500\n"
 			   "wakeup_ns=6000\n"
 			   "wakeup_remote_ns=9000\n"
 			   "thread_switch_ns=3000\n"
@@ -127,6 +131,9 @@ static void test_load(void **state)
 	assert_int_equal(m.thread_switch_ns, 3000);
 	assert_int_equal(m.process_switch_ns, 5700);
 	assert_int_equal(m.pipe_write_ns, 360);
+	/* a socket's blocking system call; the pipe's stays the built-in 0: not modelled */
+	assert_int_equal(m.socket_block_ns, 1500);
+	assert_int_equal(m.pipe_block_ns, 0);
 	/* 160000 bytes hold 200 messages of 100: 800 bytes each, 700 beyond the data. */
 	assert_int_equal(m.socket_sndbuf_bytes, 160000);
 	assert_int_equal(m.socket_msg_overhead, 700);

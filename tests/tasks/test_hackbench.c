@@ -1343,6 +1343,100 @@ static void test_data_cache_hackbench(void **state)
 	}
 }
 
+/* ---- the system call that finds its channel empty or full ------------------------------------ */
+
+struct block_run {
+	uint64_t sender_exec, receiver_exec;
+	unsigned long receiver_sleeps; /* voluntary switches: every sleep, the barrier's included */
+};
+
+/*
+ * One sender and one receiver on cpus CPUs with no cost but the messages' and block_ns: no switch,
+ * wakeup, migration or cache cost, footprints of 0, and a wakeup granularity of 1 s, so that no
+ * wakeup preempts.
+ */
+static struct block_run run_blocking(unsigned int cpus, uint64_t capacity_bytes, unsigned int loops,
+				     uint64_t write_ns, uint64_t read_ns, uint64_t block_ns)
+{
+	struct linsched_config cfg = config_for("2.6.28", cpus);
+	struct hackbench_params p = small_params(1, 1, loops);
+	struct block_run r;
+
+	cfg.costs.switch_ns = cfg.costs.wakeup_ns = cfg.costs.wakeup_remote_ns = 0;
+	cfg.costs.migrate_ns = cfg.costs.miss_ps = 0;
+	cfg.tun.wakeup_granularity = 1000 * MS;
+	assert_true(linsched_config_validate(&cfg, NULL));
+	p.capacity_bytes = capacity_bytes;
+	p.write_ns = write_ns;
+	p.read_ns = read_ns;
+	p.block_ns = block_ns;
+	p.footprint_lines = 0;
+
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+	struct hackbench *hb = hackbench_create(sim, &p);
+
+	linsched_sim_run(sim);
+	assert_false(linsched_sim_result(sim)->deadlock);
+	assert_int_equal(hackbench_messages(hb), loops);
+	r.sender_exec = stats(find_task(sim, "sender-0.0")).sum_exec_ns;
+	struct linsched_task_stats rs = stats(find_task(sim, "receiver-0.0"));
+
+	r.receiver_exec = rs.sum_exec_ns;
+	r.receiver_sleeps = rs.nvcsw;
+	hackbench_free(hb);
+	linsched_sim_free(sim);
+	return r;
+}
+
+static void test_block_cost_on_one_cpu(void **state)
+{
+	(void)state;
+	/*
+	 * A channel of one message on one CPU, where nothing preempts. The sender reaches the barrier
+	 * first and waits; the receiver releases it and finds the channel empty: it pays 300 ns for
+	 * the system call, the channel is still empty (nobody else ran), and it sleeps. The sender
+	 * writes message 1 (waking the receiver), finds the channel full when it tries message 2,
+	 * pays 300 ns and sleeps; the receiver reads message 1 (waking the sender), finds the
+	 * channel empty, pays and sleeps; and so on. After its last message each side exits without
+	 * trying again: 10 attempts of the receiver (one before the first message), 9 of the sender.
+	 */
+	struct block_run free_ = run_blocking(1, SOCKET_CHARGE, 10, 1000, 2000, 0);
+	struct block_run paid = run_blocking(1, SOCKET_CHARGE, 10, 1000, 2000, 300);
+
+	assert_int_equal(free_.sender_exec, 10 * 1000);
+	assert_int_equal(free_.receiver_exec, 10 * 2000);
+	assert_int_equal(paid.sender_exec, 10 * 1000 + 9 * 300);
+	assert_int_equal(paid.receiver_exec, 10 * 2000 + 10 * 300);
+	/* Both sleep on the channel after every message but the last: the same in both runs. */
+	assert_int_equal(paid.receiver_sleeps, free_.receiver_sleeps);
+}
+
+static void test_block_cost_lets_data_arrive(void **state)
+{
+	(void)state;
+	/*
+	 * Two CPUs, a channel larger than the run, reads of 100 ns and writes of 1000 ns: the
+	 * receiver keeps emptying the channel and waits for the sender's next message. With a free
+	 * attempt it falls asleep on the empty channel once per message (and once at the barrier).
+	 * When finding it empty costs 5 us, the sender writes 5 messages meanwhile: the attempt ends
+	 * with data, the receiver reads on without sleeping, and its CPU time is the reads and those
+	 * attempts alone. A cycle of one attempt and k reads lasts 5000 + 100 k ns, in which the
+	 * sender writes (5000 + 100 k) / 1000 messages: k = 5000 / 900, one attempt every 5.56
+	 * messages.
+	 */
+	const unsigned int loops = 100;
+	struct block_run free_ = run_blocking(2, 1000 * SOCKET_CHARGE, loops, 1000, 100, 0);
+	struct block_run paid = run_blocking(2, 1000 * SOCKET_CHARGE, loops, 1000, 100, 5000);
+
+	assert_true(free_.receiver_sleeps >= loops - 1);
+	assert_true(paid.receiver_sleeps <= 2);
+	assert_int_equal(paid.sender_exec, loops * 1000);
+	uint64_t attempts = (paid.receiver_exec - loops * 100) / 5000;
+
+	assert_int_equal(paid.receiver_exec, loops * 100 + attempts * 5000);
+	assert_in_range(attempts, loops * 900 / 5000 - 1, loops * 900 / 5000 + 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1366,6 +1460,8 @@ int main(void)
 		cmocka_unit_test(test_cache_migration_starts_cold),
 		cmocka_unit_test(test_data_cache_through_the_engine),
 		cmocka_unit_test(test_data_cache_hackbench),
+		cmocka_unit_test(test_block_cost_on_one_cpu),
+		cmocka_unit_test(test_block_cost_lets_data_arrive),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -18,6 +18,9 @@
 #define M(field)    offsetof(struct linsched_machine, field)
 #define FLAG(field) offsetof(struct workload_cli, field)
 
+/* Where a fit of a blocking system call starts on a machine that does not model it (0). */
+#define FIT_BLOCK_START_NS 100
+
 /*
  * The parameters a fit may vary. The ranges are what a machine could plausibly have (a few tens
  * of ns for a syscall on a fast machine, a millisecond for the slowest emulated switch); a fit
@@ -42,6 +45,14 @@ static const FitParam params[] = {
 	  FLAG(hb.write_ns), "a message written to a pipe, ns" },
 	{ "pipe_read", "costs", "pipe_read_ns", M(pipe_read_ns), 20, 1e6, "--read-cost-ns",
 	  FLAG(hb.read_ns), "a message read from a pipe, ns" },
+	{ "socket_block", "costs", "socket_block_ns", M(socket_block_ns), 10, 1e6,
+	  "--block-cost-ns", FLAG(hb.block_ns),
+	  "a socket read that finds it empty (a write, full), up to its sleep, ns (0 in the "
+	  "machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) ")" },
+	{ "pipe_block", "costs", "pipe_block_ns", M(pipe_block_ns), 10, 1e6, "--block-cost-ns",
+	  FLAG(hb.block_ns),
+	  "a pipe read that finds it empty (a write, full), up to its sleep, ns (0 in the "
+	  "machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) ")" },
 	{ "miss", "costs", "miss_ps", M(miss_ps), 10, 1e6, "--miss-cost-ps", FLAG(sim.miss_cost_ps),
 	  "reloading one cache line, ps" },
 	{ "footprint", "costs", "footprint_lines", M(footprint_lines), 1, 1e6, "--footprint-lines",
@@ -99,6 +110,8 @@ double fit_param_get(const FitParam *p, const struct linsched_machine *m)
 		return (double)m->cache_lines;
 	if (v == 0 && p->offset == M(data_miss_ps))
 		return (double)m->miss_ps;
+	if (v == 0 && (p->offset == M(socket_block_ns) || p->offset == M(pipe_block_ns)))
+		return FIT_BLOCK_START_NS;
 	return (double)v;
 }
 

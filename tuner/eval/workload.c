@@ -141,6 +141,8 @@ static char *describe_settings(const struct workload *w)
 		if (p->msg_overhead != builtin.socket_msg_overhead)
 			g_string_append_printf(s, " msg_overhead=%" G_GUINT64_FORMAT,
 					       p->msg_overhead);
+		if (p->block_ns)
+			g_string_append_printf(s, " block=%" G_GUINT64_FORMAT, p->block_ns);
 	} else {
 		g_string_append(s, " workload=tasks");
 		for (guint i = 0; i < w->tasks->len; i++) {
