@@ -9,6 +9,8 @@
  *     batch of writes into the channel, then the reads that empty it, pinned to one CPU);
  *   - how many 100-byte messages each channel holds before the writer would block
  *     (non-blocking writes until EAGAIN);
+ *   - what a read of the empty channel costs up to where it would sleep: a non-blocking read,
+ *     which returns EAGAIN at that point (socket_block_ns, pipe_block_ns);
  *   - what a socket read costs when 64 KiB to 64 MiB of other messages were written after its
  *     message (data in flight, as in hackbench's full sockets), and from the step in that cost
  *     the data cache the simulation models: data_cache_lines and data_miss_ps (measure_data);
@@ -17,8 +19,9 @@
  *     and half of what a message ping-pong's round trip (below) costs more between processes
  *     than between threads;
  *   - the wakeup cost on one CPU: a ping-pong of messages over two socket pairs between two
- *     threads pinned to one CPU, whose round trip is two writes, two reads, two wakeups and
- *     two switches, less the write, read and switch;
+ *     threads pinned to one CPU, whose round trip is two writes, two reads that each find
+ *     their socket empty and sleep, two wakeups and two switches, less the write, the read,
+ *     the read of the empty socket and the switch;
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the tick: HZ = 1 s / the resolution of CLOCK_MONOTONIC_COARSE, which is one jiffy, and
@@ -202,6 +205,7 @@ static int open_channel(int socket_pair, int fds[2])
 
 struct channel_result {
 	struct stat3 write, read;
+	struct stat3 block; /* a read of the empty channel, up to where it would sleep */
 	long capacity_msgs;
 	long buffer_bytes; /* SO_SNDBUF of the writing socket, or the pipe's size */
 };
@@ -249,8 +253,10 @@ static int measure_channel(int socket_pair, const struct probe_opts *o, struct c
 		close(fds[1]);
 		return -1;
 	}
+	double bl[MAX_TRIALS];
+
 	for (int t = 0; t < o->trials; t++) {
-		double bw[MAX_SAMPLES], br[MAX_SAMPLES];
+		double bw[MAX_SAMPLES], br[MAX_SAMPLES], bb[MAX_SAMPLES];
 		int nb = 0;
 
 		for (long done = 0; done < o->ops && nb < MAX_SAMPLES; done += batch, nb++) {
@@ -271,11 +277,28 @@ static int measure_channel(int socket_pair, const struct probe_opts *o, struct c
 		 * task, a stolen virtual CPU) says nothing of the channel. */
 		w[t] = summarise(bw, nb).median;
 		rd[t] = summarise(br, nb).median;
+
+		/* The channel is empty now: a non-blocking read stops with EAGAIN where a
+		 * blocking one would go to sleep. */
+		if (set_nonblock(fds[0], 1) != 0)
+			goto fail;
+		for (nb = 0; nb * batch < o->ops && nb < MAX_SAMPLES; nb++) {
+			uint64_t t0 = now_ns();
+
+			for (long i = 0; i < batch; i++)
+				if (read(fds[0], buf, sizeof(buf)) != -1 || errno != EAGAIN)
+					goto fail;
+			bb[nb] = (double)(now_ns() - t0) / (double)batch;
+		}
+		if (set_nonblock(fds[0], 0) != 0)
+			goto fail;
+		bl[t] = summarise(bb, nb).median;
 	}
 	close(fds[0]);
 	close(fds[1]);
 	r->write = summarise(w, o->trials);
 	r->read = summarise(rd, o->trials);
+	r->block = summarise(bl, o->trials);
 	return 0;
 fail:
 	close(fds[0]);
@@ -573,7 +596,8 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 	return rc;
 }
 
-/* Per wakeup: half a round trip, less one write, one read and one switch. */
+/* Per wakeup: half a round trip, less one write, one read, one read of the empty socket and one
+ * switch. */
 static struct stat3 wakeup_cost(double *rt, int n, double per_message)
 {
 	for (int i = 0; i < n; i++)
@@ -958,6 +982,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_cost(f, "socket_read_ns", &r->sock.read);
 	put_cost(f, "pipe_write_ns", &r->pipe.write);
 	put_cost(f, "pipe_read_ns", &r->pipe.read);
+	put_cost(f, "socket_block_ns", &r->sock.block);
+	put_cost(f, "pipe_block_ns", &r->pipe.block);
 	put_cost(f, "wakeup_ns", &r->wakeup);
 	put_cost(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_cost(f, "thread_switch_ns", &r->thread_switch);
@@ -978,6 +1004,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "socket_read_ns", &r->sock.read);
 	put_spread(f, "pipe_write_ns", &r->pipe.write);
 	put_spread(f, "pipe_read_ns", &r->pipe.read);
+	put_spread(f, "socket_block_ns", &r->sock.block);
+	put_spread(f, "pipe_block_ns", &r->pipe.block);
 	put_spread(f, "wakeup_ns", &r->wakeup);
 	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_spread(f, "thread_switch_ns", &r->thread_switch);
@@ -1220,7 +1248,8 @@ int linsched_probe_main(int argc, char **argv)
 	r.process_switch = summarise(vp, o.trials);
 	r.thread_rt_median = summarise(v, o.trials).median;
 	r.wakeup = wakeup_cost(v, o.trials,
-			       r.sock.write.median + r.sock.read.median + r.thread_switch.median);
+			       r.sock.write.median + r.sock.read.median + r.sock.block.median +
+				       r.thread_switch.median);
 	if (write_out(o.out, &r, &o) != 0) {
 		fprintf(stderr, "linsched probe: cannot write %s: %s\n", o.out, strerror(errno));
 		return 1;

@@ -59,6 +59,8 @@ static void test_probe_writes_machine_ini(void **state)
 	/* Positive costs, a channel that holds something, an HZ the simulator knows. */
 	assert_true(m.socket_write_ns > 0 && m.socket_read_ns > 0);
 	assert_true(m.pipe_write_ns > 0 && m.pipe_read_ns > 0);
+	/* A read of the empty channel: a system call, however short, that returned EAGAIN. */
+	assert_true(m.socket_block_ns > 0 && m.pipe_block_ns > 0);
 	assert_true(m.socket_sndbuf_bytes > 100 && m.pipe_bytes >= 4096);
 	assert_true(m.socket_msg_overhead < m.socket_sndbuf_bytes);
 	assert_true(m.hz == 100 || m.hz == 250 || m.hz == 300 || m.hz == 1000);
