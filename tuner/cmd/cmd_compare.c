@@ -3,7 +3,8 @@
  * simulator's trace of the same workload, in the figures that tell how the two schedulers
  * differ (SPEC.md §7): switches in all and between the workload's tasks, voluntary and
  * involuntary, wakeup preemptions, wakeups, migrations, idle time and run-queue lengths per CPU,
- * run lengths per role, and, with --messages, switches per message and messages per run.
+ * run lengths per role, with --messages switches per message and messages per run, and when in
+ * the run it all happens: the switches per tenth of the window and when the workers exit.
  * tuner/fidelity/trace_stats.h defines every figure.
  *
  *   tuner compare real.trace sim.trace --messages 4000 [--workload hackbench,sender,receiver]
@@ -30,18 +31,30 @@ typedef enum {
 	F_NUMBER,
 } FigureKind;
 
+/* A figure is one number, or one per CPU, or one per tenth of the window. */
+typedef enum {
+	SPAN_ONE,
+	SPAN_CPU,
+	SPAN_TENTH,
+} FigureSpan;
+
 typedef struct {
 	const char *key, *label;
 	FigureKind kind;
-	double (*get)(const TraceStats *st, guint cpu);
-	gboolean per_cpu;
+	double (*get)(const TraceStats *st, guint i);
+	FigureSpan span;
 } Figure;
 
-#define GET(name, expr)                                           \
-	static double get_##name(const TraceStats *st, guint cpu) \
-	{                                                         \
-		(void)cpu;                                        \
-		return (double)(expr);                            \
+static guint span_len(const Figure *f, const TraceStats *st)
+{
+	return f->span == SPAN_CPU ? st->nr_cpus : f->span == SPAN_TENTH ? TRACE_STATS_TENTHS : 1;
+}
+
+#define GET(name, expr)                                         \
+	static double get_##name(const TraceStats *st, guint i) \
+	{                                                       \
+		(void)i;                                        \
+		return (double)(expr);                          \
 	}
 
 GET(duration, st->duration_s)
@@ -68,10 +81,10 @@ GET(preempting_wakeups,
 			: NAN)
 GET(migrations, st->migrations)
 GET(wake_migrations, st->wake_migrations)
-GET(idle, st->idle_s[cpu])
-GET(idle_fraction, st->duration_s > 0 ? st->idle_s[cpu] / st->duration_s : NAN)
-GET(runqueue_mean, st->runqueue_mean[cpu])
-GET(runqueue_max, st->runqueue_max[cpu])
+GET(idle, st->idle_s[i])
+GET(idle_fraction, st->duration_s > 0 ? st->idle_s[i] / st->duration_s : NAN)
+GET(runqueue_mean, st->runqueue_mean[i])
+GET(runqueue_max, st->runqueue_max[i])
 GET(runnable_mean, st->runnable_mean)
 GET(runs, st->runs.count)
 GET(run_median, st->runs.median_us)
@@ -87,57 +100,72 @@ GET(receiver_busy, st->roles[TRACE_ROLE_RECEIVER].total_us / 1e3)
 GET(switches_per_message, st->switches_per_message)
 GET(messages_per_receiver_run, st->messages_per_receiver_run)
 GET(messages_per_sender_run, st->messages_per_sender_run)
+GET(switches_by_tenth, st->switches_by_tenth[i])
+GET(sender_first_exit, st->first_exit[TRACE_ROLE_SENDER])
+GET(sender_median_exit, st->median_exit[TRACE_ROLE_SENDER])
+GET(receiver_first_exit, st->first_exit[TRACE_ROLE_RECEIVER])
+GET(receiver_median_exit, st->median_exit[TRACE_ROLE_RECEIVER])
 
 static const Figure figures[] = {
-	{ "duration_s", "window (s)", F_NUMBER, get_duration, FALSE },
-	{ "workload_tasks", "workload tasks", F_COUNT, get_workload_tasks, FALSE },
-	{ "senders", "  senders", F_COUNT, get_senders, FALSE },
-	{ "receivers", "  receivers", F_COUNT, get_receivers, FALSE },
-	{ "switches", "switches, all", F_COUNT, get_switches, FALSE },
-	{ "switches_workload", "  from or to the workload", F_COUNT, get_switches_workload, FALSE },
-	{ "switches_between", "  between workload tasks", F_COUNT, get_switches_between, FALSE },
-	{ "voluntary", "    voluntary (S, D)", F_COUNT, get_voluntary, FALSE },
-	{ "involuntary", "    involuntary (R)", F_COUNT, get_involuntary, FALSE },
-	{ "wakeup_preemptions", "      by a wakeup", F_COUNT, get_wakeup_preemptions, FALSE },
+	{ "duration_s", "window (s)", F_NUMBER, get_duration, SPAN_ONE },
+	{ "workload_tasks", "workload tasks", F_COUNT, get_workload_tasks, SPAN_ONE },
+	{ "senders", "  senders", F_COUNT, get_senders, SPAN_ONE },
+	{ "receivers", "  receivers", F_COUNT, get_receivers, SPAN_ONE },
+	{ "switches", "switches, all", F_COUNT, get_switches, SPAN_ONE },
+	{ "switches_workload", "  from or to the workload", F_COUNT, get_switches_workload,
+	  SPAN_ONE },
+	{ "switches_between", "  between workload tasks", F_COUNT, get_switches_between, SPAN_ONE },
+	{ "voluntary", "    voluntary (S, D)", F_COUNT, get_voluntary, SPAN_ONE },
+	{ "involuntary", "    involuntary (R)", F_COUNT, get_involuntary, SPAN_ONE },
+	{ "wakeup_preemptions", "      by a wakeup", F_COUNT, get_wakeup_preemptions, SPAN_ONE },
 	{ "other_preemptions", "      other (tick, balance)", F_COUNT, get_other_preemptions,
-	  FALSE },
-	{ "exits", "    exits (X, Z)", F_COUNT, get_exits, FALSE },
+	  SPAN_ONE },
+	{ "exits", "    exits (X, Z)", F_COUNT, get_exits, SPAN_ONE },
 	{ "workload_voluntary", "  workload task leaves, voluntary", F_COUNT,
-	  get_workload_voluntary, FALSE },
+	  get_workload_voluntary, SPAN_ONE },
 	{ "workload_involuntary", "  workload task leaves, involuntary", F_COUNT,
-	  get_workload_involuntary, FALSE },
+	  get_workload_involuntary, SPAN_ONE },
 	{ "workload_wakeup_preemptions", "    by a wakeup", F_COUNT,
-	  get_workload_wakeup_preemptions, FALSE },
-	{ "wakeups", "wakeups, all", F_COUNT, get_wakeups, FALSE },
-	{ "wakeups_workload", "  of workload tasks", F_COUNT, get_wakeups_workload, FALSE },
-	{ "wakeups_between", "    by workload tasks", F_COUNT, get_wakeups_between, FALSE },
-	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, FALSE },
+	  get_workload_wakeup_preemptions, SPAN_ONE },
+	{ "wakeups", "wakeups, all", F_COUNT, get_wakeups, SPAN_ONE },
+	{ "wakeups_workload", "  of workload tasks", F_COUNT, get_wakeups_workload, SPAN_ONE },
+	{ "wakeups_between", "    by workload tasks", F_COUNT, get_wakeups_between, SPAN_ONE },
+	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, SPAN_ONE },
 	{ "preempting_wakeups", "    preempting / onto busy", F_NUMBER, get_preempting_wakeups,
-	  FALSE },
-	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, FALSE },
-	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, FALSE },
-	{ "idle_s", "idle (s), CPU", F_NUMBER, get_idle, TRUE },
-	{ "idle_fraction", "idle fraction, CPU", F_NUMBER, get_idle_fraction, TRUE },
-	{ "runqueue_mean", "run queue, mean, CPU", F_NUMBER, get_runqueue_mean, TRUE },
-	{ "runqueue_max", "run queue, max, CPU", F_COUNT, get_runqueue_max, TRUE },
-	{ "runnable_mean", "runnable workers, mean", F_NUMBER, get_runnable_mean, FALSE },
-	{ "runs", "workload runs", F_COUNT, get_runs, FALSE },
-	{ "run_median_us", "  median (us)", F_NUMBER, get_run_median, FALSE },
-	{ "run_mean_us", "  mean (us)", F_NUMBER, get_run_mean, FALSE },
-	{ "sender_runs", "sender runs", F_COUNT, get_sender_runs, FALSE },
-	{ "sender_run_median_us", "  median (us)", F_NUMBER, get_sender_run_median, FALSE },
-	{ "sender_run_mean_us", "  mean (us)", F_NUMBER, get_sender_run_mean, FALSE },
-	{ "sender_busy_ms", "  CPU time (ms)", F_NUMBER, get_sender_busy, FALSE },
-	{ "receiver_runs", "receiver runs", F_COUNT, get_receiver_runs, FALSE },
-	{ "receiver_run_median_us", "  median (us)", F_NUMBER, get_receiver_run_median, FALSE },
-	{ "receiver_run_mean_us", "  mean (us)", F_NUMBER, get_receiver_run_mean, FALSE },
-	{ "receiver_busy_ms", "  CPU time (ms)", F_NUMBER, get_receiver_busy, FALSE },
+	  SPAN_ONE },
+	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, SPAN_ONE },
+	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, SPAN_ONE },
+	{ "idle_s", "idle (s), CPU", F_NUMBER, get_idle, SPAN_CPU },
+	{ "idle_fraction", "idle fraction, CPU", F_NUMBER, get_idle_fraction, SPAN_CPU },
+	{ "runqueue_mean", "run queue, mean, CPU", F_NUMBER, get_runqueue_mean, SPAN_CPU },
+	{ "runqueue_max", "run queue, max, CPU", F_COUNT, get_runqueue_max, SPAN_CPU },
+	{ "runnable_mean", "runnable workers, mean", F_NUMBER, get_runnable_mean, SPAN_ONE },
+	{ "runs", "workload runs", F_COUNT, get_runs, SPAN_ONE },
+	{ "run_median_us", "  median (us)", F_NUMBER, get_run_median, SPAN_ONE },
+	{ "run_mean_us", "  mean (us)", F_NUMBER, get_run_mean, SPAN_ONE },
+	{ "sender_runs", "sender runs", F_COUNT, get_sender_runs, SPAN_ONE },
+	{ "sender_run_median_us", "  median (us)", F_NUMBER, get_sender_run_median, SPAN_ONE },
+	{ "sender_run_mean_us", "  mean (us)", F_NUMBER, get_sender_run_mean, SPAN_ONE },
+	{ "sender_busy_ms", "  CPU time (ms)", F_NUMBER, get_sender_busy, SPAN_ONE },
+	{ "receiver_runs", "receiver runs", F_COUNT, get_receiver_runs, SPAN_ONE },
+	{ "receiver_run_median_us", "  median (us)", F_NUMBER, get_receiver_run_median, SPAN_ONE },
+	{ "receiver_run_mean_us", "  mean (us)", F_NUMBER, get_receiver_run_mean, SPAN_ONE },
+	{ "receiver_busy_ms", "  CPU time (ms)", F_NUMBER, get_receiver_busy, SPAN_ONE },
 	{ "switches_per_message", "switches between workload tasks / message", F_NUMBER,
-	  get_switches_per_message, FALSE },
+	  get_switches_per_message, SPAN_ONE },
 	{ "messages_per_receiver_run", "messages / receiver run", F_NUMBER,
-	  get_messages_per_receiver_run, FALSE },
+	  get_messages_per_receiver_run, SPAN_ONE },
 	{ "messages_per_sender_run", "messages / sender run", F_NUMBER, get_messages_per_sender_run,
-	  FALSE },
+	  SPAN_ONE },
+	{ "switches_by_tenth", "switches between, tenth of the window", F_COUNT,
+	  get_switches_by_tenth, SPAN_TENTH },
+	{ "sender_first_exit", "first sender exits (window fraction)", F_NUMBER,
+	  get_sender_first_exit, SPAN_ONE },
+	{ "sender_median_exit", "  median sender", F_NUMBER, get_sender_median_exit, SPAN_ONE },
+	{ "receiver_first_exit", "first receiver exits", F_NUMBER, get_receiver_first_exit,
+	  SPAN_ONE },
+	{ "receiver_median_exit", "  median receiver", F_NUMBER, get_receiver_median_exit,
+	  SPAN_ONE },
 };
 
 /* ---- output ---------------------------------------------------------------------------------- */
@@ -171,7 +199,6 @@ static char *text_report(const char *real_path, const char *sim_path, const Trac
 			 const TraceStats *sim)
 {
 	GString *out = g_string_new(NULL);
-	guint cpus = MAX(real->nr_cpus, sim->nr_cpus);
 
 	g_string_append_printf(out, "# real: %s (window %.6f .. %.6f s)\n", real_path,
 			       real->start_s, real->end_s);
@@ -180,16 +207,19 @@ static char *text_report(const char *real_path, const char *sim_path, const Trac
 	g_string_append_printf(out, "%-44s %14s %14s %9s\n", "", "real", "sim", "sim/real");
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
 		const Figure *f = &figures[i];
+		guint nr = span_len(f, real), ns = span_len(f, sim);
 
-		if (!f->per_cpu) {
+		if (f->span == SPAN_ONE) {
 			text_row(out, f, f->label, f->get(real, 0), f->get(sim, 0));
 			continue;
 		}
-		for (guint c = 0; c < cpus; c++) {
-			g_autofree char *label = g_strdup_printf("%s %u", f->label, c);
+		for (guint k = 0; k < MAX(nr, ns); k++) {
+			/* CPUs count from 0 as the kernel numbers them, tenths from 1. */
+			g_autofree char *label =
+				g_strdup_printf("%s %u", f->label, f->span == SPAN_CPU ? k : k + 1);
 
-			text_row(out, f, label, c < real->nr_cpus ? f->get(real, c) : NAN,
-				 c < sim->nr_cpus ? f->get(sim, c) : NAN);
+			text_row(out, f, label, k < nr ? f->get(real, k) : NAN,
+				 k < ns ? f->get(sim, k) : NAN);
 		}
 	}
 	return g_string_free(out, FALSE);
@@ -227,13 +257,13 @@ static void json_stats(struct json_writer *w, const char *key, const char *path,
 		const Figure *f = &figures[i];
 
 		json_key(w, f->key);
-		if (!f->per_cpu) {
+		if (f->span == SPAN_ONE) {
 			json_value(w, f, f->get(st, 0));
 			continue;
 		}
 		json_begin_array(w);
-		for (guint c = 0; c < st->nr_cpus; c++)
-			json_value(w, f, f->get(st, c));
+		for (guint k = 0; k < span_len(f, st); k++)
+			json_value(w, f, f->get(st, k));
 		json_end_array(w);
 	}
 	json_end_object(w);

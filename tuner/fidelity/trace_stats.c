@@ -393,6 +393,7 @@ typedef struct {
 	double *rq_area;
 	double runnable_area;
 	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
+	GArray *exits[TRACE_ROLE_N];	/* double: fractions of the window */
 } Replay;
 
 static void replay_init(Replay *r, Trace *tr)
@@ -409,6 +410,8 @@ static void replay_init(Replay *r, Trace *tr)
 	r->rq_area = g_new0(double, tr->nr_cpus);
 	for (guint i = 0; i <= TRACE_ROLE_N; i++)
 		r->runs[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		r->exits[i] = g_array_new(FALSE, FALSE, sizeof(double));
 
 	GHashTableIter it;
 	gpointer value;
@@ -432,6 +435,14 @@ static void replay_clear(Replay *r)
 	g_free(r->rq_area);
 	for (guint i = 0; i <= TRACE_ROLE_N; i++)
 		g_array_free(r->runs[i], TRUE);
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		g_array_free(r->exits[i], TRUE);
+}
+
+/* Where ts falls in the window, from 0 at its start to 1 at its end (0 for an empty window). */
+static double window_fraction(const Replay *r, guint64 ts)
+{
+	return r->to > r->from ? (double)(ts - r->from) / (double)(r->to - r->from) : 0;
 }
 
 /* Runnable bookkeeping of tasks that are not in the workload: pid -> CPU + 1. */
@@ -540,7 +551,10 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 			}
 		}
 		if (prev && next) {
+			guint tenth = (guint)(window_fraction(r, e->ts) * TRACE_STATS_TENTHS);
+
 			st->switches_between++;
+			st->switches_by_tenth[MIN(tenth, TRACE_STATS_TENTHS - 1)]++;
 			if (e->state == PREV_RUNNABLE) {
 				st->involuntary++;
 				if (by_wakeup)
@@ -555,6 +569,11 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		}
 		if (next && next->last_cpu >= 0 && next->last_cpu != (gint)e->cpu)
 			st->migrations++;
+		if (prev && prev->worker && prev->role >= 0 && e->state == PREV_EXITED) {
+			double at = window_fraction(r, e->ts);
+
+			g_array_append_val(r->exits[prev->role], at);
+		}
 	}
 	if (prev && prev->running) {
 		double us = (double)(e->ts - prev->run_start) / 1e3;
@@ -633,6 +652,17 @@ static int compare_double(gconstpointer a, gconstpointer b)
 	return (x > y) - (x < y);
 }
 
+/* The median of a sorted array of doubles; NaN when it is empty. */
+static double median_of_sorted(const GArray *a)
+{
+	if (!a->len)
+		return NAN;
+	return a->len % 2 ? g_array_index(a, double, a->len / 2)
+			  : (g_array_index(a, double, a->len / 2 - 1) +
+			     g_array_index(a, double, a->len / 2)) /
+				    2;
+}
+
 static TraceRuns runs_of(GArray *a)
 {
 	TraceRuns runs = { 0 };
@@ -646,10 +676,7 @@ static TraceRuns runs_of(GArray *a)
 	for (guint i = 0; i < a->len; i++)
 		runs.total_us += g_array_index(a, double, i);
 	runs.mean_us = runs.total_us / a->len;
-	runs.median_us = a->len % 2 ? g_array_index(a, double, a->len / 2)
-				    : (g_array_index(a, double, a->len / 2 - 1) +
-				       g_array_index(a, double, a->len / 2)) /
-					      2;
+	runs.median_us = median_of_sorted(a);
 	return runs;
 }
 
@@ -709,8 +736,12 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 		st->runqueue_mean[c] = st->duration_s > 0 ? r.rq_area[c] / st->duration_s : NAN;
 	st->runnable_mean = st->duration_s > 0 ? r.runnable_area / st->duration_s : NAN;
 	st->runs = runs_of(r.runs[TRACE_ROLE_N]);
-	for (guint i = 0; i < TRACE_ROLE_N; i++)
+	for (guint i = 0; i < TRACE_ROLE_N; i++) {
 		st->roles[i] = runs_of(r.runs[i]);
+		g_array_sort(r.exits[i], compare_double);
+		st->first_exit[i] = r.exits[i]->len ? g_array_index(r.exits[i], double, 0) : NAN;
+		st->median_exit[i] = median_of_sorted(r.exits[i]);
+	}
 	replay_clear(&r);
 
 	GHashTableIter it;

@@ -36,6 +36,10 @@
  *                        migration is a wakeup whose target_cpu is not the CPU the task last ran on
  *   idle time            time the CPU ran pid 0 (before a CPU's first switch: unknown, not counted)
  *   run                  a workload task's time from a switch-in to the next switch-out
+ *   tenth                a tenth of the window; switches between workload tasks are also
+ *                        counted per tenth, to show when in the run they happen
+ *   exit time            when a worker exited (prev_state X or Z), as a fraction of the window
+ *                        from its start: the first and the median per role
  *   run-queue length     tasks runnable on a CPU, running or queued, time-weighted: a wakeup makes
  *                        a task runnable on target_cpu, a switch leaves prev runnable only when R
  *                        and makes next runnable there (a task moved by load balancing changes
@@ -57,6 +61,9 @@ typedef enum {
 	TRACE_STATS_ERROR_SYNTAX, /* a line does not parse: "FILE:LINE: ..." */
 	TRACE_STATS_ERROR_EMPTY,  /* no workload task in the trace */
 } TraceStatsError;
+
+/* The parts the window is cut into for the switches' timeline. */
+#define TRACE_STATS_TENTHS 10
 
 typedef enum {
 	TRACE_WINDOW_AUTO,
@@ -110,6 +117,16 @@ typedef struct {
 	double runnable_mean;  /* time-weighted runnable workers, all CPUs together */
 	TraceRuns runs;	       /* every workload task's runs */
 	TraceRuns roles[TRACE_ROLE_N];
+
+	/*
+	 * When the switches happen: those between workload tasks in each tenth of the window. And
+	 * when the workers exit, as fractions of the window (NaN: none of the role did inside it):
+	 * the first and the median of each role. Senders that finish one by one leave a tail in
+	 * which the receivers, caught up, wait for the last ones message by message: hackbench
+	 * makes most of its switches there.
+	 */
+	guint64 switches_by_tenth[TRACE_STATS_TENTHS];
+	double first_exit[TRACE_ROLE_N], median_exit[TRACE_ROLE_N];
 
 	/* Per message, when options.messages is known (else NaN). */
 	guint64 messages;

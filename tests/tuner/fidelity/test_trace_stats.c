@@ -158,6 +158,20 @@ static void test_window_auto(void **state)
 	assert_close(st.roles[TRACE_ROLE_RECEIVER].mean_us, 135, 1e-6);
 	assert_int_equal(st.roles[TRACE_ROLE_PARENT].count, 1);
 
+	/* The 7 switches between workload tasks by tenth (200 us) of the window from 1.000100: at
+	 * 100 and 150 us, 210 and 300, 1500, 1600 and 1700. */
+	static const guint64 tenths[TRACE_STATS_TENTHS] = { 2, 2, 0, 0, 0, 0, 0, 1, 2, 0 };
+
+	for (guint i = 0; i < TRACE_STATS_TENTHS; i++)
+		assert_int_equal(st.switches_by_tenth[i], tenths[i]);
+	/* Exits: sender 13 at 1700 us of 2000, sender 11 at 1900, receiver 12 at 2000. */
+	assert_close(st.first_exit[TRACE_ROLE_SENDER], 0.85, 1e-9);
+	assert_close(st.median_exit[TRACE_ROLE_SENDER], 0.90, 1e-9);
+	assert_close(st.first_exit[TRACE_ROLE_RECEIVER], 1.0, 1e-9);
+	assert_close(st.median_exit[TRACE_ROLE_RECEIVER], 1.0, 1e-9);
+	/* The parent exits after the window. */
+	assert_true(isnan(st.first_exit[TRACE_ROLE_PARENT]));
+
 	/* 8 messages: 7 switches between workload tasks, 4 receiver runs, 5 sender runs. */
 	assert_close(st.switches_per_message, 0.875, 1e-12);
 	assert_close(st.messages_per_receiver_run, 2.0, 1e-12);
