@@ -10,12 +10,33 @@
  */
 #include "kernel-extract/sched_balance.h"
 
+#include <math.h>
+
 #include "kernel-extract/sched_core.h"
 #include "kernel-extract/sched_pelt.h"
 
+/* What load balancing weighs: the PELT averages (LB_PELT: what a queue has had runnable lately,
+ * how runnable a task has been), else the instantaneous weights. */
+static bool lb_pelt(const struct sched_system *sys)
+{
+	return sched_feat(sys, SF_LB_PELT);
+}
+
 static unsigned long cpu_load(const struct sched_system *sys, int cpu)
 {
-	return cpu_rq(sys, cpu)->cfs.load.weight;
+	struct cfs_rq *cfs = &cpu_rq(sys, cpu)->cfs;
+
+	return lb_pelt(sys) ? (unsigned long)llround(cfs_rq_load_avg(cfs)) : cfs->load.weight;
+}
+
+/* At least 1, as the kernel's task_h_load is taken: a long sleeper still counts as a task. */
+static unsigned long task_load(const struct sched_system *sys, struct task_struct *p)
+{
+	if (!lb_pelt(sys))
+		return p->se.load.weight;
+	unsigned long load = (unsigned long)llround(task_load_avg(p));
+
+	return load ? load : 1;
 }
 
 static const struct sched_domain *domain_spanning(const struct rq *rq, int cpu)
@@ -295,7 +316,7 @@ static void group_stats(const struct sched_system *sys, u64 mask, struct group_s
 	for (u64 m = mask; m; m &= m - 1) {
 		const struct rq *rq = cpu_rq(sys, __builtin_ctzll(m));
 
-		gs->load += rq->cfs.load.weight;
+		gs->load += cpu_load(sys, rq->cpu);
 		gs->nr_running += rq->nr_running;
 		gs->nr_cpus++;
 	}
@@ -306,7 +327,8 @@ static void group_stats(const struct sched_system *sys, u64 mask, struct group_s
  * How much weighted load should move from the busiest group to this CPU's group (0: balanced),
  * after the kernel's find_busiest_group() and fix_small_imbalance(): never so much that the
  * busiest group drops below the domain average, nor that this group rises above it; when that
- * amount is less than one task but moving one task would still even the load, move one.
+ * amount is less than one task but moving one task would still even the load, move one (not with
+ * LB_PELT, whose move_tasks lets a task through once enough balances have failed).
  */
 static unsigned long find_busiest_group(const struct sched_system *sys, const struct rq *this_rq,
 					const struct sched_domain *sd, struct group_stats *busiest)
@@ -342,6 +364,8 @@ static unsigned long find_busiest_group(const struct sched_system *sys, const st
 	unsigned long max_pull = busiest->avg_load - avg_load;
 	unsigned long room = avg_load > local.avg_load ? avg_load - local.avg_load : 0;
 
+	if (lb_pelt(sys)) /* 5.5's calculate_imbalance: to the average, from either side */
+		return (max_pull < room ? max_pull : room) / NICE_0_LOAD;
 	if (busiest->avg_load > load_per_task * NICE_0_LOAD &&
 	    busiest->avg_load - load_per_task * NICE_0_LOAD < max_pull)
 		max_pull = busiest->avg_load - load_per_task * NICE_0_LOAD;
@@ -368,7 +392,7 @@ static struct rq *find_busiest_queue(const struct sched_system *sys,
 
 		if (rq->nr_running < 2 && !(rq->curr == NULL && rq->nr_running == 1))
 			continue;
-		if (!busiest || rq->cfs.load.weight > busiest->cfs.load.weight)
+		if (!busiest || cpu_load(sys, rq->cpu) > cpu_load(sys, busiest->cpu))
 			busiest = rq;
 	}
 	return busiest;
@@ -394,8 +418,9 @@ static void pull_task(struct rq *src, struct task_struct *p, struct rq *dst)
 
 /*
  * Moves queued tasks from src to dst, leftmost first, until imbalance (weighted load) is covered.
- * A task heavier than twice what is left to move would overshoot and is skipped. A CPU going idle
- * takes one task only: it just needs something to run.
+ * A task heavier than twice what is left to move would overshoot and is skipped (LB_PELT: heavier
+ * than what is left, halved for every failed balance). A CPU going idle takes one task only: it
+ * just needs something to run.
  */
 static int move_tasks(struct rq *src, struct rq *dst, unsigned long imbalance,
 		      const struct sched_domain *sd, enum cpu_idle_type idle)
@@ -410,10 +435,14 @@ static int move_tasks(struct rq *src, struct rq *dst, unsigned long imbalance,
 		struct task_struct *p = task_of(se);
 
 		node = rb_next(node);
-		if ((long)(se->load.weight >> 1) > rem || !can_migrate_task(p, src, sd, now))
+		long load = (long)task_load(src->sys, p);
+		unsigned int shift = sd->nr_balance_failed < 62 ? sd->nr_balance_failed : 62;
+		long bound = lb_pelt(src->sys) ? load >> shift : load >> 1;
+
+		if (bound > rem || !can_migrate_task(p, src, sd, now))
 			continue;
 		pull_task(src, p, dst);
-		rem -= (long)se->load.weight;
+		rem -= load;
 		moved++;
 		if (idle == CPU_NEWLY_IDLE)
 			break;

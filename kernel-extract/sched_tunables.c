@@ -36,7 +36,7 @@ static const struct sched_profile profiles[] = {
 		.features = F(SF_START_DEBIT) | F(SF_GENTLE_FAIR_SLEEPERS) | F(SF_GRAN_BY_WOKEN) |
 			    F(SF_BASE_SLICE) | F(SF_TICK_VRUNTIME_PREEMPT) | F(SF_WAKEUP_PREEMPT) |
 			    F(SF_LAST_BUDDY) | F(SF_SCALE_CPUS_CAPPED_AT_8) |
-			    F(SF_BUDDY_ON_PREEMPT) | F(SF_WAKE_AFFINE_SIS),
+			    F(SF_BUDDY_ON_PREEMPT) | F(SF_WAKE_AFFINE_SIS) | F(SF_LB_PELT),
 		.sched_class = &fair_sched_class,
 	},
 	/*

@@ -509,6 +509,76 @@ static void test_61_timer_wakeup_finds_idle(void **state)
 	assert_int_equal(select_task_rq_fair(sys, &p, 0, 0, SD_BALANCE_WAKE, 0), 1);
 }
 
+/*
+ * LB_PELT (6.1): load balancing weighs PELT averages. CPU 0 has three nice-0 tasks queued, CPU 1
+ * runs one and three others have just gone to sleep there. By weight CPU 0 is the busier, 3072 to
+ * 1024; by PELT, where a sleeper's load stays until it decays, CPU 1 has 4096 at first (nothing
+ * has decayed yet) and nothing moves; 2.6.28 would move a task.
+ *
+ * One half-life later CPU 1 has 1024 + 3072 / 2 = 2560: 100 x 3072 > 117 x 2560, out of balance.
+ * The average is (3072 + 2560) / 2 = 2816, so 256 of load should move: less than a task (1024).
+ * Without fix_small_imbalance nothing moves then, and the failure is counted; the bound a task
+ * must fit halves with each failure, 1024 >> 2 = 256 on the third attempt, which moves one.
+ */
+
+/* A nice-0 task queued on cpu as a fork leaves it: its average at its full weight. */
+static void queue_forked(struct sched_system *sys, struct task_struct *p, int pid, int cpu,
+			 u64 vruntime)
+{
+	new_task(sys, p, pid, 0, cpu);
+	p->se.avg.load_avg = p->se.load.weight;
+	p->se.avg.last_update_time = sys->clock;
+	p->se.vruntime = vruntime;
+	p->state = TASK_RUNNING;
+	activate_task(cpu_rq(sys, cpu), p, 0);
+}
+
+static struct sched_system *pelt_pair(void **state, bool lb_pelt, struct task_struct q[3],
+				      struct task_struct s[4])
+{
+	struct sched_system *sys = lb_pelt ? boot_61(state, 2) : boot(state, 2, 1);
+
+	for (int i = 0; i < 3; i++)
+		queue_forked(sys, &q[i], 1 + i, 0, V0 + (u64)i * MS);
+	for (int i = 0; i < 4; i++)
+		queue_forked(sys, &s[i], 10 + i, 1, V0 + (u64)i * MS);
+	run(sys, 1, &s[0]);
+	for (int i = 1; i < 4; i++) {
+		s[i].state = TASK_INTERRUPTIBLE;
+		deactivate_task(cpu_rq(sys, 1), &s[i], DEQUEUE_SLEEP);
+	}
+	return sys;
+}
+
+static void test_61_balance_weighs_pelt(void **state)
+{
+	struct task_struct q[3], s[4];
+	struct sched_system *sys = pelt_pair(state, false, q, s);
+	struct rq *rq1 = cpu_rq(sys, 1);
+	struct sched_domain *sd = &rq1->sd[0];
+
+	assert_int_equal(load_balance(rq1, sd, CPU_NOT_IDLE), 1);
+
+	sys = pelt_pair(state, true, q, s);
+	rq1 = cpu_rq(sys, 1);
+	sd = &rq1->sd[0];
+	assert_float_equal(cfs_rq_load_avg(&rq1->cfs), 4096, 1e-6);
+	assert_int_equal(load_balance(rq1, sd, CPU_NOT_IDLE), 0);
+	assert_int_equal(sd->nr_balance_failed, 0); /* balanced, not failed */
+
+	sys->clock = T0 + 32 * 1024 * US;
+	assert_float_equal(cfs_rq_load_avg(&rq1->cfs), 2560, 1e-6);
+	assert_float_equal(cfs_rq_load_avg(&cpu_rq(sys, 0)->cfs), 3072, 1e-6);
+	assert_int_equal(load_balance(rq1, sd, CPU_NOT_IDLE), 0);
+	assert_int_equal(sd->nr_balance_failed, 1);
+	assert_int_equal(load_balance(rq1, sd, CPU_NOT_IDLE), 0);
+	assert_int_equal(sd->nr_balance_failed, 2);
+	assert_int_equal(load_balance(rq1, sd, CPU_NOT_IDLE), 1);
+	assert_int_equal(sd->nr_balance_failed, 0);
+	assert_int_equal(cpu_rq(sys, 0)->nr_running, 2);
+	assert_int_equal(rq1->nr_running, 2);
+}
+
 /* ---------------------------------------------------------------- load balancing */
 
 /* CPU 0 runs a and has b and c queued (never run, so cache cold); CPU 1 is idle. */
@@ -714,6 +784,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_61_timer_wakeup_finds_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_pelt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_pelt_follows_migration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_balance_weighs_pelt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_wake_affine_reads_blocked_load, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_fork_spreads, setup, teardown),
