@@ -50,11 +50,11 @@ enum sched_feature {
 	 * (target, prev or a recently used CPU if idle, else any idle CPU sharing the cache, else
 	 * target). */
 	SF_WAKE_AFFINE_SIS,
-	/* Load balancing as reworked in 5.5 (6.1): loads are PELT averages, not instantaneous
-	 * weights; the imbalance is what takes both queues to the average, with no move of a whole
-	 * task when that is less than one (no fix_small_imbalance); a task moves only if its load
-	 * fits what is left of the imbalance, a bound halved by each failed balance; a CPU going
-	 * idle pulls one task. (6.1 only for now: the EEVDF profiles were calibrated without it.) */
+	/* Load balancing as reworked in 5.5 (6.1, 6.6, 6.18): loads are PELT averages, not
+	 * instantaneous weights; the imbalance is what takes both queues to the average, with no
+	 * move of a whole task when that is less than one (no fix_small_imbalance); a task moves
+	 * only if its load fits what is left of the imbalance, a bound halved by each failed
+	 * balance; a CPU going idle pulls one task. */
 	SF_LB_PELT,
 
 	/* EEVDF. A waking or migrating task keeps its lag (else it starts at the average). */

@@ -50,7 +50,7 @@ static const struct sched_profile profiles[] = {
 			    F(SF_PLACE_REL_DEADLINE) | F(SF_RUN_TO_PARITY) | F(SF_PREEMPT_SHORT) |
 			    F(SF_DELAY_DEQUEUE) | F(SF_DELAY_ZERO) | F(SF_CUSTOM_SLICE) |
 			    F(SF_LAG_MAX_SLICE) | F(SF_RESCHED_PROTECT_END) | F(SF_WAKEUP_PREEMPT) |
-			    F(SF_SCALE_CPUS_CAPPED_AT_8) | F(SF_WAKE_AFFINE_SIS),
+			    F(SF_SCALE_CPUS_CAPPED_AT_8) | F(SF_WAKE_AFFINE_SIS) | F(SF_LB_PELT),
 		.sched_class = &eevdf_sched_class,
 		.knobs = SCHED_KNOBS_EEVDF,
 	},
@@ -60,7 +60,7 @@ static const struct sched_profile profiles[] = {
 		.base = { .migration_cost = 500000, .base_slice = 750000 },
 		.features = F(SF_PLACE_LAG) | F(SF_PLACE_DEADLINE_INITIAL) | F(SF_RUN_TO_PARITY) |
 			    F(SF_WAKEUP_PREEMPT) | F(SF_SCALE_CPUS_CAPPED_AT_8) |
-			    F(SF_WAKE_AFFINE_SIS),
+			    F(SF_WAKE_AFFINE_SIS) | F(SF_LB_PELT),
 		.sched_class = &eevdf_sched_class,
 		.knobs = SCHED_KNOBS_EEVDF,
 	},
