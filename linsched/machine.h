@@ -16,7 +16,8 @@
  *               used)
  *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns,
  *               socket_block_ns, pipe_block_ns (a read that finds the channel empty or a write
- *               that finds it full, up to its sleep; 0 by default), wakeup_ns, wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
+ *               that finds it full, up to its sleep; 0 by default), wakeup_ns,
+ *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
  *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
  *               model's own default); data_cache_lines and data_miss_ps, the cache a

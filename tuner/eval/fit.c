@@ -47,12 +47,12 @@ static const FitParam params[] = {
 	  FLAG(hb.read_ns), "a message read from a pipe, ns" },
 	{ "socket_block", "costs", "socket_block_ns", M(socket_block_ns), 10, 1e6,
 	  "--block-cost-ns", FLAG(hb.block_ns),
-	  "a socket read that finds it empty (a write, full), up to its sleep, ns (0 in the "
-	  "machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) ")" },
+	  "a socket read that finds the socket empty (a write, full), up to its sleep, ns (0 in "
+	  "the machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) " ns)" },
 	{ "pipe_block", "costs", "pipe_block_ns", M(pipe_block_ns), 10, 1e6, "--block-cost-ns",
 	  FLAG(hb.block_ns),
-	  "a pipe read that finds it empty (a write, full), up to its sleep, ns (0 in the "
-	  "machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) ")" },
+	  "a pipe read that finds the pipe empty (a write, full), up to its sleep, ns (0 in the "
+	  "machine: starts at " G_STRINGIFY(FIT_BLOCK_START_NS) " ns)" },
 	{ "miss", "costs", "miss_ps", M(miss_ps), 10, 1e6, "--miss-cost-ps", FLAG(sim.miss_cost_ps),
 	  "reloading one cache line, ps" },
 	{ "footprint", "costs", "footprint_lines", M(footprint_lines), 1, 1e6, "--footprint-lines",
