@@ -386,14 +386,19 @@ static struct rq *find_busiest_queue(const struct sched_system *sys,
 				     const struct group_stats *group)
 {
 	struct rq *busiest = NULL;
+	unsigned long busiest_load = 0;
 
 	for (u64 m = group->mask; m; m &= m - 1) {
 		struct rq *rq = cpu_rq(sys, __builtin_ctzll(m));
 
 		if (rq->nr_running < 2 && !(rq->curr == NULL && rq->nr_running == 1))
 			continue;
-		if (!busiest || cpu_load(sys, rq->cpu) > cpu_load(sys, busiest->cpu))
+		unsigned long load = cpu_load(sys, rq->cpu);
+
+		if (!busiest || load > busiest_load) {
 			busiest = rq;
+			busiest_load = load;
+		}
 	}
 	return busiest;
 }
