@@ -156,9 +156,11 @@ static PrevState prev_state(const char *a, const char *b)
 }
 
 /*
- * One line: "TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS". The task's name may hold blanks and
- * dashes, so the line is read around its fixed marks: the event's name, the CPU in brackets, and
- * the pid after the last dash before them.
+ * One line, as tracefs prints it, "TASK-PID [CPU] FLAGS TIMESTAMP: EVENT: FIELDS", or as
+ * `perf script` does, "TASK PID [CPU] TIMESTAMP: sched:EVENT: FIELDS" (perf records the same
+ * tracepoints where tracefs cannot be mounted, on this host for one). The task's name may hold
+ * blanks, dashes and digits, so the line is read around its fixed marks: the event's name, the
+ * CPU in brackets, and the pid, the digits just before the bracket after a dash or a blank.
  */
 static gboolean parse_line(Trace *tr, const char *line, const char *end, guint lineno,
 			   GError **error)
@@ -167,19 +169,28 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 		const char *mark;
 		EvKind kind;
 	} marks[] = {
-		{ ": sched_switch: ", EV_SWITCH },
-		{ ": sched_wakeup: ", EV_WAKEUP },
-		{ ": sched_wakeup_new: ", EV_WAKEUP_NEW },
+		{ "sched_switch: ", EV_SWITCH },
+		{ "sched_wakeup: ", EV_WAKEUP },
+		{ "sched_wakeup_new: ", EV_WAKEUP_NEW },
 	};
 	g_autofree char *copy = g_strndup(line, (gsize)(end - line));
 	const char *m = NULL, *body = NULL;
 	EvKind kind = EV_SWITCH;
 	Ev ev = { 0 };
 
+	/* The event's name follows "TIMESTAMP: ", perf's blanks and "sched:" allowed between. */
 	for (size_t i = 0; i < G_N_ELEMENTS(marks) && !m; i++)
-		if ((m = strstr(copy, marks[i].mark))) {
-			kind = marks[i].kind;
-			body = m + strlen(marks[i].mark);
+		for (m = strstr(copy, marks[i].mark); m; m = strstr(m + 1, marks[i].mark)) {
+			const char *p = m;
+
+			if (p - copy >= 6 && strncmp(p - 6, "sched:", 6) == 0)
+				p -= 6;
+			if (p > copy && (p[-1] == ' ' || p[-1] == '\t')) {
+				kind = marks[i].kind;
+				body = m + strlen(marks[i].mark);
+				m = p;
+				break;
+			}
 		}
 	if (!m)
 		return TRUE; /* another event */
@@ -187,12 +198,19 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 	const char *what =
 		kind == EV_SWITCH ? "not a sched_switch line" : "not a sched_wakeup line";
 
-	/* The timestamp is the word before the mark. */
-	const char *ts = m;
+	/* The timestamp is the word before the mark, with its colon. */
+	const char *te = m;
+
+	while (te > copy && (te[-1] == ' ' || te[-1] == '\t'))
+		te--;
+	if (te == copy || te[-1] != ':')
+		return syntax(error, tr->name, lineno, what);
+	te--;
+	const char *ts = te;
 
 	while (ts > copy && ts[-1] != ' ')
 		ts--;
-	if (!parse_timestamp(ts, m, &ev.ts))
+	if (!parse_timestamp(ts, te, &ev.ts))
 		return syntax(error, tr->name, lineno, what);
 
 	/* The CPU: the first "[digits]". */
@@ -208,17 +226,20 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 	}
 	if (!br || br >= ts || !parse_int(br + 1, digits_end(br + 1, ts), &cpu) || cpu > 4095)
 		return syntax(error, tr->name, lineno, what);
-	/* The task's pid: after the last '-' before the bracket. */
-	const char *te = br;
+	/* The task's pid: the digits that end before the bracket, after a '-' or a blank. */
+	const char *pe = br;
 
-	while (te > copy && te[-1] == ' ')
-		te--;
-	const char *dash = te;
+	while (pe > copy && pe[-1] == ' ')
+		pe--;
+	const char *pd = pe;
 
-	while (dash > copy && dash[-1] != '-')
-		dash--;
-	if (dash == copy || !parse_int(dash, te, &pid))
+	while (pd > copy && g_ascii_isdigit(pd[-1]))
+		pd--;
+	if (pd == pe || pd == copy || (pd[-1] != '-' && pd[-1] != ' ') || !parse_int(pd, pe, &pid))
 		return syntax(error, tr->name, lineno, what);
+	/* perf prints a task that was gone before it could name it as ":-1 -1": unknown. */
+	if (pd[-1] == '-' && (pd - 1 == copy || pd[-2] == ' '))
+		pid = -1;
 
 	ev.cpu = (guint32)cpu;
 	ev.kind = (guint8)kind;

@@ -8,6 +8,13 @@
  *   hackbench-175 [001] d..2.  4.676188: sched_wakeup: comm=hackbench pid=152 prio=120 target_cpu=001
  *   hackbench-175 [001] d..2.  4.676198: sched_switch: prev_comm=hackbench prev_pid=175 prev_prio=120 prev_state=R ==> next_comm=hackbench next_pid=152 next_prio=120
  *
+ * or as `perf script` prints the same tracepoints, where tracefs is not at hand (a host whose
+ * debugfs is closed; record with `perf record -a -m 32M -e sched:sched_switch -e
+ * sched:sched_wakeup -e sched:sched_wakeup_new`, system-wide and with room, or perf drops events
+ * and says so in `perf report --stats`; then `perf script --ns > FILE`):
+ *
+ *   hackbench  175 [001] 4.676198: sched:sched_switch: prev_comm=hackbench prev_pid=175 ...
+ *
  * Lines starting with '#' and lines of other events are skipped; a sched_switch or sched_wakeup
  * line that does not parse is an error naming the file and line.
  *

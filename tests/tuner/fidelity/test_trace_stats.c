@@ -284,6 +284,60 @@ static void test_refusals(void **state)
 			    "bad.trace:1:");
 }
 
+/*
+ * The same trace as `perf script` prints it: "TASK PID [CPU] TIMESTAMP:    sched:EVENT: FIELDS",
+ * plus, after the window, a wakeup by a task perf could no longer name (":-1 -1"). Every figure
+ * must be the tracefs text's.
+ */
+static void test_perf_script_format(void **state)
+{
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GRegex) re =
+		g_regex_new("^ *(.+)-([0-9]+) \\[([0-9]+)\\] \\S+ +([0-9.]+): (sched_\\w+): ",
+			    G_REGEX_MULTILINE, 0, NULL);
+	g_autofree char *text = trace_text();
+	g_autofree char *perf =
+		g_regex_replace(re, text, -1, 0, "\\1 \\2 [\\3] \\4:     sched:\\5: ", 0, NULL);
+	g_autofree char *perf_gone = g_strconcat(
+		perf,
+		"             :-1    -1 [001] 1.002250:     sched:sched_wakeup: comm=my-task x pid=8 "
+		"prio=120 target_cpu=001\n",
+		NULL);
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_AUTO, .messages = 8 };
+	TraceStats ft, pf;
+
+	(void)state;
+	assert_non_null(strstr(perf, "hackbench 11 [000] 1.000000:     sched:sched_switch: "));
+	assert_null(strstr(perf, ": sched_switch: "));
+	read_ok(TRACE_WINDOW_AUTO, 8, &ft);
+	if (!trace_stats_read_text(perf_gone, -1, "perf.txt", &opt, &pf, &error))
+		fail_msg("%s", error->message);
+
+	assert_true(ft.start_s == pf.start_s && ft.end_s == pf.end_s);
+	assert_int_equal(pf.nr_cpus, ft.nr_cpus);
+	assert_int_equal(pf.workload_tasks, ft.workload_tasks);
+	assert_int_equal(pf.senders, ft.senders);
+	assert_int_equal(pf.receivers, ft.receivers);
+	assert_int_equal(pf.switches, ft.switches);
+	assert_int_equal(pf.switches_between, ft.switches_between);
+	assert_int_equal(pf.voluntary, ft.voluntary);
+	assert_int_equal(pf.involuntary, ft.involuntary);
+	assert_int_equal(pf.exits, ft.exits);
+	assert_int_equal(pf.wakeup_preemptions, ft.wakeup_preemptions);
+	assert_int_equal(pf.wakeups, ft.wakeups);
+	assert_int_equal(pf.wakeups_between, ft.wakeups_between);
+	assert_int_equal(pf.wakeups_to_busy, ft.wakeups_to_busy);
+	assert_int_equal(pf.migrations, ft.migrations);
+	assert_int_equal(pf.runs.count, ft.runs.count);
+	assert_true(pf.runs.total_us == ft.runs.total_us);
+	for (guint c = 0; c < ft.nr_cpus; c++)
+		assert_true(pf.idle_s[c] == ft.idle_s[c]);
+	for (int i = 0; i < TRACE_STATS_TENTHS; i++)
+		assert_int_equal(pf.switches_by_tenth[i], ft.switches_by_tenth[i]);
+	trace_stats_clear(&ft);
+	trace_stats_clear(&pf);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -298,9 +352,10 @@ static void test_missing_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_window_auto),   cmocka_unit_test(test_window_all),
-		cmocka_unit_test(test_roles_by_name), cmocka_unit_test(test_workload_prefixes),
-		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_window_auto),	   cmocka_unit_test(test_window_all),
+		cmocka_unit_test(test_roles_by_name),	   cmocka_unit_test(test_workload_prefixes),
+		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_perf_script_format),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
