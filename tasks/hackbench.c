@@ -256,14 +256,29 @@ static bool hb_barrier(struct linsched_task *t, struct hb_task *ht, struct linsc
 {
 	struct hackbench *hb = ht->hb;
 
-	ht->state = HB_WORK;
 	if (hb->p.start == HACKBENCH_START_PARENT) {
-		if (++hb->arrived == hb->total)
+		/* The report channel is full: wait for the parent to read it (state stays). */
+		if (hb->ready_queued >= hb->ready_capacity) {
+			hb->ready_waits++;
+			step->kind = LINSCHED_STEP_BLOCK;
+			step->wq = &hb->ready_writers;
+			return true;
+		}
+		ht->state = HB_WORK;
+		hb->ready_queued++;
+		/*
+		 * The parent reads once all have reported, or, once it has created them all, when
+		 * the channel is full. Its wakeup by every report is left out: those switches
+		 * come before the release, outside the measured run.
+		 */
+		if (++hb->arrived == hb->total ||
+		    (hb->created == hb->total && hb->ready_queued == hb->ready_capacity))
 			linsched_wake_up(t, &hb->ready, 0, false);
 		step->kind = LINSCHED_STEP_BLOCK;
 		step->wq = &hb->barrier;
 		return true;
 	}
+	ht->state = HB_WORK;
 	if (++hb->arrived < hb->total) {
 		step->kind = LINSCHED_STEP_BLOCK;
 		step->wq = &hb->barrier;
@@ -395,6 +410,10 @@ static void parent_next(struct linsched_task *t, struct linsched_step *step)
 		step->ns = hb->p.fork_ns;
 		return;
 	}
+	/* Read what has been reported; the writers blocked on it find room again. */
+	hb->ready_queued = 0;
+	if (linsched_waitqueue_active(&hb->ready_writers))
+		linsched_wake_up(t, &hb->ready_writers, 0, false);
 	if (hb->arrived < hb->total) {
 		step->kind = LINSCHED_STEP_BLOCK;
 		step->wq = &hb->ready;
@@ -450,6 +469,14 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 		/* The pollers of the start pipe wait at the head of its queue. */
 		linsched_waitqueue_init_lifo(&hb->barrier);
 		linsched_waitqueue_init(&hb->ready);
+		/*
+		 * The real tools report on the channel kind the workload uses (a socket pair, or a
+		 * pipe with -p): a one-byte report takes a socket the room of a message (the kernel's
+		 * buffer rounds both up alike), a pipe one byte. Writers blocked on a full socket wait
+		 * at the head of its queue.
+		 */
+		hb->ready_capacity = p->pipe ? p->capacity_bytes : hackbench_capacity_msgs(p);
+		linsched_waitqueue_init_lifo(&hb->ready_writers);
 		linsched_task_create(sim, &parent_ops, hb, "hackbench", 0);
 		return hb;
 	}
@@ -474,6 +501,11 @@ void hackbench_free(struct hackbench *hb)
 uint64_t hackbench_messages(const struct hackbench *hb)
 {
 	return hb->messages;
+}
+
+unsigned int hackbench_ready_waits(const struct hackbench *hb)
+{
+	return hb->ready_waits;
 }
 
 void hackbench_channel_state(const struct hackbench *hb, unsigned int group, unsigned int receiver,

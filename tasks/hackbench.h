@@ -129,6 +129,8 @@ struct hackbench_channel_state {
 };
 void hackbench_channel_state(const struct hackbench *hb, unsigned int group, unsigned int receiver,
 			     struct hackbench_channel_state *out);
+/* For tests: at a parent start, how often a worker found the report channel full. */
+unsigned int hackbench_ready_waits(const struct hackbench *hb);
 /* For tests: messages an FSM task has written (sender) or read (receiver). */
 uint64_t hackbench_task_done(const struct linsched_task *t);
 

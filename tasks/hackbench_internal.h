@@ -24,9 +24,16 @@ struct hackbench {
 	struct hb_channel *channels; /* groups x fds, one per receiver */
 	struct linsched_waitqueue barrier;
 	unsigned int arrived, total;
-	/* parent start: workers created so far, and where the parent waits for them */
+	/*
+	 * parent start: workers created so far, and where the parent waits for them. Each worker
+	 * reports on one channel that the parent reads only once it has created them all; more
+	 * workers than it holds block until the parent drains it (ready_writers).
+	 */
 	unsigned int created;
 	struct linsched_waitqueue ready;
+	uint64_t ready_queued, ready_capacity;
+	struct linsched_waitqueue ready_writers;
+	unsigned int ready_waits; /* times a worker found the channel full */
 	uint64_t messages;
 	uint64_t msg_bytes; /* the memory one queued message takes: its data, a socket's buffer */
 	/* bootstrap: live tasks per (memory domain, group), and groups present per domain */

@@ -194,6 +194,8 @@ static void test_parent_start(void **state)
 	assert_string_equal(g_ptr_array_index(log.names, 3), "receiver-0.0");
 	assert_int_equal(log.targets[0], 1);
 	assert_int_equal(log.targets[1], 0);
+	/* 4 reports fit the report channel's 278. */
+	assert_int_equal(hackbench_ready_waits(hb), 0);
 	for (unsigned int i = 1; i < linsched_sim_nr_tasks(sim); i++) {
 		struct linsched_task_stats st;
 
@@ -210,6 +212,54 @@ static void test_parent_start(void **state)
 	p.model = HACKBENCH_BOOTSTRAP;
 	assert_false(hackbench_params_validate(&p, &error));
 	assert_non_null(strstr(error->message, "--start"));
+}
+
+/*
+ * The report channel holds what the workload's channels hold (here 2 messages: 2 x 766 bytes).
+ * The parent creates all 4 workers before it reads any report: receiver-0.0 and receiver-0.1
+ * report and poll; both senders find the channel full and wait, each once. Having created them
+ * all, the parent reads the 2 reports and wakes the waiting writers; the senders report, the
+ * channel is full again with all 4 in, and the parent releases them. Every message arrives.
+ */
+static void test_parent_start_report_channel_fills(void **state)
+{
+	(void)state;
+	struct linsched_config cfg = config_for("6.1", 2);
+	struct hackbench_params p = small_params(1, 2, 3);
+
+	p.start = HACKBENCH_START_PARENT;
+	p.capacity_bytes = 2 * 766;
+	hackbench_params_resolve(&p);
+	assert_int_equal(hackbench_capacity_msgs(&p), 2);
+
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+	struct hackbench *hb = hackbench_create(sim, &p);
+
+	linsched_sim_run(sim);
+	assert_false(linsched_sim_result(sim)->deadlock);
+	assert_int_equal(hackbench_messages(hb), 2 * 2 * 3);
+	assert_int_equal(hackbench_ready_waits(hb), 2);
+	for (unsigned int i = 1; i < linsched_sim_nr_tasks(sim); i++) {
+		struct linsched_task_stats st;
+
+		linsched_task_stats(linsched_sim_task(sim, i), &st);
+		assert_true(st.exited);
+	}
+	hackbench_free(hb);
+	linsched_sim_free(sim);
+
+	/* A pipe's reports take a byte each: 4 fit in its 65536. */
+	p.pipe = true;
+	p.capacity_bytes = 0;
+	p.write_ns = p.read_ns = 0;
+	hackbench_params_resolve(&p);
+	sim = linsched_sim_new(&cfg);
+	hb = hackbench_create(sim, &p);
+	linsched_sim_run(sim);
+	assert_int_equal(hackbench_ready_waits(hb), 0);
+	assert_int_equal(hackbench_messages(hb), 2 * 2 * 3);
+	hackbench_free(hb);
+	linsched_sim_free(sim);
 }
 
 /* ---- parameters ------------------------------------------------------------------------------- */
@@ -1442,6 +1492,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_parent_start),
+		cmocka_unit_test(test_parent_start_report_channel_fills),
 		cmocka_unit_test(test_capacity_in_messages),
 		cmocka_unit_test(test_validate_names_the_flag),
 		cmocka_unit_test(test_conservation_over_capacities),
