@@ -596,9 +596,16 @@ void hackbench_simulate(const struct linsched_config *cfg, const struct hackbenc
 	out->task_switches = 0;
 	for (unsigned int i = 0; i < linsched_sim_nr_tasks(sim); i++) {
 		struct linsched_task_stats st;
+		struct linsched_task *t = linsched_sim_task(sim, i);
 
-		linsched_task_stats(linsched_sim_task(sim, i), &st);
+		linsched_task_stats(t, &st);
 		out->task_switches += st.nvcsw + st.nivcsw;
+		/*
+		 * A thread's counts join its process's when it exits, before its last switch,
+		 * which no rusage sees; a process's last switch comes before its parent reaps it.
+		 */
+		if (p->threads && st.exited && linsched_task_data(t) != hb && st.nvcsw)
+			out->task_switches--;
 	}
 	hackbench_free(hb);
 	linsched_sim_free(sim);

@@ -111,9 +111,10 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 struct hackbench_outcome {
 	uint64_t runtime_ns, jiffies;
 	uint64_t context_switches, migrations, messages;
-	/* Every time a task left a CPU, over the tasks' whole lives (set-up included): what a real
-	 * run's rusage counts (ru_nvcsw + ru_nivcsw), unlike context_switches, which counts the
-	 * CPUs' switches, idle ones too, from the start barrier on. */
+	/* Every time a task left a CPU, over the tasks' whole lives (set-up included), but an
+	 * exiting thread's last: what a real run's rusage counts (ru_nvcsw + ru_nivcsw), unlike
+	 * context_switches, which counts the CPUs' switches, idle ones too, from the start barrier
+	 * on. */
 	uint64_t task_switches;
 	bool deadlock;
 };

@@ -858,23 +858,31 @@ static void test_cost_jitter_varies_runs(void **state)
 }
 
 /*
- * task_switches counts every time a task left a CPU. In a run where every task exits, each time a
- * task was switched in (schedstat's pcount) it was later switched out, exit included: the count
- * equals the sum of the pcounts, which the engine keeps apart. Checked in every profile, EEVDF's
- * delayed dequeues included.
+ * task_switches counts every time a task left a CPU, as a real run's rusage does. In a run where
+ * every task exits, each time a task was switched in (schedstat's pcount) it was later switched
+ * out, exit included: for processes the count equals the sum of the pcounts, which the engine
+ * keeps apart. An exiting thread's last switch is not in its process's rusage (its counts were
+ * added before it): for threads, one less per worker, and the parent of a parent start (the
+ * process's main thread, reaped as a process) keeps its own. Checked in every profile, EEVDF's
+ * delayed dequeues included, and for both starts.
  */
 static void test_task_switches_counted(void **state)
 {
 	(void)state;
 	static const char *const profiles[] = { "2.6.28", "6.1", "eevdf", "6.6" };
 
-	for (size_t i = 0; i < G_N_ELEMENTS(profiles); i++) {
+	for (size_t i = 0; i < 4 * G_N_ELEMENTS(profiles); i++) {
 		struct hackbench_params p = small_params(3, 10, 20);
-		struct linsched_config cfg = config_for(profiles[i], 2);
+		struct linsched_config cfg = config_for(profiles[i / 4], 2);
 		struct hackbench_outcome out;
+
+		p.threads = i & 1;
+		p.start = i & 2 ? HACKBENCH_START_PARENT : HACKBENCH_START_BARRIER;
+
 		struct linsched_sim *sim = linsched_sim_new(&cfg);
 		struct hackbench *hb = hackbench_create(sim, &p);
 		uint64_t pcounts = 0;
+		unsigned int workers = 0;
 
 		linsched_sim_run(sim);
 		for (unsigned int t = 0; t < linsched_sim_nr_tasks(sim); t++) {
@@ -883,12 +891,16 @@ static void test_task_switches_counted(void **state)
 			linsched_task_stats(linsched_sim_task(sim, t), &st);
 			assert_true(st.exited);
 			pcounts += st.pcount;
+			workers += strcmp(st.name, "hackbench") != 0;
 		}
+		assert_int_equal(workers, 60);
+		assert_int_equal(linsched_sim_nr_tasks(sim),
+				 p.start == HACKBENCH_START_PARENT ? 61 : 60);
 		hackbench_free(hb);
 		linsched_sim_free(sim);
 		hackbench_simulate(&cfg, &p, &out);
 		assert_false(out.deadlock);
-		assert_int_equal(out.task_switches, pcounts);
+		assert_int_equal(out.task_switches, pcounts - (p.threads ? workers : 0));
 	}
 }
 
