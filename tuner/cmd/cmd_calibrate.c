@@ -6,6 +6,10 @@
  * individual run). For the bootstrapped model it first measures that model's inputs from real runs
  * of one group alone and two groups together. Nothing is written unless every run succeeded.
  *
+ * With --match-time the simulated machine is first made to take the real time: its message costs
+ * are scaled by the factor at which the simulated runtimes lie on real = simulated
+ * (tuner/calib/match_time.h), and the matched machine is written beside the calibration.
+ *
  * With --real vm the real runs come from Debian's 6.1 kernel in a VM, as one plan in one boot, and
  * --settings makes the calibration span knob settings as well as group counts (calibrate_vm.h):
  * a point is then a setting at a group count, the fit runs over all of them, and the report adds
@@ -21,11 +25,13 @@
 #include "linsched/cli/cli.h"
 #include "linsched/cli/hackbench_cli.h"
 #include "tuner/calib/calibration_io.h"
+#include "tuner/calib/match_time.h"
 #include "tuner/cmd/calibrate_vm.h"
 #include "tuner/cmd/cmd_common.h"
 #include "tuner/cmd/commands.h"
 #include "tuner/cmd/group_range.h"
 #include "tuner/cmd/vm_cli.h"
+#include "tuner/eval/fit.h"
 #include "tuner/util/progress.h"
 #include "tuner/calib/realbench.h"
 #include "tuner/stats/median.h"
@@ -39,6 +45,7 @@ struct calibrate_cli {
 	char *groups, *real_cmd, *out, *order, *real, *settings;
 	gint64 loops, repeat, seed, sim_repeat;
 	double warmup; /* seconds; not given: DEFAULT_WARMUP_S on the host, none in the VM */
+	gboolean match_time;
 	struct vm_cli vm;
 	struct flag_set flags; /* the main group's, --vm-* among them */
 };
@@ -75,6 +82,10 @@ struct calibrate_run {
 	CalibrateVm cv;
 	bool steal_given; /* --steal: the simulations' steal is the flags', not the measured one */
 	bool steal_measured;
+	/* --match-time: the scale found, and the machine it was found on (for machine.ini) */
+	bool match_time;
+	MatchTime matched;
+	const char *machine_path; /* --machine, or NULL: the built-in machine */
 };
 
 static void calibrate_cli_init(struct calibrate_cli *c)
@@ -322,6 +333,10 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "Where the real runs run: host (this machine, default) or vm (Debian's 6.1 kernel "
 		  "under qemu, one boot; --repeat is its rounds)",
 		  "WHERE" },
+		{ "match-time", 0, 0, G_OPTION_ARG_NONE, &c->match_time,
+		  "Before the fit, scale the message costs (write, read, blocked read) so that the "
+		  "simulation takes the real time, and write the matched machine to DIR/machine.ini",
+		  NULL },
 		{ "settings", 0, 0, G_OPTION_ARG_STRING, &c->settings,
 		  "With --real vm: knob settings to calibrate over as well, a list "
 		  "(defaults,latency=24000000:min_granularity=1500000,...) or a file like "
@@ -407,6 +422,28 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 	for (guint g = 1; run->model == CALIBRATION_MODEL_BOOTSTRAP && g <= 2; g++)
 		if (measured_index(run, g) < 0)
 			g_array_append_val(run->measured, g);
+	return TRUE;
+}
+
+/* --match-time: on the host, with message costs to scale and none given by flags. */
+static gboolean check_match_time(const struct calibrate_cli *c, struct calibrate_run *run,
+				 GError **error)
+{
+	const char *cost = flag_first_given(&c->hb.flags, &c->hb.write_ns, &c->hb.read_ns,
+					    &c->hb.block_ns, NULL);
+
+	run->match_time = c->match_time;
+	run->machine_path = c->sim.machine;
+	if (!c->match_time)
+		return TRUE;
+	if (run->vm)
+		return cmd_usage(error, "--match-time: not with --real vm (tuner fit fits the VM's "
+					"machine to its plans)");
+	if (run->model != CALIBRATION_MODEL_FSM)
+		return cmd_usage(error, "--match-time: scales the fsm model's message costs; the "
+					"bootstrapped model has none");
+	if (cost)
+		return cmd_usage(error, "%s: --match-time finds the message costs itself", cost);
 	return TRUE;
 }
 
@@ -532,7 +569,8 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 	if (!linsched_cli_config(&c->sim, &run->cfg, &local) ||
 	    !hackbench_cli_params(&c->hb, &run->cfg.machine, &run->params, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
-	return check_flags(c, run, error) && plan(c, run, error) && open_bench(c, run, error);
+	return check_flags(c, run, error) && plan(c, run, error) &&
+	       check_match_time(c, run, error) && open_bench(c, run, error);
 }
 
 /* ---- measure, fit, report, write ------------------------------------------------------------ */
@@ -590,6 +628,70 @@ static gboolean measure_vm(struct calibrate_run *run, GError **error)
 	return TRUE;
 }
 
+/* What the matching simulates: every fitted group count, costs scaled by a trial factor. */
+struct match_ctx {
+	struct calibrate_run *run;
+	struct hackbench_params base; /* the costs being scaled */
+	guint trials;
+};
+
+static void scale_costs(const struct hackbench_params *base, double factor,
+			struct hackbench_params *p)
+{
+	p->write_ns = (uint64_t)llround((double)base->write_ns * factor);
+	p->read_ns = (uint64_t)llround((double)base->read_ns * factor);
+	p->block_ns = (uint64_t)llround((double)base->block_ns * factor);
+}
+
+static void match_sim(double factor, double *sim_ms, void *ctx)
+{
+	struct match_ctx *m = ctx;
+	struct calibrate_run *run = m->run;
+	struct hackbench_params p = m->base;
+	g_autofree char *what = g_strdup_printf("matching the time: trial %u, message costs x %.3f",
+						++m->trials, factor);
+
+	progress_update(&run->progress, run->done, what);
+	scale_costs(&m->base, factor, &p);
+	for (guint i = 0; i < run->groups->len; i++) {
+		double switches;
+
+		p.groups = g_array_index(run->groups, guint, i);
+		sim_ms[i] = simulate_median(run, &run->cfg, &p, false, &switches) * 1000.0 /
+			    run->cfg.hz;
+	}
+}
+
+/*
+ * --match-time: the factor on the message costs at which the simulation takes the real time (the
+ * medians of the fitted group counts' runs); the workload simulates with the scaled costs from
+ * here on.
+ */
+static gboolean match_costs(struct calibrate_run *run, GError **error)
+{
+	guint n = run->groups->len;
+	g_autofree double *real = g_new(double, n);
+	g_autofree double *runs = g_new(double, run->repeat);
+	struct match_ctx m = { .run = run, .base = run->params };
+
+	for (guint i = 0; i < n; i++) {
+		memcpy(runs, &run->ms[(gsize)i * run->repeat], run->repeat * sizeof(double));
+		real[i] = stats_median(runs, run->repeat);
+	}
+	if (!match_time(real, n, match_sim, &m, &run->matched, error))
+		return FALSE;
+	scale_costs(&m.base, run->matched.factor, &run->params);
+	printf("Matched the time (--match-time): message costs x %.4f -- write %" G_GUINT64_FORMAT
+	       " -> %" G_GUINT64_FORMAT " ns, read %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
+	       " ns, blocked read %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT " ns;\n"
+	       "  real / simulated ms, least squares through the origin over the group medians: "
+	       "%.4f before, %.4f after (%u trials of every group count)\n\n",
+	       run->matched.factor, m.base.write_ns, run->params.write_ns, m.base.read_ns,
+	       run->params.read_ns, m.base.block_ns, run->params.block_ns, run->matched.slope_at_1,
+	       run->matched.slope, run->matched.evaluations);
+	return TRUE;
+}
+
 /* The real runs (and the bootstrapped model's inputs from them), then the simulations. */
 static gboolean measure(struct calibrate_run *run, GError **error)
 {
@@ -618,6 +720,10 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 	run->cal->protocol = run->protocol;
 	if (run->model == CALIBRATION_MODEL_BOOTSTRAP)
 		run->boot = bootstrap_inputs(run, run->ms);
+	if (run->match_time && !match_costs(run, error)) {
+		progress_end(&run->progress);
+		return FALSE;
+	}
 	for (guint i = 0; i < n; i++) {
 		g_autofree char *what = g_strdup_printf("simulating %u groups",
 							g_array_index(run->groups, guint, i));
@@ -814,18 +920,60 @@ static void print_report(const Calibration *cal, const Regression *all)
 	print_switches(cal);
 }
 
+#define MATCHED_MACHINE_NAME "machine.ini"
+
+/*
+ * --match-time: the machine simulated, as a --machine file: the one given (or only the keys set,
+ * on the built-in machine) with the channel's message costs the matched ones.
+ */
+static gboolean write_matched_machine(const struct calibrate_run *run, const char *out,
+				      GError **error)
+{
+	static const char *const socket_keys[] = { "socket_write", "socket_read", "socket_block" };
+	static const char *const pipe_keys[] = { "pipe_write", "pipe_read", "pipe_block" };
+	const char *const *keys = run->params.pipe ? pipe_keys : socket_keys;
+	const uint64_t value[] = { run->params.write_ns, run->params.read_ns,
+				   run->params.block_ns };
+	const FitParam *ps[3];
+	guint n = 0;
+	struct linsched_machine m = run->cfg.machine;
+	g_autofree char *path = g_build_filename(out, MATCHED_MACHINE_NAME, NULL);
+	g_autofree char *date = calibration_now_iso8601();
+	g_autofree char *comment = g_strdup_printf(
+		"machine.ini - the machine tuner calibrate --match-time simulated on %s: %s with the "
+		"%s's message costs\nscaled by %.4f, so that the simulated hackbench takes the real "
+		"time (real / simulated %.4f before, %.4f after).\nGive it as --machine to simulate "
+		"what calibration.ini calibrates.",
+		date, run->machine_path ? run->machine_path : "the built-in machine",
+		run->params.pipe ? "pipe" : "socket", run->matched.factor, run->matched.slope_at_1,
+		run->matched.slope);
+
+	/* A cost of 0 (the built-in machine's blocked read) scales to 0: it stays as it was. */
+	for (guint i = 0; i < 3; i++)
+		if (value[i]) {
+			ps[n] = fit_param_find(keys[i]);
+			fit_param_set(ps[n++], &m, (double)value[i]);
+		}
+	return fit_write_machine(path, run->machine_path, &m, &run->cfg.machine, ps, n,
+				 "tuner calibrate --match-time", comment, error);
+}
+
 static gboolean write_files(const struct calibrate_run *run, const char *out, GError **error)
 {
 	bool bootstrap = run->model == CALIBRATION_MODEL_BOOTSTRAP;
+
+	if (run->match_time && !write_matched_machine(run, out, error))
+		return FALSE;
 
 	if ((bootstrap && !calibration_bootstrap_write(&run->boot, out, error)) ||
 	    (run->vm && !calibrate_vm_write_settings(&run->cv, out, error)) ||
 	    !calibration_write(run->cal, out, error))
 		return FALSE;
-	printf("\nWrote %s/: %s, %s, %s%s%s\n", out, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
+	printf("\nWrote %s/: %s, %s, %s%s%s%s\n", out, CALIBRATION_CSV_NAME, CALIBRATION_RUNS_NAME,
 	       CALIBRATION_INI_NAME,
 	       bootstrap ? " and " CALIBRATION_BOOTSTRAP_NAME " (the model's inputs)" : "",
-	       run->vm ? ", settings.csv and the boot's plan, console and runs in vm/" : "");
+	       run->vm ? ", settings.csv and the boot's plan, console and runs in vm/" : "",
+	       run->match_time ? " and " MATCHED_MACHINE_NAME " (the matched machine)" : "");
 	return TRUE;
 }
 

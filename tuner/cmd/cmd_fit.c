@@ -417,7 +417,7 @@ static gboolean write_outputs(const struct fit_cli *c, const struct fit_run *run
 
 		if (!fit_write_machine(c->machine_out, c->f.wc.sim.machine, &run->fitted,
 				       &run->base, (const FitParam *const *)run->params->pdata,
-				       run->params->len, comment, &local))
+				       run->params->len, "tuner fit", comment, &local))
 			return cmd_relabel(error, CMD_ERROR_FAILED, local, "--machine-out: ");
 	}
 	if (c->f.out) {

@@ -311,7 +311,8 @@ gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgres
 
 gboolean fit_write_machine(const char *path, const char *base_path,
 			   const struct linsched_machine *m, const struct linsched_machine *before,
-			   const FitParam *const *ps, guint n, const char *comment, GError **error)
+			   const FitParam *const *ps, guint n, const char *by, const char *comment,
+			   GError **error)
 {
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 	g_autofree char *old = NULL, *text = NULL;
@@ -326,8 +327,8 @@ gboolean fit_write_machine(const char *path, const char *base_path,
 	}
 	for (guint i = 0; i < n; i++) {
 		const FitParam *p = ps[i];
-		g_autofree char *note = g_strdup_printf(" fitted by tuner fit (was %.0f)",
-							fit_param_get(p, before));
+		g_autofree char *note =
+			g_strdup_printf(" fitted by %s (was %.0f)", by, fit_param_get(p, before));
 
 		g_key_file_set_uint64(kf, p->group, p->key,
 				      *field((struct linsched_machine *)m, p));

@@ -124,14 +124,14 @@ gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgres
 
 /*
  * Writes machine m's fitted parameters into a machine.ini at path: the base file's text (NULL:
- * none, so only the fitted keys) with each fitted key set and commented, and comment (lines)
- * above the rest. Through a temporary file that must load as a --machine file before it is
- * renamed over path.
+ * none, so only the fitted keys) with each fitted key set and commented as fitted by `by` (a
+ * command), and comment (lines) above the rest. Through a temporary file that must load as a
+ * --machine file before it is renamed over path.
  */
 gboolean fit_write_machine(const char *path, const char *base_path,
 			   const struct linsched_machine *m, const struct linsched_machine *before,
-			   const FitParam *const *params, guint n, const char *comment,
-			   GError **error);
+			   const FitParam *const *params, guint n, const char *by,
+			   const char *comment, GError **error);
 
 G_END_DECLS
 

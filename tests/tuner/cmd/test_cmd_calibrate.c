@@ -21,6 +21,7 @@
 
 #include "tasks/hackbench.h"
 #include "tuner/calib/calibration_io.h"
+#include "tuner/calib/match_time.h"
 
 #include "tests/support/assert_close.h"
 #include "tests/support/support.h"
@@ -229,6 +230,70 @@ static void test_sim_repeat_takes_medians(void **state)
 	r = RUN("calibrate", "--groups", "1..3", "--sim-repeat", "0", "--out", out);
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--sim-repeat"));
+	run_clear(&r);
+}
+
+/*
+ * --match-time: the fake takes 12 + 47 g ms; the simulation's message costs are scaled until the
+ * simulated ms (the jiffies at HZ 1000) lie on real = simulated through the origin, and the
+ * matched machine is written. The calibration's own simulations are those at the matched costs:
+ * their slope is the one reported, and the machine.ini holds those costs.
+ */
+static void test_match_time_scales_the_message_costs(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r = RUN("calibrate", "--groups", "1..3", "--threads", "--repeat", "1",
+			   "--warmup", "0", "--real-cmd", cmd, "--match-time", "--out", out);
+
+	expect_exit_0(&r, "calibrate --match-time");
+	const char *at = strstr(r.out, "Matched the time (--match-time): message costs x ");
+
+	assert_non_null(at);
+	double f = g_ascii_strtod(at + strlen("Matched the time (--match-time): message costs x "),
+				  NULL);
+	const char *after = strstr(at, " before, ");
+
+	assert_non_null(after);
+	double reported = g_ascii_strtod(after + strlen(" before, "), NULL);
+
+	assert_true(f > MATCH_TIME_LO && f < MATCH_TIME_HI);
+	assert_close(reported, 1, 0.02);
+
+	/* The calibration simulated at the matched costs: its slope is the reported one. */
+	g_autofree char *csv_path = g_build_filename(out, CALIBRATION_CSV_NAME, NULL);
+	g_auto(GStrv) rows = lines_of(csv_path);
+	double xy = 0, xx = 0;
+
+	for (guint g = 1; g <= 3; g++) {
+		g_auto(GStrv) c = g_strsplit(rows[g], ",", -1);
+		double sim_ms = g_ascii_strtod(c[1], NULL), real_ms = 12 + 47 * g;
+
+		xy += real_ms * sim_ms;
+		xx += sim_ms * sim_ms;
+	}
+	assert_close(xy / xx, reported, 5e-5);
+
+	/* The machine: the built-in one's socket costs times f, the blocked read (0) left out. */
+	g_autofree char *machine = g_build_filename(out, "machine.ini", NULL);
+	g_autofree char *text = read_text(machine);
+	const char *w = strstr(text, "\nsocket_write_ns="), *rd = strstr(text, "\nsocket_read_ns=");
+
+	assert_non_null(strstr(text, "# fitted by tuner calibrate --match-time (was 1090)\n"));
+	assert_non_null(w);
+	assert_non_null(rd);
+	/* f is printed to 4 decimals: the costs are within a nanosecond of 1090 f and 1190 f. */
+	assert_close(g_ascii_strtod(w + strlen("\nsocket_write_ns="), NULL), 1090 * f, 1);
+	assert_close(g_ascii_strtod(rd + strlen("\nsocket_read_ns="), NULL), 1190 * f, 1);
+	assert_null(strstr(text, "socket_block_ns"));
+	assert_non_null(strstr(r.out, "and machine.ini (the matched machine)"));
+	run_clear(&r);
+
+	/* It finds the costs itself, and not for the VM. */
+	r = RUN("calibrate", "--groups", "1..3", "--real-cmd", cmd, "--match-time",
+		"--read-cost-ns", "900", "--out", out);
+	expect_refusal(&r, "--match-time --read-cost-ns", "--read-cost-ns: --match-time finds");
 	run_clear(&r);
 }
 
@@ -467,6 +532,8 @@ int main(void)
 						temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_repeat_takes_medians, temp_dir_setup,
 						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_match_time_scales_the_message_costs,
+						temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_lack_of_fit_is_reported, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_seed_and_order_decide_the_plan, temp_dir_setup,

@@ -256,8 +256,8 @@ static void test_write_machine(void **state)
 	after = before;
 	after.miss_ps = 12000;
 	after.footprint_lines = 900;
-	if (!fit_write_machine(out, base, &after, &before, p, 2, "Fitted by a test\n\non a plan",
-			       &error))
+	if (!fit_write_machine(out, base, &after, &before, p, 2, "tuner fit",
+			       "Fitted by a test\n\non a plan", &error))
 		fail_msg("%s", error->message);
 
 	g_autofree char *text = read_text(out);
@@ -279,7 +279,7 @@ static void test_write_machine(void **state)
 	while ((name = g_dir_read_name(d)))
 		assert_null(strstr(name, ".tmp."));
 
-	assert_true(fit_write_machine(out, NULL, &after, &before, p, 2, "only", NULL));
+	assert_true(fit_write_machine(out, NULL, &after, &before, p, 2, "tuner fit", "only", NULL));
 	g_free(text);
 	text = read_text(out);
 	assert_null(strstr(text, "wakeup_ns"));
@@ -288,7 +288,8 @@ static void test_write_machine(void **state)
 
 	g_autofree char *nowhere = g_build_filename(dir, "no", "such", "m.ini", NULL);
 
-	assert_false(fit_write_machine(nowhere, NULL, &after, &before, p, 2, "x", &error));
+	assert_false(
+		fit_write_machine(nowhere, NULL, &after, &before, p, 2, "tuner fit", "x", &error));
 	assert_non_null(error);
 	g_error_free(error);
 }

@@ -1,0 +1,85 @@
+/*
+ * match_time.c - the message-cost scale at which the simulation takes the real time (see
+ * match_time.h).
+ */
+#include "tuner/calib/match_time.h"
+
+#include <math.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_roots.h>
+
+#define MATCH_TIME_MAX_ITER 40
+
+double match_time_slope(const double *real_ms, const double *sim_ms, guint n)
+{
+	double xy = 0, xx = 0;
+
+	for (guint i = 0; i < n; i++) {
+		xy += real_ms[i] * sim_ms[i];
+		xx += sim_ms[i] * sim_ms[i];
+	}
+	return xx > 0 ? xy / xx : NAN;
+}
+
+typedef struct {
+	const double *real_ms;
+	guint n;
+	MatchTimeSim sim;
+	void *ctx;
+	double *sim_ms;
+	guint evaluations;
+} Trial;
+
+/* ln s(f): positive while the simulation is too fast, so the root is where it takes the time. */
+static double log_slope(double factor, void *p)
+{
+	Trial *t = p;
+
+	t->sim(factor, t->sim_ms, t->ctx);
+	t->evaluations++;
+
+	double s = match_time_slope(t->real_ms, t->sim_ms, t->n);
+
+	return s > 0 ? log(s) : GSL_NAN;
+}
+
+gboolean match_time(const double *real_ms, guint n, MatchTimeSim sim, void *ctx, MatchTime *out,
+		    GError **error)
+{
+	g_autofree double *sim_ms = g_new(double, n);
+	Trial t = { real_ms, n, sim, ctx, sim_ms, 0 };
+	gsl_function fn = { log_slope, &t };
+	double at_1 = log_slope(1.0, &t);
+	double lo = MATCH_TIME_LO, hi = MATCH_TIME_HI;
+	double h_lo = log_slope(lo, &t), h_hi = log_slope(hi, &t);
+
+	if (!isfinite(at_1) || !isfinite(h_lo) || !isfinite(h_hi) || h_lo < 0 || h_hi > 0) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "--match-time: no message-cost scale in [%g, %g] makes the simulation "
+			    "take the real time (real/simulated %.3g at %g, %.3g at %g)",
+			    lo, hi, exp(h_lo), lo, exp(h_hi), hi);
+		return FALSE;
+	}
+
+	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
+	double f = 1.0;
+	int status = GSL_CONTINUE;
+
+	gsl_root_fsolver_set(s, &fn, lo, hi);
+	for (guint iter = 0; status == GSL_CONTINUE && iter < MATCH_TIME_MAX_ITER; iter++) {
+		gsl_root_fsolver_iterate(s);
+		f = gsl_root_fsolver_root(s);
+		status = gsl_root_test_interval(gsl_root_fsolver_x_lower(s),
+						gsl_root_fsolver_x_upper(s), 0, MATCH_TIME_TOL);
+	}
+	gsl_root_fsolver_free(s);
+
+	/* The answer's own slope, simulated at f once more: what the report states. */
+	double h = log_slope(f, &t);
+
+	*out = (MatchTime){
+		.factor = f, .slope = exp(h), .slope_at_1 = exp(at_1), .evaluations = t.evaluations
+	};
+	return TRUE;
+}
