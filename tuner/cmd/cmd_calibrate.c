@@ -681,6 +681,14 @@ static gboolean match_costs(struct calibrate_run *run, GError **error)
 	if (!match_time(real, n, match_sim, &m, &run->matched, error))
 		return FALSE;
 	scale_costs(&m.base, run->matched.factor, &run->params);
+
+	/* calibration.ini's workload line says at which costs it was simulated. */
+	char *workload = g_strdup_printf("%s, message costs x %.4f to take the real time "
+					 "(--match-time: machine.ini)",
+					 run->cal->workload, run->matched.factor);
+
+	g_free(run->cal->workload);
+	run->cal->workload = workload;
 	printf("Matched the time (--match-time): message costs x %.4f -- write %" G_GUINT64_FORMAT
 	       " -> %" G_GUINT64_FORMAT " ns, read %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT
 	       " ns, blocked read %" G_GUINT64_FORMAT " -> %" G_GUINT64_FORMAT " ns;\n"

@@ -288,6 +288,14 @@ static void test_match_time_scales_the_message_costs(void **state)
 	assert_close(g_ascii_strtod(rd + strlen("\nsocket_read_ns="), NULL), 1190 * f, 1);
 	assert_null(strstr(text, "socket_block_ns"));
 	assert_non_null(strstr(r.out, "and machine.ini (the matched machine)"));
+
+	/* calibration.ini says at which costs it simulated. */
+	g_autofree char *ini_path = g_build_filename(out, CALIBRATION_INI_NAME, NULL);
+	g_autofree char *ini = read_text(ini_path);
+	g_autofree char *costs = g_strdup_printf(
+		"message costs x %.4f to take the real time (--match-time: machine.ini)", f);
+
+	assert_non_null(strstr(ini, costs));
 	run_clear(&r);
 
 	/* It finds the costs itself, and not for the VM. */
