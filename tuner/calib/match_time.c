@@ -22,6 +22,9 @@ double match_time_slope(const double *real_ms, const double *sim_ms, guint n)
 	return xx > 0 ? xy / xx : NAN;
 }
 
+/* The trials so far: Brent's set evaluates the bracket's ends again, which a trial costs. */
+#define MATCH_TIME_MEMO 4
+
 typedef struct {
 	const double *real_ms;
 	guint n;
@@ -29,26 +32,36 @@ typedef struct {
 	void *ctx;
 	double *sim_ms;
 	guint evaluations;
+	double memo_f[MATCH_TIME_MEMO], memo_h[MATCH_TIME_MEMO];
 } Trial;
 
-/* ln s(f): positive while the simulation is too fast, so the root is where it takes the time. */
+/*
+ * ln s(f): positive while the simulation is too fast, so the root is where it takes the time.
+ * Finite for real and simulated times above zero, which the bracket's ends are checked for.
+ */
 static double log_slope(double factor, void *p)
 {
 	Trial *t = p;
 
+	for (guint i = 0; i < MATCH_TIME_MEMO && i < t->evaluations; i++)
+		if (t->memo_f[i] == factor)
+			return t->memo_h[i];
 	t->sim(factor, t->sim_ms, t->ctx);
-	t->evaluations++;
 
 	double s = match_time_slope(t->real_ms, t->sim_ms, t->n);
+	double h = s > 0 ? log(s) : GSL_NAN;
+	guint slot = t->evaluations++ % MATCH_TIME_MEMO;
 
-	return s > 0 ? log(s) : GSL_NAN;
+	t->memo_f[slot] = factor;
+	t->memo_h[slot] = h;
+	return h;
 }
 
 gboolean match_time(const double *real_ms, guint n, MatchTimeSim sim, void *ctx, MatchTime *out,
 		    GError **error)
 {
 	g_autofree double *sim_ms = g_new(double, n);
-	Trial t = { real_ms, n, sim, ctx, sim_ms, 0 };
+	Trial t = { .real_ms = real_ms, .n = n, .sim = sim, .ctx = ctx, .sim_ms = sim_ms };
 	gsl_function fn = { log_slope, &t };
 	double at_1 = log_slope(1.0, &t);
 	double lo = MATCH_TIME_LO, hi = MATCH_TIME_HI;
@@ -68,12 +81,19 @@ gboolean match_time(const double *real_ms, guint n, MatchTimeSim sim, void *ctx,
 
 	gsl_root_fsolver_set(s, &fn, lo, hi);
 	for (guint iter = 0; status == GSL_CONTINUE && iter < MATCH_TIME_MAX_ITER; iter++) {
-		gsl_root_fsolver_iterate(s);
+		if ((status = gsl_root_fsolver_iterate(s)) != GSL_SUCCESS)
+			break;
 		f = gsl_root_fsolver_root(s);
 		status = gsl_root_test_interval(gsl_root_fsolver_x_lower(s),
 						gsl_root_fsolver_x_upper(s), 0, MATCH_TIME_TOL);
 	}
 	gsl_root_fsolver_free(s);
+	if (status != GSL_SUCCESS) {
+		g_set_error(error, G_OPTION_ERROR, G_OPTION_ERROR_FAILED,
+			    "--match-time: Brent's method stopped at a scale of %g: %s", f,
+			    gsl_strerror(status));
+		return FALSE;
+	}
 
 	/* The answer's own slope, simulated at f once more: what the report states. */
 	double h = log_slope(f, &t);
