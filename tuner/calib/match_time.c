@@ -7,19 +7,16 @@
 #include <math.h>
 
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
 #include <gsl/gsl_roots.h>
 
 #define MATCH_TIME_MAX_ITER 40
 
 double match_time_slope(const double *real_ms, const double *sim_ms, guint n)
 {
-	double xy = 0, xx = 0;
+	double s, cov, sumsq;
 
-	for (guint i = 0; i < n; i++) {
-		xy += real_ms[i] * sim_ms[i];
-		xx += sim_ms[i] * sim_ms[i];
-	}
-	return xx > 0 ? xy / xx : NAN;
+	return gsl_fit_mul(sim_ms, 1, real_ms, 1, n, &s, &cov, &sumsq) == GSL_SUCCESS ? s : NAN;
 }
 
 /* The trials so far: Brent's set evaluates the bracket's ends again, which a trial costs. */
