@@ -63,7 +63,7 @@ struct linsched_machine {
 	uint64_t switch_ns; /* a context switch, of any task */
 	uint64_t thread_switch_ns, process_switch_ns; /* between threads, between processes */
 	uint64_t wakeup_ns;			      /* a wakeup, to the waker */
-	uint64_t wakeup_remote_ns;		      /* one onto another CPU; 0: wakeup_ns */
+	uint64_t wakeup_remote_ns;		      /* one sending an IPI (sim.h); 0: wakeup_ns */
 	uint64_t migrate_ns;			      /* a task arriving on another CPU */
 	uint64_t cache_lines, miss_ps;		      /* last-level cache, line reload */
 	uint64_t socket_write_ns, socket_read_ns;     /* one message on a Unix socket */

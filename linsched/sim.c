@@ -668,6 +668,24 @@ static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
 			       sim->now - sim->epoch, waker, t, t->ts.cpu);
 }
 
+/*
+ * What the waker paid for waking t, given the CPUs already due to reschedule before it did. A
+ * wakeup onto another CPU interrupts that CPU (an IPI: resched_curr(), or the wake list of an idle
+ * CPU) only when it makes that CPU reschedule; one that queues t behind a running task that keeps
+ * the CPU costs what a local wakeup does. That IPI is what wakeup_remote_ns measures (the probe
+ * wakes a sleeper onto a CPU that runs a spinner, which the sleeper preempts), and under a
+ * hypervisor it is the dear part: the sender's write to the interrupt controller exits to the host.
+ */
+static uint64_t wakeup_cost(const struct linsched_sim *sim, const struct linsched_task *waker,
+			    const struct linsched_task *t, uint64_t kicked)
+{
+	uint64_t bit = 1ULL << t->ts.cpu;
+	bool ipi = t->ts.cpu != waker->ts.cpu && !(kicked & bit) && (sim->sys.resched_mask & bit);
+
+	return ipi && sim->cfg.costs.wakeup_remote_ns ? sim->cfg.costs.wakeup_remote_ns
+						      : sim->cfg.costs.wakeup_ns;
+}
+
 unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
 			      unsigned int nr, bool sync)
 {
@@ -685,12 +703,10 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
+		uint64_t kicked = sim->sys.resched_mask;
+
 		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
-		/* Where the policy put it decides what the waker paid. */
-		waker->overhead += linsched_cost(
-			sim, t->ts.cpu != waker->ts.cpu && sim->cfg.costs.wakeup_remote_ns
-				     ? sim->cfg.costs.wakeup_remote_ns
-				     : sim->cfg.costs.wakeup_ns);
+		waker->overhead += linsched_cost(sim, wakeup_cost(sim, waker, t, kicked));
 	}
 	return woken;
 }

@@ -37,8 +37,13 @@
 struct linsched_costs {
 	uint64_t switch_ns; /* switching to another task (context switch) */
 	uint64_t wakeup_ns; /* waking a task, charged to the waker (a timer's to the woken) */
-	uint64_t wakeup_remote_ns; /* waking it onto another CPU than the waker's; 0: wakeup_ns */
-	uint64_t migrate_ns;	   /* a task arriving on another CPU, charged to it */
+	/*
+	 * Waking it onto another CPU that the wakeup makes reschedule (idle, or preempted by the
+	 * woken task): the kernel's IPI. Queued there behind a task that keeps the CPU, it costs
+	 * wakeup_ns. 0: wakeup_ns always.
+	 */
+	uint64_t wakeup_remote_ns;
+	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */
 	/*
 	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted
 	 * since it last ran in that memory domain; a task arriving from another domain starts cold.

@@ -776,6 +776,91 @@ static void test_wakeup_cost(void **state)
 }
 
 /*
+ * A wakeup onto another CPU costs the waker wakeup_remote_ns only when it makes that CPU
+ * reschedule, as the kernel's IPI does: the CPU is idle, or the woken task preempts what runs
+ * there. Queued behind a task that keeps the CPU, it costs what a local wakeup does, and so does
+ * waking a second task onto a CPU already due to reschedule.
+ *
+ * 6.1 on two CPUs, every cost 0 but the wakeups (W local, R remote). Tasks are forked in the
+ * order given: the waker k, waiters w (run 1 ms, block, run 1 ms) and hogs h (run 60 ms). k runs
+ * 20.5 ms (so its wakeup falls between ticks), wakes all waiters, runs 1 ms more. k must run only
+ * on CPU 0 and the waiters only on CPU 1 (checked from the switch log), so every wakeup is
+ * remote, and k's CPU time is exactly 21.5 ms plus what it paid:
+ *   - "kw": CPU 1 is idle at the wakeup: R;
+ *   - "kwhh": a hog runs alone on CPU 1, so min_vruntime is its vruntime; the waiter slept
+ *     longer than half a latency (6 ms of the 12 on 2 CPUs), so it is placed 6 ms behind it and
+ *     preempts (6 ms > the 2 ms wakeup granularity): R;
+ *   - the same with a wakeup granularity of 10 ms: it waits for the hog's next tick: W;
+ *   - "kwhwh": both waiters on CPU 1; the first wakeup makes CPU 1 reschedule (idle, or
+ *     running a hog its balancing pulled, which the waiter preempts as above): R; the second
+ *     finds it already due to: W.
+ */
+static void check_remote_wake(const char *order, uint64_t wake_gran, uint64_t want_paid)
+{
+	static const struct act waker[] = { { A_RUN, 20 * MS + MS / 2, 0 },
+					    { A_WAKE, 0, 0 },
+					    { A_RUN, 1 * MS, 0 } };
+	static const struct act waiter[] = { { A_RUN, 1 * MS, 0 },
+					     { A_BLOCK, 0, 0 },
+					     { A_RUN, 1 * MS, 0 } };
+	static const struct act hogger[] = { { A_RUN, 60 * MS, 0 } };
+	const uint64_t W = 3000, R = 17000, work = 21 * MS + MS / 2;
+	struct linsched_config cfg;
+	struct switch_log sl;
+	struct world w;
+
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 2);
+	zero_costs(&cfg);
+	cfg.costs.wakeup_ns = W;
+	cfg.costs.wakeup_remote_ns = R;
+	if (wake_gran)
+		cfg.tun.wakeup_granularity = wake_gran;
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	for (const char *c = order; *c; c++)
+		if (*c == 'k')
+			SCRIPT(sim, &w, waker, "k");
+		else if (*c == 'w')
+			SCRIPT(sim, &w, waiter, "w");
+		else
+			SCRIPT(sim, &w, hogger, "h");
+	linsched_sim_run(sim);
+
+	for (guint i = 0; i < sl.recs->len; i++) {
+		const struct switch_rec *r = rec_at(&sl, i);
+
+		if (r->next >= 0 && order[r->next] != 'h' &&
+		    r->cpu != (order[r->next] == 'k' ? 0 : 1))
+			fail_msg("%s: task %d (%c) switched in on CPU %d at %" G_GUINT64_FORMAT
+				 " ns",
+				 order, r->next, order[r->next], r->cpu, r->now);
+	}
+	struct linsched_task_stats k = stats_of(sim, 0);
+
+	assert_true(k.exited);
+	if (k.sum_exec_ns != work + want_paid)
+		fail_msg("%s, wakeup granularity %" G_GUINT64_FORMAT
+			 " ns: the waker paid %" G_GUINT64_FORMAT
+			 " ns, expected %" G_GUINT64_FORMAT,
+			 order, wake_gran, k.sum_exec_ns - work, want_paid);
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+static void test_wakeup_remote_cost(void **state)
+{
+	(void)state;
+	check_remote_wake("kw", 0, 17000);
+	check_remote_wake("kwhh", 0, 17000);
+	check_remote_wake("kwhh", 10 * MS, 3000);
+	check_remote_wake("kwhwh", 0, 17000 + 3000);
+}
+
+/*
  * Cache reload in the engine, with a cache of 1000 lines at 5 000 ps a line (5 ns): a task's
  * first switch-in reloads its whole footprint (cold); alone on its CPU it stays warm after that.
  * Two tasks alternating on one CPU: with footprints of 1000 lines each, the other one's run
@@ -1811,6 +1896,7 @@ int main(void)
 		cmocka_unit_test(test_cost_jitter_draws),
 		cmocka_unit_test(test_migration_cost),
 		cmocka_unit_test(test_wakeup_cost),
+		cmocka_unit_test(test_wakeup_remote_cost),
 		cmocka_unit_test(test_cache_cost),
 		cmocka_unit_test(test_waitqueue_wake_one_then_all),
 		cmocka_unit_test(test_wakeup_before_block_not_lost),
