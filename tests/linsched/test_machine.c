@@ -225,12 +225,72 @@ static void test_refusals(void **state)
 	assert_non_null(strstr(error->message, "none.ini"));
 }
 
+/*
+ * Every machine the project ships in machines/ loads, and kvm-host-6.18.ini is what its header
+ * says: the built-in machine with the remote wakeup (the IPI) and the blocked read and write of
+ * this host's probe (kvm-host-6.18-probed.ini), nothing else of it.
+ */
+static void test_shipped_machines(void **state)
+{
+	(void)state;
+	g_autoptr(GError) error = NULL;
+	g_autoptr(GDir) dir = g_dir_open("machines", 0, &error);
+	unsigned int loaded = 0;
+
+	if (!dir)
+		fail_msg("%s", error->message);
+	for (const char *name; (name = g_dir_read_name(dir));) {
+		if (!g_str_has_suffix(name, ".ini"))
+			continue;
+		g_autofree char *path = g_build_filename("machines", name, NULL);
+		struct linsched_machine m;
+
+		if (!linsched_machine_load(path, &m, &error))
+			fail_msg("%s", error->message);
+		loaded++;
+	}
+	assert_true(loaded >= 5);
+
+	struct linsched_machine host, probed, builtin;
+
+	linsched_machine_builtin(&builtin);
+	if (!linsched_machine_load("machines/kvm-host-6.18.ini", &host, &error) ||
+	    !linsched_machine_load("machines/kvm-host-6.18-probed.ini", &probed, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(host.wakeup_remote_ns, probed.wakeup_remote_ns);
+	assert_int_equal(host.socket_block_ns, probed.socket_block_ns);
+	assert_int_equal(host.pipe_block_ns, probed.pipe_block_ns);
+	assert_int_equal(host.hz, probed.hz);
+	assert_true(host.wakeup_remote_ns > 0 && builtin.wakeup_remote_ns == 0);
+	const uint64_t kept[][2] = {
+		{ host.socket_write_ns, builtin.socket_write_ns },
+		{ host.socket_read_ns, builtin.socket_read_ns },
+		{ host.pipe_write_ns, builtin.pipe_write_ns },
+		{ host.pipe_read_ns, builtin.pipe_read_ns },
+		{ host.wakeup_ns, builtin.wakeup_ns },
+		{ host.thread_switch_ns, builtin.thread_switch_ns },
+		{ host.process_switch_ns, builtin.process_switch_ns },
+		{ host.data_cache_lines, builtin.data_cache_lines },
+		{ host.data_miss_ps, builtin.data_miss_ps },
+		{ host.noise_ppm, builtin.noise_ppm },
+		{ host.long_ppm, builtin.long_ppm },
+		{ host.steal_ppm, builtin.steal_ppm },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(kept); i++)
+		if (kept[i][0] != kept[i][1])
+			fail_msg("kvm-host-6.18.ini: value %zu is %" G_GUINT64_FORMAT
+				 ", the built-in machine's %" G_GUINT64_FORMAT,
+				 i, kept[i][0], kept[i][1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_builtin),
 		cmocka_unit_test_setup_teardown(test_load, make_dir, unmake_dir),
 		cmocka_unit_test_setup_teardown(test_refusals, make_dir, unmake_dir),
+		cmocka_unit_test(test_shipped_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
