@@ -434,6 +434,9 @@ static int move_tasks(struct rq *src, struct rq *dst, unsigned long imbalance,
 	long rem = (long)imbalance;
 	int moved = 0;
 	struct rb_node *node = rb_first_cached(&src->cfs.tasks_timeline);
+	/* A task passes when its load, halved this many times, fits what is left to move. */
+	unsigned int failed = sd->nr_balance_failed < 62 ? sd->nr_balance_failed : 62;
+	unsigned int shift = lb_pelt(src->sys) ? failed : 1;
 
 	while (node && rem > 0) {
 		struct sched_entity *se = rb_entry(node, struct sched_entity, run_node);
@@ -441,10 +444,8 @@ static int move_tasks(struct rq *src, struct rq *dst, unsigned long imbalance,
 
 		node = rb_next(node);
 		long load = (long)task_load(src->sys, p);
-		unsigned int shift = sd->nr_balance_failed < 62 ? sd->nr_balance_failed : 62;
-		long bound = lb_pelt(src->sys) ? load >> shift : load >> 1;
 
-		if (bound > rem || !can_migrate_task(p, src, sd, now))
+		if ((load >> shift) > rem || !can_migrate_task(p, src, sd, now))
 			continue;
 		pull_task(src, p, dst);
 		rem -= load;
