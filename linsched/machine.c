@@ -5,7 +5,9 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <string.h>
+#include <time.h>
 
 void linsched_machine_builtin(struct linsched_machine *m)
 {
@@ -100,6 +102,12 @@ static const struct key keys[] = {
 	{ "noise", "long_cv_pct", M(long_cv_pct), USED },
 };
 
+/* One of the tick rates the kernel can be built with (CONFIG_HZ). */
+static bool kernel_hz(uint64_t hz)
+{
+	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
+}
+
 static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
 
@@ -131,7 +139,7 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 	if (k->use == INFO)
 		return true;
 	if (strcmp(k->name, "hz") == 0) {
-		if (v != 100 && v != 250 && v != 300 && v != 1000)
+		if (!kernel_hz(v))
 			return fail(error, path, line,
 				    "hz: %" G_GUINT64_FORMAT " is not one of 100, 250, 300, 1000",
 				    v);
@@ -251,4 +259,21 @@ bool linsched_machine_load(const char *path, struct linsched_machine *m, GError 
 	if (!g_file_get_contents(path, &text, NULL, &local))
 		return fail(error, path, 0, "%s", local->message);
 	return parse(text, path, m, error);
+}
+
+double linsched_host_jiffy_ns(void)
+{
+	struct timespec res;
+
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
+		return 0;
+	return (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
+}
+
+unsigned int linsched_host_hz(void)
+{
+	double jiffy = linsched_host_jiffy_ns();
+	uint64_t hz = jiffy > 0 ? (uint64_t)llround(1e9 / jiffy) : 0;
+
+	return kernel_hz(hz) ? (unsigned int)hz : 0;
 }

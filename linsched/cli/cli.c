@@ -185,8 +185,11 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 	if (!check_profile_knobs(cli, profile, error))
 		return false;
 
-	linsched_config_init(cfg, profile,
-			     GIVEN(cpus) ? (unsigned int)cli->cpus : LINSCHED_CLI_DEFAULT_CPUS);
+	unsigned int cpus = GIVEN(cpus)		? (unsigned int)cli->cpus
+			    : cli->default_cpus ? cli->default_cpus
+						: LINSCHED_CLI_DEFAULT_CPUS;
+
+	linsched_config_init(cfg, profile, cpus);
 	if (machine) {
 		linsched_config_set_machine(cfg, machine);
 	} else if (cli->machine) {
@@ -201,6 +204,8 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 		cfg->nr_domains = (unsigned int)cli->domains;
 	if (GIVEN(hz))
 		cfg->hz = (unsigned int)cli->hz;
+	else if (!cfg->machine.hz && cli->default_hz)
+		cfg->hz = cli->default_hz;
 	if (GIVEN(latency_ns))
 		cfg->tun.latency = (uint64_t)cli->latency_ns;
 	if (GIVEN(min_gran_ns))

@@ -35,6 +35,10 @@ struct linsched_cli {
 	double stall_cv; /* the stalls' shape; the machine's unless given */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
+	/* A command's own defaults, set before linsched_cli_config: the CPUs when --cpus is not
+	 * given, the HZ when neither --hz nor the machine gives one; 0: the simulator's (2 CPUs,
+	 * HZ 1000). `tuner calibrate` sets those of the machine its real runs run on. */
+	unsigned int default_cpus, default_hz;
 	struct flag_set flags;
 };
 

@@ -50,7 +50,15 @@ struct calibrate_cli {
 	struct flag_set flags; /* the main group's, --vm-* among them */
 };
 
-#define DEFAULT_WARMUP_S 20
+#define DEFAULT_WARMUP_S   20
+/*
+ * On the host, the fsm model's simulations vary as real runs do unless --cost-jitter says
+ * otherwise, and each point is the median of DEFAULT_SIM_REPEAT of them: hackbench's switch count
+ * is chaotic in the costs (one group's spans 5x over seeds, as the real runs' does), so one
+ * deterministic run is one draw, not a median to set beside the real runs' median.
+ */
+#define DEFAULT_JITTER_CV  0.2
+#define DEFAULT_SIM_REPEAT 15
 
 /* What the flags resolve to, then the measurements and the fit as they come. */
 struct calibrate_run {
@@ -96,7 +104,6 @@ static void calibrate_cli_init(struct calibrate_cli *c)
 	c->loops = 100;
 	c->repeat = 3;
 	c->seed = 1;
-	c->sim_repeat = 1;
 	vm_cli_init(&c->vm);
 	flag_set_init(&c->flags);
 }
@@ -313,7 +320,8 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "Real runs per group count (default 3)", "R" },
 		{ "sim-repeat", 0, 0, G_OPTION_ARG_INT64, &c->sim_repeat,
 		  "Simulations per group count (and setting), seeds --sim-seed, --sim-seed + 1, ...: "
-		  "their medians (default 1; more only with --cost-jitter)",
+		  "their medians (default 15 with cost jitter, which the host's runs get unless "
+		  "--cost-jitter says otherwise, else 1; more only with jitter)",
 		  "S" },
 		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &c->real_cmd,
 		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
@@ -406,11 +414,16 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 							: CALIBRATION_MODEL_BOOTSTRAP;
 	run->loops = (guint)c->loops;
 	run->repeat = (guint)c->repeat;
-	run->sim_repeat = (guint)c->sim_repeat;
+	if (!flag_given(&c->sim.flags, &c->sim.cost_jitter) && !run->vm &&
+	    run->model == CALIBRATION_MODEL_FSM)
+		run->cfg.costs.jitter_cv = DEFAULT_JITTER_CV;
+	run->sim_repeat = flag_given(&c->flags, &c->sim_repeat) ? (guint)c->sim_repeat
+			  : run->cfg.costs.jitter_cv > 0	? DEFAULT_SIM_REPEAT
+								: 1;
 	if (run->sim_repeat > 1 && !(run->cfg.costs.jitter_cv > 0))
 		return cmd_usage(error,
-				 "--sim-repeat: without --cost-jitter every seed simulates the "
-				 "same run; give --cost-jitter too");
+				 "--sim-repeat: without cost jitter every seed simulates the "
+				 "same run; give --cost-jitter above 0");
 	run->params.loops = run->loops;
 	run->workload = (RealbenchWorkload){
 		.loops = run->loops,
@@ -556,7 +569,7 @@ static gboolean open_bench(const struct calibrate_cli *c, struct calibrate_run *
 	return run->bench || cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 }
 
-static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+static gboolean prepare(struct calibrate_cli *c, struct calibrate_run *run, GError **error)
 {
 	GError *local = NULL;
 	const char *measured = flag_first_given(&c->hb.flags, &c->hb.solo_ms, &c->hb.degradation,
@@ -566,6 +579,18 @@ static gboolean prepare(const struct calibrate_cli *c, struct calibrate_run *run
 		return cmd_usage(error,
 				 "%s: calibrate measures the bootstrapped model's inputs itself",
 				 measured);
+	/* On the host the simulation models this machine unless told otherwise: its CPUs and its
+	 * kernel's HZ, on which the real runs' scheduler decides. */
+	if (!c->real || strcmp(c->real, "vm") != 0) {
+		c->sim.default_cpus = realbench_cpu_count();
+		c->sim.default_hz = linsched_host_hz();
+		if (c->sim.default_cpus > SCHED_MAX_CPUS &&
+		    !flag_given(&c->sim.flags, &c->sim.cpus))
+			return cmd_usage(error,
+					 "--cpus: this machine has %u CPUs, the simulation at most "
+					 "%d; give --cpus",
+					 c->sim.default_cpus, SCHED_MAX_CPUS);
+	}
 	if (!linsched_cli_config(&c->sim, &run->cfg, &local) ||
 	    !hackbench_cli_params(&c->hb, &run->cfg.machine, &run->params, &local))
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -709,11 +734,11 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 		return measure_vm(run, error);
 	g_autofree char *medians = sim_medians_text(run);
 	g_autofree char *workload = g_strdup_printf(
-		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs, profile %s%s",
+		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs at HZ %u, profile %s%s",
 		realbench_channel_name(run->workload.channel),
 		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
-		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.profile->name,
-		medians);
+		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.hz,
+		run->cfg.profile->name, medians);
 
 	run->cal = calibration_new(run->model, workload, run->loops, run->workload.tasks);
 	run->ms = g_new(double, (gsize)run->measured->len * run->repeat);
@@ -987,7 +1012,7 @@ static gboolean write_files(const struct calibrate_run *run, const char *out, GE
 
 /* ---- the command ---------------------------------------------------------------------------- */
 
-static gboolean calibrate(const struct calibrate_cli *c, struct calibrate_run *run, GError **error)
+static gboolean calibrate(struct calibrate_cli *c, struct calibrate_run *run, GError **error)
 {
 	if (!prepare(c, run, error) || !measure(run, error) || !fit(run, error))
 		return FALSE;

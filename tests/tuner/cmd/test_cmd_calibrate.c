@@ -6,6 +6,7 @@
  * The real tools are not run here: their output formats are tested from fixtures in
  * test_realbench.c, and their times are the measurement, not something a test can expect.
  */
+#define _GNU_SOURCE /* CPU_COUNT */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,7 +15,9 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <sched.h>
 #include <string.h>
+#include <time.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -183,17 +186,19 @@ static double linsched_runtime_ns(guint g, guint seed)
 
 /*
  * --sim-repeat 3: each group count's simulated jiffies are the median of three simulations with
- * seeds --sim-seed, +1, +2 (here 5, 6, 7), each what linsched hackbench gives with that seed.
- * Without --cost-jitter every seed gives the same run, and the flag is refused.
+ * seeds --sim-seed, +1, +2 (here 5, 6, 7), each what linsched hackbench gives with that seed (on
+ * its default 2 CPUs at HZ 1000, which the host's defaults would replace). Without cost jitter
+ * every seed gives the same run, and the flag is refused.
  */
 static void test_sim_repeat_takes_medians(void **state)
 {
 	g_autofree char *out = in_dir(state, "cal");
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *cmd = linear_cmd(log);
-	struct run r = RUN("calibrate", "--groups", "1..3", "--loops", "10", "--threads",
-			   "--repeat", "1", "--warmup", "0", "--real-cmd", cmd, "--cost-jitter",
-			   "0.2", "--sim-repeat", "3", "--sim-seed", "5", "--out", out);
+	struct run r =
+		RUN("calibrate", "--groups", "1..3", "--loops", "10", "--threads", "--repeat", "1",
+		    "--warmup", "0", "--real-cmd", cmd, "--cpus", "2", "--hz", "1000",
+		    "--cost-jitter", "0.2", "--sim-repeat", "3", "--sim-seed", "5", "--out", out);
 
 	expect_exit_0(&r, "calibrate --sim-repeat 3");
 	run_clear(&r);
@@ -221,7 +226,8 @@ static void test_sim_repeat_takes_medians(void **state)
 		assert_close(g_ascii_strtod(f[1], NULL), median * 1000 / 1e9, 1e-9);
 	}
 
-	r = RUN("calibrate", "--groups", "1..3", "--sim-repeat", "3", "--out", out);
+	r = RUN("calibrate", "--groups", "1..3", "--cost-jitter", "0", "--sim-repeat", "3", "--out",
+		out);
 	assert_int_equal(r.status, 2);
 	assert_non_null(strstr(r.err, "--sim-repeat"));
 	/* one line */
@@ -233,9 +239,85 @@ static void test_sim_repeat_takes_medians(void **state)
 	run_clear(&r);
 }
 
+/* The CPUs this process may run on, counted from its affinity mask. */
+static unsigned int this_machines_cpus(void)
+{
+	cpu_set_t set;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	return (unsigned int)CPU_COUNT(&set);
+}
+
+/* This kernel's HZ: CLOCK_MONOTONIC_COARSE advances once a jiffy, its resolution (1000 when that
+ * says no HZ a kernel can have, the simulation's own default). */
+static unsigned int this_kernels_hz(void)
+{
+	struct timespec res;
+
+	assert_int_equal(clock_getres(CLOCK_MONOTONIC_COARSE, &res), 0);
+	long hz = lround(1e9 / ((double)res.tv_sec * 1e9 + (double)res.tv_nsec));
+
+	return hz == 100 || hz == 250 || hz == 300 || hz == 1000 ? (unsigned int)hz : 1000;
+}
+
+/* calibrate's workload line in calibration.ini. */
+static char *workload_of(const char *dir)
+{
+	g_autofree char *path = g_build_filename(dir, CALIBRATION_INI_NAME, NULL);
+	g_autoptr(GError) error = NULL;
+	g_autoptr(Calibration) cal = calibration_read(path, &error);
+
+	assert_non_null(cal);
+	return g_strdup(cal->workload);
+}
+
+/*
+ * On the host the simulation models the machine the real runs ran on: its CPUs and its kernel's
+ * HZ, and runs that vary (cost jitter 0.2), each point the median of 15. Flags override each,
+ * and a --machine that says its HZ overrides the detected one.
+ */
+static void test_host_defaults_are_this_machine(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *machine = in_dir(state, "machine.ini");
+	g_autofree char *cmd = linear_cmd(log);
+	g_autofree char *expected = g_strdup_printf("; simulated on %u CPUs at HZ %u, profile ",
+						    this_machines_cpus(), this_kernels_hz());
+	struct run r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat",
+			   "1", "--warmup", "0", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate with the host's defaults");
+	run_clear(&r);
+	g_autofree char *host = workload_of(out);
+	assert_non_null(strstr(host, expected));
+	assert_true(g_str_has_suffix(host, ", medians of 15 simulations with cost jitter 0.2"));
+
+	r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat", "1",
+		"--warmup", "0", "--real-cmd", cmd, "--cpus", "1", "--hz", "100", "--cost-jitter",
+		"0", "--out", out);
+	expect_exit_0(&r, "calibrate --cpus 1 --hz 100 --cost-jitter 0");
+	run_clear(&r);
+	g_autofree char *given = workload_of(out);
+	assert_non_null(strstr(given, "; simulated on 1 CPUs at HZ 100, profile "));
+	assert_null(strstr(given, "medians"));
+
+	assert_true(g_file_set_contents(machine, "[machine]\nhz=300\n", -1, NULL));
+	r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat", "1",
+		"--warmup", "0", "--real-cmd", cmd, "--machine", machine, "--sim-repeat", "2",
+		"--out", out);
+	expect_exit_0(&r, "calibrate --machine (hz=300) --sim-repeat 2");
+	run_clear(&r);
+	g_autofree char *from_machine = workload_of(out);
+	assert_non_null(strstr(from_machine, " at HZ 300, profile "));
+	assert_true(
+		g_str_has_suffix(from_machine, ", medians of 2 simulations with cost jitter 0.2"));
+}
+
 /*
  * --match-time: the fake takes 12 + 47 g ms; the simulation's message costs are scaled until the
- * simulated ms (the jiffies at HZ 1000) lie on real = simulated through the origin, and the
+ * simulated ms (the jiffies at HZ 1000, one deterministic run each) lie on real = simulated
+ * through the origin, and the
  * matched machine is written. The calibration's own simulations are those at the matched costs:
  * their slope is the one reported, and the machine.ini holds those costs.
  */
@@ -245,7 +327,8 @@ static void test_match_time_scales_the_message_costs(void **state)
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *cmd = linear_cmd(log);
 	struct run r = RUN("calibrate", "--groups", "1..3", "--threads", "--repeat", "1",
-			   "--warmup", "0", "--real-cmd", cmd, "--match-time", "--out", out);
+			   "--warmup", "0", "--real-cmd", cmd, "--hz", "1000", "--cost-jitter", "0",
+			   "--match-time", "--out", out);
 
 	expect_exit_0(&r, "calibrate --match-time");
 	const char *at = strstr(r.out, "Matched the time (--match-time): message costs x ");
@@ -539,6 +622,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_fake_benchmark_is_fitted_and_written,
 						temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_sim_repeat_takes_medians, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_host_defaults_are_this_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_match_time_scales_the_message_costs,
 						temp_dir_setup, temp_dir_teardown),
