@@ -31,6 +31,7 @@
 #include "tuner/cmd/commands.h"
 #include "tuner/cmd/group_range.h"
 #include "tuner/cmd/vm_cli.h"
+#include "tuner/eval/evaluator.h"
 #include "tuner/eval/fit.h"
 #include "tuner/util/progress.h"
 #include "tuner/calib/realbench.h"
@@ -43,7 +44,7 @@ struct calibrate_cli {
 	struct linsched_cli sim;
 	struct hackbench_cli hb;
 	char *groups, *real_cmd, *out, *order, *real, *settings;
-	gint64 loops, repeat, seed, sim_repeat;
+	gint64 loops, repeat, seed, sim_repeat, jobs;
 	double warmup; /* seconds; not given: DEFAULT_WARMUP_S on the host, none in the VM */
 	gboolean match_time;
 	struct vm_cli vm;
@@ -58,7 +59,7 @@ struct calibrate_cli {
  * deterministic run is one draw, not a median to set beside the real runs' median.
  */
 #define DEFAULT_JITTER_CV  0.2
-#define DEFAULT_SIM_REPEAT 15
+#define DEFAULT_SIM_REPEAT 31
 
 /* What the flags resolve to, then the measurements and the fit as they come. */
 struct calibrate_run {
@@ -67,6 +68,9 @@ struct calibrate_run {
 			   * model needs them and groups lacks them */
 	guint loops, repeat;
 	guint sim_repeat; /* simulations per point, seeds --sim-seed + k: their medians */
+	guint jobs;	  /* threads for them (--jobs) */
+	/* Runs a point's simulations in parallel; made after the real runs, which fork. */
+	Evaluator *ev;
 	CalibrationModel model;
 	CalibrationProtocol protocol;
 	Realbench *bench;
@@ -140,6 +144,7 @@ static void calibrate_run_clear(struct calibrate_run *run)
 	if (run->commands)
 		g_ptr_array_free(run->commands, TRUE);
 	calibrate_vm_clear(&run->cv);
+	evaluator_free(run->ev);
 }
 
 static guint measured_at(const struct calibrate_run *run, guint i)
@@ -238,28 +243,48 @@ static double mean_of(const double *v, size_t n)
 	return gsl_stats_mean(v, 1, n);
 }
 
+/* One point's simulations: seed cfg->seed + k into j[k] (jiffies) and sw[k] (switches). */
+struct sim_point {
+	const struct linsched_config *cfg;
+	const struct hackbench_params *p;
+	bool cpu_switches;
+	double *j, *sw;
+};
+
+static gboolean simulate_seed(guint k, void *ctx, GError **error)
+{
+	const struct sim_point *pt = ctx;
+	struct linsched_config one = *pt->cfg;
+	struct hackbench_outcome out;
+
+	(void)error;
+	one.seed = pt->cfg->seed + k;
+	hackbench_simulate(&one, pt->p, &out);
+	pt->j[k] = (double)out.runtime_ns * pt->cfg->hz / 1e9;
+	pt->sw[k] = (double)(pt->cpu_switches ? out.context_switches : out.task_switches);
+	return TRUE;
+}
+
 /*
  * The simulated turnaround of p under cfg in jiffies, and its context switches in *switches (the
  * tasks' own, as rusage counts them, or with cpu_switches the CPUs', as /proc/stat does): the
  * medians over --sim-repeat simulations with seeds --sim-seed, --sim-seed + 1, ..., which with
- * --cost-jitter differ as real runs do. Fractional jiffies: the regression should not see the
+ * cost jitter differ as real runs do, run on --jobs threads (each seed's result is its own, so
+ * the medians do not depend on them). Fractional jiffies: the regression should not see the
  * tick's rounding.
  */
-static double simulate_median(const struct calibrate_run *run, const struct linsched_config *cfg,
+static double simulate_median(struct calibrate_run *run, const struct linsched_config *cfg,
 			      const struct hackbench_params *p, bool cpu_switches, double *switches)
 {
 	g_autofree double *j = g_new(double, run->sim_repeat);
 	g_autofree double *sw = g_new(double, run->sim_repeat);
+	struct sim_point pt = { cfg, p, cpu_switches, j, sw };
 
-	for (guint k = 0; k < run->sim_repeat; k++) {
-		struct linsched_config one = *cfg;
-		struct hackbench_outcome out;
-
-		one.seed = cfg->seed + k;
-		hackbench_simulate(&one, p, &out);
-		j[k] = (double)out.runtime_ns * cfg->hz / 1e9;
-		sw[k] = (double)(cpu_switches ? out.context_switches : out.task_switches);
-	}
+	if (!run->ev)
+		run->ev = evaluator_new(&(EvaluatorConfig){ .replicates = 1, .jobs = run->jobs });
+	/* A simulation cannot fail: cfg was validated. */
+	if (!evaluator_map(run->ev, run->sim_repeat, simulate_seed, &pt, NULL))
+		g_assert_not_reached();
 	*switches = stats_median(sw, run->sim_repeat);
 	return stats_median(j, run->sim_repeat);
 }
@@ -320,9 +345,13 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		  "Real runs per group count (default 3)", "R" },
 		{ "sim-repeat", 0, 0, G_OPTION_ARG_INT64, &c->sim_repeat,
 		  "Simulations per group count (and setting), seeds --sim-seed, --sim-seed + 1, ...: "
-		  "their medians (default 15 with cost jitter, which the host's runs get unless "
+		  "their medians (default 31 with cost jitter, which the host's runs get unless "
 		  "--cost-jitter says otherwise, else 1; more only with jitter)",
 		  "S" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
+		  "Threads for the simulations (default: one per CPU); the results do not depend on "
+		  "it",
+		  "N" },
 		{ "real-cmd", 0, 0, G_OPTION_ARG_STRING, &c->real_cmd,
 		  "The real benchmark, with {groups} and {loops} (default: hackbench, else perf bench sched messaging)",
 		  "CMD" },
@@ -353,11 +382,9 @@ static void add_options(struct calibrate_cli *c, GOptionContext *ctx)
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const struct flag_limits limits[] = {
-		FLAG_INT(&c->loops, 1, 1000000),
-		FLAG_INT(&c->repeat, 1, 1000),
-		FLAG_INT(&c->sim_repeat, 1, 1000),
-		FLAG_INT(&c->seed, 0, G_MAXUINT32),
-		FLAG_REAL(&c->warmup, 0, 3600, FLAG_CLOSED),
+		FLAG_INT(&c->loops, 1, 1000000),    FLAG_INT(&c->repeat, 1, 1000),
+		FLAG_INT(&c->sim_repeat, 1, 1000),  FLAG_INT(&c->jobs, 1, 1024),
+		FLAG_INT(&c->seed, 0, G_MAXUINT32), FLAG_REAL(&c->warmup, 0, 3600, FLAG_CLOSED),
 	};
 
 	flag_add_main_entries(&c->flags, ctx, entries, limits, G_N_ELEMENTS(limits));
@@ -420,6 +447,7 @@ static gboolean plan(const struct calibrate_cli *c, struct calibrate_run *run, G
 	run->sim_repeat = flag_given(&c->flags, &c->sim_repeat) ? (guint)c->sim_repeat
 			  : run->cfg.costs.jitter_cv > 0	? DEFAULT_SIM_REPEAT
 								: 1;
+	run->jobs = flag_given(&c->flags, &c->jobs) ? (guint)c->jobs : evaluator_default_jobs();
 	if (run->sim_repeat > 1 && !(run->cfg.costs.jitter_cv > 0))
 		return cmd_usage(error,
 				 "--sim-repeat: without cost jitter every seed simulates the "
@@ -602,8 +630,7 @@ static gboolean prepare(struct calibrate_cli *c, struct calibrate_run *run, GErr
 
 /* The simulated jiffies of the workload at knobs k with this many groups, and the CPUs' context
  * switches (idle ones too, as the guest's /proc/stat counts them) in *switches. */
-static double sim_knobs(const struct calibrate_run *run, const Knobs *k, guint groups,
-			double *switches)
+static double sim_knobs(struct calibrate_run *run, const Knobs *k, guint groups, double *switches)
 {
 	struct linsched_config cfg = run->cfg;
 	struct hackbench_params p = run->params;

@@ -162,6 +162,22 @@ static void test_fake_benchmark_is_fitted_and_written(void **state)
 	run_clear(&r);
 }
 
+/* calibration.csv without its last column, the real runs' switches. */
+static char *simulated_columns(const char *csv_path)
+{
+	g_auto(GStrv) rows = lines_of(csv_path);
+	GString *kept = g_string_new(NULL);
+
+	for (guint i = 0; rows[i]; i++) {
+		const char *last = strrchr(rows[i], ',');
+
+		assert_non_null(last);
+		g_string_append_len(kept, rows[i], last - rows[i]);
+		g_string_append_c(kept, '\n');
+	}
+	return g_string_free(kept, FALSE);
+}
+
 /* linsched hackbench at g groups, 10 loops, threads, cost jitter 0.2, this seed: its runtime. */
 static double linsched_runtime_ns(guint g, guint seed)
 {
@@ -226,6 +242,21 @@ static void test_sim_repeat_takes_medians(void **state)
 		assert_close(g_ascii_strtod(f[1], NULL), median * 1000 / 1e9, 1e-9);
 	}
 
+	/* The simulations ran on a thread per CPU; on one, or on three, they give the same file,
+	 * but for the fake's own switches (the last column). */
+	g_autofree char *parallel = simulated_columns(csv_path);
+
+	for (guint i = 0; i < 2; i++) {
+		r = RUN("calibrate", "--groups", "1..3", "--loops", "10", "--threads", "--repeat",
+			"1", "--warmup", "0", "--real-cmd", cmd, "--cpus", "2", "--hz", "1000",
+			"--cost-jitter", "0.2", "--sim-repeat", "3", "--sim-seed", "5", "--jobs",
+			i ? "3" : "1", "--out", out);
+		expect_exit_0(&r, "calibrate --jobs");
+		run_clear(&r);
+		g_autofree char *again = simulated_columns(csv_path);
+		assert_string_equal(again, parallel);
+	}
+
 	r = RUN("calibrate", "--groups", "1..3", "--cost-jitter", "0", "--sim-repeat", "3", "--out",
 		out);
 	assert_int_equal(r.status, 2);
@@ -273,7 +304,7 @@ static char *workload_of(const char *dir)
 
 /*
  * On the host the simulation models the machine the real runs ran on: its CPUs and its kernel's
- * HZ, and runs that vary (cost jitter 0.2), each point the median of 15. Flags override each,
+ * HZ, and runs that vary (cost jitter 0.2), each point the median of 31. Flags override each,
  * and a --machine that says its HZ overrides the detected one.
  */
 static void test_host_defaults_are_this_machine(void **state)
@@ -291,7 +322,7 @@ static void test_host_defaults_are_this_machine(void **state)
 	run_clear(&r);
 	g_autofree char *host = workload_of(out);
 	assert_non_null(strstr(host, expected));
-	assert_true(g_str_has_suffix(host, ", medians of 15 simulations with cost jitter 0.2"));
+	assert_true(g_str_has_suffix(host, ", medians of 31 simulations with cost jitter 0.2"));
 
 	r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat", "1",
 		"--warmup", "0", "--real-cmd", cmd, "--cpus", "1", "--hz", "100", "--cost-jitter",
