@@ -761,11 +761,12 @@ static gboolean measure(struct calibrate_run *run, GError **error)
 		return measure_vm(run, error);
 	g_autofree char *medians = sim_medians_text(run);
 	g_autofree char *workload = g_strdup_printf(
-		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs at HZ %u, profile %s%s",
+		"hackbench %s, %s, %u+%u tasks per group, %u loops, %u-byte messages; simulated on %u CPUs at HZ %u, machine %s, profile %s%s",
 		realbench_channel_name(run->workload.channel),
 		realbench_tasks_name(run->workload.tasks), run->params.fds, run->params.fds,
 		run->loops, run->params.datasize, run->cfg.nr_cpus, run->cfg.hz,
-		run->cfg.profile->name, medians);
+		run->machine_path ? run->machine_path : "built-in", run->cfg.profile->name,
+		medians);
 
 	run->cal = calibration_new(run->model, workload, run->loops, run->workload.tasks);
 	run->ms = g_new(double, (gsize)run->measured->len * run->repeat);

@@ -313,8 +313,9 @@ static void test_host_defaults_are_this_machine(void **state)
 	g_autofree char *log = in_dir(state, "log");
 	g_autofree char *machine = in_dir(state, "machine.ini");
 	g_autofree char *cmd = linear_cmd(log);
-	g_autofree char *expected = g_strdup_printf("; simulated on %u CPUs at HZ %u, profile ",
-						    this_machines_cpus(), this_kernels_hz());
+	g_autofree char *expected =
+		g_strdup_printf("; simulated on %u CPUs at HZ %u, machine built-in, profile ",
+				this_machines_cpus(), this_kernels_hz());
 	struct run r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat",
 			   "1", "--warmup", "0", "--real-cmd", cmd, "--out", out);
 
@@ -330,7 +331,8 @@ static void test_host_defaults_are_this_machine(void **state)
 	expect_exit_0(&r, "calibrate --cpus 1 --hz 100 --cost-jitter 0");
 	run_clear(&r);
 	g_autofree char *given = workload_of(out);
-	assert_non_null(strstr(given, "; simulated on 1 CPUs at HZ 100, profile "));
+	assert_non_null(
+		strstr(given, "; simulated on 1 CPUs at HZ 100, machine built-in, profile "));
 	assert_null(strstr(given, "medians"));
 
 	assert_true(g_file_set_contents(machine, "[machine]\nhz=300\n", -1, NULL));
@@ -340,7 +342,9 @@ static void test_host_defaults_are_this_machine(void **state)
 	expect_exit_0(&r, "calibrate --machine (hz=300) --sim-repeat 2");
 	run_clear(&r);
 	g_autofree char *from_machine = workload_of(out);
-	assert_non_null(strstr(from_machine, " at HZ 300, profile "));
+	g_autofree char *named = g_strdup_printf(" at HZ 300, machine %s, profile ", machine);
+
+	assert_non_null(strstr(from_machine, named));
 	assert_true(
 		g_str_has_suffix(from_machine, ", medians of 2 simulations with cost jitter 0.2"));
 }
