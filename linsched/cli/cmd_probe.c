@@ -10,7 +10,11 @@
  *   - how many 100-byte messages each channel holds before the writer would block
  *     (non-blocking writes until EAGAIN);
  *   - what a read of the empty channel costs up to where it would sleep: a non-blocking read,
- *     which returns EAGAIN at that point (socket_block_ns, pipe_block_ns);
+ *     which returns EAGAIN at that point, less a system call that does nothing (a read of a
+ *     file descriptor that is not open: entering and leaving the kernel). A blocking read pays
+ *     that entry and exit once, with the read that takes the message after the wakeup, which
+ *     the simulation charges whole (socket_block_ns, pipe_block_ns; the system call's own cost
+ *     goes to [spread] as syscall_ns);
  *   - what a socket read costs when 64 KiB to 64 MiB of other messages were written after its
  *     message (data in flight, as in hackbench's full sockets), and from the step in that cost
  *     the data cache the simulation models: data_cache_lines and data_miss_ps (measure_data);
@@ -205,7 +209,8 @@ static int open_channel(int socket_pair, int fds[2])
 
 struct channel_result {
 	struct stat3 write, read;
-	struct stat3 block; /* a read of the empty channel, up to where it would sleep */
+	struct stat3 block;   /* a read of the empty channel up to where it would sleep, less: */
+	struct stat3 syscall; /* a system call that does nothing: a read of a closed descriptor */
 	long capacity_msgs;
 	long buffer_bytes; /* SO_SNDBUF of the writing socket, or the pipe's size */
 };
@@ -253,10 +258,10 @@ static int measure_channel(int socket_pair, const struct probe_opts *o, struct c
 		close(fds[1]);
 		return -1;
 	}
-	double bl[MAX_TRIALS];
+	double bl[MAX_TRIALS], sc[MAX_TRIALS];
 
 	for (int t = 0; t < o->trials; t++) {
-		double bw[MAX_SAMPLES], br[MAX_SAMPLES], bb[MAX_SAMPLES];
+		double bw[MAX_SAMPLES], br[MAX_SAMPLES], bb[MAX_SAMPLES], bs[MAX_SAMPLES];
 		int nb = 0;
 
 		for (long done = 0; done < o->ops && nb < MAX_SAMPLES; done += batch, nb++) {
@@ -288,17 +293,26 @@ static int measure_channel(int socket_pair, const struct probe_opts *o, struct c
 			for (long i = 0; i < batch; i++)
 				if (read(fds[0], buf, sizeof(buf)) != -1 || errno != EAGAIN)
 					goto fail;
-			bb[nb] = (double)(now_ns() - t0) / (double)batch;
+			uint64_t t1 = now_ns();
+
+			/* The entry and exit alone, batch for batch beside the reads. */
+			for (long i = 0; i < batch; i++)
+				if (read(-1, buf, sizeof(buf)) != -1 || errno != EBADF)
+					goto fail;
+			bb[nb] = (double)(t1 - t0) / (double)batch;
+			bs[nb] = (double)(now_ns() - t1) / (double)batch;
 		}
 		if (set_nonblock(fds[0], 0) != 0)
 			goto fail;
-		bl[t] = summarise(bb, nb).median;
+		sc[t] = summarise(bs, nb).median;
+		bl[t] = summarise(bb, nb).median - sc[t];
 	}
 	close(fds[0]);
 	close(fds[1]);
 	r->write = summarise(w, o->trials);
 	r->read = summarise(rd, o->trials);
 	r->block = summarise(bl, o->trials);
+	r->syscall = summarise(sc, o->trials);
 	return 0;
 fail:
 	close(fds[0]);
@@ -1006,6 +1020,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "pipe_read_ns", &r->pipe.read);
 	put_spread(f, "socket_block_ns", &r->sock.block);
 	put_spread(f, "pipe_block_ns", &r->pipe.block);
+	put_cost(f, "syscall_ns", &r->sock.syscall);
+	put_spread(f, "syscall_ns", &r->sock.syscall);
 	put_spread(f, "wakeup_ns", &r->wakeup);
 	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
 	put_spread(f, "thread_switch_ns", &r->thread_switch);

@@ -56,11 +56,16 @@ static void test_probe_writes_machine_ini(void **state)
 
 	if (!linsched_machine_load(path, &m, &error))
 		fail_msg("%s", error->message);
+	g_autofree char *text = read_text(path);
+
 	/* Positive costs, a channel that holds something, an HZ the simulator knows. */
 	assert_true(m.socket_write_ns > 0 && m.socket_read_ns > 0);
 	assert_true(m.pipe_write_ns > 0 && m.pipe_read_ns > 0);
-	/* A read of the empty channel: a system call, however short, that returned EAGAIN. */
-	assert_true(m.socket_block_ns > 0 && m.pipe_block_ns > 0);
+	/* A read of the empty channel, net of a system call's entry and exit (which a read of a
+	 * closed descriptor costs, and which is never free): no timing is judged, so either may
+	 * come out 0 on a noisy machine, but both are written. */
+	assert_non_null(strstr(text, "\nsocket_block_ns="));
+	assert_non_null(strstr(text, "\npipe_block_ns="));
 	assert_true(m.socket_sndbuf_bytes > 100 && m.pipe_bytes >= 4096);
 	assert_true(m.socket_msg_overhead < m.socket_sndbuf_bytes);
 	assert_true(m.hz == 100 || m.hz == 250 || m.hz == 300 || m.hz == 1000);
@@ -73,6 +78,7 @@ static void test_probe_writes_machine_ini(void **state)
 	assert_true(g_key_file_get_uint64(kf, "machine", "cpus", NULL) >= 1);
 	assert_true(g_key_file_has_key(kf, "costs", "thread_switch_ns", NULL));
 	assert_true(g_key_file_has_key(kf, "costs", "wakeup_ns", NULL));
+	assert_true(g_key_file_get_uint64(kf, "spread", "syscall_ns", NULL) > 0);
 
 	/* The noise every CPU suffered: a share below one, stalls longer than the probe's 5 us
 	 * threshold, a shape the simulation takes; a simulation on the file suffers it. */
