@@ -7,8 +7,6 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include <gsl/gsl_cdf.h>
-
 #include "tuner/stats/median.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -108,17 +106,6 @@ void real_plan_free(RealPlan *plan)
 	g_free(plan->path);
 	g_free(plan->reference);
 	g_free(plan);
-}
-
-guint real_plan_median_rank(guint n, double *coverage)
-{
-	guint j = 0;
-
-	/* The largest j with P(B < j) = P(B <= j - 1) <= 2.5 %. */
-	while (j < n && gsl_cdf_binomial_P(j, 0.5, n) <= 0.025)
-		j++;
-	*coverage = j ? 1 - 2 * gsl_cdf_binomial_P(j - 1, 0.5, n) : NAN;
-	return j;
 }
 
 /* ---- parsing -------------------------------------------------------------------------------- */
@@ -387,7 +374,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	g_autofree double *sorted = g_memdup2(set->ratios, n * sizeof(double));
 
 	set->median_ratio = stats_median(sorted, n);
-	guint j = real_plan_median_rank(n, &set->ratio_coverage);
+	guint j = stats_median_rank(n, &set->ratio_coverage);
 
 	if (j) {
 		set->ratio_lo = sorted[j - 1];

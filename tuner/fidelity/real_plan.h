@@ -123,10 +123,6 @@ static inline const RealSetting *real_plan_setting(const RealPlan *plan, guint i
 	return &g_array_index(plan->settings, RealSetting, i);
 }
 
-/* The median ratio's interval of order statistics for n sorted ratios: the index j (1-based, 0
- * when n is too small) and its coverage. */
-guint real_plan_median_rank(guint n, double *coverage);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(RealPlan, real_plan_free)
 
 G_END_DECLS

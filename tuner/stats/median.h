@@ -11,4 +11,12 @@
  * Sorts v in place. */
 double stats_median(double *v, size_t n);
 
+/*
+ * The median's distribution-free interval of order statistics [x_(j), x_(n+1-j)] for n sorted
+ * values: the rank j (1-based; 0 when n is too small for a 95 % interval, under 6) with the
+ * largest j whose interval still covers the median with at least 95 %, and that coverage (NaN
+ * when j is 0), from the binomial distribution B(n, 1/2).
+ */
+unsigned int stats_median_rank(unsigned int n, double *coverage);
+
 #endif

@@ -350,6 +350,59 @@ static void test_host_defaults_are_this_machine(void **state)
 }
 
 /*
+ * With 6 runs the real median of the switches gets its interval of order statistics, which for 6
+ * is the least and the greatest run (coverage 1 - 2/64); with 3 there is none to give.
+ */
+static void test_switch_interval(void **state)
+{
+	g_autofree char *out = in_dir(state, "cal");
+	g_autofree char *log = in_dir(state, "log");
+	g_autofree char *cmd = linear_cmd(log);
+	struct run r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat",
+			   "6", "--warmup", "0", "--real-cmd", cmd, "--out", out);
+
+	expect_exit_0(&r, "calibrate --repeat 6");
+	assert_non_null(strstr(r.out, "[96.9 % interval]"));
+	assert_non_null(strstr(r.out, "of the real median's 96.9 % interval (order statistics of 6 "
+				      "runs) at "));
+
+	/* Each row's interval is its group count's least and greatest run. */
+	g_autofree char *runs_path = g_build_filename(out, CALIBRATION_RUNS_NAME, NULL);
+	g_auto(GStrv) runs = lines_of(runs_path);
+
+	for (guint g = 1; g <= 3; g++) {
+		double lo = INFINITY, hi = -INFINITY;
+
+		for (guint i = 1; runs[i]; i++) {
+			g_auto(GStrv) f = g_strsplit(runs[i], ",", -1);
+
+			if ((guint)atoi(f[2]) != g)
+				continue;
+			lo = MIN(lo, g_ascii_strtod(f[5], NULL));
+			hi = MAX(hi, g_ascii_strtod(f[5], NULL));
+		}
+		g_autofree char *row_start = g_strdup_printf("\n  %6u ", g);
+		const char *row = strstr(strstr(r.out, "Context switches per run"), row_start);
+
+		assert_non_null(row);
+		g_autofree char *bounds = g_strdup_printf("[%6.0f, %6.0f]", lo, hi);
+		const char *end = strchr(row + 1, '\n');
+
+		assert_non_null(end);
+		g_autofree char *line = g_strndup(row, (gsize)(end - row));
+		if (!strstr(line, bounds))
+			fail_msg("'%s' lacks %s", line, bounds);
+	}
+	run_clear(&r);
+
+	r = RUN("calibrate", "--groups", "1..3", "--loops", "5", "--threads", "--repeat", "3",
+		"--warmup", "0", "--real-cmd", cmd, "--out", out);
+	expect_exit_0(&r, "calibrate --repeat 3");
+	assert_null(strstr(r.out, "interval"));
+	run_clear(&r);
+}
+
+/*
  * --match-time: the fake takes 12 + 47 g ms; the simulation's message costs are scaled until the
  * simulated ms (the jiffies at HZ 1000, one deterministic run each) lie on real = simulated
  * through the origin, and the
@@ -659,6 +712,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sim_repeat_takes_medians, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_host_defaults_are_this_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_switch_interval, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_match_time_scales_the_message_costs,
 						temp_dir_setup, temp_dir_teardown),

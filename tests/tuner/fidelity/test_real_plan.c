@@ -281,22 +281,6 @@ static void test_guest_stalls(void **state)
 	g_error_free(error);
 }
 
-/* The interval's rank and coverage, from the binomial distribution by hand. */
-static void test_median_rank(void **state)
-{
-	double c;
-
-	(void)state;
-	assert_int_equal(real_plan_median_rank(5, &c), 0); /* P(B = 0) = 1/32 > 2.5 % */
-	assert_true(isnan(c));
-	assert_int_equal(real_plan_median_rank(6, &c), 1);
-	assert_close(c, 1 - 2.0 / 64, 1e-12);
-	assert_int_equal(real_plan_median_rank(10, &c), 2); /* P(B <= 1) = 11/1024 */
-	assert_close(c, 1 - 2 * 11.0 / 1024, 1e-12);
-	assert_int_equal(real_plan_median_rank(12, &c), 3); /* P(B <= 2) = 79/4096 */
-	assert_close(c, 1 - 2 * 79.0 / 4096, 1e-12);
-}
-
 static void expect_error(const char *dir, const char *csv, const char *reference,
 			 const char *needle)
 {
@@ -378,7 +362,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_steal, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
-		cmocka_unit_test(test_median_rank),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
 	};
