@@ -102,12 +102,6 @@ static const struct key keys[] = {
 	{ "noise", "long_cv_pct", M(long_cv_pct), USED },
 };
 
-/* One of the tick rates the kernel can be built with (CONFIG_HZ). */
-static bool kernel_hz(uint64_t hz)
-{
-	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
-}
-
 static bool fail(GError **error, const char *path, unsigned int line, const char *fmt, ...)
 	G_GNUC_PRINTF(4, 5);
 
@@ -139,7 +133,7 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 	if (k->use == INFO)
 		return true;
 	if (strcmp(k->name, "hz") == 0) {
-		if (!kernel_hz(v))
+		if (!linsched_hz_valid(v))
 			return fail(error, path, line,
 				    "hz: %" G_GUINT64_FORMAT " is not one of 100, 250, 300, 1000",
 				    v);
@@ -261,19 +255,19 @@ bool linsched_machine_load(const char *path, struct linsched_machine *m, GError 
 	return parse(text, path, m, error);
 }
 
-double linsched_host_jiffy_ns(void)
+bool linsched_hz_valid(uint64_t hz)
+{
+	return hz == 100 || hz == 250 || hz == 300 || hz == 1000;
+}
+
+unsigned int linsched_host_hz(void)
 {
 	struct timespec res;
 
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) != 0)
 		return 0;
-	return (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
-}
-
-unsigned int linsched_host_hz(void)
-{
-	double jiffy = linsched_host_jiffy_ns();
+	double jiffy = (double)res.tv_sec * 1e9 + (double)res.tv_nsec;
 	uint64_t hz = jiffy > 0 ? (uint64_t)llround(1e9 / jiffy) : 0;
 
-	return kernel_hz(hz) ? (unsigned int)hz : 0;
+	return linsched_hz_valid(hz) ? (unsigned int)hz : 0;
 }

@@ -103,14 +103,16 @@ void linsched_machine_builtin(struct linsched_machine *m);
 /* Reads path over the built-in machine into m; the error names the file and the line. */
 bool linsched_machine_load(const char *path, struct linsched_machine *m, GError **error);
 
+/* Whether hz is a tick rate the kernel can be built with (CONFIG_HZ: 100, 250, 300, 1000), the
+ * only ones a simulation or a machine.ini takes. */
+bool linsched_hz_valid(uint64_t hz);
+
 /*
- * The kernel this process runs on, for a command that compares its simulation with real runs
- * made here: one jiffy in ns, the resolution of CLOCK_MONOTONIC_COARSE (which advances once a
- * tick), or 0 when that clock cannot say; and its HZ, 1 s over the jiffy rounded, or 0 when
- * unknown or not one of the kernel's (100, 250, 300, 1000). `linsched probe` reads the same
- * clock itself: it is linked without this library, for the VM's initramfs.
+ * The HZ of the kernel this process runs on, for a command that compares its simulation with
+ * real runs made here: 1 s over one jiffy, the resolution of CLOCK_MONOTONIC_COARSE (which
+ * advances once a tick), rounded; 0 when that clock cannot say or gives no valid HZ. `linsched
+ * probe` reads the same clock itself: it is linked without this library, for the VM's initramfs.
  */
-double linsched_host_jiffy_ns(void);
 unsigned int linsched_host_hz(void);
 
 #define LINSCHED_MACHINE_ERROR g_quark_from_static_string("linsched-machine")

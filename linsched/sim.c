@@ -219,7 +219,7 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->nr_domains, cfg->nr_cpus);
 		return false;
 	}
-	if (cfg->hz != 100 && cfg->hz != 250 && cfg->hz != 300 && cfg->hz != 1000) {
+	if (!linsched_hz_valid(cfg->hz)) {
 		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
 			    cfg->hz);
 		return false;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include <glib/gstdio.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "linsched/cli/cli.h"
@@ -932,7 +933,7 @@ static void print_switches(const struct calibrate_run *run)
 		}
 		memcpy(sorted, &run->switches[(gsize)measured_index(run, pt->groups) * run->repeat],
 		       run->repeat * sizeof(double));
-		stats_median(sorted, run->repeat);
+		gsl_sort(sorted, 1, run->repeat);
 		double lo = sorted[j - 1], hi = sorted[run->repeat - j];
 		gboolean in_reach = ok || (pt->sim_switches <= SWITCHES_AGREE * hi &&
 					   pt->sim_switches >= lo / SWITCHES_AGREE);
