@@ -1,7 +1,12 @@
 #!/bin/bash
 # Boots the real CFS kernel once and executes one plan in it (see vm/README.md).
 #
-#   vm/run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg] PLAN
+#   vm/run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg]
+#                  [-H HOGS[,NICE]] PLAN
+#
+# -H runs HOGS busy loops on the host at nice NICE (default 0) while the guest runs: a steal
+# regime one can repeat, where otherwise the host's other load decides it (vm/README.md,
+# "A load of one's own").
 #
 # Writes into OUTDIR (default: ./vm-run):
 #   lines.txt    the guest's protocol lines ("LST ..."), carriage returns removed, nothing else
@@ -23,18 +28,28 @@ silence=${LINSCHED_VM_SILENCE:-300}
 cpus=2
 mem=1024
 accel=${LINSCHED_VM_ACCEL:-auto}
-while getopts o:t:c:m:a:h opt; do
+hogs=0
+hog_nice=0
+while getopts o:t:c:m:a:H:h opt; do
     case $opt in
     o) out=$OPTARG ;;
     t) silence=$OPTARG ;;
     c) cpus=$OPTARG ;;
     m) mem=$OPTARG ;;
     a) accel=$OPTARG ;;
-    *) sed -n '2,15s/^# \{0,1\}//p' "$0" >&2; exit 1 ;;
+    H)
+        hogs=${OPTARG%%,*}
+        [ "$hogs" = "$OPTARG" ] || hog_nice=${OPTARG#*,}
+        case $hogs in '' | *[!0-9]*) lst_die "-H: '$OPTARG' is not HOGS[,NICE] with HOGS a whole number" ;; esac
+        case $hog_nice in -[0-9] | -1[0-9] | -20 | [0-9] | 1[0-9]) ;;
+        *) lst_die "-H: nice '$hog_nice' is not in -20..19" ;; esac
+        [ "$hogs" -le 64 ] || lst_die "-H: $hogs hogs is more than 64"
+        ;;
+    *) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 1 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || lst_die "usage: run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg] PLAN"
+[ $# -eq 1 ] || lst_die "usage: run-plan.sh [-o OUTDIR] [-t SILENCE_S] [-c CPUS] [-m MEM_MB] [-a auto|kvm|tcg] [-H HOGS[,NICE]] PLAN"
 plan=$1
 [ -r "$plan" ] || lst_die "plan not found: $plan"
 head -n 1 "$plan" | grep -q '^LST-PLAN 1' || lst_die "$plan does not start with 'LST-PLAN 1'"
@@ -48,8 +63,14 @@ command -v qemu-system-x86_64 >/dev/null || lst_die "qemu-system-x86_64 missing:
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/lst-vm.XXXXXX")
 qpid=
+hog_pids=()
+stop_hogs() {
+    [ ${#hog_pids[@]} -gt 0 ] && kill "${hog_pids[@]}" 2>/dev/null
+    hog_pids=()
+}
 cleanup() {
     [ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+    stop_hogs
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -157,6 +178,10 @@ echo >>"$out/qemu-cmdline.txt"
 
 # Read the console line by line with a silence timeout: read -t fails when nothing complete
 # arrived for SILENCE_S seconds, which is how a hung guest (or a hackbench that never ends) shows.
+for ((i = 0; i < hogs; i++)); do
+    nice -n "$hog_nice" sh -c 'while :; do :; done' </dev/null >/dev/null 2>&1 &
+    hog_pids+=($!)
+done
 start=$EPOCHREALTIME
 exec 3< <(exec qemu-system-x86_64 "${qemu_args[@]}" </dev/null 2>"$work/qemu.err")
 qpid=$!
@@ -226,12 +251,15 @@ fi
 wait "$qpid" 2>/dev/null || true
 qpid=
 exec 3<&-
+stop_hogs
 
 {
     echo "status=$status"
     echo "accel=$accel"
     echo "cpus=$cpus"
     echo "mem_mb=$mem"
+    echo "hogs=$hogs"
+    echo "hog_nice=$hog_nice"
     echo "boot_s=$boot_s"
     echo "elapsed_s=$(elapsed)"
     echo "runs=$(grep -c '^LST run ' "$out/lines.txt" || true)"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # End-to-end check of the VM path, for CI: boots the real kernel once with a two-setting,
 # one-round plan of `hackbench -T -g 1 -l 10` (the second run traced, and the stall probe of
-# make-plan.sh -n before it) and checks that every protocol line parses, the knobs read back as
+# make-plan.sh -n before it), a host hog of run-plan.sh -H beside it, and checks that every protocol line parses, the knobs read back as
 # written, the trace looks like the kernel's and the CSV carries the stalls the guest saw.
 # About 15 s under TCG on a quiet host, 35 s on a busy one.  Needs `make vm` first.
 set -euo pipefail
@@ -37,7 +37,18 @@ LST-PLAN 1
 2 0 odd 7000000 900000 300000 250000 1 hackbench -T -g 1 -l 10
 EOF
 
-"$here/run-plan.sh" -o "$work/out" -t 120 "$work/plan" || fail "run-plan.sh exited with $?"
+# run-plan.sh -H: bad loads are refused before anything boots; one hog at nice 19 runs beside
+# the guest (it hardly slows this check) and is gone when run-plan.sh returns.
+for bad in x 2,30 1,-21 65 ,3; do
+    "$here/run-plan.sh" -H "$bad" -o "$work/out" "$work/plan" 2>/dev/null && fail "run-plan.sh took -H $bad"
+done
+[ ! -e "$work/out/host.txt" ] || fail "run-plan.sh -H with a bad value wrote host.txt"
+hog='while :; do :; done'
+pgrep -f "^sh -c $hog\$" >/dev/null && fail "a hog is running before the test"
+"$here/run-plan.sh" -H 1,19 -o "$work/out" -t 120 "$work/plan" || fail "run-plan.sh exited with $?"
+grep -qx 'hogs=1' "$work/out/host.txt" && grep -qx 'hog_nice=19' "$work/out/host.txt" ||
+    fail "host.txt does not record the hog: $(tr '\n' ' ' <"$work/out/host.txt")"
+pgrep -f "^sh -c $hog\$" >/dev/null && fail "run-plan.sh left its hog running"
 lines=$work/out/lines.txt
 
 # Every line must be one of the documented kinds, and the run lines must carry every field with
