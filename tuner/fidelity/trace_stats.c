@@ -45,6 +45,7 @@ typedef struct {
 
 	gint runnable_cpu; /* -1: not runnable (or not known to be) */
 	gint last_cpu;	   /* -1: never seen running */
+	gboolean asleep;   /* switched out sleeping, not woken since */
 	gboolean running;
 	guint64 run_start;
 } Task;
@@ -413,6 +414,8 @@ typedef struct {
 	TraceStats *st;
 	double *rq_area;
 	double runnable_area;
+	guint asleep[TRACE_ROLE_N];
+	double asleep_area[TRACE_ROLE_N];
 	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
 	GArray *exits[TRACE_ROLE_N];	/* double: fractions of the window */
 } Replay;
@@ -442,7 +445,7 @@ static void replay_init(Replay *r, Trace *tr)
 		Task *t = value;
 
 		t->runnable_cpu = t->last_cpu = -1;
-		t->running = FALSE;
+		t->running = t->asleep = FALSE;
 	}
 }
 
@@ -513,6 +516,8 @@ static void advance(Replay *r, guint64 ts)
 					r->st->idle_s[c] += dt;
 			}
 			r->runnable_area += r->workers_runnable * dt;
+			for (guint i = 0; i < TRACE_ROLE_N; i++)
+				r->asleep_area[i] += r->asleep[i] * dt;
 		}
 	}
 	r->prev_ts = ts;
@@ -522,6 +527,15 @@ static void advance(Replay *r, guint64 ts)
 static gboolean inside(const Replay *r, guint64 ts)
 {
 	return r->counting && ts >= r->from && ts <= r->to;
+}
+
+/* A worker with a role goes to sleep, or leaves its sleep. */
+static void set_asleep(Replay *r, Task *t, gboolean asleep)
+{
+	if (!t || !t->worker || t->role < 0 || t->asleep == asleep)
+		return;
+	t->asleep = asleep;
+	r->asleep[t->role] += asleep ? 1 : (guint)-1;
 }
 
 static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
@@ -547,6 +561,7 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 
 	if (now < 0)
 		set_runnable(r, others, e->b, e->target);
+	set_asleep(r, t, FALSE);
 }
 
 static void on_switch(Replay *r, GHashTable *others, const Ev *e)
@@ -608,6 +623,8 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 	}
 	if (prev)
 		prev->last_cpu = (gint)e->cpu;
+	set_asleep(r, prev, e->state == PREV_SLEEPING);
+	set_asleep(r, next, FALSE);
 	if (e->a > 0)
 		set_runnable(r, others, e->a, e->state == PREV_RUNNABLE ? (gint)e->cpu : -1);
 	if (e->b > 0)
@@ -756,6 +773,8 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	for (guint c = 0; c < st->nr_cpus; c++)
 		st->runqueue_mean[c] = st->duration_s > 0 ? r.rq_area[c] / st->duration_s : NAN;
 	st->runnable_mean = st->duration_s > 0 ? r.runnable_area / st->duration_s : NAN;
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		st->asleep_mean[i] = st->duration_s > 0 ? r.asleep_area[i] / st->duration_s : NAN;
 	st->runs = runs_of(r.runs[TRACE_ROLE_N]);
 	for (guint i = 0; i < TRACE_ROLE_N; i++) {
 		st->roles[i] = runs_of(r.runs[i]);

@@ -52,6 +52,12 @@
  *                        and makes next runnable there (a task moved by load balancing changes
  *                        queue when it is next seen). A task that was runnable before the trace
  *                        began is counted from when it is first seen.
+ *   asleep               workers of a role that are blocked, time-weighted: from a switch away
+ *                        from the worker in a sleeping state to its next wakeup (or, were that
+ *                        lost, its next switch-in). A hackbench sender sleeps only on a full
+ *                        channel and a receiver only on an empty one, so the senders asleep say
+ *                        how often the receivers fell a whole buffer behind, the receivers
+ *                        asleep how often they had caught up.
  */
 #ifndef TUNER_FIDELITY_TRACE_STATS_H
 #define TUNER_FIDELITY_TRACE_STATS_H
@@ -122,7 +128,9 @@ typedef struct {
 	double *runqueue_mean; /* nr_cpus: time-weighted tasks runnable on the CPU */
 	guint *runqueue_max;   /* nr_cpus */
 	double runnable_mean;  /* time-weighted runnable workers, all CPUs together */
-	TraceRuns runs;	       /* every workload task's runs */
+	double asleep_mean
+		[TRACE_ROLE_N]; /* time-weighted workers of each role asleep (parent: 0) */
+	TraceRuns runs;		/* every workload task's runs */
 	TraceRuns roles[TRACE_ROLE_N];
 
 	/*

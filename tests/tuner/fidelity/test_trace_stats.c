@@ -143,6 +143,12 @@ static void test_window_auto(void **state)
 	assert_int_equal(st.runqueue_max[0], 3);
 	assert_int_equal(st.runqueue_max[1], 2);
 	assert_close(st.runnable_mean, 2.21, 1e-9);
+	/* Asleep: receiver 12 from 1.000010 to its wakeup at 1.000110 (10 us inside), 1.000250-300
+	 * and 1.000400-1.001500: 1160 us; sender 13 until 1.000120 (20 us), sender 11 woken at the
+	 * window's start, and 13's R+ at 1.001000 is no sleep. The parent is no worker. */
+	assert_close(st.asleep_mean[TRACE_ROLE_RECEIVER], 0.58, 1e-9);
+	assert_close(st.asleep_mean[TRACE_ROLE_SENDER], 0.01, 1e-9);
+	assert_close(st.asleep_mean[TRACE_ROLE_PARENT], 0, 1e-12);
 
 	/* Runs ending in the window (us): parent 180; 12: 50, 90, 100, 300; 11: 180, 1600; 13: 750,
 	 * 550, 100. */
@@ -188,6 +194,9 @@ static void test_window_all(void **state)
 	read_ok(TRACE_WINDOW_ALL, 0, &st);
 	assert_close(st.start_s, 1.0, 1e-9);
 	assert_close(st.end_s, 1.003, 1e-9);
+	/* The whole of each sleep now: 12 100 + 50 + 1100 us, 11 and 13 100 us each, of 3000. */
+	assert_close(st.asleep_mean[TRACE_ROLE_RECEIVER], 1250.0 / 3000, 1e-9);
+	assert_close(st.asleep_mean[TRACE_ROLE_SENDER], 200.0 / 3000, 1e-9);
 	assert_int_equal(st.switches, 18);
 	assert_int_equal(st.wakeups, 8);
 	assert_int_equal(st.wakeups_workload, 6);
