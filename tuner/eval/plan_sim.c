@@ -47,22 +47,22 @@ gboolean plan_sim_twins(const struct workload_cli *flags, gboolean guest_stalls,
 }
 
 /*
- * Stalls as measured (the host's steal, or what the guest saw) in place of the machine's. What
- * the guest saw includes the machine's own noise, so that goes; --stall-ns and --stall-cv, when
- * given, still win.
+ * Stalls as measured (the host's steal, or what the guest saw) in place of the machine's, and
+ * their spread where it was measured (NaN: the machine's). What the guest saw includes the
+ * machine's own noise, so that goes; --stall-ns and --stall-cv, when given, still win.
  */
 static void suffer_stalls(const struct linsched_cli *sim, double ppm, double ns, double cv_pct,
-			  struct linsched_config *cfg)
+			  gboolean by_guest, struct linsched_config *cfg)
 {
 	cfg->costs.steal_ppm = (uint64_t)llround(ppm);
 	if (!flag_given(&sim->flags, &sim->stall_ns) && ns >= 1)
 		cfg->costs.stall_ns = (uint64_t)llround(ns);
-	if (isnan(cv_pct))
-		return;
-	if (!flag_given(&sim->flags, &sim->stall_cv))
+	if (!isnan(cv_pct) && !flag_given(&sim->flags, &sim->stall_cv))
 		cfg->costs.stall_cv = cv_pct / 100.0;
-	cfg->costs.noise_ppm = 0;
-	cfg->costs.long_ppm = 0;
+	if (by_guest) {
+		cfg->costs.noise_ppm = 0;
+		cfg->costs.long_ppm = 0;
+	}
 }
 
 gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stalls,
@@ -88,9 +88,10 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 
 		if (seen_by_guest(guest_stalls, plan))
 			suffer_stalls(sim, real->guest_ppm, real->guest_ns, real->guest_cv_pct,
-				      cfg);
+				      TRUE, cfg);
 		else
-			suffer_stalls(sim, real->steal_ppm, real->stall_ns, NAN, cfg);
+			suffer_stalls(sim, real->steal_ppm, real->stall_ns, plan->stall_cv_pct,
+				      FALSE, cfg);
 		if (!linsched_config_validate(cfg, error)) {
 			g_prefix_error(error, "plan %s: its measured stalls: ", plan->name);
 			return FALSE;
@@ -148,10 +149,10 @@ static void twin_steal(const PlanSim *ps, const PlanSpec *plan, const RealSettin
 
 	if (guest && g->ppm >= 0)
 		suffer_stalls(&ps->flags->sim, (double)g->ppm, (double)g->ns, (double)g->cv_pct,
-			      cfg);
+			      TRUE, cfg);
 	else if (!guest && rs->round_steal_ppm[round] >= 0)
 		suffer_stalls(&ps->flags->sim, (double)rs->round_steal_ppm[round],
-			      (double)rs->round_stall_ns[round], NAN, cfg);
+			      (double)rs->round_stall_ns[round], plan->stall_cv_pct, FALSE, cfg);
 }
 
 static gboolean simulate_job(guint k, void *ctx, GError **error)

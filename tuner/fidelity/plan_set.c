@@ -3,6 +3,7 @@
  */
 #include "tuner/fidelity/plan_set.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -11,7 +12,8 @@
 G_DEFINE_QUARK(plan-set-error-quark, plan_set_error)
 /* clang-format on */
 
-static const char *const known_keys[] = { "csv", "workload", "role", "order", "reference", NULL };
+static const char *const known_keys[] = { "csv",       "workload",     "role", "order",
+					  "reference", "stall_cv_pct", NULL };
 
 const char *plan_role_name(PlanRole role)
 {
@@ -219,7 +221,7 @@ static char **read_order(const char *path, GError **error)
 
 static gboolean add_plan(PlanSet *set, const char *name, const char *csv, const char *workload,
 			 PlanRole role, const char *reference, const char *const *order,
-			 GError **error)
+			 double stall_cv_pct, GError **error)
 {
 	PlanSpec *p = g_new0(PlanSpec, 1);
 
@@ -227,6 +229,7 @@ static gboolean add_plan(PlanSet *set, const char *name, const char *csv, const 
 	p->csv = g_strdup(csv);
 	p->workload = g_strdup(workload);
 	p->role = role;
+	p->stall_cv_pct = stall_cv_pct;
 	g_ptr_array_add(set->plans, p);
 	if (!hackbench_command_parse(workload, &p->hb, error))
 		return FALSE;
@@ -237,7 +240,7 @@ static gboolean add_plan(PlanSet *set, const char *name, const char *csv, const 
 gboolean plan_set_add(PlanSet *set, const char *name, const char *csv, const char *workload,
 		      PlanRole role, const char *reference, GError **error)
 {
-	return add_plan(set, name, csv, workload, role, reference, NULL, error);
+	return add_plan(set, name, csv, workload, role, reference, NULL, NAN, error);
 }
 
 /* A path of the key file: relative ones are relative to the key file's directory. */
@@ -255,7 +258,9 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 	g_autofree char *role = g_key_file_get_string(kf, group, "role", NULL);
 	g_autofree char *order_file = g_key_file_get_string(kf, group, "order", NULL);
 	g_autofree char *reference = g_key_file_get_string(kf, group, "reference", NULL);
+	g_autofree char *stall_cv = g_key_file_get_string(kf, group, "stall_cv_pct", NULL);
 	g_auto(GStrv) order = NULL;
+	guint64 cv_pct = 0;
 	PlanRole r = PLAN_ROLE_TEST;
 	GError *local = NULL;
 
@@ -263,8 +268,13 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 		if (!g_strv_contains(known_keys, keys[i]))
 			return command_error(error,
 					     "[%s] %s: unknown key (csv, workload, role, order, "
-					     "reference)",
+					     "reference, stall_cv_pct)",
 					     group, keys[i]);
+	if (stall_cv && !g_ascii_string_to_unsigned(stall_cv, 10, 1, 1000, &cv_pct, NULL))
+		return command_error(error,
+				     "[%s] stall_cv_pct: '%s' is not a whole number of per cent in "
+				     "1..1000",
+				     group, stall_cv);
 	if (!csv || !*csv)
 		return command_error(error, "[%s] csv: missing", group);
 	if (!workload || !*workload)
@@ -285,7 +295,7 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 	g_autofree char *csv_path = resolve(dir, csv);
 
 	if (!add_plan(set, group, csv_path, workload, r, reference, (const char *const *)order,
-		      &local)) {
+		      stall_cv ? (double)cv_pct : NAN, &local)) {
 		/* The CSV's errors name their file already; the workload's need the key. */
 		if (local->domain == PLAN_SET_ERROR)
 			command_error(error, "[%s] workload: %s", group, local->message);

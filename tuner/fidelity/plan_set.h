@@ -12,6 +12,12 @@
  *   order=settings-12.txt               optional: rows in the order of this settings file (the
  *                                       input of vm/make-plan.sh: its lines' first words)
  *   reference=defaults                  optional: the setting every round is divided by
+ *   stall_cv_pct=175                    optional: the coefficient of variation of the host's
+ *                                       stalls while the plan ran, in per cent (1..1000), for
+ *                                       its twins in place of the machine's stall_cv_pct: the
+ *                                       CSV has each run's steal and mean stall, not their
+ *                                       spread, which takes a trace of the host (vm/README.md,
+ *                                       "A load of one's own")
  *
  * The workload is rt-tests' hackbench command line: -g/--groups N (default 10), -l/--loops N
  * (100), -f/--fds N (20), -s/--datasize N (100), -p/--pipe, -T/--threads, -P/--process (the
@@ -57,6 +63,7 @@ typedef struct {
 	char *workload; /* the command, as given */
 	HackbenchCommand hb;
 	PlanRole role;
+	double stall_cv_pct; /* the host's stall CV during the plan, per cent; NaN: not given */
 	RealPlan *real;
 } PlanSpec;
 

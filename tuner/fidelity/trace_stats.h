@@ -128,9 +128,9 @@ typedef struct {
 	double *runqueue_mean; /* nr_cpus: time-weighted tasks runnable on the CPU */
 	guint *runqueue_max;   /* nr_cpus */
 	double runnable_mean;  /* time-weighted runnable workers, all CPUs together */
-	double asleep_mean
-		[TRACE_ROLE_N]; /* time-weighted workers of each role asleep (parent: 0) */
-	TraceRuns runs;		/* every workload task's runs */
+	/* Time-weighted workers of each role asleep (the parent's: 0, it is no worker). */
+	double asleep_mean[TRACE_ROLE_N];
+	TraceRuns runs; /* every workload task's runs */
 	TraceRuns roles[TRACE_ROLE_N];
 
 	/*

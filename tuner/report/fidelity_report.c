@@ -98,12 +98,20 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 			       "ratios to '%s' of the same round\n",
 			       plan->csv, real->settings->len, real->rounds, real->boots,
 			       real->boots == 1 ? "" : "s", real->dropped, real->reference);
-	if (real->steal_runs)
-		g_string_append_printf(
-			out,
-			"  steal the host measured: %.1f %% of the vCPUs' time, in stalls "
-			"of %.2f ms (medians of %u runs): the simulation suffers it too\n",
-			real->steal_ppm / 1e4, real->stall_ns / 1e6, real->steal_runs);
+	if (real->steal_runs) {
+		g_autofree char *cv =
+			isnan(plan->stall_cv_pct)
+				? g_strdup("")
+				: g_strdup_printf(", CV %.2f (the plan's stall_cv_pct)",
+						  plan->stall_cv_pct / 100);
+
+		g_string_append_printf(out,
+				       "  steal the host measured: %.1f %% of the vCPUs' time, in "
+				       "stalls of %.2f ms (medians of %u runs)%s: the simulation "
+				       "suffers it too\n",
+				       real->steal_ppm / 1e4, real->stall_ns / 1e6,
+				       real->steal_runs, cv);
+	}
 	if (real->guest_runs)
 		g_string_append_printf(
 			out,
@@ -302,6 +310,8 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 	if (real->steal_runs) {
 		json_num(w, "steal_ppm", real->steal_ppm);
 		json_num(w, "stall_ns", real->stall_ns);
+		if (!isnan(plan->stall_cv_pct))
+			json_num(w, "stall_cv_pct", plan->stall_cv_pct);
 	}
 	if (real->guest_runs) {
 		json_count(w, "guest_stall_runs", real->guest_runs);

@@ -328,6 +328,57 @@ static void test_measured_steal(void **state)
 }
 
 /*
+ * A plan set's stall_cv_pct (plan_set.h): the host's steal of every twin, as in
+ * test_measured_steal, in stalls of that spread instead of the machine's (1, a gamma's
+ * exponential, in the built-in machine); --stall-cv, when given, still wins. The stalls are
+ * short (20 to 30 us) so that this short run has many of them and their spread shows.
+ */
+static void test_plan_stall_cv(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,200000,20000\n"
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,30000\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,250000,25000\n";
+	g_autofree char *path = g_build_filename(*state, "cv.csv", NULL);
+	g_autofree char *ini = g_build_filename(*state, "cv.ini", NULL);
+	GError *error = NULL;
+	struct workload_cli wc;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	assert_true(g_file_set_contents(ini,
+					"[cv]\ncsv=cv.csv\nworkload=hackbench -T -g 2 -l 10 -f 4\n"
+					"stall_cv_pct=250\n",
+					-1, NULL));
+	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
+
+	if (!set)
+		fail_msg("%s", error->message);
+	assert_close(plan_set_plan(set, 0)->stall_cv_pct, 250, 0);
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *spread = simulate(set, &wc, 1, 1);
+	double d = linsched_with("12000000", "2000000", "1", "0.2", "20000", "2.5");
+	double w = linsched_with("12000000", "0", "1", "0.3", "30000", "2.5");
+	double l = linsched_with("3000000", "2000000", "1", "0.25", "25000", "2.5");
+
+	assert_close(spread[0].runtime_ns, d, 0);
+	assert_close(spread[1].ratio, w / d, 1e-12);
+	assert_close(spread[2].ratio, l / d, 1e-12);
+	/* The plan's spread does change the twins: the machine's would give another runtime. */
+	assert_true(d != linsched_with("12000000", "2000000", "1", "0.2", "20000", "1"));
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--stall-cv", "0.5", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns,
+		     linsched_with("12000000", "2000000", "1", "0.2", "20000", "0.5"), 0);
+	workload_cli_clear(&wc);
+}
+
+/*
  * A plan that also carries the stalls the guest saw before each run (make-plan.sh -n): asked
  * for (--stalls guest), they win over the host's steal, shape included. The plan's medians over runs 0, 2, 3 and 4 are 300000
  * ppm (200000, 300000, 400000, 300000), 1 ms (0.5, 2, 1, 1) and CV 2 (3, 1, 2, 2); wake0's
@@ -426,6 +477,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_stall_cv, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_measured_steal, temp_dir_setup,
 						temp_dir_teardown),

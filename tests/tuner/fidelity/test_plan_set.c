@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tests/support/assert_close.h"
 #include "tests/support/support.h"
 #include "tuner/fidelity/plan_set.h"
 
@@ -97,7 +98,7 @@ static void test_key_file(void **state)
 	write_in(dir, "data/settings.txt", "# id knobs\n  slow 1 2 3\n\ndefaults 1 2 3\n");
 	write_in(dir, "plans.ini",
 		 "# two plans\n[a]\ncsv=data/a.csv\nworkload=hackbench -T -g 5 -l 100\n"
-		 "role=train\nreference=base\n\n"
+		 "role=train\nreference=base\nstall_cv_pct=175\n\n"
 		 "[b]\ncsv=data/b.csv\nworkload=hackbench -p -g 2\norder=data/settings.txt\n");
 	GError *error = NULL;
 	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
@@ -115,6 +116,8 @@ static void test_key_file(void **state)
 	assert_int_equal(a->hb.groups, 5);
 	assert_string_equal(a->real->reference, "base");
 	assert_string_equal(real_plan_setting(a->real, 0)->id, "base");
+	assert_close(a->stall_cv_pct, 175, 0);
+	assert_true(isnan(b->stall_cv_pct)); /* not given: the machine's */
 	assert_string_equal(plan_role_name(b->role), "test");
 	assert_true(b->hb.pipe);
 	assert_false(b->hb.threads);
@@ -152,6 +155,12 @@ static void test_refusals(void **state)
 	expect_set_error(dir, "[a]\ncsv=ok.csv\n", "plans.ini: [a] workload: missing");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nrounds=3\n",
 			 "plans.ini: [a] rounds: unknown key");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=0\n",
+			 "plans.ini: [a] stall_cv_pct: '0' is not a whole number");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=1001\n",
+			 "plans.ini: [a] stall_cv_pct: '1001' is not a whole number");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=1.5\n",
+			 "plans.ini: [a] stall_cv_pct: '1.5' is not a whole number");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench -F\n",
 			 "plans.ini: [a] workload: -F is not an option");
 	expect_set_error(dir, "[a]\ncsv=missing.csv\nworkload=hackbench\n",
