@@ -255,6 +255,31 @@ static void test_repository_stall_plans(void **state)
 	assert_int_equal(plan_set_count(all, PLAN_ROLE_TRAIN), 4);
 }
 
+/* The plans under run-plan.sh -H 2: five rounds, held out, each with the host's stall CV measured
+ * for it. */
+static void test_repository_hog_plans(void **state)
+{
+	GError *error = NULL;
+	g_autoptr(PlanSet) set = plan_set_read("vm/data/hog/plans.ini", &error);
+
+	(void)state;
+	assert_null(error);
+	assert_int_equal(set->plans->len, 2);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), 2);
+	for (guint i = 0; i < set->plans->len; i++) {
+		const RealPlan *real = plan_set_plan(set, i)->real;
+
+		assert_int_equal(real->settings->len, 12);
+		assert_int_equal(real->rounds, 5);
+		assert_true(real->steal_runs >= 59); /* one threads run's stall went unmeasured */
+		assert_true(real->steal_ppm > 480000 && real->steal_ppm < 560000);
+	}
+	assert_false(plan_set_plan(set, 0)->hb.threads);
+	assert_close(plan_set_plan(set, 0)->stall_cv_pct, 177, 0);
+	assert_true(plan_set_plan(set, 1)->hb.threads);
+	assert_close(plan_set_plan(set, 1)->stall_cv_pct, 129, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -263,6 +288,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
 		cmocka_unit_test(test_repository_steal_plans),
+		cmocka_unit_test(test_repository_hog_plans),
 		cmocka_unit_test(test_repository_stall_plans),
 	};
 
