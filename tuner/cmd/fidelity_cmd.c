@@ -60,7 +60,7 @@ void fidelity_cli_add_options(FidelityCli *c, GOptionContext *ctx)
 		  "WHOSE" },
 		{ "replicates", 'r', 0, G_OPTION_ARG_INT64, &c->replicates,
 		  "Simulations per setting, seeds --seed, --seed + 1, ...: medians (default 1; more "
-		  "only with --cost-jitter)",
+		  "only with --cost-jitter); with twins, twins per real run",
 		  "R" },
 		{ "jobs", 'j', 0, G_OPTION_ARG_INT64, &c->jobs,
 		  "Simulations at once (default: the number of cores)", "J" },
@@ -180,10 +180,15 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 	if (twins < s->set->plans->len)
 		g_string_append_printf(d, ", %u replicate%s", s->replicates,
 				       s->replicates == 1 ? "" : "s");
-	if (twins)
+	if (twins && s->replicates == 1)
 		g_string_append_printf(
 			d, "%s a twin of every real run with its measured %s",
 			twins < s->set->plans->len ? "; for plans with steal," : ",",
+			s->guest_stalls ? "stalls (the guest's where the plan has them)" : "steal");
+	else if (twins)
+		g_string_append_printf(
+			d, "%s %u twins of every real run with its measured %s",
+			twins < s->set->plans->len ? "; for plans with steal," : ",", s->replicates,
 			s->guest_stalls ? "stalls (the guest's where the plan has them)" : "steal");
 	return g_string_free(d, FALSE);
 }

@@ -107,11 +107,13 @@ static void count_switch(void *ctx, int cpu, uint64_t now, const struct linsched
 	(*(uint64_t *)ctx)++;
 }
 
-/* A plan's simulations per setting: its rounds with twins, else the replicates. */
+/* A plan's simulations per setting: with twins the replicates of each of its rounds' runs, else
+ * the replicates. */
 static guint per_setting(const PlanSim *ps, const PlanSpec *plan)
 {
-	return plan_sim_twins(ps->flags, ps->guest_stalls, plan) ? plan->real->rounds
-								 : ps->replicates;
+	return plan_sim_twins(ps->flags, ps->guest_stalls, plan)
+		       ? plan->real->rounds * ps->replicates
+		       : ps->replicates;
 }
 
 guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set)
@@ -171,9 +173,16 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 	cfg.tun.wakeup_granularity = rs->knobs.wakeup_granularity_ns;
 	if (rs->migration_cost_ns >= 0)
 		cfg.tun.migration_cost = (uint64_t)rs->migration_cost_ns;
-	cfg.seed = w->prep[p].cfg.seed + r;
-	if (w->twins[p])
-		twin_steal(w->ps, plan, rs, r, &cfg);
+	if (w->twins[p]) {
+		/* Slot r is replicate r % R of round r / R's run: seed + round, then + rounds for
+		 * each further replicate, so that one replicate is the twins' seeds of old. */
+		guint R = w->ps->replicates, round = r / R;
+
+		cfg.seed = w->prep[p].cfg.seed + round + (guint64)plan->real->rounds * (r % R);
+		twin_steal(w->ps, plan, rs, round, &cfg);
+	} else {
+		cfg.seed = w->prep[p].cfg.seed + r;
+	}
 	if (!linsched_config_validate(&cfg, error)) {
 		g_prefix_error(error, "plan %s, setting %s: ", plan->name, rs->id);
 		return FALSE;
@@ -204,9 +213,9 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 }
 
 /*
- * Medians over the replicates of each setting of plan p; with twins over the rounds, a ratio
- * only where the setting and the reference both ran (as the real ratios are), the rest where the
- * setting ran.
+ * Medians over the replicates of each setting of plan p; with twins over the rounds and their
+ * replicates, a ratio only where the setting and the reference both ran (as the real ratios are),
+ * dividing replicates of the same seed, the rest where the setting ran.
  */
 static SimSetting *summarise(const Work *w, guint p)
 {
@@ -225,12 +234,14 @@ static SimSetting *summarise(const Work *w, guint p)
 		guint nr = 0, nv = 0;
 
 		for (guint r = 0; r < R; r++) {
-			if (w->twins[p] && !rs->in_round[r])
+			guint round = r / w->ps->replicates;
+
+			if (w->twins[p] && !rs->in_round[round])
 				continue;
 			sw[nv] = os[r].switches;
 			swm[nv] = os[r].switches_measured;
 			t[nv++] = os[r].runtime_ns;
-			if ((!w->twins[p] || ref_real->in_round[r]) && ref[r].runtime_ns > 0)
+			if ((!w->twins[p] || ref_real->in_round[round]) && ref[r].runtime_ns > 0)
 				ratio[nr++] = os[r].runtime_ns / ref[r].runtime_ns;
 		}
 		out[s].ratio = nr ? stats_median(ratio, nr) : NAN;

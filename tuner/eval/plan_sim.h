@@ -15,8 +15,10 @@
  * is given: every
  * real run gets a simulated twin, with the stalls measured for that run and seed --seed + its
  * round, and a round's simulated ratio divides the twin of the setting's run by the twin of the
- * reference's run of the same round, as the real ratio divides the runs. Then the replicates are
- * the plan's rounds, not --replicates. Which stalls:
+ * reference's run of the same round, as the real ratio divides the runs. With R replicates every
+ * run gets R twins, the k-th (from 0) with seed --seed + round + k x rounds, and the k-th twin of
+ * the setting's run is divided by the k-th of the reference's: the medians are then over the
+ * rounds' R twins each, so that a verdict does not hang on one seed. Which stalls:
  *   - with guest_stalls, a plan with the guest's (make-plan.sh -n): each run's, fraction, mean
  *     and shape; they include the machine's own noise, so the machine's [noise] is left out; a
  *     run without them takes the plan's medians of them;
@@ -25,7 +27,7 @@
  * --stall-ns and --stall-cv, when given, replace the measured mean and shape.
  *
  * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates, or over
- * the rounds where the setting ran, and for a ratio where the reference ran too):
+ * the twins of the rounds where the setting ran, and for a ratio where the reference ran too):
  *   ratio              runtime / the reference's runtime with the same seed (the simulator's
  *                      runtime is the benchmark's "Time:": from the start barrier's release to
  *                      the last exit)

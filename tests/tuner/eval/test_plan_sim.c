@@ -19,6 +19,7 @@
 #include "tests/support/json_strict.h"
 #include "tests/support/support.h"
 #include "tuner/eval/plan_sim.h"
+#include "tuner/stats/median.h"
 
 /* Three settings, one round; the workload is small enough to simulate in milliseconds. */
 static const char plan_csv[] =
@@ -292,8 +293,9 @@ static void test_measured_steal(void **state)
 
 	flags_init(&wc, NULL);
 	assert_true(plan_sim_twins(&wc, FALSE, plan_set_plan(set, 0)));
-	/* 3 settings x the plan's 2 rounds, whatever the replicates */
-	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL, FALSE }, set), 6);
+	/* 3 settings x the plan's 2 rounds x the replicates (1 here, 5 below) */
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 1, NULL, FALSE }, set), 6);
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 5, NULL, FALSE }, set), 30);
 	g_autofree SimSetting *measured = simulate(set, &wc, 2, 1);
 	double d0 = linsched_with("12000000", "2000000", "1", "0.2", "1000000", "1");
 	double d1 = linsched_with("12000000", "2000000", "2", "0.4", "6000000", "1");
@@ -307,6 +309,19 @@ static void test_measured_steal(void **state)
 	assert_close(measured[1].ratio, (w0 / d0 + w1 / d1) / 2, 1e-12);
 	assert_close(measured[2].ratio, l0 / d0, 1e-12);
 	assert_close(measured[2].runtime_ns, l0, 0);
+
+	/* Two replicates: two twins of every run, the second with seed 1 + round + 2 (the plan's
+	 * rounds); ratios between twins of one seed, medians over all of them. */
+	assert_int_equal(plan_sim_count(&(PlanSim){ &wc, 2, NULL, FALSE }, set), 12);
+	g_autofree SimSetting *twice = simulate(set, &wc, 2, 2);
+	double d2 = linsched_with("12000000", "2000000", "3", "0.2", "1000000", "1");
+	double d3 = linsched_with("12000000", "2000000", "4", "0.4", "6000000", "1");
+	double w2 = linsched_with("12000000", "0", "3", "0.3", "2000000", "1");
+	double w3 = linsched_with("12000000", "0", "4", "0.3", "2000000", "1");
+	double d[4] = { d0, d2, d1, d3 }, q[4] = { w0 / d0, w2 / d2, w1 / d1, w3 / d3 };
+
+	assert_close(twice[0].runtime_ns, stats_median(d, 4), 1e-9);
+	assert_close(twice[1].ratio, stats_median(q, 4), 1e-12);
 	workload_cli_clear(&wc);
 
 	flags_init_with(&wc, "--steal", "0.1", "--stall-ns", "3000000");
