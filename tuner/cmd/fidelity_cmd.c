@@ -180,16 +180,16 @@ static char *describe(const FidelityCli *c, const FidelitySetup *s, GError **err
 	if (twins < s->set->plans->len)
 		g_string_append_printf(d, ", %u replicate%s", s->replicates,
 				       s->replicates == 1 ? "" : "s");
-	if (twins && s->replicates == 1)
+	if (twins) {
+		g_autofree char *how_many = s->replicates == 1
+						    ? g_strdup("a twin")
+						    : g_strdup_printf("%u twins", s->replicates);
+
 		g_string_append_printf(
-			d, "%s a twin of every real run with its measured %s",
-			twins < s->set->plans->len ? "; for plans with steal," : ",",
+			d, "%s %s of every real run with its measured %s",
+			twins < s->set->plans->len ? "; for plans with steal," : ",", how_many,
 			s->guest_stalls ? "stalls (the guest's where the plan has them)" : "steal");
-	else if (twins)
-		g_string_append_printf(
-			d, "%s %u twins of every real run with its measured %s",
-			twins < s->set->plans->len ? "; for plans with steal," : ",", s->replicates,
-			s->guest_stalls ? "stalls (the guest's where the plan has them)" : "steal");
+	}
 	return g_string_free(d, FALSE);
 }
 
