@@ -128,7 +128,13 @@ guint64 plan_sim_count(const PlanSim *ps, const PlanSet *set)
 	return n;
 }
 
-/* Which plan, setting and replicate (or round) job k is. */
+/* With twins, a setting's slot r is replicate r % replicates of round r / replicates's run. */
+static guint slot_round(const PlanSim *ps, guint r)
+{
+	return r / ps->replicates;
+}
+
+/* Which plan, setting and replicate (or slot, with twins) job k is. */
 static void locate(const Work *w, guint k, guint *plan, guint *setting, guint *replicate)
 {
 	guint p = 0;
@@ -174,11 +180,12 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 	if (rs->migration_cost_ns >= 0)
 		cfg.tun.migration_cost = (uint64_t)rs->migration_cost_ns;
 	if (w->twins[p]) {
-		/* Slot r is replicate r % R of round r / R's run: seed + round, then + rounds for
-		 * each further replicate, so that one replicate is the twins' seeds of old. */
-		guint R = w->ps->replicates, round = r / R;
+		/* Seed + round, then + rounds for each further replicate, so that one replicate is
+		 * the twins' seeds of old. */
+		guint round = slot_round(w->ps, r);
 
-		cfg.seed = w->prep[p].cfg.seed + round + (guint64)plan->real->rounds * (r % R);
+		cfg.seed = w->prep[p].cfg.seed + round +
+			   (guint64)plan->real->rounds * (r % w->ps->replicates);
 		twin_steal(w->ps, plan, rs, round, &cfg);
 	} else {
 		cfg.seed = w->prep[p].cfg.seed + r;
@@ -234,7 +241,7 @@ static SimSetting *summarise(const Work *w, guint p)
 		guint nr = 0, nv = 0;
 
 		for (guint r = 0; r < R; r++) {
-			guint round = r / w->ps->replicates;
+			guint round = slot_round(w->ps, r);
 
 			if (w->twins[p] && !rs->in_round[round])
 				continue;
