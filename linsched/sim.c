@@ -60,6 +60,13 @@ struct linsched_task {
 	uint64_t exit_ns;
 };
 
+/* A virtual CPU in turns (costs.host_cpus): halted CPUs want no host CPU, waiting ones wait. */
+enum turn_state {
+	TURN_HALTED,  /* nothing to run: it gives its host CPU away (held, not queued) */
+	TURN_WAITING, /* work to run, no host CPU: queued, held */
+	TURN_RUNNING, /* on a host CPU until its turn ends (stall_ev[STALL_STEAL]) */
+};
+
 struct linsched_cpu {
 	struct event ev;
 	/* Per source of stalls: the next stall's start, or the current one's end. */
@@ -70,6 +77,7 @@ struct linsched_cpu {
 	uint64_t busy_since;
 	bool held[NR_STALL_SOURCES]; /* in a stall of that source */
 	bool stalled;		     /* held by any: nothing on it executes */
+	enum turn_state turn;	     /* with costs.host_cpus */
 };
 
 /* One source of stalls (linsched_costs: steal_*, noise_*); rng NULL: the source is off. */
@@ -101,8 +109,13 @@ struct linsched_sim {
 	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
 	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
 	struct stall_model stalls[NR_STALL_SOURCES];
-	unsigned int nr_stall_sources; /* those on: each with a pending event on every CPU */
-	uint64_t stalled_mask;	       /* CPUs in a stall */
+	/* Stall events always pending: one per CPU of each source on, one per host CPU in turns. */
+	size_t stall_events;
+	uint64_t stalled_mask; /* CPUs in a stall */
+	/* Turns (costs.host_cpus): the CPUs waiting for a host CPU, from turn_head, longest first;
+	 * and the host CPUs no CPU holds. */
+	unsigned int turn_queue[SCHED_MAX_CPUS];
+	unsigned int turn_head, turn_waiting, turns_free;
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -243,9 +256,22 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->costs.steal_ppm, LINSCHED_PPM);
 		return false;
 	}
-	if (cfg->costs.steal_ppm && cfg->costs.stall_ns == 0) {
+	if (cfg->costs.host_cpus && cfg->costs.host_cpus >= cfg->nr_cpus) {
 		g_set_error(error, CONFIG_ERROR, 1,
-			    "--stall-ns: steal needs stalls of some length (at least 1 ns)");
+			    "--host-cpus: %u host CPUs for %u virtual CPUs leave none waiting; "
+			    "at most %u",
+			    cfg->costs.host_cpus, cfg->nr_cpus, cfg->nr_cpus - 1);
+		return false;
+	}
+	if (cfg->costs.host_cpus && cfg->costs.steal_ppm) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--host-cpus: the CPUs' turns replace --steal's stalls; give one");
+		return false;
+	}
+	if ((cfg->costs.steal_ppm || cfg->costs.host_cpus) && cfg->costs.stall_ns == 0) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--stall-ns: steal and turns need stalls of some length (at least 1 "
+			    "ns)");
 		return false;
 	}
 	if (!(cfg->costs.stall_cv > 0 && cfg->costs.stall_cv <= LINSCHED_MAX_STALL_CV)) {
@@ -375,7 +401,31 @@ static void stall_source_init(struct linsched_sim *sim, enum stall_source src, u
 		ev->kind = EV_STALL + (int)src;
 		event_schedule(&sim->events, ev, stall_draw(m, false));
 	}
-	sim->nr_stall_sources++;
+	sim->stall_events += sim->cfg.nr_cpus;
+}
+
+/*
+ * Turns in place of the host's independent stalls (costs.host_cpus): every CPU starts halted,
+ * with nothing to run, and all host CPUs free; work arriving hands them out (turns_settle). The
+ * steal source's stream draws the turns.
+ */
+static void turns_init(struct linsched_sim *sim, uint64_t salt)
+{
+	const struct linsched_costs *c = &sim->cfg.costs;
+	struct stall_model *m = &sim->stalls[STALL_STEAL];
+
+	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv };
+	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[i];
+
+		event_init(&cpu->stall_ev[STALL_STEAL]);
+		cpu->stall_ev[STALL_STEAL].kind = EV_STALL + STALL_STEAL;
+		cpu->turn = TURN_HALTED;
+		cpu->held[STALL_STEAL] = cpu->stalled = true;
+		sim->stalled_mask |= 1ULL << i;
+	}
+	sim->turns_free = c->host_cpus;
 }
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
@@ -409,8 +459,11 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 		sim->cost_rng = gsl_rng_alloc(gsl_rng_taus2);
 		gsl_rng_set(sim->cost_rng, (unsigned long)mix64(cfg->seed ^ 0x636f737473ULL));
 	}
-	stall_source_init(sim, STALL_STEAL, cfg->costs.steal_ppm, cfg->costs.stall_ns,
-			  cfg->costs.stall_cv, 0x737465616cULL);
+	if (cfg->costs.host_cpus)
+		turns_init(sim, 0x737465616cULL);
+	else
+		stall_source_init(sim, STALL_STEAL, cfg->costs.steal_ppm, cfg->costs.stall_ns,
+				  cfg->costs.stall_cv, 0x737465616cULL);
 	stall_source_init(sim, STALL_NOISE, cfg->costs.noise_ppm, cfg->costs.noise_ns,
 			  cfg->costs.noise_cv, 0x6e6f697365ULL);
 	stall_source_init(sim, STALL_NOISE_LONG, cfg->costs.long_ppm, cfg->costs.long_ns,
@@ -826,15 +879,6 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	cpu_rearm(sim, cpu);
 }
 
-/* A stalled CPU reschedules when its stall ends. */
-static void reschedule_pending(struct linsched_sim *sim)
-{
-	uint64_t pending;
-
-	while ((pending = sim->sys.resched_mask & ~sim->stalled_mask))
-		do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
-}
-
 static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 {
 	struct rq *rq = sim_rq(sim, cpu->id);
@@ -855,21 +899,17 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 }
 
 /*
- * A source of stalls takes the CPU, or gives it back; then its next stall or run is drawn. The
- * sources are independent, so a CPU is stalled while either holds it, and runs again when the
- * last lets go.
+ * A source of stalls takes the CPU (held) or gives it back. The sources are independent, so a
+ * CPU is stalled while either holds it, and runs again when the last lets go.
  */
-static void stall_event(struct linsched_sim *sim, struct event *ev)
+static void stall_hold(struct linsched_sim *sim, struct linsched_cpu *cpu, enum stall_source src,
+		       bool held)
 {
-	enum stall_source src = (enum stall_source)(ev->kind - EV_STALL);
-	/* ev is stall_ev[src] of its CPU: step back to stall_ev[0]. */
-	struct linsched_cpu *cpu = container_of(ev - src, struct linsched_cpu, stall_ev[0]);
-	bool was = cpu->stalled, *held = &cpu->held[src];
+	bool was = cpu->stalled;
 
 	/* Settle what it did before the stall, or skip (owing everything) over the stall. */
 	cpu_account(sim, cpu);
-	*held = !*held;
-	event_schedule(&sim->events, ev, sim->now + stall_draw(&sim->stalls[src], *held));
+	cpu->held[src] = held;
 	cpu->stalled = false;
 	for (int s = 0; s < NR_STALL_SOURCES; s++)
 		cpu->stalled |= cpu->held[s];
@@ -882,12 +922,128 @@ static void stall_event(struct linsched_sim *sim, struct event *ev)
 		cpu_event(sim, cpu);
 }
 
-/* With stalls, each CPU always has one pending per source: nothing else can happen when no task
- * is runnable and no other event is queued. */
+/* ---- turns: virtual CPUs that share host CPUs (costs.host_cpus) ---- */
+
+static void turn_grant(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	cpu->turn = TURN_RUNNING;
+	event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
+		       sim->now + stall_draw(&sim->stalls[STALL_STEAL], true));
+	sim->stall_events++;
+	stall_hold(sim, cpu, STALL_STEAL, false);
+}
+
+/* A host CPU is given up: the CPU that waited longest takes it, or it stays free. */
+static void turn_pass(struct linsched_sim *sim)
+{
+	if (!sim->turn_waiting) {
+		sim->turns_free++;
+		return;
+	}
+	struct linsched_cpu *next = &sim->cpus[sim->turn_queue[sim->turn_head]];
+
+	sim->turn_head = (sim->turn_head + 1) % sim->cfg.nr_cpus;
+	sim->turn_waiting--;
+	turn_grant(sim, next);
+}
+
+static void turn_wait(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	unsigned int tail = (sim->turn_head + sim->turn_waiting) % sim->cfg.nr_cpus;
+
+	sim->turn_queue[tail] = (unsigned int)cpu->id;
+	sim->turn_waiting++;
+	cpu->turn = TURN_WAITING;
+	stall_hold(sim, cpu, STALL_STEAL, true);
+}
+
+/*
+ * A CPU's turn ends: if another waits, it goes to the back of the queue and the CPU that waited
+ * longest runs; if none does, the host has nobody else to run, and its turn goes on.
+ */
+static void turn_end(struct linsched_sim *sim, struct linsched_cpu *cpu)
+{
+	sim->stall_events--;
+	if (!sim->turn_waiting) {
+		turn_grant(sim, cpu);
+		return;
+	}
+	turn_wait(sim, cpu);
+	turn_pass(sim);
+}
+
+static bool cpu_has_work(struct linsched_sim *sim, const struct linsched_cpu *cpu)
+{
+	return cpu_curr(sim, cpu->id) || cpu_rq(&sim->sys, cpu->id)->nr_running ||
+	       (sim->sys.resched_mask >> cpu->id & 1);
+}
+
+/*
+ * Turns follow the work, as a host's scheduler runs only runnable vCPU threads: a running CPU
+ * with nothing left to run halts (the guest's idle loop) and gives its host CPU away; a halted
+ * CPU that work arrives on takes a free host CPU, or waits at the back of the queue. Whether
+ * anything changed.
+ */
+static bool turns_settle(struct linsched_sim *sim)
+{
+	bool changed = false;
+
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[i];
+		bool work = cpu_has_work(sim, cpu);
+
+		if (cpu->turn == TURN_RUNNING && !work) {
+			event_cancel(&sim->events, &cpu->stall_ev[STALL_STEAL]);
+			sim->stall_events--;
+			cpu->turn = TURN_HALTED;
+			stall_hold(sim, cpu, STALL_STEAL, true);
+			turn_pass(sim);
+			changed = true;
+		} else if (cpu->turn == TURN_HALTED && work) {
+			if (sim->turns_free) {
+				sim->turns_free--;
+				turn_grant(sim, cpu);
+			} else {
+				turn_wait(sim, cpu);
+			}
+			changed = true;
+		}
+	}
+	return changed;
+}
+
+/* A stalled CPU reschedules when its stall ends; in turns, a halted one once it has its turn. */
+static void reschedule_pending(struct linsched_sim *sim)
+{
+	uint64_t pending;
+
+	do {
+		while ((pending = sim->sys.resched_mask & ~sim->stalled_mask))
+			do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
+	} while (sim->cfg.costs.host_cpus && turns_settle(sim));
+}
+
+/* A stall begins or ends, and the source's next end or beginning is drawn; or a turn ends. */
+static void stall_event(struct linsched_sim *sim, struct event *ev)
+{
+	enum stall_source src = (enum stall_source)(ev->kind - EV_STALL);
+	/* ev is stall_ev[src] of its CPU: step back to stall_ev[0]. */
+	struct linsched_cpu *cpu = container_of(ev - src, struct linsched_cpu, stall_ev[0]);
+	bool held = !cpu->held[src];
+
+	if (src == STALL_STEAL && sim->cfg.costs.host_cpus) {
+		turn_end(sim, cpu);
+		return;
+	}
+	event_schedule(&sim->events, ev, sim->now + stall_draw(&sim->stalls[src], held));
+	stall_hold(sim, cpu, src, held);
+}
+
+/* With stalls, stall_events are always pending: nothing else can happen when no task is runnable
+ * and no other event is queued. */
 static bool only_steal_left(const struct linsched_sim *sim)
 {
-	if (!sim->nr_stall_sources ||
-	    sim->events.len > (size_t)sim->cfg.nr_cpus * sim->nr_stall_sources)
+	if (!sim->stall_events || sim->events.len > sim->stall_events)
 		return false;
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++)
 		if (cpu_rq(&sim->sys, (int)i)->nr_running)

@@ -78,6 +78,16 @@ struct linsched_costs {
 	uint64_t stall_ns;
 	double stall_cv;
 	/*
+	 * Turns (a host that runs several virtual CPUs on one of its CPUs, as a loaded host's
+	 * scheduler may put them): 1 <= host_cpus < nr_cpus makes the virtual CPUs share that
+	 * many host CPUs. At any moment host_cpus of them run and the others wait, stalled; a
+	 * CPU's turn lasts stall_ns on average (gamma, CV stall_cv), then it goes to the back of
+	 * the queue and the CPU that waited longest runs. Each CPU so waits 1 - host_cpus/nr_cpus
+	 * of the time, and no two turns of one host CPU overlap, where steal_ppm's stalls strike
+	 * each CPU independently. The turns replace steal_ppm's stalls, which must be 0. 0: none.
+	 */
+	unsigned int host_cpus;
+	/*
 	 * Noise: stalls of the machine's own, which the guest sees even when its host steals
 	 * nothing (under emulation: timer interrupts, translation, the emulator's housekeeping).
 	 * The same kind of stall as steal's, drawn from a stream of its own and independent of it:

@@ -72,6 +72,11 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "Coefficient of variation of the stalls' lengths, gamma distributed, 0 < CV <= 10 "
 		  "(default: the machine's, 1: exponential)",
 		  "CV" },
+		{ "host-cpus", 0, 0, G_OPTION_ARG_INT64, &cli->host_cpus,
+		  "The virtual CPUs share N host CPUs, fewer than --cpus, and take turns on them "
+		  "(one turn lasts --stall-ns on average, CV --stall-cv): at most N run at once, in "
+		  "place of --steal's independent stalls (default 0: a host CPU each)",
+		  "N" },
 		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
 		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
 		  "one) in place of the built-in machine",
@@ -101,6 +106,7 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		FLAG_REAL(&cli->steal, 0, 1, FLAG_OPEN_HI),
 		FLAG_INT(&cli->stall_ns, 1, 1000000000000LL), /* 1000 s */
 		FLAG_REAL(&cli->stall_cv, 0, LINSCHED_MAX_STALL_CV, FLAG_OPEN_LO),
+		FLAG_INT(&cli->host_cpus, 0, SCHED_MAX_CPUS - 1),
 	};
 	GOptionGroup *group = flag_group_new(&cli->flags, "sim",
 					     "Simulation options:", "Show simulation options");
@@ -157,6 +163,22 @@ static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *c
 		costs->stall_ns = (uint64_t)cli->stall_ns;
 	if (GIVEN(stall_cv))
 		costs->stall_cv = cli->stall_cv;
+	if (GIVEN(host_cpus) && cli->host_cpus > 0) {
+		if (GIVEN(steal)) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--host-cpus: the CPUs' turns replace --steal's stalls; give "
+				    "one");
+			return false;
+		}
+		/* The machine's steal was measured on CPUs of their own: the turns replace it. */
+		costs->steal_ppm = 0;
+		costs->host_cpus = (unsigned int)cli->host_cpus;
+		if (!GIVEN(stall_ns)) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--host-cpus: needs --stall-ns, the mean length of a turn");
+			return false;
+		}
+	}
 	if (costs->steal_ppm && costs->stall_ns == 0) {
 		g_set_error(error, CLI_ERROR, 1,
 			    "--steal: needs --stall-ns, the mean length of a stall (the machine "

@@ -30,9 +30,10 @@ struct linsched_cli {
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	double cost_jitter;
-	double steal;	 /* a fraction of each CPU's time; the machine's unless given */
-	gint64 stall_ns; /* the mean stall; the machine's unless given */
-	double stall_cv; /* the stalls' shape; the machine's unless given */
+	double steal;	  /* a fraction of each CPU's time; the machine's unless given */
+	gint64 stall_ns;  /* the mean stall; the machine's unless given */
+	double stall_cv;  /* the stalls' shape; the machine's unless given */
+	gint64 host_cpus; /* CPUs in turns on this many host CPUs, in place of steal; 0: none */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
 	/* A command's own defaults, set before linsched_cli_config: the CPUs when --cpus is not

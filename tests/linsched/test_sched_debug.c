@@ -4,10 +4,10 @@
  * First, that the checker can fail: run queues built by hand (tests/support/sched_tasks.h), then
  * broken one way at a time, each must be refused with the right message. Then, in the debug build
  * only (build/debug, where the engine checks after every event), a few hundred seeded random
- * workloads: CPU counts, memory domains, profiles, HZ, knobs, steal, noise, task kinds and nice
- * levels drawn from one seeded generator. A violation aborts the program (g_error names the seed), so a
- * passing run means every event of every workload kept the invariants. Elsewhere that test is
- * skipped: without SCHED_DEBUG the engine checks nothing.
+ * workloads: CPU counts, memory domains, profiles, HZ, knobs, steal, turns, noise, task kinds and
+ * nice levels drawn from one seeded generator. A violation aborts the program (g_error names the
+ * seed), so a passing run means every event of every workload kept the invariants. Elsewhere that
+ * test is skipped: without SCHED_DEBUG the engine checks nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,6 +209,11 @@ static uint64_t random_workload(gsl_rng *rng, uint64_t seed)
 		cfg.costs.steal_ppm = (1 + gsl_rng_uniform_int(rng, 600)) * 1000;
 		cfg.costs.stall_ns = (100 + gsl_rng_uniform_int(rng, 5000)) * 1000;
 		cfg.costs.stall_cv = 0.5 + 2.5 * gsl_rng_uniform(rng);
+		/* Half of those in turns instead, on 1 to all but one host CPU. */
+		if (cfg.nr_cpus > 1 && gsl_rng_uniform_int(rng, 2) == 0) {
+			cfg.costs.steal_ppm = 0;
+			cfg.costs.host_cpus = 1 + gsl_rng_uniform_int(rng, cfg.nr_cpus - 1);
+		}
 	}
 	/* A third the machine's noise too, a second source of stalls: up to 20 %, of 10 us to 1 ms. */
 	if (gsl_rng_uniform_int(rng, 3) == 0) {

@@ -376,6 +376,19 @@ static void test_config_validate(void **state)
 	cfg.costs.stall_ns = 0;
 	expect_invalid(&cfg, "--stall-ns");
 	cfg = base;
+	cfg.costs.host_cpus = base.nr_cpus;
+	cfg.costs.stall_ns = MS;
+	expect_invalid(&cfg, "--host-cpus");
+	cfg = base;
+	cfg.costs.host_cpus = 1;
+	cfg.costs.steal_ppm = 1000;
+	cfg.costs.stall_ns = MS;
+	expect_invalid(&cfg, "--host-cpus");
+	cfg = base;
+	cfg.costs.host_cpus = 1;
+	cfg.costs.stall_ns = 0;
+	expect_invalid(&cfg, "--stall-ns");
+	cfg = base;
 	cfg.costs.stall_cv = 0;
 	expect_invalid(&cfg, "--stall-cv");
 	cfg = base;
@@ -1545,9 +1558,10 @@ struct scenario {
 	unsigned int cpus, domains;
 	uint64_t seed;
 	const char *const *specs;
-	gchar *json;	    /* the result */
-	uint64_t steal_ppm; /* in stalls of 1 ms */
-	uint64_t noise_ppm; /* in stalls of 0.1 ms, CV 2 */
+	gchar *json;		/* the result */
+	uint64_t steal_ppm;	/* in stalls of 1 ms */
+	uint64_t noise_ppm;	/* in stalls of 0.1 ms, CV 2 */
+	unsigned int host_cpus; /* in turns of 1 ms (steal_ppm 0) */
 };
 
 static gchar *run_scenario_json(const struct scenario *sc)
@@ -1564,6 +1578,7 @@ static gchar *run_scenario_json(const struct scenario *sc)
 	cfg.costs.noise_ppm = sc->noise_ppm;
 	cfg.costs.noise_ns = MS / 10;
 	cfg.costs.noise_cv = 2;
+	cfg.costs.host_cpus = sc->host_cpus;
 	struct linsched_sim *sim = linsched_sim_new(&cfg);
 
 	for (size_t i = 0; sc->specs[i]; i++) {
@@ -1606,7 +1621,7 @@ static const char *const mix_b[] = {
 static void test_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0, 0 }, b = a;
+	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0, 0, 0 }, b = a;
 
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
 
@@ -1683,6 +1698,113 @@ static void test_steal_lone_hog(void **state)
 	assert_true(fabs(lone_hog_runtime_s(&cfg, 10 * SEC) - 40.0 / 3) < 5 * 0.1155);
 }
 
+/* ---- turns ------------------------------------------------------------------------------------ */
+
+/* cpus CPUs in turns on host_cpus host CPUs, turns of 1 ms all but exactly (CV 0.001). */
+static struct linsched_config turns_config(unsigned int cpus, unsigned int host_cpus)
+{
+	struct linsched_config cfg = steal_config(cpus, 0, MS);
+
+	cfg.costs.host_cpus = host_cpus;
+	cfg.costs.stall_cv = 0.001;
+	return cfg;
+}
+
+/*
+ * n CPU hogs of W = 20 ms each on n CPUs in turns on h host CPUs, run to their end. The guest
+ * does not see its CPU wait for a turn: a hog is charged all of its life from its first run, so
+ * its sum_exec and the run_delay before that first run make up its life.
+ */
+struct turns_run {
+	uint64_t runtime_ns;
+	uint64_t exit_ns[3];
+	bool one_per_cpu; /* each hog stayed on a CPU of its own */
+};
+
+static struct turns_run run_hogs_in_turns(unsigned int n, unsigned int h)
+{
+	static const struct act hog[] = { { A_RUN, 20 * MS, 0 } };
+	struct linsched_config cfg = turns_config(n, h);
+	struct turns_run out = { 0, { 0 }, true };
+	uint64_t cpus_seen = 0;
+	struct world w;
+
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	for (unsigned int i = 0; i < n; i++)
+		SCRIPT(sim, &w, hog, "hog");
+	linsched_sim_run(sim);
+
+	const struct linsched_result *res = linsched_sim_result(sim);
+
+	assert_false(res->deadlock);
+	out.runtime_ns = res->runtime_ns;
+	for (unsigned int i = 0; i < n; i++) {
+		struct linsched_task_stats st = stats_of(sim, i);
+
+		assert_true(st.exited);
+		/* Always runnable: it ran (waiting turns included) or waited to be picked. */
+		assert_int_equal(st.sum_exec_ns + st.run_delay_ns, st.exit_ns);
+		out.exit_ns[i] = st.exit_ns;
+		out.one_per_cpu &= st.nr_migrations == 0 && !(cpus_seen >> st.cpu & 1);
+		cpus_seen |= 1ULL << st.cpu;
+	}
+	linsched_sim_free(sim);
+	world_clear(&w);
+	return out;
+}
+
+/*
+ * Two hogs of W = 20 ms, one on each of 2 CPUs that share 1 host CPU. One CPU runs at a time and
+ * the host CPU never idles while either has work (a CPU whose hog is done halts and passes its
+ * turn on), so the 40 ms of work take exactly 40 ms, where 2 CPUs of their own take 20. The
+ * turns alternate every 1 ms, so neither hog gets ahead by more than a turn: the first exits at
+ * the end of its 20th turn, the 39th in all, 39 ms give or take the turns' spread (1 us each).
+ */
+static void test_turns_two_on_one(void **state)
+{
+	(void)state;
+	struct turns_run r = run_hogs_in_turns(2, 1);
+
+	assert_true(r.one_per_cpu);
+	assert_int_equal(r.runtime_ns, 40 * MS);
+	for (int i = 0; i < 2; i++)
+		assert_true(r.exit_ns[i] >= 39 * MS - 50000 && r.exit_ns[i] <= 40 * MS);
+}
+
+/*
+ * Three hogs of W = 20 ms on 3 CPUs that share 2 host CPUs: round-robin turns of 1 ms give each
+ * CPU 2/3 of the time, so every hog needs 30 ms, give or take the turn it ends in: all exit
+ * between 29 and 31 ms, and the run ends by 31 ms. One host CPU: each gets a third, 60 ms.
+ */
+static void test_turns_three_on_two(void **state)
+{
+	(void)state;
+	struct turns_run two = run_hogs_in_turns(3, 2), one = run_hogs_in_turns(3, 1);
+
+	assert_true(two.one_per_cpu && one.one_per_cpu);
+	for (int i = 0; i < 3; i++)
+		assert_true(two.exit_ns[i] >= 29 * MS && two.exit_ns[i] <= 31 * MS);
+	assert_true(two.runtime_ns <= 31 * MS);
+	/* One host CPU never idles while a hog is left: 60 ms of work, exactly 60 ms. */
+	assert_int_equal(one.runtime_ns, 60 * MS);
+	for (int i = 0; i < 3; i++)
+		assert_true(one.exit_ns[i] >= 58 * MS);
+}
+
+/*
+ * A lone hog on one of 2 CPUs that share 1 host CPU: the other CPU has nothing to run, halts and
+ * wants no turn, so the hog never waits: W exactly, as on a CPU of its own.
+ */
+static void test_turns_idle_cpu_takes_none(void **state)
+{
+	(void)state;
+	struct linsched_config cfg = turns_config(2, 1);
+
+	assert_true(lone_hog_runtime_s(&cfg, 50 * MS) == 0.05);
+}
+
 /*
  * A task that runs 1 ms and sleeps 9 ms, alone on one CPU stolen f = 1/4 of the time in
  * exponential stalls of mean m = 2 ms. Its timer fires at moments independent of the stalls, so
@@ -1736,14 +1858,18 @@ static void test_stalls_deadlock_ends(void **state)
 	static const struct act stuck[] = { { A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 } };
 	const struct {
 		uint64_t steal_ppm, noise_ppm;
-	} sources[] = { { LINSCHED_PPM / 2, 0 },
-			{ 0, LINSCHED_PPM / 10 },
-			{ LINSCHED_PPM / 2, LINSCHED_PPM / 10 } };
+		unsigned int host_cpus;
+	} sources[] = { { LINSCHED_PPM / 2, 0, 0 },
+			{ 0, LINSCHED_PPM / 10, 0 },
+			{ LINSCHED_PPM / 2, LINSCHED_PPM / 10, 0 },
+			{ 0, 0, 1 },
+			{ 0, LINSCHED_PPM / 10, 1 } };
 
 	for (size_t i = 0; i < G_N_ELEMENTS(sources); i++) {
 		struct linsched_config cfg = steal_config(2, sources[i].steal_ppm, MS);
 		struct world w;
 
+		cfg.costs.host_cpus = sources[i].host_cpus;
 		cfg.costs.noise_ppm = sources[i].noise_ppm;
 		cfg.costs.noise_ns = MS / 10;
 		world_init(&w);
@@ -1765,7 +1891,7 @@ static void test_stalls_deadlock_ends(void **state)
 static void test_steal_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0 }, b = a;
+	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 0 }, b = a;
 
 	a.steal_ppm = b.steal_ppm = 300000;
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
@@ -1783,7 +1909,7 @@ static void test_steal_determinism(void **state)
 	assert_true(strcmp(j1, j4) != 0);
 	assert_null(strstr(j4, "\"steal_ppm\""));
 
-	struct scenario n = { "6.1", 2, 1, 21, mix_a, NULL, 0, 100000 }, m = n;
+	struct scenario n = { "6.1", 2, 1, 21, mix_a, NULL, 0, 100000, 0 }, m = n;
 	gchar *n1 = run_scenario_json(&n), *n2 = run_scenario_json(&m);
 
 	assert_string_equal(n1, n2);
@@ -1791,6 +1917,21 @@ static void test_steal_determinism(void **state)
 	gchar *n3 = run_scenario_json(&m);
 
 	assert_true(strcmp(n1, n3) != 0);
+
+	/* Turns likewise: the same bytes for the same seed, other ones for another. */
+	struct scenario t = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 1 }, u = t;
+	gchar *t1 = run_scenario_json(&t), *t2 = run_scenario_json(&u);
+
+	assert_string_equal(t1, t2);
+	assert_non_null(strstr(t1, "\"host_cpus\": 1"));
+	assert_non_null(strstr(t1, "\"turn_ns\": 1000000"));
+	u.seed = 22;
+	gchar *t3 = run_scenario_json(&u);
+
+	assert_true(strcmp(t1, t3) != 0);
+	g_free(t1);
+	g_free(t2);
+	g_free(t3);
 	g_free(j1);
 	g_free(j2);
 	g_free(j3);
@@ -1860,8 +2001,8 @@ static void test_noise_long_lone_hog(void **state)
 static void test_threads_match_sequential(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0, 0 };
-	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0, 0 };
+	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0, 0, 0 };
+	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0, 0, 0 };
 	gchar *seq_a = run_scenario_json(&a), *seq_b = run_scenario_json(&b);
 
 	for (int round = 0; round < 3; round++) {
@@ -1912,6 +2053,9 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_threads_match_sequential),
 		cmocka_unit_test(test_steal_lone_hog),
+		cmocka_unit_test(test_turns_two_on_one),
+		cmocka_unit_test(test_turns_three_on_two),
+		cmocka_unit_test(test_turns_idle_cpu_takes_none),
 		cmocka_unit_test(test_steal_delays_wakeups),
 		cmocka_unit_test(test_stalls_deadlock_ends),
 		cmocka_unit_test(test_steal_determinism),

@@ -725,6 +725,13 @@ static void test_bad_input(void **state)
 	BAD(NAMES("--stall-ns"), "--steal", "0.3", "--stall-ns", "0");
 	BAD(NAMES("--stall-cv"), "--stall-cv", "0");
 	BAD(NAMES("--stall-cv"), "--stall-cv", "inf");
+	/* Turns: fewer host CPUs than CPUs, a turn's length given, in place of steal. */
+	BAD(NAMES("--host-cpus", "--stall-ns"), "--host-cpus", "1");
+	BAD(NAMES("--host-cpus", "leave none waiting", "at most 1"), "--host-cpus", "2",
+	    "--stall-ns", "1000000");
+	BAD(NAMES("--host-cpus", "--steal", "give one"), "--host-cpus", "1", "--steal", "0.3",
+	    "--stall-ns", "1000000");
+	BAD(NAMES("--host-cpus"), "--host-cpus", "64", "--stall-ns", "1000000");
 	/* A knob the profile's kernel lacks, a base slice past debugfs's u32, a slice out of range. */
 	BAD(NAMES("--base-slice-ns", "6.1"), "--profile", "6.1", "--base-slice-ns", "1000000");
 	BAD(NAMES("--latency-ns", "eevdf"), "--profile", "eevdf", "--latency-ns", "6000000");
@@ -759,6 +766,7 @@ static void test_numbers_refused(void **state)
 		"--seed",
 		"--duration-ms",
 		"--stall-ns",
+		"--host-cpus",
 	};
 	static const char *const not_numbers[] = { "nan", "inf", "1e3", "0x10", "", "2 " };
 

@@ -148,6 +148,40 @@ static void test_steal_over_machine(void **state)
 	assert_true(cfg.costs.stall_cv == 1);
 }
 
+/*
+ * --host-cpus puts the CPUs in turns in place of the machine's independent stalls, with turns of
+ * --stall-ns (which it needs: the machine's stall is no turn) and --stall-cv, else the machine's
+ * CV; 0 leaves the machine's steal as it was.
+ */
+static void test_turns_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(
+		path, "[steal]\nsteal_ppm=400000\nstall_ns=3000000\nstall_cv_pct=50\n", -1, NULL));
+	assert_true(config_with(path,
+				(const char *const[]){ "--cpus", "3", "--host-cpus", "2",
+						       "--stall-ns", "4000000", NULL },
+				&cfg, &error));
+	assert_int_equal(cfg.costs.host_cpus, 2);
+	assert_int_equal(cfg.costs.steal_ppm, 0);
+	assert_int_equal(cfg.costs.stall_ns, 4000000);
+	assert_true(cfg.costs.stall_cv == 0.5);
+
+	assert_true(
+		config_with(path, (const char *const[]){ "--host-cpus", "0", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.host_cpus, 0);
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_null(error);
+
+	assert_false(
+		config_with(path, (const char *const[]){ "--host-cpus", "1", NULL }, &cfg, &error));
+	assert_true(g_str_has_prefix(error->message, "--host-cpus: needs --stall-ns"));
+	g_clear_error(&error);
+}
+
 /* --footprint-lines, else the machine's footprint_lines, else the model's 512. */
 static void test_footprint_from_machine(void **state)
 {
@@ -196,6 +230,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_config_on_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_footprint_from_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_turns_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
 						temp_dir_teardown),
