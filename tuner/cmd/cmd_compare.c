@@ -86,6 +86,7 @@ GET(idle_fraction, st->duration_s > 0 ? st->idle_s[i] / st->duration_s : NAN)
 GET(runqueue_mean, st->runqueue_mean[i])
 GET(runqueue_max, st->runqueue_max[i])
 GET(runnable_mean, st->runnable_mean)
+GET(handovers_per_s, st->handovers_per_s)
 GET(senders_asleep, st->asleep_mean[TRACE_ROLE_SENDER])
 GET(receivers_asleep, st->asleep_mean[TRACE_ROLE_RECEIVER])
 GET(runs, st->runs.count)
@@ -142,6 +143,8 @@ static const Figure figures[] = {
 	{ "runqueue_mean", "run queue, mean, CPU", F_NUMBER, get_runqueue_mean, SPAN_CPU },
 	{ "runqueue_max", "run queue, max, CPU", F_COUNT, get_runqueue_max, SPAN_CPU },
 	{ "runnable_mean", "runnable workers, mean", F_NUMBER, get_runnable_mean, SPAN_ONE },
+	{ "cpu_handovers_per_s", "CPU hand-overs of the events, per s", F_NUMBER,
+	  get_handovers_per_s, SPAN_ONE },
 	{ "senders_asleep_mean", "senders asleep (channel full), mean", F_NUMBER,
 	  get_senders_asleep, SPAN_ONE },
 	{ "receivers_asleep_mean", "receivers asleep (channel empty), mean", F_NUMBER,

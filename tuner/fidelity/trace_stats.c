@@ -418,6 +418,7 @@ typedef struct {
 	double asleep_area[TRACE_ROLE_N];
 	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
 	GArray *exits[TRACE_ROLE_N];	/* double: fractions of the window */
+	gint last_event_cpu;		/* the CPU of the last event counted, -1: none yet */
 } Replay;
 
 static void replay_init(Replay *r, Trace *tr)
@@ -427,6 +428,7 @@ static void replay_init(Replay *r, Trace *tr)
 	r->cur = g_new(gint, tr->nr_cpus);
 	for (guint c = 0; c < tr->nr_cpus; c++)
 		r->cur[c] = -1;
+	r->last_event_cpu = -1;
 	r->woken = g_new(GArray *, tr->nr_cpus);
 	for (guint c = 0; c < tr->nr_cpus; c++)
 		r->woken[c] = g_array_new(FALSE, FALSE, sizeof(gint));
@@ -658,9 +660,13 @@ static void replay(Replay *r, guint64 *start, guint64 *end)
 			on_switch(r, others, e);
 		else
 			on_wakeup(r, others, e);
-		if (inside(r, e->ts))
+		if (inside(r, e->ts)) {
 			for (guint c = 0; c < r->tr->nr_cpus; c++)
 				r->st->runqueue_max[c] = MAX(r->st->runqueue_max[c], r->nr[c]);
+			if (r->last_event_cpu >= 0 && r->last_event_cpu != (gint)e->cpu)
+				r->st->cpu_handovers++;
+			r->last_event_cpu = (gint)e->cpu;
+		}
 		if (!started) {
 			if (r->workers_runnable <= 1) {
 				low = e->ts;
@@ -773,6 +779,7 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	for (guint c = 0; c < st->nr_cpus; c++)
 		st->runqueue_mean[c] = st->duration_s > 0 ? r.rq_area[c] / st->duration_s : NAN;
 	st->runnable_mean = st->duration_s > 0 ? r.runnable_area / st->duration_s : NAN;
+	st->handovers_per_s = st->duration_s > 0 ? (double)st->cpu_handovers / st->duration_s : NAN;
 	for (guint i = 0; i < TRACE_ROLE_N; i++)
 		st->asleep_mean[i] = st->duration_s > 0 ? r.asleep_area[i] / st->duration_s : NAN;
 	st->runs = runs_of(r.runs[TRACE_ROLE_N]);

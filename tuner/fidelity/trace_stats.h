@@ -52,6 +52,10 @@
  *                        and makes next runnable there (a task moved by load balancing changes
  *                        queue when it is next seen). A task that was runnable before the trace
  *                        began is counted from when it is first seen.
+ *   CPU hand-over        two events in a row (switches and wakeups, of any task, in time order)
+ *                        on different CPUs. CPUs that run at once hand over at every few
+ *                        events; virtual CPUs that take turns on one host CPU only at the end of
+ *                        a turn, so a few hundred a second where there would be thousands.
  *   asleep               workers of a role that are blocked, time-weighted: from a switch away
  *                        from the worker in a sleeping state to its next wakeup (or, were that
  *                        lost, its next switch-in). A hackbench sender sleeps only on a full
@@ -128,6 +132,8 @@ typedef struct {
 	double *runqueue_mean; /* nr_cpus: time-weighted tasks runnable on the CPU */
 	guint *runqueue_max;   /* nr_cpus */
 	double runnable_mean;  /* time-weighted runnable workers, all CPUs together */
+	guint64 cpu_handovers; /* events in a row on different CPUs */
+	double handovers_per_s;
 	/* Time-weighted workers of each role asleep (the parent's: 0, it is no worker). */
 	double asleep_mean[TRACE_ROLE_N];
 	TraceRuns runs; /* every workload task's runs */

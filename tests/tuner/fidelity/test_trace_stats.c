@@ -149,6 +149,10 @@ static void test_window_auto(void **state)
 	assert_close(st.asleep_mean[TRACE_ROLE_RECEIVER], 0.58, 1e-9);
 	assert_close(st.asleep_mean[TRACE_ROLE_SENDER], 0.01, 1e-9);
 	assert_close(st.asleep_mean[TRACE_ROLE_PARENT], 0, 1e-12);
+	/* The CPU changes from one event to the next at 1.000130 (to 1), 200 (0), 300 (1), 900
+	 * (0), 1500 (1), 1600 (0), 2000 (1) and 2100 (0): 8 hand-overs in 2 ms. */
+	assert_int_equal(st.cpu_handovers, 8);
+	assert_close(st.handovers_per_s, 4000, 1e-6);
 
 	/* Runs ending in the window (us): parent 180; 12: 50, 90, 100, 300; 11: 180, 1600; 13: 750,
 	 * 550, 100. */
@@ -197,6 +201,9 @@ static void test_window_all(void **state)
 	/* The whole of each sleep now: 12 100 + 50 + 1100 us, 11 and 13 100 us each, of 3000. */
 	assert_close(st.asleep_mean[TRACE_ROLE_RECEIVER], 1250.0 / 3000, 1e-9);
 	assert_close(st.asleep_mean[TRACE_ROLE_SENDER], 200.0 / 3000, 1e-9);
+	/* Those 8, the first two lines' (CPU 1, then 0) and my-task's wakeup on CPU 1 after. */
+	assert_int_equal(st.cpu_handovers, 10);
+	assert_close(st.handovers_per_s, 10 / 0.003, 1e-6);
 	assert_int_equal(st.switches, 18);
 	assert_int_equal(st.wakeups, 8);
 	assert_int_equal(st.wakeups_workload, 6);
