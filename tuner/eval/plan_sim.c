@@ -42,8 +42,11 @@ static gboolean seen_by_guest(gboolean guest_stalls, const PlanSpec *plan)
 gboolean plan_sim_twins(const struct workload_cli *flags, gboolean guest_stalls,
 			const PlanSpec *plan)
 {
+	const struct linsched_cli *sim = &flags->sim;
+
 	return plan->real && (plan->real->steal_runs > 0 || seen_by_guest(guest_stalls, plan)) &&
-	       !flag_given(&flags->sim.flags, &flags->sim.steal);
+	       !flag_given(&sim->flags, &sim->steal) &&
+	       !(flag_given(&sim->flags, &sim->host_cpus) && sim->host_cpus > 0);
 }
 
 /*

@@ -200,45 +200,24 @@ static void test_replicates(void **state)
 	workload_cli_clear(&wc);
 }
 
-/* linsched hackbench at the fixture's defaults with the steal flags given: its runtime. */
-static double linsched_with(const char *lat, const char *wake, const char *seed, const char *steal,
-			    const char *stall_ns, const char *stall_cv)
+/* linsched hackbench of the fixture's workload with the flags extra (NULL-terminated): its
+ * runtime. */
+static double linsched_runtime(const char *const *extra)
 {
-	struct run r = run_program(LINSCHED,
-				   (const char *const[]){ "hackbench",
-							  "--profile",
-							  "6.1",
-							  "--cpus",
-							  "2",
-							  "--hz",
-							  "250",
-							  "--start",
-							  "parent",
-							  "-T",
-							  "-g",
-							  "2",
-							  "-l",
-							  "10",
-							  "-f",
-							  "4",
-							  "--latency-ns",
-							  lat,
-							  "--min-gran-ns",
-							  "1500000",
-							  "--wakeup-gran-ns",
-							  wake,
-							  "--seed",
-							  seed,
-							  "--steal",
-							  steal,
-							  "--stall-ns",
-							  stall_ns,
-							  "--stall-cv",
-							  stall_cv,
-							  "--format",
-							  "json",
-							  NULL },
-				   NULL);
+	static const char *const base[] = {
+		"hackbench",	 "--profile", "6.1",	  "--cpus", "2",  "--hz", "250", "--start",
+		"parent",	 "-T",	      "-g",	  "2",	    "-l", "10",	  "-f",	 "4",
+		"--min-gran-ns", "1500000",   "--format", "json"
+	};
+	g_autoptr(GPtrArray) argv = g_ptr_array_new();
+
+	for (size_t i = 0; i < G_N_ELEMENTS(base); i++)
+		g_ptr_array_add(argv, (gpointer)base[i]);
+	for (size_t i = 0; extra[i]; i++)
+		g_ptr_array_add(argv, (gpointer)extra[i]);
+	g_ptr_array_add(argv, NULL);
+
+	struct run r = run_program(LINSCHED, (const char *const *)argv->pdata, NULL);
 
 	expect_clean_exit(&r, "linsched hackbench with steal");
 	struct json *j = json_parse(r.out);
@@ -247,6 +226,15 @@ static double linsched_with(const char *lat, const char *wake, const char *seed,
 	json_free(j);
 	run_clear(&r);
 	return t;
+}
+
+/* linsched hackbench at the fixture's defaults with the steal flags given: its runtime. */
+static double linsched_with(const char *lat, const char *wake, const char *seed, const char *steal,
+			    const char *stall_ns, const char *stall_cv)
+{
+	return linsched_runtime((const char *const[]){
+		"--latency-ns", lat, "--wakeup-gran-ns", wake, "--seed", seed, "--steal", steal,
+		"--stall-ns", stall_ns, "--stall-cv", stall_cv, NULL });
 }
 
 /* linsched hackbench at the fixture's defaults with the steal flags given, seed 1. */
@@ -330,6 +318,18 @@ static void test_measured_steal(void **state)
 	g_autofree SimSetting *flagged = simulate(set, &wc, 2, 1);
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.1", "3000000"), 0);
+	workload_cli_clear(&wc);
+
+	/* --host-cpus likewise: the CPUs in turns in place of every run's stalls. */
+	flags_init_with(&wc, "--host-cpus", "1", "--stall-ns", "3000000");
+	assert_false(plan_sim_twins(&wc, FALSE, plan_set_plan(set, 0)));
+	g_autofree SimSetting *turns = simulate(set, &wc, 2, 1);
+
+	assert_close(turns[0].runtime_ns,
+		     linsched_runtime((const char *const[]){
+			     "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed",
+			     "1", "--host-cpus", "1", "--stall-ns", "3000000", NULL }),
+		     0);
 	workload_cli_clear(&wc);
 
 	/* --stall-ns alone: each twin's measured fraction, in stalls of the flag's length. */
