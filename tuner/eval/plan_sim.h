@@ -12,12 +12,13 @@
  * Twins. The host's steal was part of the machine the real kernel ran on, and it varies from run
  * to run with the host's load. A plan whose runs carry the steal the host measured, or (with
  * guest_stalls) the stalls the guest saw (real_plan.h), is simulated run by run, unless --steal
- * or --host-cpus (turns in place of stalls) is given: every real run gets a simulated twin, with the stalls measured for that run and seed --seed + its
- * round, and a round's simulated ratio divides the twin of the setting's run by the twin of the
- * reference's run of the same round, as the real ratio divides the runs. With R replicates every
- * run gets R twins, the k-th (from 0) with seed --seed + round + k x rounds, and the k-th twin of
- * the setting's run is divided by the k-th of the reference's: the medians are then over the
- * rounds' R twins each, so that a verdict does not hang on one seed. Which stalls:
+ * or --host-cpus (turns in place of stalls) is given: every real run gets a simulated twin, with
+ * the stalls measured for that run and seed --seed + its round, and a round's simulated ratio
+ * divides the twin of the setting's run by the twin of the reference's run of the same round, as
+ * the real ratio divides the runs. With R replicates every run gets R twins, the k-th (from 0)
+ * with seed --seed + round + k x rounds, and the k-th twin of the setting's run is divided by the
+ * k-th of the reference's: the medians are then over the rounds' R twins each, so that a verdict
+ * does not hang on one seed. Which stalls:
  *   - with guest_stalls, a plan with the guest's (make-plan.sh -n): each run's, fraction, mean
  *     and shape; they include the machine's own noise, so the machine's [noise] is left out; a
  *     run without them takes the plan's medians of them;
