@@ -850,6 +850,101 @@ gboolean trace_stats_read_file(const char *path, const TraceStatsOptions *option
 	return trace_stats_read_text(text, (gssize)len, path, options, out, error);
 }
 
+/* ---- the runs, for lining traces up -------------------------------------------------------- */
+
+static char left_as(guint8 state)
+{
+	return state == PREV_RUNNABLE ? 'R' : state == PREV_EXITED ? 'X' : 'S';
+}
+
+static void timeline_of(Trace *tr, const char *const *workload, TraceTimeline *tl)
+{
+	guint n = MAX(tr->nr_cpus, 1);
+	gint *cur = g_new(gint, n);
+	guint64 *since = g_new0(guint64, n);
+
+	assign_roles(tr, workload ? workload : default_workload);
+	tl->nr_cpus = n;
+	tl->runs = g_array_new(FALSE, FALSE, sizeof(TraceRun));
+	tl->events = g_new(GArray *, n);
+	for (guint c = 0; c < n; c++) {
+		tl->events[c] = g_array_new(FALSE, FALSE, sizeof(guint64));
+		cur[c] = -1;
+	}
+	for (guint i = 0; i < tr->events->len; i++) {
+		const Ev *e = &g_array_index(tr->events, Ev, i);
+
+		g_array_append_val(tl->events[e->cpu], e->ts);
+		if (e->kind != EV_SWITCH)
+			continue;
+		if (cur[e->cpu] >= 0) {
+			const Task *t = task(tr, e->a);
+			TraceRun run = { since[e->cpu],	    e->ts, e->a, t ? (gint8)t->role : -1,
+					 left_as(e->state), e->cpu };
+
+			g_array_append_val(tl->runs, run);
+		}
+		cur[e->cpu] = e->b;
+		since[e->cpu] = e->ts;
+	}
+	for (guint i = 0; i < tr->events->len; i++) {
+		guint64 ts = g_array_index(tr->events, Ev, i).ts;
+
+		tl->first_ns = i == 0 ? ts : MIN(tl->first_ns, ts);
+		tl->last_ns = MAX(tl->last_ns, ts);
+	}
+	tl->comms = g_steal_pointer(&tr->comms);
+	tr->comms = g_hash_table_new(g_direct_hash, g_direct_equal);
+	g_free(cur);
+	g_free(since);
+}
+
+gboolean trace_timeline_read_text(const char *text, gssize len, const char *name,
+				  const char *const *workload, TraceTimeline *out, GError **error)
+{
+	Trace tr = {
+		.name = name,
+		.events = g_array_new(FALSE, FALSE, sizeof(Ev)),
+		.comms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
+		.tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
+	};
+	gboolean ok = parse_text(&tr, text, len < 0 ? strlen(text) : (gsize)len, error);
+
+	memset(out, 0, sizeof(*out));
+	if (ok)
+		timeline_of(&tr, workload, out);
+	trace_clear(&tr);
+	return ok;
+}
+
+gboolean trace_timeline_read_file(const char *path, const char *const *workload, TraceTimeline *out,
+				  GError **error)
+{
+	g_autofree char *text = NULL;
+	gsize len;
+	GError *local = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (!g_file_get_contents(path, &text, &len, &local)) {
+		g_set_error(error, TRACE_STATS_ERROR, TRACE_STATS_ERROR_IO, "%s", local->message);
+		g_error_free(local);
+		return FALSE;
+	}
+	return trace_timeline_read_text(text, (gssize)len, path, workload, out, error);
+}
+
+void trace_timeline_clear(TraceTimeline *tl)
+{
+	if (tl->runs)
+		g_array_free(tl->runs, TRUE);
+	for (guint c = 0; tl->events && c < tl->nr_cpus; c++)
+		g_array_free(tl->events[c], TRUE);
+	g_free(tl->events);
+	if (tl->comms)
+		g_hash_table_destroy(tl->comms);
+	memset(tl, 0, sizeof(*tl));
+}
+
 void trace_stats_clear(TraceStats *st)
 {
 	g_free(st->idle_s);

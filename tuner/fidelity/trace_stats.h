@@ -166,6 +166,37 @@ void trace_stats_clear(TraceStats *stats);
 
 const char *trace_role_name(TraceRole role);
 
+/*
+ * The runs of a trace, for lining it up with another trace of the same time (tuner stalls: a
+ * host's trace of a guest's vCPU threads beside the guest's own). A run is a task's time on a CPU
+ * from a switch to it to that CPU's next switch; what a CPU ran before its first switch and after
+ * its last is unknown and left out. pid 0 is idle. role: a workload task's TraceRole as
+ * trace_stats finds it (workload: command-name prefixes, NULL for hackbench, sender, receiver),
+ * -1 for any other task and for idle. left: how the task left the CPU at the run's end, 'R'
+ * runnable (preempted), 'S' asleep or blocked, 'X' exited.
+ */
+typedef struct {
+	guint64 start_ns, end_ns;
+	gint32 pid;
+	gint8 role;
+	char left;
+	guint32 cpu;
+} TraceRun;
+
+typedef struct {
+	guint nr_cpus;
+	GArray *runs;		   /* TraceRun, in the order they end */
+	GArray **events;	   /* nr_cpus arrays of guint64: every event's time on that CPU */
+	GHashTable *comms;	   /* pid -> its last command name */
+	guint64 first_ns, last_ns; /* the earliest and the latest event */
+} TraceTimeline;
+
+gboolean trace_timeline_read_file(const char *path, const char *const *workload, TraceTimeline *out,
+				  GError **error);
+gboolean trace_timeline_read_text(const char *text, gssize len, const char *name,
+				  const char *const *workload, TraceTimeline *out, GError **error);
+void trace_timeline_clear(TraceTimeline *tl);
+
 G_END_DECLS
 
 #endif /* TUNER_FIDELITY_TRACE_STATS_H */

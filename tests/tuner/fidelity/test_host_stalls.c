@@ -1,0 +1,172 @@
+/*
+ * tests/tuner/fidelity/test_host_stalls.c - a host's stalls of a guest's vCPUs placed in the
+ * guest's schedule (tuner/fidelity/host_stalls.h), on a hand-made pair of traces whose every
+ * figure is worked out below, and the refusals.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "tests/support/assert_close.h"
+#include "tuner/fidelity/host_stalls.h"
+
+/* The guest's lines as tracefs prints them, the host's as `perf script` does. */
+#define GSW(cpu, ts, pc, pp, st, nc, np)                                              \
+	"x-1 [00" #cpu "] d..2. " ts ": sched_switch: prev_comm=" pc " prev_pid=" #pp \
+	" prev_prio=120 prev_state=" st " ==> next_comm=" nc " next_pid=" #np " next_prio=120\n"
+#define GWK(cpu, ts, comm, pid)                                                             \
+	"x-1 [00" #cpu "] d..2. " ts ": sched_wakeup: comm=" comm " pid=" #pid " prio=120 " \
+	"target_cpu=00" #cpu "\n"
+#define HSW(cpu, ts, pc, pp, st, nc, np)                                                \
+	"  x 1 [00" #cpu "] " ts ": sched:sched_switch: prev_comm=" pc " prev_pid=" #pp \
+	" prev_prio=120 prev_state=" st " ==> next_comm=" nc " next_pid=" #np " next_prio=120\n"
+
+/*
+ * The guest, two CPUs. CPU 0: sender-1 (11) and receiver-1 (12) in ping-pong; its vCPU is
+ * stalled three times (the host below), during a sender's run (silence 1.002000-1.007000), a
+ * receiver's (1.007000-1.012000) and a sender's again (1.012500-1.017500). CPU 1: the parent
+ * hackbench (10) runs 0.5 ms, the CPU idles, halted on the host from 1.000600 to 1.008800
+ * (silence 1.000500-1.009000), and the parent runs 0.5 ms again.
+ */
+static const char *const guest_lines[] = {
+	GSW(0, "1.000000", "swapper/0", 0, "R", "sender-1", 11),
+	GWK(0, "1.001000", "receiver-1", 12),
+	GSW(0, "1.001100", "sender-1", 11, "R", "receiver-1", 12),
+	GSW(0, "1.001500", "receiver-1", 12, "S", "sender-1", 11),
+	GWK(0, "1.002000", "receiver-1", 12),
+	GSW(0, "1.007000", "sender-1", 11, "R", "receiver-1", 12),
+	GSW(0, "1.012000", "receiver-1", 12, "S", "sender-1", 11),
+	GWK(0, "1.012500", "receiver-1", 12),
+	GSW(0, "1.017500", "sender-1", 11, "R", "receiver-1", 12),
+	GSW(0, "1.017900", "receiver-1", 12, "S", "sender-1", 11),
+	GSW(1, "1.000000", "swapper/1", 0, "R", "hackbench", 10),
+	GSW(1, "1.000500", "hackbench", 10, "S", "swapper/1", 0),
+	GSW(1, "1.009000", "swapper/1", 0, "R", "hackbench", 10),
+	GSW(1, "1.009500", "hackbench", 10, "S", "swapper/1", 0),
+	NULL,
+};
+
+/*
+ * The host's clock runs 100 s ahead. Host CPU 0 holds vCPU 0's thread and a hog (sh, 600): the
+ * hog preempts the vCPU at guest 1.002050 and 1.007100, and the vCPU waits (S) at 1.012600.
+ * Host CPU 1: vCPU 1's thread halts (S) at guest 1.000600, a hog runs, the vCPU is back at
+ * 1.008800.
+ */
+static const char *const host_lines[] = {
+	HSW(0, "100.999000", "sh", 600, "R", "CPU 0/TCG", 500),
+	HSW(0, "101.002050", "CPU 0/TCG", 500, "R", "sh", 600),
+	HSW(0, "101.006950", "sh", 600, "R", "CPU 0/TCG", 500),
+	HSW(0, "101.007100", "CPU 0/TCG", 500, "R", "sh", 600),
+	HSW(0, "101.011900", "sh", 600, "R", "CPU 0/TCG", 500),
+	HSW(0, "101.012600", "CPU 0/TCG", 500, "S", "sh", 600),
+	HSW(0, "101.017400", "sh", 600, "R", "CPU 0/TCG", 500),
+	HSW(0, "101.019000", "CPU 0/TCG", 500, "R", "sh", 600),
+	HSW(1, "100.999000", "sh", 601, "R", "CPU 1/TCG", 501),
+	HSW(1, "101.000600", "CPU 1/TCG", 501, "S", "sh", 601),
+	HSW(1, "101.008800", "sh", 601, "R", "CPU 1/TCG", 501),
+	HSW(1, "101.019000", "CPU 1/TCG", 501, "R", "sh", 601),
+	NULL,
+};
+
+/* The host's lines and the guest's above, read. */
+static void read_both(const char *const *host_text, TraceTimeline *h, TraceTimeline *g)
+{
+	g_autoptr(GError) error = NULL;
+	g_autofree char *ht = g_strjoinv("", (char **)host_text);
+	g_autofree char *gt = g_strjoinv("", (char **)guest_lines);
+
+	if (!trace_timeline_read_text(ht, -1, "host", NULL, h, &error) ||
+	    !trace_timeline_read_text(gt, -1, "guest", NULL, g, &error))
+		fail_msg("%s", error->message);
+}
+
+/*
+ * Every figure by hand. The silences: CPU 0's three of 5 ms, CPU 1's of 8.5 ms; the stalls of
+ * vCPU 0 4.9, 4.8 and 4.8 ms long, vCPU 1's 8.2 ms. At 100 s each silence lines up with its
+ * stall, and the pairs allow (in us past 100 s) [-50, 50], [-100, 100], [-100, 100] and [-200,
+ * 100] (stall end - silence end, stall start - silence start): all four agree on [-50, 50], so
+ * the offset is 100 s exactly. The stalls begin in the sender's run 1.001500-1.007000, the
+ * receiver's 1.007000-1.012000, the sender's 1.012000-1.017500 and CPU 1's idle 1.000500-1.009000;
+ * the first two left the vCPU thread runnable. Runs under 2 ms: the sender's 1.1 ms
+ * (1.000000-1.001100), the receiver's 0.4 and 0.4 ms, the parent's 0.5 and 0.5 ms.
+ */
+static void test_by_hand(void **state)
+{
+	TraceTimeline h, g;
+	HostStalls hs;
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	read_both(host_lines, &h, &g);
+	assert_true(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_int_equal(hs.vcpus, 2);
+	assert_close(hs.offset_s, 100.0, 1e-9);
+	assert_close(hs.offset_lo_s, 100.0 - 50e-6, 1e-9);
+	assert_close(hs.offset_hi_s, 100.0 + 50e-6, 1e-9);
+	assert_int_equal(hs.silences, 4);
+	assert_int_equal(hs.matched, 4);
+	assert_int_equal(hs.stalls, 4);
+	assert_int_equal(hs.preempted, 2);
+	assert_int_equal(hs.began_in[TRACE_ROLE_SENDER], 2);
+	assert_int_equal(hs.began_in[TRACE_ROLE_RECEIVER], 1);
+	assert_int_equal(hs.began_in[TRACE_ROLE_PARENT], 0);
+	assert_int_equal(hs.began_in[HOST_STALL_OTHER], 0);
+	assert_int_equal(hs.began_in[HOST_STALL_IDLE], 1);
+	assert_close(hs.run_s[TRACE_ROLE_SENDER], 1.1e-3, 1e-12);
+	assert_close(hs.run_s[TRACE_ROLE_RECEIVER], 0.8e-3, 1e-12);
+	assert_close(hs.run_s[TRACE_ROLE_PARENT], 1.0e-3, 1e-12);
+	assert_close(hs.run_s[HOST_STALL_IDLE], 0, 1e-15);
+	assert_string_equal(host_stall_kind_name(HOST_STALL_OTHER), "other task");
+	assert_string_equal(host_stall_kind_name(TRACE_ROLE_RECEIVER), "receiver");
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+}
+
+/* A host trace without the guest's vCPU threads, and one whose stalls line up with nothing. */
+static void test_refusals(void **state)
+{
+	static const char *const no_vcpu[] = {
+		HSW(0, "100.999000", "sh", 600, "R", "qemu", 700),
+		HSW(0, "101.002050", "qemu", 700, "R", "sh", 600),
+		NULL,
+	};
+	static const char *const no_stall[] = {
+		HSW(0, "100.999000", "sh", 600, "R", "CPU 0/TCG", 500),
+		HSW(0, "101.019000", "CPU 0/TCG", 500, "R", "sh", 600),
+		NULL,
+	};
+	TraceTimeline h, g;
+	HostStalls hs;
+	GError *error = NULL;
+
+	(void)state;
+	read_both(no_vcpu, &h, &g);
+	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_non_null(strstr(error->message, "no thread of the guest's CPUs 0 to 1"));
+	g_clear_error(&error);
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+
+	read_both(no_stall, &h, &g);
+	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_non_null(strstr(error->message, "line up"));
+	g_clear_error(&error);
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_refusals),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

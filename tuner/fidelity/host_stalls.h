@@ -1,0 +1,72 @@
+/*
+ * host_stalls.h - where a host's stalls of a guest's virtual CPUs fall in the guest's schedule:
+ * a host's trace of the vCPU threads lined up with the guest's own trace of the same time
+ * (tuner stalls; README.md "Fidelity", "Where the host's stalls fall").
+ *
+ * The host's trace (`perf record -a -e sched:sched_switch` on the host, then `perf script`) gives
+ * each vCPU thread's runs: qemu names them "CPU N/TCG" or "CPU N/KVM", N the guest's CPU. A stall
+ * of guest CPU N is a gap of at least min_stall between two runs of its thread; it was preempted
+ * when the thread left its run runnable ('R'), else it waited. The guest's trace (tracefs, as
+ * vm/'s traced runs print it) gives the guest's runs and its events.
+ *
+ * The two clocks differ by an offset, found from the guest's silences: gaps of at least
+ * min_stall between two events of one guest CPU. A stall of that CPU's vCPU lies inside such a
+ * silence, which is a little longer (the last event before the stall and the first after it fall
+ * in the runs around it). The offset is the one that lines up most silences with a stall of
+ * nearly the same length: a vote of the silences for the differences of their starts and the
+ * stalls' starts finds it to half a millisecond. Each silence lined up with a stall then bounds
+ * it, since the stall begins after the guest's last event and ends before its next: stall start
+ * - silence start >= offset >= stall end - silence end. offset_lo and offset_hi are the range
+ * the most pairs allow, and offset its middle; lining up again at that offset, within 0.5 and
+ * then 0.25 ms at both ends, narrows it (a pair lined up with the wrong stall allows a range
+ * elsewhere, which few others share).
+ *
+ * Then every stall whose start falls inside the guest's trace is placed in the guest's run that
+ * was on its CPU at that moment: a sender's, a receiver's or the parent's (roles as trace_stats.h
+ * finds them), another task's, or idle. Beside the count, each kind's run time in runs shorter
+ * than min_stall (runs that a stall did not stretch): stalls per second of that time say whether
+ * the host takes the vCPU more often during some runs than others, where random stalls would
+ * give every kind the same rate.
+ */
+#ifndef TUNER_FIDELITY_HOST_STALLS_H
+#define TUNER_FIDELITY_HOST_STALLS_H
+
+#include <glib.h>
+
+#include "tuner/fidelity/trace_stats.h"
+
+G_BEGIN_DECLS
+
+/* What a stall began in: the TraceRoles, then any other task, then idle. */
+enum {
+	HOST_STALL_OTHER = TRACE_ROLE_N,
+	HOST_STALL_IDLE,
+	HOST_STALL_KINDS
+};
+
+typedef struct {
+	guint vcpus;			 /* vCPU threads of the guest's CPUs found on the host */
+	double offset_s;		 /* host clock - guest clock */
+	double offset_lo_s, offset_hi_s; /* the range the lined-up stalls allow */
+	guint silences;			 /* the guest's silences */
+	guint matched;	 /* those with a stall of their vCPU, both ends within 1 ms */
+	guint stalls;	 /* the host's stalls that begin inside the guest's trace */
+	guint preempted; /* of those, the vCPU thread left runnable */
+	guint began_in[HOST_STALL_KINDS];
+	double run_s[HOST_STALL_KINDS]; /* time in runs shorter than min_stall */
+} HostStalls;
+
+#define HOST_STALLS_ERROR (host_stalls_error_quark())
+GQuark host_stalls_error_quark(void);
+
+/* FALSE with a one-line error when the host has no vCPU thread of the guest's CPUs or no
+ * silence lines up with a stall. */
+gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *guest,
+			     guint64 min_stall_ns, HostStalls *out, GError **error);
+
+/* "sender", "receiver", "parent", "other task", "idle". */
+const char *host_stall_kind_name(guint kind);
+
+G_END_DECLS
+
+#endif /* TUNER_FIDELITY_HOST_STALLS_H */
