@@ -17,6 +17,9 @@ int tuner_cmd_scale(int argc, char **argv);
 int tuner_cmd_report(int argc, char **argv);
 /* A real trace beside a simulated one (cmd_compare.c). */
 int tuner_cmd_compare(int argc, char **argv);
+
+/* A host's stalls of a guest's vCPUs placed in the guest's trace (cmd_stalls.c). */
+int tuner_cmd_stalls(int argc, char **argv);
 /* Real plans beside their simulation, with the fidelity criteria (cmd_fidelity.c). */
 int tuner_cmd_fidelity(int argc, char **argv);
 /* The model's machine parameters fitted to real plans (cmd_fit.c). */

@@ -29,6 +29,8 @@ static const struct {
 	  "default vs tuned knobs: simulated turnaround over hackbench group counts" },
 	{ "compare", tuner_cmd_compare,
 	  "a real kernel's sched_switch/sched_wakeup trace beside a simulated one" },
+	{ "stalls", tuner_cmd_stalls,
+	  "a host's trace of the vCPU threads lined up with the guest's: where its stalls fall" },
 	{ "fidelity", tuner_cmd_fidelity,
 	  "real plans beside their simulation: time ratios, switches, issue 13's criteria" },
 	{ "fit", tuner_cmd_fit,
