@@ -39,8 +39,12 @@ static gint vcpu_of(const char *comm)
 	return (gint)n;
 }
 
-/* Per guest CPU, the stalls of its vCPU thread: the gaps of min_ns or more between its runs. */
-static GArray **host_gaps(const TraceTimeline *host, guint nr_cpus, guint64 min_ns, guint *vcpus)
+/*
+ * Per guest CPU, the stalls of its vCPU thread: the gaps of min_ns or more between its runs.
+ * *twice: a guest CPU that two threads claim (two guests in the trace), else -1.
+ */
+static GArray **host_gaps(const TraceTimeline *host, guint nr_cpus, guint64 min_ns, guint *vcpus,
+			  gint *twice)
 {
 	GArray **runs = g_new(GArray *, nr_cpus), **gaps = g_new(GArray *, nr_cpus);
 	gint *pid = g_new(gint, nr_cpus);
@@ -57,6 +61,8 @@ static GArray **host_gaps(const TraceTimeline *host, guint nr_cpus, guint64 min_
 
 		if (c < 0 || (guint)c >= nr_cpus)
 			continue;
+		if (pid[c] >= 0 && pid[c] != r->pid)
+			*twice = c;
 		g_array_append_val(runs[c], *r);
 		pid[c] = r->pid;
 	}
@@ -303,10 +309,11 @@ gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *gue
 	guint n = guest->nr_cpus, n_sil = 0;
 	GArray **gaps, **sil;
 	gint64 offset = 0;
+	gint twice = -1;
 	gboolean ok = FALSE;
 
 	memset(out, 0, sizeof(*out));
-	gaps = host_gaps(host, n, min_stall_ns, &out->vcpus);
+	gaps = host_gaps(host, n, min_stall_ns, &out->vcpus, &twice);
 	sil = guest_silences(guest, min_stall_ns, &n_sil);
 	out->silences = n_sil;
 	if (!out->vcpus)
@@ -314,6 +321,11 @@ gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *gue
 			    "the host's trace has no thread of the guest's CPUs 0 to %u (qemu's "
 			    "\"CPU N/TCG\" or \"CPU N/KVM\")",
 			    n - 1);
+	else if (twice >= 0)
+		g_set_error(error, HOST_STALLS_ERROR, 1,
+			    "the host's trace has two threads for guest CPU %d: trace one guest at "
+			    "a time",
+			    twice);
 	else if (!vote(sil, gaps, n, n_sil, &offset))
 		g_set_error(error, HOST_STALLS_ERROR, 1,
 			    "no two of the guest's %u silences line up with the host's stalls: "

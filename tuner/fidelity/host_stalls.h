@@ -59,8 +59,8 @@ typedef struct {
 #define HOST_STALLS_ERROR (host_stalls_error_quark())
 GQuark host_stalls_error_quark(void);
 
-/* FALSE with a one-line error when the host has no vCPU thread of the guest's CPUs or no
- * silence lines up with a stall. */
+/* FALSE with a one-line error when the host has no vCPU thread of the guest's CPUs, two threads
+ * for one of them (two guests), or no silence lines up with a stall. */
 gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *guest,
 			     guint64 min_stall_ns, HostStalls *out, GError **error);
 

@@ -128,12 +128,20 @@ static void test_by_hand(void **state)
 	trace_timeline_clear(&g);
 }
 
-/* A host trace without the guest's vCPU threads, and one whose stalls line up with nothing. */
+/* A host trace without the guest's vCPU threads, one of two guests, one whose stalls line up
+ * with nothing. */
 static void test_refusals(void **state)
 {
 	static const char *const no_vcpu[] = {
 		HSW(0, "100.999000", "sh", 600, "R", "qemu", 700),
 		HSW(0, "101.002050", "qemu", 700, "R", "sh", 600),
+		NULL,
+	};
+	static const char *const two_guests[] = {
+		HSW(0, "100.999000", "sh", 600, "R", "CPU 0/TCG", 500),
+		HSW(1, "100.999000", "sh", 601, "R", "CPU 0/TCG", 510),
+		HSW(0, "101.002050", "CPU 0/TCG", 500, "R", "sh", 600),
+		HSW(1, "101.002050", "CPU 0/TCG", 510, "R", "sh", 601),
 		NULL,
 	};
 	static const char *const no_stall[] = {
@@ -149,6 +157,13 @@ static void test_refusals(void **state)
 	read_both(no_vcpu, &h, &g);
 	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
 	assert_non_null(strstr(error->message, "no thread of the guest's CPUs 0 to 1"));
+	g_clear_error(&error);
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+
+	read_both(two_guests, &h, &g);
+	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_non_null(strstr(error->message, "two threads for guest CPU 0"));
 	g_clear_error(&error);
 	trace_timeline_clear(&h);
 	trace_timeline_clear(&g);
