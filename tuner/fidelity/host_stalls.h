@@ -26,7 +26,8 @@
  * finds them), another task's, or idle. Beside the count, each kind's run time in runs shorter
  * than min_stall (runs that a stall did not stretch): stalls per second of that time say whether
  * the host takes the vCPU more often during some runs than others, where random stalls would
- * give every kind the same rate.
+ * give every kind the same rate. Stalls that begin at fixed moments (a host's ticks) give rates
+ * that also tell what the guest runs at those moments, against what it runs at others.
  */
 #ifndef TUNER_FIDELITY_HOST_STALLS_H
 #define TUNER_FIDELITY_HOST_STALLS_H
