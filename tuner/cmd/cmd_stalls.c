@@ -2,14 +2,14 @@
  * cmd_stalls.c - `tuner stalls HOST.trace GUEST.trace`: where a host's stalls of a guest's vCPUs
  * fall in the guest's schedule (tuner/fidelity/host_stalls.h says how).
  *
- *   tuner stalls host.trace guest.trace [--min-stall-us US] [--workload hackbench,sender,receiver]
- *       [--format text|json]
+ *   tuner stalls host.trace guest.trace [--min-stall-us US] [--host-hz HZ]
+ *       [--workload hackbench,sender,receiver] [--format text|json]
  *
  * host.trace: `perf script` of `perf record -a -e sched:sched_switch` on the host while the
  * guest ran, its vCPU threads named as qemu names them; guest.trace: the guest's tracefs text of
  * the same time (vm/'s traced runs). Text: the clock offset found, how many silences lined up,
- * then per kind of run the stalls that began in it, its run time and their rate. JSON: the same
- * under keys.
+ * then per kind of run the stalls that began in it, its run time and their rate; with --host-hz
+ * the same by phase of the host's tick. JSON: the same under keys.
  *
  * Exit status: 0, or 2 for bad input (a flag, a trace that cannot be read or does not parse,
  * traces that do not line up).
@@ -54,6 +54,22 @@ static char *text_report(const char *host_path, const char *guest_path, const Tr
 	for (guint k = 0; k < HOST_STALL_KINDS; k++)
 		g_string_append_printf(out, "  %-22s %10u %14.3f %18.1f\n", host_stall_kind_name(k),
 				       h->began_in[k], h->run_s[k], rate(h, k));
+	if (!h->tick_ns)
+		return g_string_free(out, FALSE);
+	g_string_append_printf(out, "by phase of the host's tick (%g us), from its start:\n",
+			       (double)h->tick_ns / 1e3);
+	g_string_append_printf(out, "%-12s %10s", "  phase (us)", "stalls");
+	for (guint k = 0; k < HOST_STALL_KINDS; k++)
+		g_string_append_printf(out, " %13s", host_stall_kind_name(k));
+	g_string_append(out, "   (run time, ms)\n");
+	for (guint b = 0; b < HOST_STALL_PHASES; b++) {
+		g_string_append_printf(out, "  %10.0f %10u",
+				       (double)h->tick_ns * b / HOST_STALL_PHASES / 1e3,
+				       h->stall_phase[b]);
+		for (guint k = 0; k < HOST_STALL_KINDS; k++)
+			g_string_append_printf(out, " %13.3f", h->run_phase_s[k][b] * 1e3);
+		g_string_append_c(out, '\n');
+	}
 	return g_string_free(out, FALSE);
 }
 
@@ -101,13 +117,35 @@ static char *json_report(const char *host_path, const char *guest_path, guint64 
 		json_end_object(&w);
 	}
 	json_end_object(&w);
+	if (h->tick_ns) {
+		json_key(&w, "tick_ns");
+		json_uint(&w, h->tick_ns);
+		json_key(&w, "phases");
+		json_begin_array(&w);
+		for (guint b = 0; b < HOST_STALL_PHASES; b++) {
+			json_begin_object(&w);
+			json_key(&w, "from_ns");
+			json_uint(&w, h->tick_ns * b / HOST_STALL_PHASES);
+			json_key(&w, "stalls");
+			json_uint(&w, h->stall_phase[b]);
+			json_key(&w, "run_s");
+			json_begin_object(&w);
+			for (guint k = 0; k < HOST_STALL_KINDS; k++) {
+				json_key(&w, host_stall_kind_name(k));
+				json_double(&w, h->run_phase_s[k][b]);
+			}
+			json_end_object(&w);
+			json_end_object(&w);
+		}
+		json_end_array(&w);
+	}
 	json_end_object(&w);
 	g_string_append_c(out, '\n');
 	return g_string_free(out, FALSE);
 }
 
 struct stalls_cli {
-	gint64 min_stall_us;
+	gint64 min_stall_us, host_hz;
 	char *workload, *format;
 };
 
@@ -144,6 +182,10 @@ int tuner_cmd_stalls(int argc, char **argv)
 		{ "min-stall-us", 0, 0, G_OPTION_ARG_INT64, &c.min_stall_us,
 		  "The shortest gap that counts as a stall, and as a guest's silence (default 2000)",
 		  "US" },
+		{ "host-hz", 0, 0, G_OPTION_ARG_INT64, &c.host_hz,
+		  "The host's tick rate (its CONFIG_HZ): also count the stalls' starts and the "
+		  "guest's short runs by phase of the host's tick",
+		  "HZ" },
 		{ "workload", 0, 0, G_OPTION_ARG_STRING, &c.workload,
 		  "Command-name prefixes of the guest workload's tasks (default "
 		  "hackbench,sender,receiver)",
@@ -153,6 +195,7 @@ int tuner_cmd_stalls(int argc, char **argv)
 	};
 	const struct flag_limits limits[] = {
 		FLAG_INT(&c.min_stall_us, 1, 1000000000),
+		FLAG_INT(&c.host_hz, 1, 100000),
 	};
 	struct flag_set flags;
 	g_autoptr(GOptionContext) ctx = g_option_context_new(
@@ -173,7 +216,9 @@ int tuner_cmd_stalls(int argc, char **argv)
 		   read_timeline(argv[2], (const char *const *)prefixes, &guest, &error)) {
 		guint64 min_ns = (guint64)c.min_stall_us * 1000;
 
-		if (!host_stalls_compute(&host, &guest, min_ns, &h, &local)) {
+		guint64 tick_ns = c.host_hz ? 1000000000 / (guint64)c.host_hz : 0;
+
+		if (!host_stalls_compute(&host, &guest, min_ns, tick_ns, &h, &local)) {
 			cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
 		} else {
 			g_autofree char *report =

@@ -209,6 +209,30 @@ static guint kind_at(const GArray *runs, guint64 t)
 	return t < r->end_ns ? kind_of(r) : HOST_STALL_KINDS;
 }
 
+/* The phase part of the host's clock at host time t (ns), of out->tick_ns. */
+static guint phase_of(const HostStalls *out, gint64 t)
+{
+	gint64 tick = (gint64)out->tick_ns, in = ((t % tick) + tick) % tick;
+
+	return (guint)(in * HOST_STALL_PHASES / tick);
+}
+
+/* Spreads a run of kind k, [start, end) on the host's clock, over the phase parts it covers. */
+static void add_run_phases(HostStalls *out, guint k, gint64 start, gint64 end)
+{
+	gint64 tick = (gint64)out->tick_ns;
+
+	for (gint64 x = start; x < end;) {
+		guint b = phase_of(out, x);
+		gint64 in = ((x % tick) + tick) % tick;
+		gint64 next = x - in + (gint64)(b + 1) * tick / HOST_STALL_PHASES;
+		gint64 y = MIN(end, MAX(next, x + 1));
+
+		out->run_phase_s[k][b] += (double)(y - x) / 1e9;
+		x = y;
+	}
+}
+
 /* Places every stall that begins inside the guest's trace, and adds up the runs' time. */
 static void place(const TraceTimeline *guest, GArray **gaps, guint64 min_ns, gint64 offset,
 		  HostStalls *out)
@@ -222,8 +246,12 @@ static void place(const TraceTimeline *guest, GArray **gaps, guint64 min_ns, gin
 		const TraceRun *r = &g_array_index(guest->runs, TraceRun, i);
 
 		g_array_append_val(runs[r->cpu], *r);
-		if (r->end_ns - r->start_ns < min_ns)
-			out->run_s[kind_of(r)] += (double)(r->end_ns - r->start_ns) / 1e9;
+		if (r->end_ns - r->start_ns >= min_ns)
+			continue;
+		out->run_s[kind_of(r)] += (double)(r->end_ns - r->start_ns) / 1e9;
+		if (out->tick_ns)
+			add_run_phases(out, kind_of(r), (gint64)r->start_ns + offset,
+				       (gint64)r->end_ns + offset);
 	}
 	for (guint c = 0; c < n; c++) {
 		g_array_sort(runs[c], compare_run);
@@ -240,6 +268,8 @@ static void place(const TraceTimeline *guest, GArray **gaps, guint64 min_ns, gin
 			out->stalls++;
 			out->preempted += g->preempted;
 			out->began_in[kind]++;
+			if (out->tick_ns)
+				out->stall_phase[phase_of(out, g->start)]++;
 		}
 		g_array_free(runs[c], TRUE);
 	}
@@ -304,7 +334,8 @@ static gint64 bound(GArray **sil, GArray **gaps, guint n, gint64 guess, gint64 t
 }
 
 gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *guest,
-			     guint64 min_stall_ns, HostStalls *out, GError **error)
+			     guint64 min_stall_ns, guint64 host_tick_ns, HostStalls *out,
+			     GError **error)
 {
 	guint n = guest->nr_cpus, n_sil = 0;
 	GArray **gaps, **sil;
@@ -313,6 +344,7 @@ gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *gue
 	gboolean ok = FALSE;
 
 	memset(out, 0, sizeof(*out));
+	out->tick_ns = host_tick_ns;
 	gaps = host_gaps(host, n, min_stall_ns, &out->vcpus, &twice);
 	sil = guest_silences(guest, min_stall_ns, &n_sil);
 	out->silences = n_sil;

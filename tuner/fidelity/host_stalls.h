@@ -27,7 +27,9 @@
  * than min_stall (runs that a stall did not stretch): stalls per second of that time say whether
  * the host takes the vCPU more often during some runs than others, where random stalls would
  * give every kind the same rate. Stalls that begin at fixed moments (a host's ticks) give rates
- * that also tell what the guest runs at those moments, against what it runs at others.
+ * that also tell what the guest runs at those moments, against what it runs at others: given the
+ * host's tick, the stalls' starts and each kind's short-run time are also counted by phase of it
+ * (the host's clock modulo the tick, in HOST_STALL_PHASES parts), which shows both.
  */
 #ifndef TUNER_FIDELITY_HOST_STALLS_H
 #define TUNER_FIDELITY_HOST_STALLS_H
@@ -45,6 +47,10 @@ enum {
 	HOST_STALL_KINDS
 };
 
+/* With the host's tick given, the stalls' starts and the guest's short runs by phase of it: the
+ * host's clock modulo the tick, in this many equal parts. */
+#define HOST_STALL_PHASES 20
+
 typedef struct {
 	guint vcpus;			 /* vCPU threads of the guest's CPUs found on the host */
 	double offset_s;		 /* host clock - guest clock */
@@ -55,6 +61,9 @@ typedef struct {
 	guint preempted; /* of those, the vCPU thread left runnable */
 	guint began_in[HOST_STALL_KINDS];
 	double run_s[HOST_STALL_KINDS]; /* time in runs shorter than min_stall */
+	guint64 tick_ns;		/* the host's tick, 0: not given (no phases) */
+	guint stall_phase[HOST_STALL_PHASES];
+	double run_phase_s[HOST_STALL_KINDS][HOST_STALL_PHASES];
 } HostStalls;
 
 #define HOST_STALLS_ERROR (host_stalls_error_quark())
@@ -63,7 +72,8 @@ GQuark host_stalls_error_quark(void);
 /* FALSE with a one-line error when the host has no vCPU thread of the guest's CPUs, two threads
  * for one of them (two guests), or no silence lines up with a stall. */
 gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *guest,
-			     guint64 min_stall_ns, HostStalls *out, GError **error);
+			     guint64 min_stall_ns, guint64 host_tick_ns, HostStalls *out,
+			     GError **error);
 
 /* "sender", "receiver", "parent", "other task", "idle". */
 const char *host_stall_kind_name(guint kind);

@@ -104,7 +104,7 @@ static void test_by_hand(void **state)
 
 	(void)state;
 	read_both(host_lines, &h, &g);
-	assert_true(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_true(host_stalls_compute(&h, &g, 2000000, 0, &hs, &error));
 	assert_int_equal(hs.vcpus, 2);
 	assert_close(hs.offset_s, 100.0, 1e-9);
 	assert_close(hs.offset_lo_s, 100.0 - 50e-6, 1e-9);
@@ -124,6 +124,43 @@ static void test_by_hand(void **state)
 	assert_close(hs.run_s[HOST_STALL_IDLE], 0, 1e-15);
 	assert_string_equal(host_stall_kind_name(HOST_STALL_OTHER), "other task");
 	assert_string_equal(host_stall_kind_name(TRACE_ROLE_RECEIVER), "receiver");
+	for (guint b = 0; b < HOST_STALL_PHASES; b++)
+		assert_int_equal(hs.stall_phase[b], 0); /* no tick given: no phases */
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+}
+
+/*
+ * The same traces with the host's tick of 4 ms (HZ 250): 101 s is a whole number of ticks, so
+ * the phase is the host time's ms past 101.000 modulo 4, in parts of 200 us. The stalls begin
+ * at 2.05 ms (part 10), 3.1 (15), 0.6 (3: 101.0126) and 0.6 (3: vCPU 1's 101.0006). The short
+ * runs: the sender's 0 to 1.1 ms (parts 0 to 4 whole, 0.1 ms of 5); the receiver's 1.1 to 1.5
+ * and 1.5 to 1.9 (101.0175 is 1.5 ms past a tick): 0.1, 0.2, 0.2, 0.2, 0.1 ms in parts 5 to 9;
+ * the parent's 0 to 0.5 and 1.0 to 1.5 (101.009): 0.2, 0.2, 0.1 ms in 0 to 2, 0.2, 0.2, 0.1 in 5
+ * to 7.
+ */
+static void test_phases(void **state)
+{
+	TraceTimeline h, g;
+	HostStalls hs;
+	g_autoptr(GError) error = NULL;
+	static const double sender[6] = { 0.2, 0.2, 0.2, 0.2, 0.2, 0.1 };
+	static const double receiver[10] = { 0, 0, 0, 0, 0, 0.1, 0.2, 0.2, 0.2, 0.1 };
+	static const double parent[8] = { 0.2, 0.2, 0.1, 0, 0, 0.2, 0.2, 0.1 };
+
+	(void)state;
+	read_both(host_lines, &h, &g);
+	assert_true(host_stalls_compute(&h, &g, 2000000, 4000000, &hs, &error));
+	assert_int_equal(hs.tick_ns, 4000000);
+	for (guint b = 0; b < HOST_STALL_PHASES; b++) {
+		assert_int_equal(hs.stall_phase[b], b == 3 ? 2 : b == 10 || b == 15 ? 1 : 0);
+		assert_close(hs.run_phase_s[TRACE_ROLE_SENDER][b], b < 6 ? sender[b] * 1e-3 : 0,
+			     1e-12);
+		assert_close(hs.run_phase_s[TRACE_ROLE_RECEIVER][b],
+			     b < 10 ? receiver[b] * 1e-3 : 0, 1e-12);
+		assert_close(hs.run_phase_s[TRACE_ROLE_PARENT][b], b < 8 ? parent[b] * 1e-3 : 0,
+			     1e-12);
+	}
 	trace_timeline_clear(&h);
 	trace_timeline_clear(&g);
 }
@@ -155,21 +192,21 @@ static void test_refusals(void **state)
 
 	(void)state;
 	read_both(no_vcpu, &h, &g);
-	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_false(host_stalls_compute(&h, &g, 2000000, 0, &hs, &error));
 	assert_non_null(strstr(error->message, "no thread of the guest's CPUs 0 to 1"));
 	g_clear_error(&error);
 	trace_timeline_clear(&h);
 	trace_timeline_clear(&g);
 
 	read_both(two_guests, &h, &g);
-	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_false(host_stalls_compute(&h, &g, 2000000, 0, &hs, &error));
 	assert_non_null(strstr(error->message, "two threads for guest CPU 0"));
 	g_clear_error(&error);
 	trace_timeline_clear(&h);
 	trace_timeline_clear(&g);
 
 	read_both(no_stall, &h, &g);
-	assert_false(host_stalls_compute(&h, &g, 2000000, &hs, &error));
+	assert_false(host_stalls_compute(&h, &g, 2000000, 0, &hs, &error));
 	assert_non_null(strstr(error->message, "line up"));
 	g_clear_error(&error);
 	trace_timeline_clear(&h);
@@ -180,6 +217,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_phases),
 		cmocka_unit_test(test_refusals),
 	};
 
