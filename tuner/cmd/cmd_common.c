@@ -43,6 +43,17 @@ gboolean cmd_usage(GError **error, const char *fmt, ...)
 	return FALSE;
 }
 
+gboolean cmd_workload_prefixes(const char *list, char ***out, GError **error)
+{
+	if (!list)
+		return TRUE;
+	*out = g_strsplit(list, ",", -1);
+	for (char **p = *out; *p; p++)
+		if (!**p)
+			return cmd_usage(error, "--workload: an empty name prefix");
+	return TRUE;
+}
+
 gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix)
 {
 	g_set_error(error, CMD_ERROR, code, "%s%s", prefix, local->message);

@@ -41,6 +41,10 @@ int cmd_fail_status(const char *name, const GError *error);
  * `return cmd_usage(...)` in a check. */
 gboolean cmd_usage(GError **error, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 
+/* --workload's comma-separated command-name prefixes (tuner compare, tuner stalls) into *out, the
+ * caller's to free with g_strfreev; NULL list: *out stays NULL. An empty prefix is bad input. */
+gboolean cmd_workload_prefixes(const char *list, char ***out, GError **error);
+
 /* Re-labels another module's error local as CMD_ERROR code, its message after prefix, and frees
  * local; returns FALSE. */
 gboolean cmd_relabel(GError **error, CmdError code, GError *local, const char *prefix);

@@ -323,13 +323,9 @@ static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOpt
 		return cmd_usage(error, "--window: give auto or all");
 	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
 		return cmd_usage(error, "--format: give text or json");
-	if (c->workload) {
-		*prefixes = g_strsplit(c->workload, ",", -1);
-		for (char **p = *prefixes; *p; p++)
-			if (!**p)
-				return cmd_usage(error, "--workload: an empty name prefix");
-		opt->workload = (const char *const *)*prefixes;
-	}
+	if (!cmd_workload_prefixes(c->workload, prefixes, error))
+		return FALSE;
+	opt->workload = (const char *const *)*prefixes;
 	opt->messages = (guint64)c->messages;
 	return TRUE;
 }

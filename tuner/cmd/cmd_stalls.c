@@ -166,13 +166,7 @@ static gboolean check_flags(const struct stalls_cli *c, int argc, char ***prefix
 		return cmd_usage(error, "give two traces: HOST.trace GUEST.trace");
 	if (c->format && strcmp(c->format, "text") != 0 && strcmp(c->format, "json") != 0)
 		return cmd_usage(error, "--format: give text or json");
-	if (c->workload) {
-		*prefixes = g_strsplit(c->workload, ",", -1);
-		for (char **p = *prefixes; *p; p++)
-			if (!**p)
-				return cmd_usage(error, "--workload: an empty name prefix");
-	}
-	return TRUE;
+	return cmd_workload_prefixes(c->workload, prefixes, error);
 }
 
 int tuner_cmd_stalls(int argc, char **argv)

@@ -209,12 +209,18 @@ static guint kind_at(const GArray *runs, guint64 t)
 	return t < r->end_ns ? kind_of(r) : HOST_STALL_KINDS;
 }
 
+/* How far into its tick host time t (ns) is. */
+static gint64 into_tick(const HostStalls *out, gint64 t)
+{
+	gint64 tick = (gint64)out->tick_ns;
+
+	return ((t % tick) + tick) % tick;
+}
+
 /* The phase part of the host's clock at host time t (ns), of out->tick_ns. */
 static guint phase_of(const HostStalls *out, gint64 t)
 {
-	gint64 tick = (gint64)out->tick_ns, in = ((t % tick) + tick) % tick;
-
-	return (guint)(in * HOST_STALL_PHASES / tick);
+	return (guint)(into_tick(out, t) * HOST_STALL_PHASES / (gint64)out->tick_ns);
 }
 
 /* Spreads a run of kind k, [start, end) on the host's clock, over the phase parts it covers. */
@@ -224,8 +230,7 @@ static void add_run_phases(HostStalls *out, guint k, gint64 start, gint64 end)
 
 	for (gint64 x = start; x < end;) {
 		guint b = phase_of(out, x);
-		gint64 in = ((x % tick) + tick) % tick;
-		gint64 next = x - in + (gint64)(b + 1) * tick / HOST_STALL_PHASES;
+		gint64 next = x - into_tick(out, x) + (gint64)(b + 1) * tick / HOST_STALL_PHASES;
 		gint64 y = MIN(end, MAX(next, x + 1));
 
 		out->run_phase_s[k][b] += (double)(y - x) / 1e9;

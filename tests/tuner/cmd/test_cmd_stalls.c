@@ -49,19 +49,6 @@ static const char *const host_lines[] = {
 	NULL,
 };
 
-static int make_dir(void **state)
-{
-	*state = temp_dir("test_cmd_stalls-XXXXXX");
-	return 0;
-}
-
-static int unmake_dir(void **state)
-{
-	assert_true(remove_tree(*state));
-	g_free(*state);
-	return 0;
-}
-
 static char *write_file(void **state, const char *name, const char *text)
 {
 	char *path = g_build_filename(*state, name, NULL);
@@ -140,8 +127,8 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_two_stalls, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_bad_input, make_dir, unmake_dir),
+		cmocka_unit_test_setup_teardown(test_two_stalls, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
