@@ -94,6 +94,8 @@ static const struct key keys[] = {
 	{ "steal", "steal_ppm", M(steal_ppm), USED },
 	{ "steal", "stall_ns", M(stall_ns), USED },
 	{ "steal", "stall_cv_pct", M(stall_cv_pct), USED },
+	{ "steal", "host_hz", 0, USED },
+	{ "steal", "host_lead_ns", M(host_lead_ns), USED },
 	{ "noise", "noise_ppm", M(noise_ppm), USED },
 	{ "noise", "noise_ns", M(noise_ns), USED },
 	{ "noise", "noise_cv_pct", M(noise_cv_pct), USED },
@@ -132,14 +134,21 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 		return fail(error, path, line, "%s: '%s' is not a whole number", k->name, value);
 	if (k->use == INFO)
 		return true;
-	if (strcmp(k->name, "hz") == 0) {
-		if (!linsched_hz_valid(v))
+	if (strcmp(k->name, "hz") == 0 || strcmp(k->name, "host_hz") == 0) {
+		bool host = k->name[0] == 'h' && k->name[1] == 'o';
+
+		if (!linsched_hz_valid(v) && !(host && v == 0))
 			return fail(error, path, line,
-				    "hz: %" G_GUINT64_FORMAT " is not one of 100, 250, 300, 1000",
-				    v);
-		m->hz = (unsigned int)v;
+				    "%s: %" G_GUINT64_FORMAT " is not one of 100, 250, 300, 1000%s",
+				    k->name, v, host ? " (0: no host tick)" : "");
+		*(host ? &m->host_hz : &m->hz) = (unsigned int)v;
 		return true;
 	}
+	if (strcmp(k->name, "host_lead_ns") == 0 && v >= 10000000)
+		return fail(error, path, line,
+			    "host_lead_ns: %" G_GUINT64_FORMAT " is not below 10000000 (a tick "
+			    "at HZ 100)",
+			    v);
 	if (strcmp(k->name, "message_bytes") == 0 || strcmp(k->name, "socket_msgs") == 0) {
 		if (v == 0)
 			return fail(error, path, line, "%s: must be at least 1", k->name);

@@ -30,7 +30,8 @@
  *   [steal]     what the host takes from a virtual CPU: steal_ppm (the share of time each CPU
  *               is held by the host, in parts per million), stall_ns (the mean length of one
  *               such stall) and stall_cv_pct (their coefficient of variation in percent, 100 by
- *               default: exponential); no steal by default
+ *               default: exponential); no steal by default. host_hz and host_lead_ns put the
+ *               stalls on the host's ticks (linsched_costs, sim.h); 0 or absent: at random
  *   [noise]     the machine's own stalls, which a guest sees even on an idle host (under
  *               emulation: its interrupts, translation, the emulator's housekeeping): noise_ppm,
  *               noise_ns, noise_cv_pct, as [steal]'s; `linsched probe` measures them. They add
@@ -84,6 +85,8 @@ struct linsched_machine {
 	uint64_t stall_ns;
 	uint64_t
 		stall_cv_pct; /* the stalls' coefficient of variation, in percent (100: exponential) */
+	unsigned int host_hz;  /* > 0: the stalls on the host's ticks of this HZ (sim.h) */
+	uint64_t host_lead_ns; /* how long before the guest's ticks the host's come */
 	/* The machine's own stalls, on top of the host's: the same model, independent of it. */
 	uint64_t noise_ppm;
 	uint64_t noise_ns;

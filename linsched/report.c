@@ -46,7 +46,16 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_key(w, "jitter_cv");
 		json_double(w, cfg->costs.jitter_cv);
 	}
-	if (cfg->costs.steal_ppm) {
+	if (cfg->costs.steal_ppm && cfg->costs.host_hz) {
+		json_key(w, "steal_ppm");
+		json_uint(w, cfg->costs.steal_ppm);
+		json_key(w, "host_hz");
+		json_uint(w, cfg->costs.host_hz);
+		json_key(w, "host_lead_ns");
+		json_uint(w, cfg->costs.host_lead_ns);
+		json_key(w, "stall_ns");
+		json_uint(w, cfg->costs.stall_ns);
+	} else if (cfg->costs.steal_ppm) {
 		json_key(w, "steal_ppm");
 		json_uint(w, cfg->costs.steal_ppm);
 		json_key(w, "stall_ns");
@@ -219,7 +228,15 @@ void report_variation(GString *out, const struct linsched_config *cfg, const cha
 		g_string_append_printf(out,
 				       "%scosts drawn per operation, coefficient of variation %g\n",
 				       prefix, c->jitter_cv);
-	if (c->steal_ppm)
+	if (c->steal_ppm && c->host_hz)
+		g_string_append_printf(
+			out,
+			"%ssteal %g %% of each CPU's time, in runs and stalls of whole ticks of "
+			"a host at HZ %u whose ticks come %g ms before the guest's "
+			"(stalls of %g ms on average, at least a tick)\n",
+			prefix, 100.0 * (double)c->steal_ppm / (double)LINSCHED_PPM, c->host_hz,
+			(double)c->host_lead_ns / 1e6, (double)c->stall_ns / 1e6);
+	else if (c->steal_ppm)
 		g_string_append_printf(out,
 				       "%ssteal %g %% of each CPU's time, in stalls of %g ms on "
 				       "average (coefficient of variation %g)\n",

@@ -85,6 +85,7 @@ struct stall_model {
 	gsl_rng *rng;
 	uint64_t ppm, mean_ns;
 	double cv;
+	uint64_t grid_ns; /* > 0: stalls on the host's ticks of this period (costs.host_hz) */
 };
 
 struct linsched_sim {
@@ -153,6 +154,8 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.data_miss_ps = m->data_miss_ps,
 		.steal_ppm = m->steal_ppm,
 		.stall_ns = m->stall_ns,
+		.host_hz = m->host_hz,
+		.host_lead_ns = m->host_lead_ns,
 		.stall_cv = (double)m->stall_cv_pct / 100.0,
 		.noise_ppm = m->noise_ppm,
 		.noise_ns = m->noise_ns,
@@ -268,7 +271,21 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    "--host-cpus: the CPUs' turns replace --steal's stalls; give one");
 		return false;
 	}
-	if ((cfg->costs.steal_ppm || cfg->costs.host_cpus) && cfg->costs.stall_ns == 0) {
+	if (cfg->costs.host_hz && !linsched_hz_valid(cfg->costs.host_hz)) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--host-hz: %u is not one of 100, 250, 300, 1000 (0: no host tick)",
+			    cfg->costs.host_hz);
+		return false;
+	}
+	if (cfg->costs.host_hz && cfg->costs.host_lead_ns >= NSEC_PER_SEC / cfg->costs.host_hz) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--host-lead-ns: %" G_GUINT64_FORMAT " is not below the host's tick of "
+			    "%" G_GUINT64_FORMAT " ns",
+			    cfg->costs.host_lead_ns, (uint64_t)(NSEC_PER_SEC / cfg->costs.host_hz));
+		return false;
+	}
+	if (((cfg->costs.steal_ppm && !cfg->costs.host_hz) || cfg->costs.host_cpus) &&
+	    cfg->costs.stall_ns == 0) {
 		g_set_error(error, CONFIG_ERROR, 1,
 			    "--stall-ns: steal and turns need stalls of some length (at least 1 "
 			    "ns)");
@@ -361,6 +378,40 @@ static uint64_t mix64(uint64_t x)
 }
 
 /*
+ * The mean length, in host ticks, of a stall (stall true) or of a run on the host's tick grid.
+ * A stall lasts mean_ns on average, at least one tick, and a run what makes the stalls
+ * take ppm of the time; where that run would be shorter than a tick, runs last one tick and the
+ * stalls what makes ppm.
+ */
+static double grid_mean_ticks(const struct stall_model *m, bool stall)
+{
+	double share = (double)m->ppm / (double)LINSCHED_PPM;
+	double stall_ticks = fmax(1.0, (double)m->mean_ns / (double)m->grid_ns);
+	double run_ticks = stall_ticks * (1.0 - share) / share;
+
+	if (run_ticks < 1.0) {
+		run_ticks = 1.0;
+		stall_ticks = share / (1.0 - share);
+	}
+	return stall ? stall_ticks : run_ticks;
+}
+
+/*
+ * A stall or a run on the host's tick grid, in whole ticks: the host switches between the
+ * virtual CPU and its other work only at its ticks, and each keeps the host CPU for a geometric
+ * number of them (one, or a turn it wins again, or a slice of the other work that needs more
+ * than one tick).
+ */
+static uint64_t grid_draw(const struct stall_model *m, bool stall)
+{
+	double mean = grid_mean_ticks(m, stall);
+
+	if (mean <= 1.0)
+		return m->grid_ns;
+	return gsl_ran_geometric(m->rng, 1.0 / mean) * m->grid_ns;
+}
+
+/*
  * The length of a stall, or of the run until the next one. Stalls are gamma distributed with
  * mean mean_ns and coefficient of variation cv (exponential at CV 1: a host that takes the CPU
  * at random moments for random times; above 1 a few long stalls among many short ones, as a
@@ -369,6 +420,9 @@ static uint64_t mix64(uint64_t x)
  */
 static uint64_t stall_draw(const struct stall_model *m, bool stall)
 {
+	if (m->grid_ns)
+		return grid_draw(m, stall);
+
 	double mean = (double)m->mean_ns;
 
 	if (stall) {
@@ -378,6 +432,20 @@ static uint64_t stall_draw(const struct stall_model *m, bool stall)
 	}
 	mean *= (double)(LINSCHED_PPM - m->ppm) / (double)m->ppm;
 	return (uint64_t)llround(gsl_ran_exponential(m->rng, mean)) + 1;
+}
+
+/*
+ * A CPU's first stall on the host's tick grid: at one of the host ticks of an average cycle (a
+ * run and a stall), drawn uniformly, so that the CPUs start at different points of it and not
+ * all in step.
+ */
+static uint64_t grid_first_stall(struct linsched_sim *sim, const struct stall_model *m)
+{
+	double cycle = grid_mean_ticks(m, false) + grid_mean_ticks(m, true);
+	unsigned long k = gsl_rng_uniform_int(m->rng, (unsigned long)lround(cycle));
+	uint64_t first = m->grid_ns - sim->cfg.costs.host_lead_ns;
+
+	return first + k * m->grid_ns;
 }
 
 /*
@@ -392,14 +460,17 @@ static void stall_source_init(struct linsched_sim *sim, enum stall_source src, u
 
 	if (!ppm)
 		return;
-	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), ppm, mean_ns, cv };
+	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), ppm, mean_ns, cv, 0 };
 	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
+	if (src == STALL_STEAL && sim->cfg.costs.host_hz)
+		m->grid_ns = NSEC_PER_SEC / sim->cfg.costs.host_hz;
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
 		struct event *ev = &sim->cpus[i].stall_ev[src];
 
 		event_init(ev);
 		ev->kind = EV_STALL + (int)src;
-		event_schedule(&sim->events, ev, stall_draw(m, false));
+		event_schedule(&sim->events, ev,
+			       m->grid_ns ? grid_first_stall(sim, m) : stall_draw(m, false));
 	}
 	sim->stall_events += sim->cfg.nr_cpus;
 }
@@ -414,7 +485,7 @@ static void turns_init(struct linsched_sim *sim, uint64_t salt)
 	const struct linsched_costs *c = &sim->cfg.costs;
 	struct stall_model *m = &sim->stalls[STALL_STEAL];
 
-	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv };
+	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv, 0 };
 	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
 		struct linsched_cpu *cpu = &sim->cpus[i];

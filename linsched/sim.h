@@ -88,6 +88,19 @@ struct linsched_costs {
 	 */
 	unsigned int host_cpus;
 	/*
+	 * The host's tick (a host that shares each of its CPUs between a virtual CPU and other
+	 * work of equal weight, and switches them only at its tick, as Linux does when the slice
+	 * is shorter than the tick): host_hz > 0 puts steal_ppm's stalls on the host's tick grid,
+	 * the instants k / host_hz - host_lead_ns of the guest's clock, so host_lead_ns before
+	 * the guest's own ticks when the two HZ are equal. A CPU runs and waits whole host ticks,
+	 * a geometric number of each: stalls of stall_ns on average but at least one tick, runs of
+	 * the mean that makes steal_ppm; where that is less than a tick, runs of
+	 * one tick and stalls of the mean that makes it. stall_cv is not used. Without steal it has
+	 * nothing to place. 0: stalls at random moments.
+	 */
+	unsigned int host_hz;
+	uint64_t host_lead_ns;
+	/*
 	 * Noise: stalls of the machine's own, which the guest sees even when its host steals
 	 * nothing (under emulation: timer interrupts, translation, the emulator's housekeeping).
 	 * The same kind of stall as steal's, drawn from a stream of its own and independent of it:

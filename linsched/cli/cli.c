@@ -77,6 +77,16 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "(one turn lasts --stall-ns on average, CV --stall-cv): at most N run at once, in "
 		  "place of --steal's independent stalls (default 0: a host CPU each)",
 		  "N" },
+		{ "host-hz", 0, 0, G_OPTION_ARG_INT64, &cli->host_hz,
+		  "Put --steal's stalls on the host's ticks of this HZ (100, 250, 300 or 1000): "
+		  "each CPU runs and waits whole host ticks, as beside a busy loop on its host CPU, "
+		  "the stalls --stall-ns on average but at least one tick (default 0: stalls at "
+		  "random moments)",
+		  "HZ" },
+		{ "host-lead-ns", 0, 0, G_OPTION_ARG_INT64, &cli->host_lead_ns,
+		  "With --host-hz: the host's ticks come this long before the guest's, below one "
+		  "host tick (default 0: at the same instants)",
+		  "NS" },
 		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
 		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
 		  "one) in place of the built-in machine",
@@ -107,6 +117,8 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		FLAG_INT(&cli->stall_ns, 1, 1000000000000LL), /* 1000 s */
 		FLAG_REAL(&cli->stall_cv, 0, LINSCHED_MAX_STALL_CV, FLAG_OPEN_LO),
 		FLAG_INT(&cli->host_cpus, 0, SCHED_MAX_CPUS - 1),
+		FLAG_INT(&cli->host_hz, 0, 1000),
+		FLAG_INT(&cli->host_lead_ns, 0, NSEC_PER_SEC / 100 - 1),
 	};
 	GOptionGroup *group = flag_group_new(&cli->flags, "sim",
 					     "Simulation options:", "Show simulation options");
@@ -179,7 +191,17 @@ static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *c
 			return false;
 		}
 	}
-	if (costs->steal_ppm && costs->stall_ns == 0) {
+	if (GIVEN(host_hz))
+		costs->host_hz = (unsigned int)cli->host_hz;
+	if (GIVEN(host_lead_ns)) {
+		if (!costs->host_hz) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--host-lead-ns: places the host's ticks; needs --host-hz");
+			return false;
+		}
+		costs->host_lead_ns = (uint64_t)cli->host_lead_ns;
+	}
+	if (costs->steal_ppm && !costs->host_hz && costs->stall_ns == 0) {
 		g_set_error(error, CLI_ERROR, 1,
 			    "--steal: needs --stall-ns, the mean length of a stall (the machine "
 			    "gives none)");
@@ -191,7 +213,15 @@ static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *c
 bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
 			 GError **error)
 {
-	return linsched_cli_config_on(cli, NULL, cfg, error);
+	if (!linsched_cli_config_on(cli, NULL, cfg, error))
+		return false;
+	if (cfg->costs.host_hz && !cfg->costs.steal_ppm) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "--host-hz: puts --steal's stalls on the host's ticks; needs --steal "
+			    "(the machine gives none)");
+		return false;
+	}
+	return true;
 }
 
 bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsched_machine *machine,

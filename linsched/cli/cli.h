@@ -30,10 +30,12 @@ struct linsched_cli {
 	gint64 switch_cost_ns, wakeup_cost_ns, migrate_cost_ns, cache_lines, miss_cost_ps;
 	gint64 seed;
 	double cost_jitter;
-	double steal;	  /* a fraction of each CPU's time; the machine's unless given */
-	gint64 stall_ns;  /* the mean stall; the machine's unless given */
-	double stall_cv;  /* the stalls' shape; the machine's unless given */
-	gint64 host_cpus; /* CPUs in turns on this many host CPUs, in place of steal; 0: none */
+	double steal;	     /* a fraction of each CPU's time; the machine's unless given */
+	gint64 stall_ns;     /* the mean stall; the machine's unless given */
+	double stall_cv;     /* the stalls' shape; the machine's unless given */
+	gint64 host_cpus;    /* CPUs in turns on this many host CPUs, in place of steal; 0: none */
+	gint64 host_hz;	     /* steal's stalls on the host's ticks of this HZ; 0: at random */
+	gint64 host_lead_ns; /* how long before the guest's ticks the host's come */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
 	/* A command's own defaults, set before linsched_cli_config: the CPUs when --cpus is not
@@ -54,7 +56,8 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli);
 bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config *cfg,
 			 GError **error);
 /* The same on machine m in place of --machine's (the tuner's fit varies the machine); m NULL:
- * --machine's, or the built-in one. */
+ * --machine's, or the built-in one. It lets --host-hz go without steal, which
+ * linsched_cli_config refuses: the tuner's twins of real runs bring the steal they measured. */
 bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsched_machine *m,
 			    struct linsched_config *cfg, GError **error);
 bool linsched_cli_format(const struct linsched_cli *cli, enum output_format *format,

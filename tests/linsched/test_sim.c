@@ -1698,6 +1698,94 @@ static void test_steal_lone_hog(void **state)
 	assert_true(fabs(lone_hog_runtime_s(&cfg, 10 * SEC) - 40.0 / 3) < 5 * 0.1155);
 }
 
+/* ---- the host's ticks ------------------------------------------------------------------------ */
+
+/*
+ * One CPU stolen ppm of the time in whole ticks of a host at HZ 250, whose ticks lead by lead_ns;
+ * stalls of stall_ns on average (0: one tick).
+ */
+static struct linsched_config host_tick_config(uint64_t ppm, uint64_t stall_ns, uint64_t lead_ns,
+					       uint64_t seed)
+{
+	struct linsched_config cfg = steal_config(1, ppm, stall_ns);
+
+	cfg.costs.host_hz = 250;
+	cfg.costs.host_lead_ns = lead_ns;
+	cfg.seed = seed;
+	return cfg;
+}
+
+/*
+ * A lone hog on a CPU stolen half the time on the host's 4 ms ticks: it runs one host tick and
+ * waits the next. Its first stall begins at one of the two ticks of a cycle, the first (k = 0) or
+ * the second (k = 1), which the seed draws.
+ *   W = 18 ms, host ticks at 4, 8, 12 ... ms: k = 0 runs 0-4, 8-12, 16-20, 24-28 (16 ms) and
+ *   32-34; k = 1 runs 0-8, 12-16, 20-24 (16 ms) and 28-30.
+ *   W = 20 ms, the host's ticks 1 ms ahead of the guest's (3, 7, 11 ... ms): k = 0 runs 0-3,
+ *   7-11, 15-19, 23-27, 31-35 (19 ms) and 39-40; k = 1 runs 0-7, 11-15, 19-23, 27-31 (19 ms)
+ *   and 35-36.
+ * Over 40 seeds both starts occur.
+ */
+static void test_host_ticks_half(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t work_ns, lead_ns, k0_ns, k1_ns;
+	} cases[] = { { 18 * MS, 0, 34 * MS, 30 * MS }, { 20 * MS, 1 * MS, 40 * MS, 36 * MS } };
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		unsigned int seen0 = 0, seen1 = 0;
+
+		for (uint64_t seed = 1; seed <= 40; seed++) {
+			struct linsched_config cfg =
+				host_tick_config(LINSCHED_PPM / 2, 0, cases[c].lead_ns, seed);
+			uint64_t ns =
+				(uint64_t)llround(lone_hog_runtime_s(&cfg, cases[c].work_ns) * 1e9);
+
+			assert_true(ns == cases[c].k0_ns || ns == cases[c].k1_ns);
+			seen0 += ns == cases[c].k0_ns;
+			seen1 += ns == cases[c].k1_ns;
+		}
+		assert_true(seen0 > 0 && seen1 > 0);
+	}
+}
+
+/*
+ * Runs and stalls of geometric numbers of 4 ms host ticks, and every stall whole ticks: with the
+ * host's ticks on the guest's (lead 0) a hog of W = 12 s (3000 ticks) ends on a tick. A geometric
+ * length of mean m ticks (p = 1 / m) has variance (1 - p) / p^2 = m (m - 1).
+ *   steal 3/4, stalls of one tick asked for: runs would be a third of a tick, so they are one
+ *   tick and the stalls 3 on average (variance 6): about 3000 of them, 9000 +- sqrt(3000 * 6) =
+ *   134 ticks: W + 36 s = 48 s, sd 0.54 s.
+ *   steal 1/4, stalls of one tick after runs of mean 3 (variance 6): 3000 / 3 = 1000 stalls, sd
+ *   sqrt(3000 * 6 / 27) = 25.8 (a renewal count): W + 4 s = 16 s, sd 0.103 s.
+ *   steal 1/2, stalls of 8 ms (2 ticks) and runs of 2 (variance 2): N = 1500 stalls with
+ *   variance 3000 * 2 / 8 = 750, their ticks a sum of N with variance 1500 * 2 + 2^2 * 750 =
+ *   6000 (sd 77.5 ticks): W + 12 s = 24 s, sd 0.31 s.
+ * Within 5 sd of each.
+ */
+static void test_host_ticks_shares(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t ppm, stall_ns;
+		double runtime_s, sd_s;
+	} cases[] = {
+		{ 3 * LINSCHED_PPM / 4, 4 * MS, 48.0, 0.54 },
+		{ LINSCHED_PPM / 4, 0, 16.0, 0.103 },
+		{ LINSCHED_PPM / 2, 8 * MS, 24.0, 0.31 },
+	};
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		struct linsched_config cfg =
+			host_tick_config(cases[c].ppm, cases[c].stall_ns, 0, 7);
+		uint64_t ns = (uint64_t)llround(lone_hog_runtime_s(&cfg, 12 * SEC) * 1e9);
+
+		assert_int_equal(ns % (4 * MS), 0);
+		assert_true(fabs((double)ns / 1e9 - cases[c].runtime_s) < 5 * cases[c].sd_s);
+	}
+}
+
 /* ---- turns ------------------------------------------------------------------------------------ */
 
 /* cpus CPUs in turns on host_cpus host CPUs, turns of 1 ms all but exactly (CV 0.001). */
@@ -2053,6 +2141,8 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_threads_match_sequential),
 		cmocka_unit_test(test_steal_lone_hog),
+		cmocka_unit_test(test_host_ticks_half),
+		cmocka_unit_test(test_host_ticks_shares),
 		cmocka_unit_test(test_turns_two_on_one),
 		cmocka_unit_test(test_turns_three_on_two),
 		cmocka_unit_test(test_turns_idle_cpu_takes_none),

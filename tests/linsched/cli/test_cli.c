@@ -732,6 +732,14 @@ static void test_bad_input(void **state)
 	BAD(NAMES("--host-cpus", "--steal", "give one"), "--host-cpus", "1", "--steal", "0.3",
 	    "--stall-ns", "1000000");
 	BAD(NAMES("--host-cpus"), "--host-cpus", "64", "--stall-ns", "1000000");
+	/* The host's ticks: a kernel's HZ, steal to put on them, a lead below one host tick. */
+	BAD(NAMES("--host-hz", "--steal"), "--host-hz", "250");
+	BAD(NAMES("--host-hz", "200", "250"), "--host-hz", "200", "--steal", "0.5");
+	BAD(NAMES("--host-hz", "1001"), "--host-hz", "1001", "--steal", "0.5");
+	BAD(NAMES("--host-lead-ns", "--host-hz"), "--host-lead-ns", "1000", "--steal", "0.5",
+	    "--stall-ns", "1000000");
+	BAD(NAMES("--host-lead-ns", "4000000"), "--host-hz", "250", "--host-lead-ns", "4000000",
+	    "--steal", "0.5");
 	/* A knob the profile's kernel lacks, a base slice past debugfs's u32, a slice out of range. */
 	BAD(NAMES("--base-slice-ns", "6.1"), "--profile", "6.1", "--base-slice-ns", "1000000");
 	BAD(NAMES("--latency-ns", "eevdf"), "--profile", "eevdf", "--latency-ns", "6000000");
@@ -767,6 +775,8 @@ static void test_numbers_refused(void **state)
 		"--duration-ms",
 		"--stall-ns",
 		"--host-cpus",
+		"--host-hz",
+		"--host-lead-ns",
 	};
 	static const char *const not_numbers[] = { "nan", "inf", "1e3", "0x10", "", "2 " };
 

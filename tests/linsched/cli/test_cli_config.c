@@ -149,6 +149,47 @@ static void test_steal_over_machine(void **state)
 }
 
 /*
+ * The host's ticks come from [steal]'s host_hz and host_lead_ns, and the flags override them;
+ * without steal, linsched refuses --host-hz; a lead of a whole host tick or more is refused, and
+ * so is an HZ no kernel has, naming the file and its line.
+ */
+static void test_host_ticks_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(
+		path, "[steal]\nsteal_ppm=500000\nhost_hz=250\nhost_lead_ns=200000\n", -1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.host_hz, 250);
+	assert_int_equal(cfg.costs.host_lead_ns, 200000);
+	assert_int_equal(cfg.costs.stall_ns, 0); /* one host tick */
+
+	assert_true(config_with(
+		path, (const char *const[]){ "--host-hz", "1000", "--host-lead-ns", "0", NULL },
+		&cfg, &error));
+	assert_int_equal(cfg.costs.host_hz, 1000);
+	assert_int_equal(cfg.costs.host_lead_ns, 0);
+	assert_null(error);
+
+	assert_false(config_with(path, (const char *const[]){ "--host-lead-ns", "4000000", NULL },
+				 &cfg, &error));
+	assert_true(g_str_has_prefix(error->message, "--host-lead-ns: 4000000 is not below"));
+	g_clear_error(&error);
+	assert_false(
+		config_with(path, (const char *const[]){ "--steal", "0", NULL }, &cfg, &error));
+	assert_true(g_str_has_prefix(error->message, "--host-hz: puts --steal's stalls"));
+	g_clear_error(&error);
+
+	assert_true(
+		g_file_set_contents(path, "[steal]\nsteal_ppm=500000\n\nhost_hz=200\n", -1, NULL));
+	assert_false(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_non_null(strstr(error->message, "m.ini:4: host_hz: 200 is not one of"));
+	g_clear_error(&error);
+}
+
+/*
  * --host-cpus puts the CPUs in turns in place of the machine's independent stalls, with turns of
  * --stall-ns (which it needs: the machine's stall is no turn) and --stall-cv, else the machine's
  * CV; 0 leaves the machine's steal as it was.
@@ -234,6 +275,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_turns_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_host_ticks_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 	};
 
