@@ -8,8 +8,10 @@
  * host.trace: `perf script` of `perf record -a -e sched:sched_switch` on the host while the
  * guest ran, its vCPU threads named as qemu names them; guest.trace: the guest's tracefs text of
  * the same time (vm/'s traced runs). Text: the clock offset found, how many silences lined up,
- * then per kind of run the stalls that began in it, its run time and their rate; with --host-hz
- * the same by phase of the host's tick. JSON: the same under keys.
+ * then per kind of run the stalls that began in it, its run time and their rate, and how many
+ * vCPU threads ran at once beside what independent ones would; with --host-hz the vCPUs' runs
+ * and stalls in whole host ticks, and the stalls and runs by phase of the host's tick. JSON: the
+ * same under keys.
  *
  * Exit status: 0, or 2 for bad input (a flag, a trace that cannot be read or does not parse,
  * traces that do not line up).
@@ -54,8 +56,31 @@ static char *text_report(const char *host_path, const char *guest_path, const Tr
 	for (guint k = 0; k < HOST_STALL_KINDS; k++)
 		g_string_append_printf(out, "  %-22s %10u %14.3f %18.1f\n", host_stall_kind_name(k),
 				       h->began_in[k], h->run_s[k], rate(h, k));
+	/* Up to the most vCPU threads that ran at once, or that independent ones would run. */
+	guint most = 0;
+
+	for (guint k = 0; k < HOST_STALL_AT_ONCE; k++)
+		if (h->at_once[k] > 0 || h->at_once_independent[k] > 0.0005)
+			most = k;
+	g_string_append(out, "vCPU threads running at once   share of the time   if independent\n");
+	for (guint k = 0; k <= most; k++)
+		g_string_append_printf(out, "  %u%-28s %16.3f %16.3f\n", k,
+				       k == HOST_STALL_AT_ONCE - 1 ? " or more" : "", h->at_once[k],
+				       h->at_once_independent[k]);
 	if (!h->tick_ns)
 		return g_string_free(out, FALSE);
+	g_string_append_printf(out, "%-30s %8s %8s %8s %8s %8s %10s\n", "in whole host ticks", "0",
+			       "1", "2", "3", "4+", "mean");
+	for (int stall = 0; stall < 2; stall++) {
+		const guint *n = stall ? h->stall_ticks : h->run_ticks;
+
+		g_string_append_printf(out, "  %-28s",
+				       stall ? "stalls" : "vCPU runs between stalls");
+		for (guint b = 0; b < HOST_STALL_TICKS; b++)
+			g_string_append_printf(out, " %8u", n[b]);
+		g_string_append_printf(out, " %10.3f\n",
+				       stall ? h->stall_mean_ticks : h->run_mean_ticks);
+	}
 	g_string_append_printf(out, "by phase of the host's tick (%g us), from its start:\n",
 			       (double)h->tick_ns / 1e3);
 	g_string_append_printf(out, "%-12s %10s", "  phase (us)", "stalls");
@@ -71,6 +96,14 @@ static char *text_report(const char *host_path, const char *guest_path, const Tr
 		g_string_append_c(out, '\n');
 	}
 	return g_string_free(out, FALSE);
+}
+
+static void json_doubles(struct json_writer *w, const double *v, guint n)
+{
+	json_begin_array(w);
+	for (guint i = 0; i < n; i++)
+		json_double(w, v[i]);
+	json_end_array(w);
 }
 
 static char *json_report(const char *host_path, const char *guest_path, guint64 min_ns,
@@ -117,9 +150,27 @@ static char *json_report(const char *host_path, const char *guest_path, guint64 
 		json_end_object(&w);
 	}
 	json_end_object(&w);
+	json_key(&w, "at_once");
+	json_doubles(&w, h->at_once, HOST_STALL_AT_ONCE);
+	json_key(&w, "at_once_independent");
+	json_doubles(&w, h->at_once_independent, HOST_STALL_AT_ONCE);
 	if (h->tick_ns) {
 		json_key(&w, "tick_ns");
 		json_uint(&w, h->tick_ns);
+		json_key(&w, "run_ticks");
+		json_begin_array(&w);
+		for (guint b = 0; b < HOST_STALL_TICKS; b++)
+			json_uint(&w, h->run_ticks[b]);
+		json_end_array(&w);
+		json_key(&w, "run_mean_ticks");
+		json_double(&w, h->run_mean_ticks);
+		json_key(&w, "stall_ticks");
+		json_begin_array(&w);
+		for (guint b = 0; b < HOST_STALL_TICKS; b++)
+			json_uint(&w, h->stall_ticks[b]);
+		json_end_array(&w);
+		json_key(&w, "stall_mean_ticks");
+		json_double(&w, h->stall_mean_ticks);
 		json_key(&w, "phases");
 		json_begin_array(&w);
 		for (guint b = 0; b < HOST_STALL_PHASES; b++) {
@@ -177,8 +228,9 @@ int tuner_cmd_stalls(int argc, char **argv)
 		  "The shortest gap that counts as a stall, and as a guest's silence (default 2000)",
 		  "US" },
 		{ "host-hz", 0, 0, G_OPTION_ARG_INT64, &c.host_hz,
-		  "The host's tick rate (its CONFIG_HZ): also count the stalls' starts and the "
-		  "guest's short runs by phase of the host's tick",
+		  "The host's tick rate (its CONFIG_HZ): also count the vCPUs' runs and stalls in "
+		  "whole host ticks, and the stalls' starts and the guest's short runs by phase of "
+		  "the host's tick",
 		  "HZ" },
 		{ "workload", 0, 0, G_OPTION_ARG_STRING, &c.workload,
 		  "Command-name prefixes of the guest workload's tasks (default "

@@ -44,7 +44,7 @@ static gint vcpu_of(const char *comm)
  * *twice: a guest CPU that two threads claim (two guests in the trace), else -1.
  */
 static GArray **host_gaps(const TraceTimeline *host, guint nr_cpus, guint64 min_ns, guint *vcpus,
-			  gint *twice)
+			  gboolean *present, gint *twice)
 {
 	GArray **runs = g_new(GArray *, nr_cpus), **gaps = g_new(GArray *, nr_cpus);
 	gint *pid = g_new(gint, nr_cpus);
@@ -68,7 +68,7 @@ static GArray **host_gaps(const TraceTimeline *host, guint nr_cpus, guint64 min_
 	}
 	*vcpus = 0;
 	for (guint c = 0; c < nr_cpus; c++) {
-		*vcpus += pid[c] >= 0;
+		*vcpus += present[c] = pid[c] >= 0;
 		g_array_sort(runs[c], compare_run);
 		for (guint i = 1; i < runs[c]->len; i++) {
 			const TraceRun *a = &g_array_index(runs[c], TraceRun, i - 1);
@@ -338,11 +338,114 @@ static gint64 bound(GArray **sil, GArray **gaps, guint n, gint64 guess, gint64 t
 	return lo + (hi - lo) / 2;
 }
 
+/* A count of whole ticks, rounded, in one of HOST_STALL_TICKS bins. */
+static guint tick_bin(gint64 ns, gint64 tick)
+{
+	return (guint)MIN((ns + tick / 2) / tick, HOST_STALL_TICKS - 1);
+}
+
+/*
+ * The runs and stalls of one vCPU by length in ticks (only those with both ends inside [lo, hi]),
+ * adding their lengths to *run_ns and *stall_ns; and its time running inside [lo, hi], as edges
+ * (+1: it runs, -1: it stops) for the sweep of host_sharing.
+ */
+static gint64 vcpu_runs(const GArray *gaps, gint64 lo, gint64 hi, HostStalls *out, double *run_ns,
+			double *stall_ns, GArray *edges)
+{
+	gint64 tick = (gint64)out->tick_ns, cursor = lo, ran = 0;
+
+	for (guint i = 0; i < gaps->len; i++) {
+		const Gap *g = &g_array_index(gaps, Gap, i);
+
+		if (tick && g->start >= lo && g->end <= hi) {
+			out->stall_ticks[tick_bin(g->end - g->start, tick)]++;
+			*stall_ns += (double)(g->end - g->start);
+			if (i + 1 < gaps->len) {
+				gint64 next = g_array_index(gaps, Gap, i + 1).start;
+
+				if (next <= hi) {
+					out->run_ticks[tick_bin(next - g->end, tick)]++;
+					*run_ns += (double)(next - g->end);
+				}
+			}
+		}
+		if (g->end <= cursor || g->start >= hi)
+			continue;
+		if (g->start > cursor) {
+			Edge on = { cursor, +1 }, off = { g->start, -1 };
+
+			g_array_append_val(edges, on);
+			g_array_append_val(edges, off);
+			ran += g->start - cursor;
+		}
+		cursor = g->end;
+	}
+	if (cursor < hi) {
+		Edge on = { cursor, +1 }, off = { hi, -1 };
+
+		g_array_append_val(edges, on);
+		g_array_append_val(edges, off);
+		ran += hi - cursor;
+	}
+	return ran;
+}
+
+/*
+ * How the host shared its CPUs during the guest's trace: the vCPU threads running at once, and
+ * the same for threads each running its share independently (the distribution of a sum of
+ * independent coin flips, one per thread); with the tick, their runs and stalls in ticks.
+ */
+static void host_sharing(const TraceTimeline *guest, GArray **gaps, const gboolean *present,
+			 gint64 offset, HostStalls *out)
+{
+	gint64 lo = (gint64)guest->first_ns + offset, hi = (gint64)guest->last_ns + offset;
+	g_autoptr(GArray) edges = g_array_new(FALSE, FALSE, sizeof(Edge));
+	double run_ns = 0, stall_ns = 0, *ind = out->at_once_independent;
+	guint runs = 0, stalls = 0;
+
+	if (hi <= lo)
+		return;
+	ind[0] = 1;
+	for (guint c = 0; c < guest->nr_cpus; c++) {
+		if (!present[c])
+			continue;
+		double p = (double)vcpu_runs(gaps[c], lo, hi, out, &run_ns, &stall_ns, edges) /
+			   (double)(hi - lo);
+
+		/* The last bin pools its count and more: it only gains. */
+		ind[HOST_STALL_AT_ONCE - 1] += ind[HOST_STALL_AT_ONCE - 2] * p;
+		for (guint k = HOST_STALL_AT_ONCE - 2; k > 0; k--)
+			ind[k] = ind[k] * (1 - p) + ind[k - 1] * p;
+		ind[0] *= 1 - p;
+	}
+	g_array_sort(edges, compare_edge);
+	gint64 at = lo;
+	guint depth = 0;
+
+	for (guint i = 0; i < edges->len; i++) {
+		const Edge *e = &g_array_index(edges, Edge, i);
+
+		out->at_once[MIN(depth, HOST_STALL_AT_ONCE - 1)] += (double)(e->at - at);
+		at = e->at;
+		depth = (guint)((gint)depth + e->step);
+	}
+	out->at_once[0] += (double)(hi - at);
+	for (guint k = 0; k < HOST_STALL_AT_ONCE; k++)
+		out->at_once[k] /= (double)(hi - lo);
+	for (guint b = 0; b < HOST_STALL_TICKS; b++) {
+		runs += out->run_ticks[b];
+		stalls += out->stall_ticks[b];
+	}
+	out->run_mean_ticks = runs ? run_ns / runs / (double)out->tick_ns : NAN;
+	out->stall_mean_ticks = stalls ? stall_ns / stalls / (double)out->tick_ns : NAN;
+}
+
 gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *guest,
 			     guint64 min_stall_ns, guint64 host_tick_ns, HostStalls *out,
 			     GError **error)
 {
 	guint n = guest->nr_cpus, n_sil = 0;
+	g_autofree gboolean *present = g_new0(gboolean, n);
 	GArray **gaps, **sil;
 	gint64 offset = 0;
 	gint twice = -1;
@@ -350,7 +453,8 @@ gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *gue
 
 	memset(out, 0, sizeof(*out));
 	out->tick_ns = host_tick_ns;
-	gaps = host_gaps(host, n, min_stall_ns, &out->vcpus, &twice);
+	out->run_mean_ticks = out->stall_mean_ticks = NAN;
+	gaps = host_gaps(host, n, min_stall_ns, &out->vcpus, present, &twice);
 	sil = guest_silences(guest, min_stall_ns, &n_sil);
 	out->silences = n_sil;
 	if (!out->vcpus)
@@ -381,6 +485,7 @@ gboolean host_stalls_compute(const TraceTimeline *host, const TraceTimeline *gue
 				out->matched += lined_up(gaps[c], &g_array_index(sil[c], Gap, i),
 							 offset, MATCH_NS) != NULL;
 		place(guest, gaps, min_stall_ns, offset, out);
+		host_sharing(guest, gaps, present, offset, out);
 	}
 	for (guint c = 0; c < n; c++) {
 		g_array_free(gaps[c], TRUE);

@@ -30,6 +30,12 @@
  * that also tell what the guest runs at those moments, against what it runs at others: given the
  * host's tick, the stalls' starts and each kind's short-run time are also counted by phase of it
  * (the host's clock modulo the tick, in HOST_STALL_PHASES parts), which shows both.
+ *
+ * How the host shares its CPUs shows in the vCPU threads alone: how many ran at once, against
+ * what independent stalls of the same shares would give (two threads on one host CPU never run
+ * at once; two beside a busy loop each, on a CPU each, run at once as often as by chance); and,
+ * given the tick, how many ticks their runs and stalls last (a host that switches at its ticks
+ * runs and stalls them whole ticks: linsched --host-hz).
  */
 #ifndef TUNER_FIDELITY_HOST_STALLS_H
 #define TUNER_FIDELITY_HOST_STALLS_H
@@ -51,6 +57,13 @@ enum {
  * host's clock modulo the tick, in this many equal parts. */
 #define HOST_STALL_PHASES 20
 
+/* With the host's tick given, the vCPUs' runs between stalls and the stalls by length in whole
+ * host ticks (rounded): 0, 1, 2, 3, and 4 or more. */
+#define HOST_STALL_TICKS 5
+
+/* How many vCPU threads ran at once: 0 to 8, and 9 or more. */
+#define HOST_STALL_AT_ONCE 10
+
 typedef struct {
 	guint vcpus;			 /* vCPU threads of the guest's CPUs found on the host */
 	double offset_s;		 /* host clock - guest clock */
@@ -64,6 +77,16 @@ typedef struct {
 	guint64 tick_ns;		/* the host's tick, 0: not given (no phases) */
 	guint stall_phase[HOST_STALL_PHASES];
 	double run_phase_s[HOST_STALL_KINDS][HOST_STALL_PHASES];
+	/*
+	 * The host's side of the guest's time (the guest's trace on the host's clock): the share of
+	 * it during which k vCPU threads ran at once (a thread runs from the end of one stall to
+	 * the start of the next), and the shares that threads stalled independently of each other
+	 * would give, each as much as it did. With the tick, the vCPUs' runs (from one stall to
+	 * the next, both inside) and stalls by length in ticks, and their mean lengths in ticks.
+	 */
+	double at_once[HOST_STALL_AT_ONCE], at_once_independent[HOST_STALL_AT_ONCE];
+	guint run_ticks[HOST_STALL_TICKS], stall_ticks[HOST_STALL_TICKS];
+	double run_mean_ticks, stall_mean_ticks; /* NaN: none */
 } HostStalls;
 
 #define HOST_STALLS_ERROR (host_stalls_error_quark())

@@ -96,6 +96,49 @@ static void test_two_stalls(void **state)
 	run_clear(&r);
 }
 
+/* The i-th number of the array at key of doc. */
+static double nth(const struct json *doc, const char *key, guint i)
+{
+	const struct json *a = member(doc, key, J_ARRAY);
+
+	assert_true(i < a->array->len);
+	return ((const struct json *)g_ptr_array_index(a->array, i))->number;
+}
+
+/*
+ * The host's side over the guest's trace (host 55.000000-55.011500, 11.5 ms): the vCPU runs 0.3,
+ * 1.3 and 0.1 ms, 1.7 ms in all, so one thread runs 1.7 / 11.5 of the time, as an independent
+ * one would. In 4 ms ticks the stalls of 5.0 and 4.8 ms are one tick each (mean 9.8 / 8 =
+ * 1.225), the 1.3 ms run between them none (0.325).
+ */
+static void test_host_ticks(void **state)
+{
+	g_autofree char *host = g_strjoinv("", (char **)host_lines);
+	g_autofree char *h = write_file(state, "host.trace", host);
+	g_autofree char *g = write_file(state, "guest.trace", guest);
+	struct run r = TUNER_RUN("stalls", h, g, "--host-hz", "250", "--format", "json");
+
+	expect_clean_exit(&r, "tuner stalls --host-hz 250 --format json");
+	struct json *doc = json_parse(r.out);
+
+	assert_close(nth(doc, "at_once", 0), 9.8 / 11.5, 1e-9);
+	assert_close(nth(doc, "at_once", 1), 1.7 / 11.5, 1e-9);
+	assert_close(nth(doc, "at_once_independent", 1), 1.7 / 11.5, 1e-9);
+	assert_close(nth(doc, "at_once", 2), 0, 0);
+	assert_close(nth(doc, "stall_ticks", 1), 2, 0);
+	assert_close(nth(doc, "run_ticks", 0), 1, 0);
+	assert_close(json_number_at(doc, "stall_mean_ticks"), 1.225, 1e-12);
+	assert_close(json_number_at(doc, "run_mean_ticks"), 0.325, 1e-12);
+	json_free(doc);
+	run_clear(&r);
+
+	r = TUNER_RUN("stalls", h, g, "--host-hz", "250");
+	expect_clean_exit(&r, "tuner stalls --host-hz 250");
+	assert_non_null(strstr(r.out, "vCPU threads running at once"));
+	assert_non_null(strstr(r.out, "vCPU runs between stalls"));
+	run_clear(&r);
+}
+
 static void expect_usage(struct run r, const char *needle)
 {
 	expect_refusal(&r, "tuner stalls", needle);
@@ -128,6 +171,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_two_stalls, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_host_ticks, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, temp_dir_setup, temp_dir_teardown),
 	};
 

@@ -165,6 +165,59 @@ static void test_phases(void **state)
 	trace_timeline_clear(&g);
 }
 
+/*
+ * How the host shared its CPUs, over the guest's trace on the host's clock: 101.000000 to
+ * 101.017900 (17.9 ms). vCPU 0 runs 101.000000-101.002050, 101.006950-101.007100,
+ * 101.011900-101.012600 and 101.017400-101.017900 (3.4 ms); vCPU 1 101.000000-101.000600 and
+ * 101.008800-101.017900 (9.7 ms). Both at once: 0.6 + 0.7 + 0.5 = 1.8 ms; one: 3.4 + 9.7 - 2 *
+ * 1.8 = 9.5 ms; none: 6.6 ms. Independent threads of shares p0 = 3.4 / 17.9 and p1 = 9.7 / 17.9:
+ * none (1 - p0) (1 - p1) = 14.5 * 8.2 / 17.9^2, both p0 p1 = 3.4 * 9.7 / 17.9^2, one the rest.
+ * In 4 ms ticks (rounded): the stalls of 4.9, 4.8 and 4.8 ms one tick each, vCPU 1's 8.2 ms two,
+ * mean 22.7 / 4 ms = 1.41875 ticks; the runs with a stall at both ends are vCPU 0's 0.15 and 0.7
+ * ms (0 ticks, mean 0.10625). Without the tick, no ticks are counted. In ticks of 3 ms, lengths
+ * round to the nearest tick: the stalls 1.63, 1.6, 1.6 and 2.73 ticks count as 2, 2, 2 and 3.
+ */
+static void test_sharing(void **state)
+{
+	TraceTimeline h, g;
+	HostStalls hs;
+	g_autoptr(GError) error = NULL;
+	const double span = 17.9 * 17.9;
+	static const guint run_ticks[HOST_STALL_TICKS] = { 2, 0, 0, 0, 0 };
+	static const guint stall_ticks[HOST_STALL_TICKS] = { 0, 3, 1, 0, 0 };
+
+	(void)state;
+	read_both(host_lines, &h, &g);
+	for (int with_tick = 0; with_tick < 2; with_tick++) {
+		assert_true(
+			host_stalls_compute(&h, &g, 2000000, with_tick ? 4000000 : 0, &hs, &error));
+		assert_close(hs.at_once[0], 6.6 / 17.9, 1e-9);
+		assert_close(hs.at_once[1], 9.5 / 17.9, 1e-9);
+		assert_close(hs.at_once[2], 1.8 / 17.9, 1e-9);
+		assert_close(hs.at_once_independent[0], 14.5 * 8.2 / span, 1e-9);
+		assert_close(hs.at_once_independent[2], 3.4 * 9.7 / span, 1e-9);
+		assert_close(hs.at_once_independent[1], 1 - (14.5 * 8.2 + 3.4 * 9.7) / span, 1e-9);
+		for (guint k = 3; k < HOST_STALL_AT_ONCE; k++)
+			assert_true(hs.at_once[k] == 0 && hs.at_once_independent[k] == 0);
+		for (guint b = 0; b < HOST_STALL_TICKS; b++) {
+			assert_int_equal(hs.run_ticks[b], with_tick ? run_ticks[b] : 0);
+			assert_int_equal(hs.stall_ticks[b], with_tick ? stall_ticks[b] : 0);
+		}
+		if (with_tick) {
+			assert_close(hs.run_mean_ticks, 0.10625, 1e-12);
+			assert_close(hs.stall_mean_ticks, 1.41875, 1e-12);
+		} else {
+			assert_true(isnan(hs.run_mean_ticks) && isnan(hs.stall_mean_ticks));
+		}
+	}
+	assert_true(host_stalls_compute(&h, &g, 2000000, 3000000, &hs, &error));
+	for (guint b = 0; b < HOST_STALL_TICKS; b++)
+		assert_int_equal(hs.stall_ticks[b], b == 2 ? 3 : b == 3 ? 1 : 0);
+	assert_close(hs.stall_mean_ticks, 22.7 / 12, 1e-12);
+	trace_timeline_clear(&h);
+	trace_timeline_clear(&g);
+}
+
 /* A host trace without the guest's vCPU threads, one of two guests, one whose stalls line up
  * with nothing. */
 static void test_refusals(void **state)
@@ -218,6 +271,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_sharing),
 		cmocka_unit_test(test_refusals),
 	};
 
