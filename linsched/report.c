@@ -68,8 +68,15 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_uint(w, cfg->costs.host_cpus);
 		json_key(w, "turn_ns");
 		json_uint(w, cfg->costs.stall_ns);
-		json_key(w, "turn_cv");
-		json_double(w, cfg->costs.stall_cv);
+		if (cfg->costs.host_hz) {
+			json_key(w, "host_hz");
+			json_uint(w, cfg->costs.host_hz);
+			json_key(w, "host_lead_ns");
+			json_uint(w, cfg->costs.host_lead_ns);
+		} else {
+			json_key(w, "turn_cv");
+			json_double(w, cfg->costs.stall_cv);
+		}
 	}
 	json_end_object(w);
 }
@@ -242,7 +249,16 @@ void report_variation(GString *out, const struct linsched_config *cfg, const cha
 				       "average (coefficient of variation %g)\n",
 				       prefix, 100.0 * (double)c->steal_ppm / (double)LINSCHED_PPM,
 				       (double)c->stall_ns / 1e6, c->stall_cv);
-	if (c->host_cpus)
+	if (c->host_cpus && c->host_hz)
+		g_string_append_printf(
+			out,
+			"%sthe %u CPUs take turns on %u host CPU%s, turns of %g ms on "
+			"average that end at the ticks of a host at HZ %u, %g ms before the "
+			"guest's: each waits %g %% of the time\n",
+			prefix, cfg->nr_cpus, c->host_cpus, c->host_cpus == 1 ? "" : "s",
+			(double)c->stall_ns / 1e6, c->host_hz, (double)c->host_lead_ns / 1e6,
+			100.0 * (1.0 - (double)c->host_cpus / (double)cfg->nr_cpus));
+	else if (c->host_cpus)
 		g_string_append_printf(
 			out,
 			"%sthe %u CPUs take turns on %u host CPU%s, turns of %g ms on "

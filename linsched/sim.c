@@ -402,13 +402,16 @@ static double grid_mean_ticks(const struct stall_model *m, bool stall)
  * number of them (one, or a turn it wins again, or a slice of the other work that needs more
  * than one tick).
  */
-static uint64_t grid_draw(const struct stall_model *m, bool stall)
+static uint64_t grid_ticks(const struct stall_model *m, double mean)
 {
-	double mean = grid_mean_ticks(m, stall);
-
 	if (mean <= 1.0)
 		return m->grid_ns;
 	return gsl_ran_geometric(m->rng, 1.0 / mean) * m->grid_ns;
+}
+
+static uint64_t grid_draw(const struct stall_model *m, bool stall)
+{
+	return grid_ticks(m, grid_mean_ticks(m, stall));
 }
 
 /*
@@ -485,7 +488,8 @@ static void turns_init(struct linsched_sim *sim, uint64_t salt)
 	const struct linsched_costs *c = &sim->cfg.costs;
 	struct stall_model *m = &sim->stalls[STALL_STEAL];
 
-	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv, 0 };
+	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv,
+				   c->host_hz ? NSEC_PER_SEC / c->host_hz : 0 };
 	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
 		struct linsched_cpu *cpu = &sim->cpus[i];
@@ -995,11 +999,27 @@ static void stall_hold(struct linsched_sim *sim, struct linsched_cpu *cpu, enum 
 
 /* ---- turns: virtual CPUs that share host CPUs (costs.host_cpus) ---- */
 
+/*
+ * When a turn given now ends. On the host's ticks: at a tick, after a geometric number of them
+ * (stall_ns on average, at least one), the first the rest of the tick it began in.
+ */
+static uint64_t turn_end_time(const struct linsched_sim *sim)
+{
+	const struct stall_model *m = &sim->stalls[STALL_STEAL];
+
+	if (!m->grid_ns)
+		return sim->now + stall_draw(m, true);
+	uint64_t lead = sim->cfg.costs.host_lead_ns;
+	uint64_t next = ((sim->now + lead) / m->grid_ns + 1) * m->grid_ns - lead;
+
+	return next - m->grid_ns +
+	       grid_ticks(m, fmax(1.0, (double)m->mean_ns / (double)m->grid_ns));
+}
+
 static void turn_grant(struct linsched_sim *sim, struct linsched_cpu *cpu)
 {
 	cpu->turn = TURN_RUNNING;
-	event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
-		       sim->now + stall_draw(&sim->stalls[STALL_STEAL], true));
+	event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL], turn_end_time(sim));
 	sim->stall_events++;
 	stall_hold(sim, cpu, STALL_STEAL, false);
 }

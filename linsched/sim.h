@@ -95,8 +95,10 @@ struct linsched_costs {
 	 * the guest's own ticks when the two HZ are equal. A CPU runs and waits whole host ticks,
 	 * a geometric number of each: stalls of stall_ns on average but at least one tick, runs of
 	 * the mean that makes steal_ppm; where that is less than a tick, runs of
-	 * one tick and stalls of the mean that makes it. stall_cv is not used. Without steal it has
-	 * nothing to place. 0: stalls at random moments.
+	 * one tick and stalls of the mean that makes it. stall_cv is not used. With host_cpus the
+	 * turns go by the host's ticks instead: each ends at a tick, after a geometric number of
+	 * them (stall_ns on average, at least one; the first is what is left of the tick it began
+	 * in). Without steal or turns it has nothing to place. 0: at random moments.
 	 */
 	unsigned int host_hz;
 	uint64_t host_lead_ns;

@@ -80,8 +80,8 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		{ "host-hz", 0, 0, G_OPTION_ARG_INT64, &cli->host_hz,
 		  "Put --steal's stalls on the host's ticks of this HZ (100, 250, 300 or 1000): "
 		  "each CPU runs and waits whole host ticks, as beside a busy loop on its host CPU, "
-		  "the stalls --stall-ns on average but at least one tick (default 0: stalls at "
-		  "random moments)",
+		  "the stalls --stall-ns on average but at least one tick; with --host-cpus, turns "
+		  "that end at host ticks (default 0: at random moments)",
 		  "HZ" },
 		{ "host-lead-ns", 0, 0, G_OPTION_ARG_INT64, &cli->host_lead_ns,
 		  "With --host-hz: the host's ticks come this long before the guest's, below one "
@@ -215,10 +215,10 @@ bool linsched_cli_config(const struct linsched_cli *cli, struct linsched_config 
 {
 	if (!linsched_cli_config_on(cli, NULL, cfg, error))
 		return false;
-	if (cfg->costs.host_hz && !cfg->costs.steal_ppm) {
+	if (cfg->costs.host_hz && !cfg->costs.steal_ppm && !cfg->costs.host_cpus) {
 		g_set_error(error, CLI_ERROR, 1,
-			    "--host-hz: puts --steal's stalls on the host's ticks; needs --steal "
-			    "(the machine gives none)");
+			    "--host-hz: puts --steal's stalls or --host-cpus's turns on the host's "
+			    "ticks; needs one (the machine gives no steal)");
 		return false;
 	}
 	return true;

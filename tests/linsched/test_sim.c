@@ -1809,16 +1809,27 @@ struct turns_run {
 	bool one_per_cpu; /* each hog stayed on a CPU of its own */
 };
 
+static struct turns_run run_hogs_on(const struct linsched_config *cfg, unsigned int n,
+				    uint64_t work_ns);
+
 static struct turns_run run_hogs_in_turns(unsigned int n, unsigned int h)
 {
-	static const struct act hog[] = { { A_RUN, 20 * MS, 0 } };
 	struct linsched_config cfg = turns_config(n, h);
+
+	return run_hogs_on(&cfg, n, 20 * MS);
+}
+
+/* n hogs of work_ns each on the n CPUs of cfg, run to their end. */
+static struct turns_run run_hogs_on(const struct linsched_config *cfg, unsigned int n,
+				    uint64_t work_ns)
+{
+	const struct act hog[] = { { A_RUN, work_ns, 0 } };
 	struct turns_run out = { 0, { 0 }, true };
 	uint64_t cpus_seen = 0;
 	struct world w;
 
 	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
+	struct linsched_sim *sim = sim_new(cfg);
 
 	for (unsigned int i = 0; i < n; i++)
 		SCRIPT(sim, &w, hog, "hog");
@@ -1859,6 +1870,39 @@ static void test_turns_two_on_one(void **state)
 	assert_int_equal(r.runtime_ns, 40 * MS);
 	for (int i = 0; i < 2; i++)
 		assert_true(r.exit_ns[i] >= 39 * MS - 50000 && r.exit_ns[i] <= 40 * MS);
+}
+
+/*
+ * Two hogs of 18 ms on 2 CPUs that share 1 host CPU in turns of one 4 ms host tick; CPU 0's first
+ * turn lasts until the first host tick, and a CPU whose hog exits mid-turn halts and hands the
+ * host CPU over at once. With the host's ticks on the guest's, CPU 0 runs 0-4, 8-12, 16-20,
+ * 24-28 (16 ms) and 32-34, CPU 1 4-8 ... 28-32 (16 ms) and 34-36: they exit at 34 and 36 ms.
+ * With the host's ticks 2.5 ms ahead (1.5, 5.5, 9.5 ... ms), CPU 0 runs 0-1.5, 5.5-9.5 ...
+ * 29.5-33.5 (17.5 ms), CPU 1 1.5-5.5 ... 25.5-29.5 (16 ms) and 33.5-35.5, then CPU 0 35.5-36:
+ * they exit at 35.5 and 36 ms.
+ */
+static void test_turns_on_host_ticks(void **state)
+{
+	(void)state;
+	static const struct {
+		uint64_t lead_ns, exit0_ns, exit1_ns;
+	} cases[] = { { 0, 34 * MS, 36 * MS }, { 2500000, 35500000, 36 * MS } };
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+		struct linsched_config cfg = turns_config(2, 1);
+
+		cfg.costs.host_hz = 250;
+		cfg.costs.host_lead_ns = cases[c].lead_ns;
+		cfg.costs.stall_ns = 4 * MS;
+		struct turns_run r = run_hogs_on(&cfg, 2, 18 * MS);
+
+		assert_true(r.one_per_cpu);
+		assert_int_equal(MIN(r.exit_ns[0], r.exit_ns[1]),
+				 MIN(cases[c].exit0_ns, cases[c].exit1_ns));
+		assert_int_equal(MAX(r.exit_ns[0], r.exit_ns[1]),
+				 MAX(cases[c].exit0_ns, cases[c].exit1_ns));
+		assert_int_equal(r.runtime_ns, 36 * MS);
+	}
 }
 
 /*
@@ -2144,6 +2188,7 @@ int main(void)
 		cmocka_unit_test(test_host_ticks_half),
 		cmocka_unit_test(test_host_ticks_shares),
 		cmocka_unit_test(test_turns_two_on_one),
+		cmocka_unit_test(test_turns_on_host_ticks),
 		cmocka_unit_test(test_turns_three_on_two),
 		cmocka_unit_test(test_turns_idle_cpu_takes_none),
 		cmocka_unit_test(test_steal_delays_wakeups),
