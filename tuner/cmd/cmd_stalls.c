@@ -106,6 +106,21 @@ static void json_doubles(struct json_writer *w, const double *v, guint n)
 	json_end_array(w);
 }
 
+/* PREFIX_ticks, the counts by length in whole host ticks, and PREFIX_mean_ticks. */
+static void json_ticks(struct json_writer *w, const char *prefix, const guint *n, double mean)
+{
+	g_autofree char *counts = g_strdup_printf("%s_ticks", prefix);
+	g_autofree char *mean_key = g_strdup_printf("%s_mean_ticks", prefix);
+
+	json_key(w, counts);
+	json_begin_array(w);
+	for (guint b = 0; b < HOST_STALL_TICKS; b++)
+		json_uint(w, n[b]);
+	json_end_array(w);
+	json_key(w, mean_key);
+	json_double(w, mean);
+}
+
 static char *json_report(const char *host_path, const char *guest_path, guint64 min_ns,
 			 const HostStalls *h)
 {
@@ -157,20 +172,8 @@ static char *json_report(const char *host_path, const char *guest_path, guint64 
 	if (h->tick_ns) {
 		json_key(&w, "tick_ns");
 		json_uint(&w, h->tick_ns);
-		json_key(&w, "run_ticks");
-		json_begin_array(&w);
-		for (guint b = 0; b < HOST_STALL_TICKS; b++)
-			json_uint(&w, h->run_ticks[b]);
-		json_end_array(&w);
-		json_key(&w, "run_mean_ticks");
-		json_double(&w, h->run_mean_ticks);
-		json_key(&w, "stall_ticks");
-		json_begin_array(&w);
-		for (guint b = 0; b < HOST_STALL_TICKS; b++)
-			json_uint(&w, h->stall_ticks[b]);
-		json_end_array(&w);
-		json_key(&w, "stall_mean_ticks");
-		json_double(&w, h->stall_mean_ticks);
+		json_ticks(&w, "run", h->run_ticks, h->run_mean_ticks);
+		json_ticks(&w, "stall", h->stall_ticks, h->stall_mean_ticks);
 		json_key(&w, "phases");
 		json_begin_array(&w);
 		for (guint b = 0; b < HOST_STALL_PHASES; b++) {
