@@ -175,6 +175,13 @@ void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int ni
 	set_load_weight(p);
 }
 
+void sched_fork_inherit(struct task_struct *p, const struct task_struct *parent)
+{
+	p->wakee_flips = parent->wakee_flips;
+	p->wakee_flip_decay_ts = parent->wakee_flip_decay_ts;
+	p->last_wakee = parent->last_wakee;
+}
+
 void sched_setattr_runtime(struct task_struct *p, u64 runtime)
 {
 	p->se.custom_slice = runtime != 0;

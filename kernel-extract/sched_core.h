@@ -24,6 +24,13 @@ void sched_system_destroy(struct sched_system *sys);
 
 /* Prepares a task for its first enqueue: nice, weight, the system's class (the kernel's sched_fork). */
 void sched_fork(struct sched_system *sys, struct task_struct *p, int pid, int nice);
+/*
+ * What a child keeps of its parent: the kernel's fork copies the whole task, and sched_fork
+ * resets its run-time state but not its wakee history (wakee_flips, last_wakee and the stamp of
+ * their last decay), which wake_wide weighs. A child that seldom wakes anyone keeps its parent's
+ * flips, since they decay only when it wakes.
+ */
+void sched_fork_inherit(struct task_struct *p, const struct task_struct *parent);
 
 /*
  * The part of sched_setattr() that sets a fair task's own slice, sched_runtime, in ns (0: the base

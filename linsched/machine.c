@@ -96,6 +96,7 @@ static const struct key keys[] = {
 	{ "steal", "stall_cv_pct", M(stall_cv_pct), USED },
 	{ "steal", "host_hz", 0, USED },
 	{ "steal", "host_lead_ns", M(host_lead_ns), USED },
+	{ "launch", "wakee_flips", M(launch_wakee_flips), USED },
 	{ "noise", "noise_ppm", M(noise_ppm), USED },
 	{ "noise", "noise_ns", M(noise_ns), USED },
 	{ "noise", "noise_cv_pct", M(noise_cv_pct), USED },
@@ -172,6 +173,9 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 	    (v == 0 || v > 1000))
 		return fail(error, path, line, "%s: %" G_GUINT64_FORMAT " is not in 1..1000",
 			    k->name, v);
+	if (strcmp(k->name, "wakee_flips") == 0 && v > 1000000)
+		return fail(error, path, line,
+			    "wakee_flips: %" G_GUINT64_FORMAT " is more than 1000000", v);
 	if ((strcmp(k->name, "cache_lines") == 0 || strcmp(k->name, "socket_sndbuf_bytes") == 0 ||
 	     strcmp(k->name, "pipe_bytes") == 0) &&
 	    v == 0)
@@ -201,10 +205,11 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 			group = g_strndup(l + 1, n - 2);
 			if (strcmp(group, "machine") != 0 && strcmp(group, "costs") != 0 &&
 			    strcmp(group, "capacity") != 0 && strcmp(group, "steal") != 0 &&
-			    strcmp(group, "noise") != 0 && strcmp(group, "spread") != 0)
+			    strcmp(group, "launch") != 0 && strcmp(group, "noise") != 0 &&
+			    strcmp(group, "spread") != 0)
 				return fail(error, path, line,
 					    "unknown group [%s] (machine, costs, capacity, steal, "
-					    "noise, spread)",
+					    "launch, noise, spread)",
 					    group);
 			continue;
 		}

@@ -38,6 +38,9 @@
  *               to the steal, which the tuner replaces per run by what the host measured;
  *               long_ppm, long_ns, long_cv_pct: the noise's long stalls (a host tick lost
  *               now and then), a source of their own beside the short ones
+ *   [launch]    wakee_flips: the wake_wide history (sched_core.h, sched_fork_inherit) that a
+ *               benchmark's parent brings from the shell that starts it and hands to every worker
+ *               it forks; absent: 0
  *   [spread]    anything (the probe's quartiles; read, not used)
  *
  * Every value is a whole number. An unknown group or key, a bad value or a line that is none of
@@ -85,7 +88,9 @@ struct linsched_machine {
 	uint64_t stall_ns;
 	uint64_t
 		stall_cv_pct; /* the stalls' coefficient of variation, in percent (100: exponential) */
-	unsigned int host_hz;  /* > 0: the stalls on the host's ticks of this HZ (sim.h) */
+	unsigned int host_hz; /* > 0: the stalls on the host's ticks of this HZ (sim.h) */
+	/* The wakee_flips a benchmark's parent brings from the shell that starts it ([launch]). */
+	uint64_t launch_wakee_flips;
 	uint64_t host_lead_ns; /* how long before the guest's ticks the host's come */
 	/* The machine's own stalls, on top of the host's: the same model, independent of it. */
 	uint64_t noise_ppm;

@@ -726,6 +726,16 @@ void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines)
 	t->cache.footprint = lines;
 }
 
+void linsched_task_forked_by(struct linsched_task *t, const struct linsched_task *parent)
+{
+	sched_fork_inherit(&t->ts, &parent->ts);
+}
+
+void linsched_task_set_wakee_flips(struct linsched_task *t, unsigned int flips)
+{
+	t->ts.wakee_flips = flips;
+}
+
 void linsched_task_charge(struct linsched_task *t, uint64_t ns)
 {
 	t->overhead += ns;

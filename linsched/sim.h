@@ -243,6 +243,12 @@ gsl_rng *linsched_task_rng(struct linsched_task *t);
 void linsched_task_set_footprint(struct linsched_task *t, uint64_t lines);
 /* Extra CPU time the task pays when it next runs (a model's own costs, e.g. a syscall's). */
 void linsched_task_charge(struct linsched_task *t, uint64_t ns);
+/* t was forked by parent: it starts with what the kernel's fork keeps of the parent's scheduling
+ * state (its wakee history: sched_fork_inherit). Call it right after creating t. */
+void linsched_task_forked_by(struct linsched_task *t, const struct linsched_task *parent);
+/* The wakee_flips t starts with: what it brings from whoever started it (a benchmark's parent
+ * from the shell that ran it), which wake_wide weighs. Call it right after creating t. */
+void linsched_task_set_wakee_flips(struct linsched_task *t, unsigned int flips);
 /*
  * The cost of one operation whose mean is mean_ns: mean_ns itself when costs.jitter_cv is 0,
  * else a draw from the simulation's cost stream (see struct linsched_costs).

@@ -383,8 +383,10 @@ static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int 
 static struct linsched_task *fsm_task_create(struct hackbench *hb, unsigned int group,
 					     unsigned int index, bool sender);
 
-/* Worker n in the real tools' order: each group's receivers, then its senders. */
-static struct linsched_task *create_worker(struct hackbench *hb, unsigned int n)
+/* Worker n in the real tools' order: each group's receivers, then its senders; forked by parent
+ * (NULL: created by the simulation, at a barrier start). */
+static struct linsched_task *create_worker(struct hackbench *hb, unsigned int n,
+					   const struct linsched_task *parent)
 {
 	unsigned int per_group = 2 * hb->p.fds;
 	unsigned int in_group = n % per_group;
@@ -396,6 +398,8 @@ static struct linsched_task *create_worker(struct hackbench *hb, unsigned int n)
 						in_group >= hb->p.fds);
 
 	linsched_task_set_footprint(t, hb->p.footprint_lines);
+	if (parent)
+		linsched_task_forked_by(t, parent);
 	return t;
 }
 
@@ -405,7 +409,7 @@ static void parent_next(struct linsched_task *t, struct linsched_step *step)
 	struct hackbench *hb = linsched_task_data(t);
 
 	if (hb->created < hb->total) {
-		create_worker(hb, hb->created++);
+		create_worker(hb, hb->created++, t);
 		step->kind = LINSCHED_STEP_RUN;
 		step->ns = hb->p.fork_ns;
 		return;
@@ -477,12 +481,14 @@ struct hackbench *hackbench_create(struct linsched_sim *sim, const struct hackbe
 		 */
 		hb->ready_capacity = p->pipe ? p->capacity_bytes : hackbench_capacity_msgs(p);
 		linsched_waitqueue_init_lifo(&hb->ready_writers);
-		linsched_task_create(sim, &parent_ops, hb, "hackbench", 0);
+		linsched_task_set_wakee_flips(
+			linsched_task_create(sim, &parent_ops, hb, "hackbench", 0),
+			p->parent_flips);
 		return hb;
 	}
 	/* Receivers first, as the real benchmark creates them before the senders of each group. */
 	for (unsigned int n = 0; n < hb->total; n++)
-		create_worker(hb, n);
+		create_worker(hb, n, NULL);
 	return hb;
 }
 

@@ -61,7 +61,10 @@ struct hackbench_params {
 	bool threads;	       /* threads instead of processes */
 	enum hackbench_model model;
 	enum hackbench_start start;
-	uint64_t fork_ns;	    /* parent start: CPU time to create one worker */
+	uint64_t fork_ns; /* parent start: CPU time to create one worker */
+	/* Parent start: the wakee_flips the parent brings from the shell that started it; every
+	 * worker inherits the parent's at its fork (sched_fork_inherit). 0: none. */
+	unsigned int parent_flips;
 	uint64_t capacity_bytes;    /* per channel; 0: the machine's for the kind */
 	uint64_t write_ns, read_ns; /* CPU cost of one write, one read; 0: the machine's */
 	/* CPU cost of a write that finds the channel full or a read that finds it empty, from the

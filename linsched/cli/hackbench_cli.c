@@ -49,6 +49,11 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		  "parent (as the real tools: a parent creates them one by one and releases them "
 		  "with one write)",
 		  "S" },
+		{ "parent-flips", 0, 0, G_OPTION_ARG_INT64, &o->parent_flips,
+		  "--start parent: the wakee_flips the parent brings from the shell that started it, "
+		  "which every worker inherits at its fork and wake_wide weighs (default: the "
+		  "machine's [launch] wakee_flips, else 0)",
+		  "N" },
 		{ "capacity-bytes", 0, 0, G_OPTION_ARG_INT64, &o->capacity_bytes,
 		  "Channel capacity (default: socket 212992, pipe 65536)", "N" },
 		{ "write-cost-ns", 0, 0, G_OPTION_ARG_INT64, &o->write_ns,
@@ -85,6 +90,7 @@ GOptionGroup *hackbench_cli_group(struct hackbench_cli *hc, bool with_groups)
 		FLAG_INT(&o->read_ns, 0, G_MAXINT32),
 		FLAG_INT(&o->block_ns, 0, G_MAXINT32),
 		FLAG_INT(&o->footprint, 0, G_MAXINT32),
+		FLAG_INT(&o->parent_flips, 0, 1000000),
 		FLAG_REAL(&o->solo_ms, 0, 1e9, FLAG_OPEN_LO),
 		FLAG_REAL(&o->degradation, 0, 1, FLAG_OPEN_LO),
 	};
@@ -166,6 +172,17 @@ static bool params_of(const struct hackbench_cli *o, const struct hackbench_shap
 			    o->start);
 		return false;
 	}
+	if (GIVEN(parent_flips) && p->start != HACKBENCH_START_PARENT) {
+		g_set_error(error, CLI_ERROR, 1,
+			    "--parent-flips: the workers inherit them from the parent of --start "
+			    "parent");
+		return false;
+	}
+	/* Not given: the machine's launcher, which only a parent start inherits from. */
+	if (GIVEN(parent_flips))
+		p->parent_flips = (unsigned int)o->parent_flips;
+	else if (m && p->start == HACKBENCH_START_PARENT)
+		p->parent_flips = (unsigned int)m->launch_wakee_flips;
 	if (o->bootstrap_file && !hackbench_load_bootstrap_file(p, o->bootstrap_file, error))
 		return false;
 	if (GIVEN(solo_ms))

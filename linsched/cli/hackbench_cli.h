@@ -15,6 +15,7 @@
 
 struct hackbench_cli {
 	gint64 groups, loops, fds, datasize, capacity_bytes, write_ns, read_ns, block_ns, footprint;
+	gint64 parent_flips; /* the machine's [launch] wakee_flips unless given */
 	gboolean pipe, threads, processes;
 	char *model, *bootstrap_file, *start;
 	double solo_ms, degradation;

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "kernel-extract/sched_core.h"
 #include "kernel-extract/sched_fair.h"
 #include "tests/support/sched_tasks.h"
@@ -410,6 +412,40 @@ static void test_61_wakee_flips_decay(void **state)
 }
 
 /*
+ * A forked child keeps its parent's wakee history (the kernel's fork copies the task and
+ * sched_fork leaves it): a parent of 4 flips forks p, which then, woken by the waker of 8 flips
+ * of test_61_wake_wide, is one of a many-to-many pair (4 >= 2, 8 >= 4 * 2) and stays on its
+ * previous CPU; a task set up by sched_fork alone has 0 flips and is pulled to the waker's CPU.
+ */
+static void test_61_fork_inherits_flips(void **state)
+{
+	struct task_struct w[1], other[1], parent, p;
+
+	for (int forked = 0; forked <= 1; forked++) {
+		struct sched_system *sys = boot_61(state, 2);
+
+		busy(sys, w, 1, 10, 0);
+		busy(sys, other, 1, 20, 1);
+		sleeper(sys, &p, 1, 0, 1);
+		assert_int_equal(p.wakee_flips, 0);
+		memset(&parent, 0, sizeof(parent));
+		parent.wakee_flips = 4;
+		parent.wakee_flip_decay_ts = T0;
+		parent.last_wakee = &other[0];
+		if (forked) {
+			sched_fork_inherit(&p, &parent);
+			assert_int_equal(p.wakee_flips, 4);
+			assert_int_equal(p.wakee_flip_decay_ts, T0);
+			assert_ptr_equal(p.last_wakee, &other[0]);
+		}
+		w[0].wakee_flips = 7;
+		w[0].wakee_flip_decay_ts = T0;
+		assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC),
+				 forked ? 1 : 0);
+	}
+}
+
+/*
  * select_idle_sibling on 4 CPUs sharing a cache, CPUs 0 and 1 busy, 2 and 3 idle: the target (the
  * sync waker's CPU 0) and prev (1) are busy; a recently used CPU 3 that is idle wins over the scan
  * from the target, which would find CPU 2 first. p remembers prev as its recent CPU.
@@ -779,6 +815,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_61_sync_waker_alone_pulls, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_wake_affine_weight, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_wake_wide, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_61_fork_inherits_flips, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_wakee_flips_decay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_recent_used_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_61_timer_wakeup_finds_idle, setup, teardown),

@@ -105,6 +105,10 @@ static const char good[] = "# a probe's file\n"
 			   "[steal]\n"
 			   "steal_ppm=400000\n"
 			   "stall_ns=3000000\n"
+			   "host_hz=250\n"
+			   "host_lead_ns=200000\n"
+			   "[launch]\n"
+			   "wakee_flips=3\n"
 			   "[noise]\n"
 			   "noise_ppm=60000\n"
 			   "noise_ns=40000\n"
@@ -133,6 +137,9 @@ static void test_load(void **state)
 	assert_int_equal(m.pipe_write_ns, 360);
 	/* a socket's blocking system call; the pipe's stays the built-in 0: not modelled */
 	assert_int_equal(m.socket_block_ns, 1500);
+	assert_int_equal(m.host_hz, 250);
+	assert_int_equal(m.host_lead_ns, 200000);
+	assert_int_equal(m.launch_wakee_flips, 3);
 	assert_int_equal(m.pipe_block_ns, 0);
 	/* 160000 bytes hold 200 messages of 100: 800 bytes each, 700 beyond the data. */
 	assert_int_equal(m.socket_sndbuf_bytes, 160000);
@@ -203,6 +210,11 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[steal]\nstall_cv_pct=0\n",
 			  "2: stall_cv_pct: 0 is not in 1..1000");
 	expect_refusal_at(state, "[steal]\nstall_ns=0.5\n", "2: stall_ns: '0.5' is not a whole");
+	expect_refusal_at(state, "[steal]\nhost_hz=200\n", "2: host_hz: 200 is not one of");
+	expect_refusal_at(state, "[steal]\nhost_lead_ns=10000000\n",
+			  "2: host_lead_ns: 10000000 is not below");
+	expect_refusal_at(state, "[launch]\nwakee_flips=1000001\n",
+			  "2: wakee_flips: 1000001 is more than 1000000");
 	expect_refusal_at(state, "[noise]\nnoise_ppm=1000000\n",
 			  "2: noise_ppm: 1000000 is not below");
 	expect_refusal_at(state, "[noise]\nnoise_cv_pct=1001\n",

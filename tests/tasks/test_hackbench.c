@@ -215,6 +215,36 @@ static void test_parent_start(void **state)
 }
 
 /*
+ * The parent brings parent_flips from its shell and every worker it forks inherits them: 50 us
+ * in, the parent (a fork every 20 us, from 0) has made receiver-0.0, receiver-0.1 and
+ * sender-0.0, and nobody has woken anybody yet: all four have the parent's 5 flips, or none when
+ * it brought none.
+ */
+static void test_parent_start_workers_inherit_flips(void **state)
+{
+	(void)state;
+	for (unsigned int flips = 0; flips <= 5; flips += 5) {
+		struct linsched_config cfg = config_for("6.1", 2);
+		struct hackbench_params p = small_params(1, 2, 3);
+
+		cfg.duration_ns = 50000;
+		p.start = HACKBENCH_START_PARENT;
+		p.parent_flips = flips;
+		hackbench_params_resolve(&p);
+		struct linsched_sim *sim = linsched_sim_new(&cfg);
+		struct hackbench *hb = hackbench_create(sim, &p);
+
+		linsched_sim_run(sim);
+		assert_int_equal(linsched_sim_nr_tasks(sim), 4);
+		for (unsigned int i = 0; i < 4; i++)
+			assert_int_equal(
+				linsched_task_sched(linsched_sim_task(sim, i))->wakee_flips, flips);
+		hackbench_free(hb);
+		linsched_sim_free(sim);
+	}
+}
+
+/*
  * The report channel holds what the workload's channels hold (here 2 messages: 2 x 766 bytes).
  * The parent creates all 4 workers before it reads any report: receiver-0.0 and receiver-0.1
  * report and poll; both senders find the channel full and wait, each once. Having created them
@@ -1504,6 +1534,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_parent_start),
+		cmocka_unit_test(test_parent_start_workers_inherit_flips),
 		cmocka_unit_test(test_parent_start_report_channel_fills),
 		cmocka_unit_test(test_capacity_in_messages),
 		cmocka_unit_test(test_validate_names_the_flag),

@@ -387,6 +387,10 @@ static void test_bad_input(void **state)
 		    "/nonexistent-dir/b.ini");
 	USAGE_ERROR("--profile", "--profile", "2.4");
 	USAGE_ERROR("--groups", "--groups", "many");
+	/* Only a parent's workers inherit its flips. */
+	USAGE_ERROR("--parent-flips", "--parent-flips", "2");
+	USAGE_ERROR("--parent-flips", "--start", "barrier", "--parent-flips", "2");
+	USAGE_ERROR("--parent-flips", "--start", "parent", "--parent-flips", "1000001");
 }
 
 /*
@@ -397,8 +401,9 @@ static void test_bad_input(void **state)
 static void test_numbers_and_conflicts_refused(void **state)
 {
 	static const char *const ints[] = {
-		"--groups",	    "--loops",	       "--fds",		 "--datasize",
-		"--capacity-bytes", "--write-cost-ns", "--read-cost-ns", "--footprint-lines",
+		"--groups",	  "--loops",	       "--fds",
+		"--datasize",	  "--capacity-bytes",  "--write-cost-ns",
+		"--read-cost-ns", "--footprint-lines", "--parent-flips",
 	};
 	static const char *const reals[] = { "--solo-ms", "--degradation" };
 	static const char *const not_finite[] = { "nan", "-nan", "inf", "-inf", "1e999" };
