@@ -195,6 +195,16 @@ struct sched_system {
 	u64 resched_mask;  /* CPUs whose need_resched the engine must act on */
 	u64 nr_migrations; /* every set_task_cpu that changed CPU */
 	u64 nr_lb_migrations; /* of which load balancing did */
+	/*
+	 * The kernel's schedstat wakeup counters (/proc/PID/sched), summed over the tasks:
+	 * wakeups that chose a CPU (nr_wakeups), those that ended on another CPU than the waker's
+	 * (nr_wakeups_remote), those for which wake_affine ran (nr_wakeups_affine_attempts: the
+	 * wakee's CPU was not the waker's, and wake_wide judged the pair one-to-one) and those it
+	 * moved to the waker's CPU (nr_wakeups_affine).
+	 */
+	struct {
+		u64 wakeups, remote, affine_attempts, affine;
+	} wake_stats;
 	/* Called when a task changes rq, so the engine can charge migration costs. */
 	void (*migrate_hook)(struct task_struct *p, int from, int to, void *ctx);
 	void *hook_ctx;

@@ -202,7 +202,7 @@ static int wake_affine_weight(const struct sched_system *sys, const struct sched
 	return this_eff_load < prev_eff_load ? this_cpu : NO_CPU;
 }
 
-static int wake_affine(const struct sched_system *sys, const struct sched_domain *sd,
+static int wake_affine(struct sched_system *sys, const struct sched_domain *sd,
 		       struct task_struct *p, struct task_struct *waker, int this_cpu, int prev_cpu,
 		       int sync)
 {
@@ -210,7 +210,11 @@ static int wake_affine(const struct sched_system *sys, const struct sched_domain
 
 	if (target == NO_CPU)
 		target = wake_affine_weight(sys, sd, p, waker, this_cpu, prev_cpu, sync);
-	return target == NO_CPU ? prev_cpu : target;
+	sys->wake_stats.affine_attempts++;
+	if (target != this_cpu)
+		return prev_cpu;
+	sys->wake_stats.affine++;
+	return target;
 }
 
 /* The first idle CPU sharing target's cache, searched from the one after target. */
@@ -284,9 +288,13 @@ int select_task_rq_fair(struct sched_system *sys, struct task_struct *p, int pre
 
 	if (idle >= 0)
 		return idle;
-	if ((wake_flags & WF_SYNC) && this_cpu != prev_cpu &&
-	    wake_affine_2_6_28(sys, p, prev_cpu, this_cpu))
-		return this_cpu;
+	if ((wake_flags & WF_SYNC) && this_cpu != prev_cpu) {
+		sys->wake_stats.affine_attempts++;
+		if (wake_affine_2_6_28(sys, p, prev_cpu, this_cpu)) {
+			sys->wake_stats.affine++;
+			return this_cpu;
+		}
+	}
 	return prev_cpu;
 }
 

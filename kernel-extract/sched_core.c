@@ -225,6 +225,9 @@ bool try_to_wake_up(struct sched_system *sys, struct task_struct *p, int this_cp
 	int cpu = p->sched_class->select_task_rq(sys, p, p->cpu, this_cpu, SD_BALANCE_WAKE,
 						 wake_flags);
 
+	sys->wake_stats.wakeups++;
+	sys->wake_stats.remote += cpu != this_cpu;
+
 	set_task_cpu(sys, p, cpu);
 	p->state = TASK_RUNNING;
 

@@ -141,6 +141,17 @@ void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn e
 	json_uint(&w, res->context_switches);
 	json_key(&w, "migrations");
 	json_uint(&w, res->migrations);
+	json_key(&w, "wakeups");
+	json_begin_object(&w);
+	json_key(&w, "all");
+	json_uint(&w, res->wakeups);
+	json_key(&w, "remote");
+	json_uint(&w, res->wakeups_remote);
+	json_key(&w, "affine_attempts");
+	json_uint(&w, res->wake_affine_attempts);
+	json_key(&w, "affine");
+	json_uint(&w, res->wake_affine_moves);
+	json_end_object(&w);
 	if (cfg->costs.data_cache_lines) {
 		json_key(&w, "data_miss_lines");
 		json_uint(&w, res->data_miss_lines);
@@ -180,6 +191,12 @@ void report_text(GString *out, const struct linsched_sim *sim)
 	g_string_append_printf(
 		out, "context switches: %" G_GUINT64_FORMAT ", migrations: %" G_GUINT64_FORMAT "\n",
 		res->context_switches, res->migrations);
+	g_string_append_printf(out,
+			       "wakeups: %" G_GUINT64_FORMAT ", onto another CPU than the waker's: "
+			       "%" G_GUINT64_FORMAT ", wake_affine weighed %" G_GUINT64_FORMAT
+			       " and moved %" G_GUINT64_FORMAT "\n",
+			       res->wakeups, res->wakeups_remote, res->wake_affine_attempts,
+			       res->wake_affine_moves);
 	for (unsigned int i = 0; i < res->nr_cpus; i++)
 		g_string_append_printf(out, "cpu %u: busy %.2f%%\n", i,
 				       res->runtime_ns ? 100.0 * (double)res->cpu_busy_ns[i] /

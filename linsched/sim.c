@@ -599,6 +599,7 @@ void linsched_sim_set_epoch(struct linsched_sim *sim)
 	sim->epoch = sim->now;
 	sim->result.context_switches = 0;
 	sim->sys.nr_migrations = 0;
+	memset(&sim->sys.wake_stats, 0, sizeof(sim->sys.wake_stats));
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
 		sim->result.cpu_busy_ns[i] = 0;
 		sim->cpus[i].busy_since = sim->now;
@@ -1221,6 +1222,10 @@ void linsched_sim_run(struct linsched_sim *sim)
 
 	sim->result.jiffies = (uint64_t)((scaled + NSEC_PER_SEC - 1) / NSEC_PER_SEC);
 	sim->result.migrations = sim->sys.nr_migrations;
+	sim->result.wakeups = sim->sys.wake_stats.wakeups;
+	sim->result.wakeups_remote = sim->sys.wake_stats.remote;
+	sim->result.wake_affine_attempts = sim->sys.wake_stats.affine_attempts;
+	sim->result.wake_affine_moves = sim->sys.wake_stats.affine;
 }
 
 const struct linsched_result *linsched_sim_result(const struct linsched_sim *sim)

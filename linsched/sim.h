@@ -206,6 +206,9 @@ struct linsched_result {
 	uint64_t jiffies;    /* runtime_ns in ticks, rounded up */
 	uint64_t context_switches;
 	uint64_t migrations;
+	/* The kernel's schedstat wakeup counters summed (sched_system's wake_stats): wakeups, those
+	 * that ended on another CPU than the waker's, those wake_affine weighed, those it moved. */
+	uint64_t wakeups, wakeups_remote, wake_affine_attempts, wake_affine_moves;
 	uint64_t data_miss_lines; /* lines of data in flight read evicted (linsched_data_read_ns) */
 	uint64_t *cpu_busy_ns;	  /* nr_cpus of them, owned by the simulation */
 	unsigned int nr_cpus;

@@ -384,6 +384,9 @@ static void test_61_wake_wide(void **state)
 		p.wakee_flips = flips;
 		assert_int_equal(select_task_rq_fair(sys, &p, 1, 0, SD_BALANCE_WAKE, WF_SYNC),
 				 flips == 4 ? 1 : 0);
+		/* The schedstats: a many-to-many pair is not weighed; the other is, and moved. */
+		assert_int_equal(sys->wake_stats.affine_attempts, flips == 4 ? 0 : 1);
+		assert_int_equal(sys->wake_stats.affine, flips == 4 ? 0 : 1);
 		assert_int_equal(w[0].wakee_flips, 8);
 		assert_ptr_equal(w[0].last_wakee, &p);
 	}

@@ -133,6 +133,7 @@ static void check_conservation(const struct linsched_config *cfg, const struct h
 struct wake_log {
 	GPtrArray *names; /* wakee names after the epoch, in order */
 	int targets[64];
+	unsigned int remote; /* of them, woken onto another CPU than the waker's */
 };
 
 static void log_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_task *waker,
@@ -141,9 +142,9 @@ static void log_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_t
 	struct wake_log *log = ctx;
 	struct linsched_task_stats st;
 
-	(void)cpu;
 	(void)now;
 	(void)waker;
+	log->remote += target_cpu != cpu;
 	linsched_task_stats(wakee, &st);
 	if (log->names->len < G_N_ELEMENTS(log->targets))
 		log->targets[log->names->len] = target_cpu;
@@ -156,6 +157,7 @@ static void forget_wakeups(void *ctx, const struct linsched_sim *sim)
 
 	(void)sim;
 	g_ptr_array_set_size(log->names, 0);
+	log->remote = 0;
 }
 
 /*
@@ -172,7 +174,7 @@ static void test_parent_start(void **state)
 	(void)state;
 	struct linsched_config cfg = config_for("6.1", 2);
 	struct hackbench_params p = small_params(1, 2, 3);
-	struct wake_log log = { g_ptr_array_new_with_free_func(g_free), { 0 } };
+	struct wake_log log = { g_ptr_array_new_with_free_func(g_free), { 0 }, 0 };
 
 	p.start = HACKBENCH_START_PARENT;
 	hackbench_params_resolve(&p);
@@ -194,6 +196,15 @@ static void test_parent_start(void **state)
 	assert_string_equal(g_ptr_array_index(log.names, 3), "receiver-0.0");
 	assert_int_equal(log.targets[0], 1);
 	assert_int_equal(log.targets[1], 0);
+	/* The schedstat counters count the same wakeups: the first went to the other CPU 1 than the
+	 * waker's 0, the second was moved by wake_affine to the waker's CPU. */
+	const struct linsched_result *res = linsched_sim_result(sim);
+
+	assert_int_equal(res->wakeups, log.names->len);
+	assert_int_equal(res->wakeups_remote, log.remote);
+	assert_true(res->wake_affine_moves >= 1);
+	assert_true(res->wake_affine_moves <= res->wake_affine_attempts);
+	assert_true(res->wake_affine_attempts <= res->wakeups);
 	/* 4 reports fit the report channel's 278. */
 	assert_int_equal(hackbench_ready_waits(hb), 0);
 	for (unsigned int i = 1; i < linsched_sim_nr_tasks(sim); i++) {
