@@ -548,6 +548,10 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 	json_string(w, p->model == HACKBENCH_FSM ? "fsm" : "bootstrap");
 	json_key(w, "start");
 	json_string(w, p->start == HACKBENCH_START_PARENT ? "parent" : "barrier");
+	if (p->start == HACKBENCH_START_PARENT) {
+		json_key(w, "parent_flips");
+		json_uint(w, p->parent_flips);
+	}
 	json_key(w, "groups");
 	json_uint(w, p->groups);
 	json_key(w, "loops");
