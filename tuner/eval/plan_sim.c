@@ -95,6 +95,13 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 		else
 			suffer_stalls(sim, real->steal_ppm, real->stall_ns, plan->stall_cv_pct,
 				      FALSE, cfg);
+		/* A host that switched at its ticks: its steal on that grid, unless a flag says. */
+		if (!seen_by_guest(guest_stalls, plan) && plan->host_hz &&
+		    !flag_given(&sim->flags, &sim->host_hz)) {
+			cfg->costs.host_hz = plan->host_hz;
+			if (!flag_given(&sim->flags, &sim->host_lead_ns))
+				cfg->costs.host_lead_ns = plan->host_lead_ns;
+		}
 		if (!linsched_config_validate(cfg, error)) {
 			g_prefix_error(error, "plan %s: its measured stalls: ", plan->name);
 			return FALSE;

@@ -12,8 +12,9 @@
 G_DEFINE_QUARK(plan-set-error-quark, plan_set_error)
 /* clang-format on */
 
-static const char *const known_keys[] = { "csv",       "workload",     "role", "order",
-					  "reference", "stall_cv_pct", NULL };
+static const char *const known_keys[] = { "csv",     "workload",     "role",
+					  "order",   "reference",    "stall_cv_pct",
+					  "host_hz", "host_lead_ns", NULL };
 
 const char *plan_role_name(PlanRole role)
 {
@@ -268,13 +269,32 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 		if (!g_strv_contains(known_keys, keys[i]))
 			return command_error(error,
 					     "[%s] %s: unknown key (csv, workload, role, order, "
-					     "reference, stall_cv_pct)",
+					     "reference, stall_cv_pct, host_hz, host_lead_ns)",
 					     group, keys[i]);
 	if (stall_cv && !g_ascii_string_to_unsigned(stall_cv, 10, 1, 1000, &cv_pct, NULL))
 		return command_error(error,
 				     "[%s] stall_cv_pct: '%s' is not a whole number of per cent in "
 				     "1..1000",
 				     group, stall_cv);
+	g_autofree char *host_hz = g_key_file_get_string(kf, group, "host_hz", NULL);
+	g_autofree char *host_lead = g_key_file_get_string(kf, group, "host_lead_ns", NULL);
+	guint64 hz = 0, lead = 0;
+
+	/* The HZ a kernel can be built with (the simulation's own check is a layer out of reach). */
+	if (host_hz && (!g_ascii_string_to_unsigned(host_hz, 10, 1, 1000, &hz, NULL) ||
+			!(hz == 100 || hz == 250 || hz == 300 || hz == 1000)))
+		return command_error(error, "[%s] host_hz: '%s' is not one of 100, 250, 300, 1000",
+				     group, host_hz);
+	if (host_lead && !host_hz)
+		return command_error(
+			error, "[%s] host_lead_ns: places the host's ticks; give host_hz", group);
+	if (host_lead && (!g_ascii_string_to_unsigned(host_lead, 10, 0, G_MAXUINT64, &lead, NULL) ||
+			  lead >= 1000000000ULL / hz))
+		return command_error(
+			error,
+			"[%s] host_lead_ns: '%s' is not a whole number of ns below the "
+			"host's tick",
+			group, host_lead);
 	if (!csv || !*csv)
 		return command_error(error, "[%s] csv: missing", group);
 	if (!workload || !*workload)
@@ -294,8 +314,14 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 	}
 	g_autofree char *csv_path = resolve(dir, csv);
 
-	if (!add_plan(set, group, csv_path, workload, r, reference, (const char *const *)order,
-		      stall_cv ? (double)cv_pct : NAN, &local)) {
+	gboolean added =
+		add_plan(set, group, csv_path, workload, r, reference, (const char *const *)order,
+			 stall_cv ? (double)cv_pct : NAN, &local);
+	PlanSpec *spec = g_ptr_array_index(set->plans, set->plans->len - 1);
+
+	spec->host_hz = (unsigned int)hz;
+	spec->host_lead_ns = lead;
+	if (!added) {
 		/* The CSV's errors name their file already; the workload's need the key. */
 		if (local->domain == PLAN_SET_ERROR)
 			command_error(error, "[%s] workload: %s", group, local->message);

@@ -18,6 +18,12 @@
  *                                       CSV has each run's steal and mean stall, not their
  *                                       spread, which takes a trace of the host (vm/README.md,
  *                                       "A load of one's own")
+ *   host_hz=250                         optional: the host switched the vCPUs at its ticks of
+ *                                       this HZ (beside busy loops, as `tuner stalls --host-hz`
+ *                                       shows): the twins suffer their host's steal on that grid
+ *                                       (linsched --host-hz), unless --host-hz is given
+ *   host_lead_ns=200000                 optional, with host_hz: how long before the guest's ticks
+ *                                       the host's came (default 0)
  *
  * The workload is rt-tests' hackbench command line: -g/--groups N (default 10), -l/--loops N
  * (100), -f/--fds N (20), -s/--datasize N (100), -p/--pipe, -T/--threads, -P/--process (the
@@ -63,7 +69,9 @@ typedef struct {
 	char *workload; /* the command, as given */
 	HackbenchCommand hb;
 	PlanRole role;
-	double stall_cv_pct; /* the host's stall CV during the plan, per cent; NaN: not given */
+	double stall_cv_pct;   /* the host's stall CV during the plan, per cent; NaN: not given */
+	unsigned int host_hz;  /* the host's tick its stalls came on; 0: at random moments */
+	uint64_t host_lead_ns; /* with host_hz: how long before the guest's ticks the host's came */
 	RealPlan *real;
 } PlanSpec;
 

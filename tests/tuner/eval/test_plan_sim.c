@@ -394,6 +394,60 @@ static void test_plan_stall_cv(void **state)
 }
 
 /*
+ * A plan set's host_hz and host_lead_ns (plan_set.h): every twin suffers its run's steal on the
+ * host's ticks, as linsched --host-hz does with that run's steal and stall (1 ms ticks, 0.1 ms
+ * after the guest's, so that this short run meets them); --host-hz, when given, wins (0 there:
+ * no grid, stalls at random moments, another runtime).
+ */
+static void test_plan_host_hz(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
+	g_autofree char *path = g_build_filename(*state, "hz.csv", NULL);
+	g_autofree char *ini = g_build_filename(*state, "hz.ini", NULL);
+	GError *error = NULL;
+	struct workload_cli wc;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	assert_true(g_file_set_contents(ini,
+					"[hz]\ncsv=hz.csv\nworkload=hackbench -T -g 2 -l 10 -f 4\n"
+					"host_hz=1000\nhost_lead_ns=900000\n",
+					-1, NULL));
+	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
+
+	if (!set)
+		fail_msg("%s", error->message);
+	assert_int_equal(plan_set_plan(set, 0)->host_hz, 1000);
+	assert_int_equal(plan_set_plan(set, 0)->host_lead_ns, 900000);
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *grid = simulate(set, &wc, 1, 1);
+	double d = linsched_runtime(
+		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000",
+				       "--seed", "1", "--steal", "0.4", "--stall-ns", "1000000",
+				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
+	double w = linsched_runtime(
+		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", "0",
+				       "--seed", "1", "--steal", "0.5", "--stall-ns", "1000000",
+				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
+
+	assert_close(grid[0].runtime_ns, d, 0);
+	assert_close(grid[1].ratio, w / d, 1e-12);
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--host-hz", "0", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.4", "1000000"), 0);
+	assert_true(flagged[0].runtime_ns != d);
+	workload_cli_clear(&wc);
+}
+
+/*
  * A plan that also carries the stalls the guest saw before each run (make-plan.sh -n): asked
  * for (--stalls guest), they win over the host's steal, shape included. The plan's medians over runs 0, 2, 3 and 4 are 300000
  * ppm (200000, 300000, 400000, 300000), 1 ms (0.5, 2, 1, 1) and CV 2 (3, 1, 2, 2); wake0's
@@ -492,6 +546,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_host_hz, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_stall_cv, temp_dir_setup,
 						temp_dir_teardown),

@@ -118,6 +118,7 @@ static void test_key_file(void **state)
 	assert_string_equal(real_plan_setting(a->real, 0)->id, "base");
 	assert_close(a->stall_cv_pct, 175, 0);
 	assert_true(isnan(b->stall_cv_pct)); /* not given: the machine's */
+	assert_int_equal(b->host_hz, 0);     /* not given: stalls at random moments */
 	assert_string_equal(plan_role_name(b->role), "test");
 	assert_true(b->hb.pipe);
 	assert_false(b->hb.threads);
@@ -155,6 +156,13 @@ static void test_refusals(void **state)
 	expect_set_error(dir, "[a]\ncsv=ok.csv\n", "plans.ini: [a] workload: missing");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nrounds=3\n",
 			 "plans.ini: [a] rounds: unknown key");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nhost_hz=200\n",
+			 "plans.ini: [a] host_hz: '200' is not one of");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nhost_lead_ns=5\n",
+			 "plans.ini: [a] host_lead_ns: places the host's ticks; give host_hz");
+	expect_set_error(dir,
+			 "[a]\ncsv=ok.csv\nworkload=hackbench\nhost_hz=250\nhost_lead_ns=4000000\n",
+			 "plans.ini: [a] host_lead_ns: '4000000' is not a whole number");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=0\n",
 			 "plans.ini: [a] stall_cv_pct: '0' is not a whole number");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=1001\n",
