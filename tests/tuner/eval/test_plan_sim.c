@@ -343,6 +343,29 @@ static void test_measured_steal(void **state)
 }
 
 /*
+ * A plan set of one plan, [name], of name.csv holding csv, run as "hackbench -T -g 2 -l 10 -f 4"
+ * with the plans.ini keys extra, in the test's directory.
+ */
+static PlanSet *one_plan_set(void **state, const char *name, const char *csv, const char *extra)
+{
+	g_autofree char *csv_name = g_strdup_printf("%s.csv", name);
+	g_autofree char *ini_name = g_strdup_printf("%s.ini", name);
+	g_autofree char *path = g_build_filename(*state, csv_name, NULL);
+	g_autofree char *ini = g_build_filename(*state, ini_name, NULL);
+	g_autofree char *text = g_strdup_printf(
+		"[%s]\ncsv=%s\nworkload=hackbench -T -g 2 -l 10 -f 4\n%s", name, csv_name, extra);
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	assert_true(g_file_set_contents(ini, text, -1, NULL));
+	PlanSet *set = plan_set_read(ini, &error);
+
+	if (!set)
+		fail_msg("%s", error->message);
+	return set;
+}
+
+/*
  * A plan set's stall_cv_pct (plan_set.h): the host's steal of every twin, as in
  * test_measured_steal, in stalls of that spread instead of the machine's (1, a gamma's
  * exponential, in the built-in machine); --stall-cv, when given, still wins. The stalls are
@@ -356,20 +379,9 @@ static void test_plan_stall_cv(void **state)
 		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,200000,20000\n"
 		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,30000\n"
 		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,250000,25000\n";
-	g_autofree char *path = g_build_filename(*state, "cv.csv", NULL);
-	g_autofree char *ini = g_build_filename(*state, "cv.ini", NULL);
-	GError *error = NULL;
 	struct workload_cli wc;
+	g_autoptr(PlanSet) set = one_plan_set(state, "cv", csv, "stall_cv_pct=250\n");
 
-	assert_true(g_file_set_contents(path, csv, -1, NULL));
-	assert_true(g_file_set_contents(ini,
-					"[cv]\ncsv=cv.csv\nworkload=hackbench -T -g 2 -l 10 -f 4\n"
-					"stall_cv_pct=250\n",
-					-1, NULL));
-	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
-
-	if (!set)
-		fail_msg("%s", error->message);
 	assert_close(plan_set_plan(set, 0)->stall_cv_pct, 250, 0);
 
 	flags_init(&wc, NULL);
@@ -407,20 +419,10 @@ static void test_plan_host_hz(void **state)
 		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
 		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
 		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
-	g_autofree char *path = g_build_filename(*state, "hz.csv", NULL);
-	g_autofree char *ini = g_build_filename(*state, "hz.ini", NULL);
-	GError *error = NULL;
 	struct workload_cli wc;
+	g_autoptr(PlanSet) set =
+		one_plan_set(state, "hz", csv, "host_hz=1000\nhost_lead_ns=900000\n");
 
-	assert_true(g_file_set_contents(path, csv, -1, NULL));
-	assert_true(g_file_set_contents(ini,
-					"[hz]\ncsv=hz.csv\nworkload=hackbench -T -g 2 -l 10 -f 4\n"
-					"host_hz=1000\nhost_lead_ns=900000\n",
-					-1, NULL));
-	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
-
-	if (!set)
-		fail_msg("%s", error->message);
 	assert_int_equal(plan_set_plan(set, 0)->host_hz, 1000);
 	assert_int_equal(plan_set_plan(set, 0)->host_lead_ns, 900000);
 
