@@ -136,7 +136,8 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 	if (k->use == INFO)
 		return true;
 	if (strcmp(k->name, "hz") == 0 || strcmp(k->name, "host_hz") == 0) {
-		bool host = k->name[0] == 'h' && k->name[1] == 'o';
+		bool host =
+			strcmp(k->name, "host_hz") == 0; /* 0 is no host tick; no guest lacks one */
 
 		if (!linsched_hz_valid(v) && !(host && v == 0))
 			return fail(error, path, line,
