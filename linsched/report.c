@@ -3,6 +3,17 @@
  */
 #include "linsched/report.h"
 
+/* The host's tick that stalls or turns go by, when there is one (costs.host_hz). */
+static void write_host_ticks(struct json_writer *w, const struct linsched_costs *c)
+{
+	if (!c->host_hz)
+		return;
+	json_key(w, "host_hz");
+	json_uint(w, c->host_hz);
+	json_key(w, "host_lead_ns");
+	json_uint(w, c->host_lead_ns);
+}
+
 static void write_knobs(struct json_writer *w, const struct linsched_config *cfg)
 {
 	json_key(w, "knobs");
@@ -46,22 +57,17 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_key(w, "jitter_cv");
 		json_double(w, cfg->costs.jitter_cv);
 	}
-	if (cfg->costs.steal_ppm && cfg->costs.host_hz) {
+	if (cfg->costs.steal_ppm) {
 		json_key(w, "steal_ppm");
 		json_uint(w, cfg->costs.steal_ppm);
-		json_key(w, "host_hz");
-		json_uint(w, cfg->costs.host_hz);
-		json_key(w, "host_lead_ns");
-		json_uint(w, cfg->costs.host_lead_ns);
+		write_host_ticks(w, &cfg->costs);
 		json_key(w, "stall_ns");
 		json_uint(w, cfg->costs.stall_ns);
-	} else if (cfg->costs.steal_ppm) {
-		json_key(w, "steal_ppm");
-		json_uint(w, cfg->costs.steal_ppm);
-		json_key(w, "stall_ns");
-		json_uint(w, cfg->costs.stall_ns);
-		json_key(w, "stall_cv");
-		json_double(w, cfg->costs.stall_cv);
+		/* On the host's ticks the stalls are whole ticks: no spread of their own. */
+		if (!cfg->costs.host_hz) {
+			json_key(w, "stall_cv");
+			json_double(w, cfg->costs.stall_cv);
+		}
 	}
 	if (cfg->costs.host_cpus) {
 		json_key(w, "host_cpus");
@@ -69,10 +75,7 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_key(w, "turn_ns");
 		json_uint(w, cfg->costs.stall_ns);
 		if (cfg->costs.host_hz) {
-			json_key(w, "host_hz");
-			json_uint(w, cfg->costs.host_hz);
-			json_key(w, "host_lead_ns");
-			json_uint(w, cfg->costs.host_lead_ns);
+			write_host_ticks(w, &cfg->costs);
 		} else {
 			json_key(w, "turn_cv");
 			json_double(w, cfg->costs.stall_cv);

@@ -405,6 +405,16 @@ static void test_plan_stall_cv(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* linsched hackbench at wakeup granularity wake, seed 1, stolen steal in 1 ms stalls on test_plan_host_hz's
+ * host ticks. */
+static double linsched_on_ticks(const char *wake, const char *steal)
+{
+	return linsched_runtime(
+		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", wake,
+				       "--seed", "1", "--steal", steal, "--stall-ns", "1000000",
+				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
+}
+
 /*
  * A plan set's host_hz and host_lead_ns (plan_set.h): every twin suffers its run's steal on the
  * host's ticks, as linsched --host-hz does with that run's steal and stall (1 ms ticks, 0.1 ms
@@ -428,14 +438,8 @@ static void test_plan_host_hz(void **state)
 
 	flags_init(&wc, NULL);
 	g_autofree SimSetting *grid = simulate(set, &wc, 1, 1);
-	double d = linsched_runtime(
-		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000",
-				       "--seed", "1", "--steal", "0.4", "--stall-ns", "1000000",
-				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
-	double w = linsched_runtime(
-		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", "0",
-				       "--seed", "1", "--steal", "0.5", "--stall-ns", "1000000",
-				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
+	double d = linsched_on_ticks("2000000", "0.4");
+	double w = linsched_on_ticks("0", "0.5");
 
 	assert_close(grid[0].runtime_ns, d, 0);
 	assert_close(grid[1].ratio, w / d, 1e-12);
