@@ -27,7 +27,8 @@ LDFLAGS_asan    := -fsanitize=address,undefined
 LDFLAGS_debug   :=
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
-MAINS     := linsched/cli/main.c linsched/cli/probe_main.c tuner/cmd/main.c
+MAINS     := linsched/cli/main.c linsched/cli/probe_main.c linsched/cli/launch_main.c \
+             tuner/cmd/main.c
 LIB_SRCS  := $(filter-out $(MAINS),$(shell find $(SRC_DIRS) -name '*.c' | sort))
 TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 # Helpers shared by the tests (spawning the programs, reading their output), linked into each.
@@ -188,11 +189,17 @@ report: all
 
 # The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
 # (make vm puts it there; tuner vm probe runs it in the guest).
-probe-static: bin/linsched-probe-static
+probe-static: bin/linsched-probe-static bin/linsched-launch-static
 bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
 	@mkdir -p bin
 	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
 	    -lpthread -lm -o $@
+
+# The launcher alone, linked statically for the same initramfs: the real runs start hackbench
+# with known wakee_flips through it (linsched/cli/launch.h).
+bin/linsched-launch-static: linsched/cli/cmd_launch.c linsched/cli/launch_main.c linsched/cli/launch.h
+	@mkdir -p bin
+	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_launch.c linsched/cli/launch_main.c -o $@
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linsched/cli/commands.h"
+#include "linsched/cli/launch.h"
 #include "linsched/cli/probe.h"
 
 static void usage(FILE *f)
@@ -14,6 +15,7 @@ static void usage(FILE *f)
 	      "  run        simulate simple tasks (cpu, sleeprun, randsleeprun) for a given time\n"
 	      "  hackbench  simulate the hackbench messaging benchmark to completion\n"
 	      "  probe      measure this machine's costs and write machine.ini (--machine FILE)\n"
+	      "  launch     run a command with the kernel's wakee_flips at a known count\n"
 	      "\n"
 	      "linsched COMMAND --help lists a command's options.\n",
 	      f);
@@ -36,6 +38,9 @@ int main(int argc, char **argv)
 		return linsched_cmd_hackbench(argc - 1, argv + 1);
 	if (strcmp(argv[1], "probe") == 0)
 		return linsched_probe_main(argc - 1, argv + 1);
-	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench, probe)\n", argv[1]);
+	if (strcmp(argv[1], "launch") == 0)
+		return linsched_launch_main(argc - 1, argv + 1);
+	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench, probe, launch)\n",
+		argv[1]);
 	return 2;
 }
