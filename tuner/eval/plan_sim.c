@@ -84,6 +84,18 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 		return FALSE;
 	}
 	hackbench_cli_adjust_config(sim, hb, cfg);
+	/* A parent whose flips the guest fixed (linsched launch) starts the twins with the same. */
+	if (plan->parent_flips >= 0 && !flag_given(&flags->hb.flags, &flags->hb.parent_flips)) {
+		if (hb->start != HACKBENCH_START_PARENT) {
+			g_set_error(
+				error, PLAN_SIM_ERROR, 0,
+				"plan %s: parent_flips: the workers inherit them from the parent "
+				"of --start parent; give it",
+				plan->name);
+			return FALSE;
+		}
+		hb->parent_flips = (unsigned int)plan->parent_flips;
+	}
 	/* The stalls were part of what the real runs ran on (vm_steal.h, make-plan.sh -n): suffer
 	 * them too, as the guest saw them when it did, else the host's steal. */
 	if (plan_sim_twins(flags, guest_stalls, plan)) {

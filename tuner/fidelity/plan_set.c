@@ -14,7 +14,8 @@ G_DEFINE_QUARK(plan-set-error-quark, plan_set_error)
 
 static const char *const known_keys[] = { "csv",     "workload",     "role",
 					  "order",   "reference",    "stall_cv_pct",
-					  "host_hz", "host_lead_ns", NULL };
+					  "host_hz", "host_lead_ns", "parent_flips",
+					  NULL };
 
 const char *plan_role_name(PlanRole role)
 {
@@ -231,6 +232,7 @@ static gboolean add_plan(PlanSet *set, const char *name, const char *csv, const 
 	p->workload = g_strdup(workload);
 	p->role = role;
 	p->stall_cv_pct = stall_cv_pct;
+	p->parent_flips = -1;
 	g_ptr_array_add(set->plans, p);
 	if (!hackbench_command_parse(workload, &p->hb, error))
 		return FALSE;
@@ -269,7 +271,8 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 		if (!g_strv_contains(known_keys, keys[i]))
 			return command_error(error,
 					     "[%s] %s: unknown key (csv, workload, role, order, "
-					     "reference, stall_cv_pct, host_hz, host_lead_ns)",
+					     "reference, stall_cv_pct, host_hz, host_lead_ns, "
+					     "parent_flips)",
 					     group, keys[i]);
 	if (stall_cv && !g_ascii_string_to_unsigned(stall_cv, 10, 1, 1000, &cv_pct, NULL))
 		return command_error(error,
@@ -295,6 +298,13 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 			"[%s] host_lead_ns: '%s' is not a whole number of ns below the "
 			"host's tick",
 			group, host_lead);
+	g_autofree char *parent_flips = g_key_file_get_string(kf, group, "parent_flips", NULL);
+	guint64 flips = 0;
+
+	if (parent_flips && !g_ascii_string_to_unsigned(parent_flips, 10, 0, 1000, &flips, NULL))
+		return command_error(error,
+				     "[%s] parent_flips: '%s' is not a whole number in 0..1000",
+				     group, parent_flips);
 	if (!csv || !*csv)
 		return command_error(error, "[%s] csv: missing", group);
 	if (!workload || !*workload)
@@ -321,6 +331,7 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 
 	spec->host_hz = (unsigned int)hz;
 	spec->host_lead_ns = lead;
+	spec->parent_flips = parent_flips ? (int)flips : -1;
 	if (!added) {
 		/* The CSV's errors name their file already; the workload's need the key. */
 		if (local->domain == PLAN_SET_ERROR)

@@ -24,6 +24,11 @@
  *                                       (linsched --host-hz), unless --host-hz is given
  *   host_lead_ns=200000                 optional, with host_hz: how long before the guest's ticks
  *                                       the host's came (default 0)
+ *   parent_flips=10                     optional: the wakee_flips hackbench's parent forked its
+ *                                       workers with, where the guest knew them (runs started
+ *                                       through `linsched launch`, forks traced: vm/data/flips/):
+ *                                       the twins' parent (--start parent) starts with them,
+ *                                       unless --parent-flips is given (0..1000)
  *
  * The workload is rt-tests' hackbench command line: -g/--groups N (default 10), -l/--loops N
  * (100), -f/--fds N (20), -s/--datasize N (100), -p/--pipe, -T/--threads, -P/--process (the
@@ -72,6 +77,7 @@ typedef struct {
 	double stall_cv_pct;   /* the host's stall CV during the plan, per cent; NaN: not given */
 	unsigned int host_hz;  /* the host's tick its stalls came on; 0: at random moments */
 	uint64_t host_lead_ns; /* with host_hz: how long before the guest's ticks the host's came */
+	int parent_flips;      /* the wakee_flips the real parent started with; -1: not known */
 	RealPlan *real;
 } PlanSpec;
 

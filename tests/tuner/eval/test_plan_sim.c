@@ -453,6 +453,67 @@ static void test_plan_host_hz(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* linsched hackbench at the defaults, seed 1, with a run's steal and a parent of --parent-flips
+ * flips ("" for the default). */
+static double linsched_flips(const char *steal, const char *flips)
+{
+	return linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed", "1", "--steal",
+		steal, "--stall-ns", "1000000", *flips ? "--parent-flips" : NULL, flips, NULL });
+}
+
+/*
+ * A plan set's parent_flips (plan_set.h): the real runs were started through linsched launch,
+ * so every twin's parent starts with those flips, as linsched --parent-flips does; the flag,
+ * when given, wins; without --start parent there is no parent to start with them, and the plan
+ * is refused by name.
+ */
+static void test_plan_parent_flips(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
+	struct workload_cli wc;
+	g_autoptr(PlanSet) set = one_plan_set(state, "flips", csv, "parent_flips=3\n");
+	double three = linsched_flips("0.4", "3");
+
+	assert_int_equal(plan_set_plan(set, 0)->parent_flips, 3);
+	/* The flips change the run, else this test could not fail. */
+	assert_true(three != linsched_flips("0.4", ""));
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *launched = simulate(set, &wc, 1, 1);
+
+	assert_close(launched[0].runtime_ns, three, 0);
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--parent-flips", "0", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
+	workload_cli_clear(&wc);
+
+	const char *const barrier_start[] = { "--profile", "6.1",     "--cpus", "2",
+					      "--start",   "barrier", NULL };
+	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	PlanSim ps = { &wc, 1, ev, FALSE };
+	SimSetting **sims = NULL;
+	GError *error = NULL;
+
+	workload_cli_init(&wc);
+	if (!workload_cli_parse(&wc, barrier_start, &error))
+		fail_msg("%s", error->message);
+	assert_false(plan_sim_run(&ps, set, NULL, &sims, &error));
+	assert_string_equal(error->message, "plan flips: parent_flips: the workers inherit them "
+					    "from the parent of --start parent; give it");
+	g_error_free(error);
+	workload_cli_clear(&wc);
+}
+
 /*
  * A plan that also carries the stalls the guest saw before each run (make-plan.sh -n): asked
  * for (--stalls guest), they win over the host's steal, shape included. The plan's medians over runs 0, 2, 3 and 4 are 300000
@@ -552,6 +613,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_like_linsched, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_parent_flips, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_host_hz, temp_dir_setup,
 						temp_dir_teardown),

@@ -163,6 +163,10 @@ static void test_refusals(void **state)
 	expect_set_error(dir,
 			 "[a]\ncsv=ok.csv\nworkload=hackbench\nhost_hz=250\nhost_lead_ns=4000000\n",
 			 "plans.ini: [a] host_lead_ns: '4000000' is not a whole number");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nparent_flips=1001\n",
+			 "plans.ini: [a] parent_flips: '1001' is not a whole number in 0..1000");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nparent_flips=-1\n",
+			 "plans.ini: [a] parent_flips: '-1' is not a whole number");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=0\n",
 			 "plans.ini: [a] stall_cv_pct: '0' is not a whole number");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nstall_cv_pct=1001\n",
