@@ -290,6 +290,35 @@ static void test_repository_hog_plans(void **state)
 	assert_close(plan_set_plan(set, 0)->stall_cv_pct, 177, 0);
 	assert_true(plan_set_plan(set, 1)->hb.threads);
 	assert_close(plan_set_plan(set, 1)->stall_cv_pct, 129, 0);
+	for (guint i = 0; i < set->plans->len; i++) {
+		assert_int_equal(plan_set_plan(set, i)->host_hz, 250);
+		assert_int_equal(plan_set_plan(set, i)->host_lead_ns, 200000);
+		assert_int_equal(plan_set_plan(set, i)->parent_flips, -1);
+	}
+}
+
+/* The same workloads started through linsched launch: the flips their forks inherited. */
+static void test_repository_flips_plans(void **state)
+{
+	GError *error = NULL;
+	g_autoptr(PlanSet) set = plan_set_read("vm/data/flips/plans.ini", &error);
+
+	(void)state;
+	assert_null(error);
+	assert_int_equal(set->plans->len, 2);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), 2);
+	for (guint i = 0; i < set->plans->len; i++) {
+		const RealPlan *real = plan_set_plan(set, i)->real;
+
+		assert_int_equal(real->settings->len, 12);
+		assert_int_equal(real->rounds, 5);
+		assert_int_equal(real->steal_runs, 60);
+		assert_int_equal(plan_set_plan(set, i)->host_hz, 250);
+	}
+	assert_false(plan_set_plan(set, 0)->hb.threads);
+	assert_int_equal(plan_set_plan(set, 0)->parent_flips, 10);
+	assert_true(plan_set_plan(set, 1)->hb.threads);
+	assert_int_equal(plan_set_plan(set, 1)->parent_flips, 35);
 }
 
 int main(void)
@@ -301,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_repository_plans),
 		cmocka_unit_test(test_repository_steal_plans),
 		cmocka_unit_test(test_repository_hog_plans),
+		cmocka_unit_test(test_repository_flips_plans),
 		cmocka_unit_test(test_repository_stall_plans),
 	};
 
