@@ -405,6 +405,15 @@ static void test_plan_stall_cv(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* Three runs, each with the host's steal in stalls of 1 ms: test_plan_host_hz's and
+ * test_plan_parent_flips's plan. */
+static const char STEAL_1MS_CSV[] =
+	"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+	"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
+	"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
+	"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
+	"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
+
 /* linsched hackbench at wakeup granularity wake, seed 1, stolen steal in 1 ms stalls on test_plan_host_hz's
  * host ticks. */
 static double linsched_on_ticks(const char *wake, const char *steal)
@@ -423,15 +432,9 @@ static double linsched_on_ticks(const char *wake, const char *steal)
  */
 static void test_plan_host_hz(void **state)
 {
-	static const char csv[] =
-		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
-		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
-		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
-		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
-		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
 	struct workload_cli wc;
 	g_autoptr(PlanSet) set =
-		one_plan_set(state, "hz", csv, "host_hz=1000\nhost_lead_ns=900000\n");
+		one_plan_set(state, "hz", STEAL_1MS_CSV, "host_hz=1000\nhost_lead_ns=900000\n");
 
 	assert_int_equal(plan_set_plan(set, 0)->host_hz, 1000);
 	assert_int_equal(plan_set_plan(set, 0)->host_lead_ns, 900000);
@@ -470,14 +473,8 @@ static double linsched_flips(const char *steal, const char *flips)
  */
 static void test_plan_parent_flips(void **state)
 {
-	static const char csv[] =
-		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
-		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns\n"
-		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000\n"
-		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000\n"
-		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000\n";
 	struct workload_cli wc;
-	g_autoptr(PlanSet) set = one_plan_set(state, "flips", csv, "parent_flips=3\n");
+	g_autoptr(PlanSet) set = one_plan_set(state, "flips", STEAL_1MS_CSV, "parent_flips=3\n");
 	double three = linsched_flips("0.4", "3");
 
 	assert_int_equal(plan_set_plan(set, 0)->parent_flips, 3);
