@@ -11,7 +11,7 @@
  *   1. settle: N rounds, each 1.1 s after the last, of waking one helper A. Every round halves;
  *      the first also adds one, A being new. From W inherited flips that leaves
  *      linsched_launch_settled_flips(W, N): 0 for every W up to 125 with the default N = 7
- *      (a guest's init passed on 2 to 61 in our traces, vm/data/flips/);
+ *      (the guest's shell passed on 0 to 72 in our traces, vm/data/flips/);
  *   2. K rounds of waking helpers B1 .. BK, each once, in less than a second: +1 each, as each
  *      differs from the last (A, then the previous B); no halving, the last was under a second
  *      ago;
@@ -25,7 +25,7 @@
  *
  * "Exactly K" holds up to the exec. A wakeup from an interrupt (a timer's, a softirq's) is
  * recorded on whatever task it interrupted, so the command gains a flip for each kernel thread
- * that an interrupt wakes while it runs, as any task does: 1 or 2 more before hackbench's first
+ * that an interrupt wakes while it runs, as any task does: 1 to 5 more before hackbench's first
  * fork in the guest's traces (vm/data/flips/).
  *
  * The helpers sleep in read() on a pipe of their own; the launcher wakes one with a one-byte
@@ -114,8 +114,13 @@ static int helper_start(struct helper *h, const struct helper *before, unsigned 
 	if (pipe(fds) != 0)
 		return launch_fail("pipe");
 	h->pid = fork();
-	if (h->pid < 0)
-		return launch_fail("fork");
+	if (h->pid < 0) {
+		int rc = launch_fail("fork");
+
+		close(fds[0]);
+		close(fds[1]);
+		return rc;
+	}
 	if (h->pid == 0) {
 		close(fds[1]);
 		for (unsigned int i = 0; i < nbefore; i++)
