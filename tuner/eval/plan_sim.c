@@ -98,26 +98,33 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 	}
 	/* The stalls were part of what the real runs ran on (vm_steal.h, make-plan.sh -n): suffer
 	 * them too, as the guest saw them when it did, else the host's steal. */
-	if (plan_sim_twins(flags, guest_stalls, plan)) {
+	gboolean twins = plan_sim_twins(flags, guest_stalls, plan);
+	gboolean by_guest = twins && seen_by_guest(guest_stalls, plan);
+
+	if (twins) {
 		const RealPlan *real = plan->real;
 
-		if (seen_by_guest(guest_stalls, plan))
+		if (by_guest)
 			suffer_stalls(sim, real->guest_ppm, real->guest_ns, real->guest_cv_pct,
 				      TRUE, cfg);
 		else
 			suffer_stalls(sim, real->steal_ppm, real->stall_ns, plan->stall_cv_pct,
 				      FALSE, cfg);
-		/* A host that switched at its ticks: its steal on that grid, unless a flag says. */
-		if (!seen_by_guest(guest_stalls, plan) && plan->host_hz &&
-		    !flag_given(&sim->flags, &sim->host_hz)) {
-			cfg->costs.host_hz = plan->host_hz;
-			if (!flag_given(&sim->flags, &sim->host_lead_ns))
-				cfg->costs.host_lead_ns = plan->host_lead_ns;
-		}
-		if (!linsched_config_validate(cfg, error)) {
-			g_prefix_error(error, "plan %s: its measured stalls: ", plan->name);
-			return FALSE;
-		}
+	}
+	/*
+	 * A host that switched at its ticks: the host's stalls on that grid, the measured steal of
+	 * the twins or the flags' steal or turns, unless a flag says. The stalls the guest saw keep
+	 * their measured shape.
+	 */
+	if (!by_guest && plan->host_hz && !flag_given(&sim->flags, &sim->host_hz)) {
+		cfg->costs.host_hz = plan->host_hz;
+		if (!flag_given(&sim->flags, &sim->host_lead_ns))
+			cfg->costs.host_lead_ns = plan->host_lead_ns;
+	}
+	if ((twins || plan->host_hz) && !linsched_config_validate(cfg, error)) {
+		g_prefix_error(error, "plan %s: %s: ", plan->name,
+			       twins ? "its measured stalls" : "its host's ticks");
+		return FALSE;
 	}
 	return TRUE;
 }

@@ -21,7 +21,9 @@
  *   host_hz=250                         optional: the host switched the vCPUs at its ticks of
  *                                       this HZ (beside busy loops, as `tuner stalls --host-hz`
  *                                       shows): the twins suffer their host's steal on that grid
- *                                       (linsched --host-hz), unless --host-hz is given
+ *                                       (linsched --host-hz), and --steal's or --host-cpus's
+ *                                       stalls, which replace them, too, unless --host-hz is
+ *                                       given
  *   host_lead_ns=200000                 optional, with host_hz: how long before the guest's ticks
  *                                       the host's came (default 0)
  *   parent_flips=10                     optional: the wakee_flips hackbench's parent forked its

@@ -428,7 +428,8 @@ static double linsched_on_ticks(const char *wake, const char *steal)
  * A plan set's host_hz and host_lead_ns (plan_set.h): every twin suffers its run's steal on the
  * host's ticks, as linsched --host-hz does with that run's steal and stall (1 ms ticks, 0.1 ms
  * after the guest's, so that this short run meets them); --host-hz, when given, wins (0 there:
- * no grid, stalls at random moments, another runtime).
+ * no grid, stalls at random moments, another runtime); turns in place of the twins end on the
+ * same ticks.
  */
 static void test_plan_host_hz(void **state)
 {
@@ -453,6 +454,22 @@ static void test_plan_host_hz(void **state)
 
 	assert_close(flagged[0].runtime_ns, linsched_defaults_with("0.4", "1000000"), 0);
 	assert_true(flagged[0].runtime_ns != d);
+	workload_cli_clear(&wc);
+
+	/* No twins (the CPUs take turns instead): the turns, of 0.5 ms on average, end on the plan's
+	 * host ticks, so they last a whole 1 ms tick at least. */
+	flags_init_with(&wc, "--host-cpus", "1", "--stall-ns", "500000");
+	g_autofree SimSetting *turns = simulate(set, &wc, 1, 1);
+	double on_ticks = linsched_runtime(
+		(const char *const[]){ "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000",
+				       "--seed", "1", "--host-cpus", "1", "--stall-ns", "500000",
+				       "--host-hz", "1000", "--host-lead-ns", "900000", NULL });
+
+	assert_close(turns[0].runtime_ns, on_ticks, 0);
+	assert_true(on_ticks !=
+		    linsched_runtime((const char *const[]){
+			    "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed",
+			    "1", "--host-cpus", "1", "--stall-ns", "500000", NULL }));
 	workload_cli_clear(&wc);
 }
 
