@@ -201,10 +201,11 @@ static void help(void)
 {
 	printf("usage: linsched launch [--wakee-flips K] [--settle N] -- COMMAND [ARG...]\n"
 	       "\n"
-	       "Runs COMMAND (exec, same process) with the kernel's wakee_flips at exactly K, so\n"
-	       "that the tasks it forks inherit K, as `linsched hackbench --parent-flips K` starts\n"
-	       "the simulated parent. First N rounds 1.1 s apart let the inherited flips decay\n"
-	       "(to 0 from up to 125 with the default N), then K helpers are woken once each.\n"
+	       "Runs COMMAND (exec, same process) with the kernel's wakee_flips at K, so that the\n"
+	       "tasks it forks inherit K, as `linsched hackbench --parent-flips K` starts the\n"
+	       "simulated parent (plus what interrupts record on COMMAND's time before it forks).\n"
+	       "First N rounds 1.1 s apart let the inherited flips decay (to 0 from up to 125\n"
+	       "with the default N), then K helpers are woken once each.\n"
 	       "\n"
 	       "  -k, --wakee-flips K  the flips to start COMMAND with, 0..%d (default 0)\n"
 	       "  -s, --settle N       halvings of the inherited flips first, 0..%d (default %d;\n"
@@ -287,6 +288,8 @@ int linsched_launch_main(int argc, char **argv)
 		return rc;
 	fflush(NULL);
 	execvp(argv[optind], argv + optind);
-	fprintf(stderr, "linsched launch: %s: %s\n", argv[optind], strerror(errno));
-	return errno == ENOENT ? 2 : 1;
+	int err = errno; /* before fprintf, which may change it */
+
+	fprintf(stderr, "linsched launch: %s: %s\n", argv[optind], strerror(err));
+	return err == ENOENT ? 2 : 1;
 }
