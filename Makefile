@@ -28,7 +28,7 @@ LDFLAGS_debug   :=
 
 SRC_DIRS  := kernel-extract linsched tasks tuner
 MAINS     := linsched/cli/main.c linsched/cli/probe_main.c linsched/cli/launch_main.c \
-             tuner/cmd/main.c
+             linsched/cli/btf_main.c tuner/cmd/main.c
 LIB_SRCS  := $(filter-out $(MAINS),$(shell find $(SRC_DIRS) -name '*.c' | sort))
 TEST_SRCS := $(shell find tests -name 'test_*.c' | sort)
 # Helpers shared by the tests (spawning the programs, reading their output), linked into each.
@@ -189,7 +189,7 @@ report: all
 
 # The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
 # (make vm puts it there; tuner vm probe runs it in the guest).
-probe-static: bin/linsched-probe-static bin/linsched-launch-static
+probe-static: bin/linsched-probe-static bin/linsched-launch-static bin/linsched-btf-static
 bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
 	@mkdir -p bin
 	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
@@ -200,6 +200,12 @@ bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c li
 bin/linsched-launch-static: linsched/cli/cmd_launch.c linsched/cli/launch_main.c linsched/cli/launch.h
 	@mkdir -p bin
 	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_launch.c linsched/cli/launch_main.c -o $@
+
+# The BTF reader alone, linked statically for the same initramfs: the guest asks it where the
+# running kernel keeps task_struct.wakee_flips (linsched/cli/btf.h).
+bin/linsched-btf-static: linsched/cli/cmd_btf.c linsched/cli/btf_main.c linsched/cli/btf.h
+	@mkdir -p bin
+	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_btf.c linsched/cli/btf_main.c -o $@
 
 bench: all build/release/bench/bench
 	build/release/bench/bench

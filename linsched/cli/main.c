@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linsched/cli/btf.h"
 #include "linsched/cli/commands.h"
 #include "linsched/cli/launch.h"
 #include "linsched/cli/probe.h"
@@ -16,6 +17,7 @@ static void usage(FILE *f)
 	      "  hackbench  simulate the hackbench messaging benchmark to completion\n"
 	      "  probe      measure this machine's costs and write machine.ini (--machine FILE)\n"
 	      "  launch     run a command with the kernel's wakee_flips at a known count\n"
+	      "  btf        print the byte offset of a struct member from the kernel's BTF\n"
 	      "\n"
 	      "linsched COMMAND --help lists a command's options.\n",
 	      f);
@@ -40,7 +42,9 @@ int main(int argc, char **argv)
 		return linsched_probe_main(argc - 1, argv + 1);
 	if (strcmp(argv[1], "launch") == 0)
 		return linsched_launch_main(argc - 1, argv + 1);
-	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench, probe, launch)\n",
+	if (strcmp(argv[1], "btf") == 0)
+		return linsched_btf_main(argc - 1, argv + 1);
+	fprintf(stderr, "linsched: unknown command '%s' (run, hackbench, probe, launch, btf)\n",
 		argv[1]);
 	return 2;
 }
