@@ -53,9 +53,9 @@ lines=$work/out/lines.txt
 
 # Every line must be one of the documented kinds, and the run lines must carry every field with
 # a value of the documented form.
-bad=$(grep -Ev '^LST (begin|start|run|out|trace|tracestat|error|klog|end)( |$)' "$lines" | head -n 1 || true)
+bad=$(grep -Ev '^LST (begin|start|run|out|trace|tracestat|forks|error|klog|end)( |$)' "$lines" | head -n 1 || true)
 [ -z "$bad" ] || fail "unknown line: $bad"
-grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+$' "$lines" ||
+grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+ wakee_flips_offset=[0-9]+ forks=on$' "$lines" ||
     fail "begin line malformed: $(grep '^LST begin' "$lines" || echo missing)"
 run_re='^LST run seq=[0-9]+ round=[0-9]+ setting=[A-Za-z0-9._-]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ knobs=ok rc=0 time_s=[0-9.]+ wall_ns=[0-9]+ ctxt=[0-9]+$'
 [ "$(grep -Ec "$run_re" "$lines")" -eq 2 ] || fail "expected 2 well-formed successful run lines, got: $(grep '^LST run' "$lines")"
@@ -73,13 +73,23 @@ grep -q '^LST trace 0 ' "$lines" && fail "run 0 was not to be traced"
 read -r entries written < <(sed -n 's/^LST tracestat seq=2 entries=\([0-9]*\) written=\([0-9]*\)$/\1 \2/p' "$lines")
 [ -n "${entries:-}" ] && [ "$entries" = "$written" ] || fail "trace buffer overflowed or tracestat missing"
 
+# The guest recorded every fork of both runs (the offset of wakee_flips from the kernel's BTF):
+# hackbench -T -g 1 created its 40 threads, the flips each inherited a count; a traced run's
+# buffer holds no fork events (they go to an instance of their own).
+for s in 0 2; do
+    grep -Eq "^LST forks seq=$s comm=hackbench n=40 flips=[0-9]+(,[0-9]+){39}\$" "$lines" ||
+        fail "run $s: no record of hackbench's 40 forks: $(grep "^LST forks seq=$s " "$lines" | cut -c1-200)"
+done
+grep -q '^LST trace 2 .* fork: ' "$lines" && fail "fork events in the traced run's sched trace"
+
 # And the CSV conversion sees both runs, the stall probe's run giving the next its stalls.
 [ "$("$here/lines-to-csv.sh" "$lines" | wc -l)" -eq 3 ] || fail "lines-to-csv.sh did not give 2 rows"
-"$here/lines-to-csv.sh" "$lines" | head -n 1 | grep -q ',guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct$' ||
-    fail "lines-to-csv.sh: no guest_stall columns"
-"$here/lines-to-csv.sh" "$lines" | grep -Eq '^0,0,defaults,.*,,,$' ||
-    fail "lines-to-csv.sh: run 0, before any stall probe, has guest stalls"
-"$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+$' ||
+"$here/lines-to-csv.sh" "$lines" | head -n 1 |
+    grep -q ',guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct,forks,parent_flips,flips_first,flips_last$' ||
+    fail "lines-to-csv.sh: no guest_stall and forks columns"
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^0,0,defaults,.*,,,,40,[0-9]+,[0-9]+,[0-9]+$' ||
+    fail "lines-to-csv.sh: run 0, before any stall probe, has guest stalls, or not its 40 forks"
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+,40,[0-9]+,[0-9]+,[0-9]+$' ||
     fail "lines-to-csv.sh: run 2 has no guest stalls: $(grep -A9 '^LST start seq=1' "$lines" | tr '\n' '|')"
 
 # The probe in the initramfs splits its stalls into short and long ones: the run after it gets
@@ -96,6 +106,18 @@ printf '%s\n' 'LST out 0 noise_ppm=100' 'LST out 0 noise_ns=20' 'LST out 0 noise
 split_csv=$("$here/lines-to-csv.sh" "$work/split-lines")
 grep -q '^1,0,a,.*,105,21,150$' <<<"$split_csv" && grep -q '^3,0,b,.*,100,20,90$' <<<"$split_csv" ||
     fail "lines-to-csv.sh: the guest stalls of a split and an older probe: $(tr '\n' '|' <<<"$split_csv")"
+
+# The forks columns, worked out by hand: of run 0 the command that forked most (hackbench, 4
+# forks, not the shell's 1): sorted 9 10 12 30, median the upper middle 12, first 12, last 30;
+# run 1 has no record; run 2's 5 4 5: median 5.
+printf '%s\n' 'LST forks seq=0 comm=sh n=1 flips=3' 'LST forks seq=0 comm=hackbench n=4 flips=12,9,10,30' \
+    'LST run seq=0 round=0 setting=a rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' \
+    'LST run seq=1 round=0 setting=b rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' \
+    'LST forks seq=2 comm=hackbench n=3 flips=5,4,5' \
+    'LST run seq=2 round=1 setting=a rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' >"$work/fork-lines"
+fork_csv=$("$here/lines-to-csv.sh" "$work/fork-lines" | cut -d, -f1,13-)
+[ "$(tr '\n' ' ' <<<"$fork_csv")" = "seq,forks,parent_flips,flips_first,flips_last 0,4,12,12,30 1,,,, 2,3,5,5,5 " ] ||
+    fail "lines-to-csv.sh: the forks columns: $(tr '\n' '|' <<<"$fork_csv")"
 
 # The host measured the steal of both runs: a share below one million ppm and a stall length
 # (-1 when no preemption was counted).
