@@ -120,7 +120,7 @@ FUZZ_SEEDS_fuzz_report_csv      := $(wildcard $(FIX)/report/*/*.csv)
 FUZZ_SEEDS_fuzz_calibration_ini := $(wildcard $(FIX)/report/*/calibration.ini)
 FUZZ_SEEDS_fuzz_result_json     := $(wildcard $(FIX)/report/*/*.json)
 FUZZ_SEEDS_fuzz_realbench       := $(wildcard $(FIX)/*.txt)
-FUZZ_SEEDS_fuzz_real_plan       := $(wildcard vm/data/real-6.1-*-g*.csv)
+FUZZ_SEEDS_fuzz_real_plan       := $(wildcard vm/data/real-6.1-*-g*.csv vm/data/flips/real-6.1-*.csv)
 FUZZ_SEEDS_fuzz_vm_probe        := $(wildcard machines/*.ini)
 
 build/fuzz/%.o: %.c
