@@ -142,6 +142,15 @@ bool hackbench_params_validate(const struct hackbench_params *p, GError **error)
 			    p->pipe ? p->datasize : p->datasize + (unsigned int)socket_overhead(p));
 		return false;
 	}
+	if (p->n_fork_flips && (p->start != HACKBENCH_START_PARENT || !p->fork_flips ||
+				p->n_fork_flips > hackbench_nr_tasks(p))) {
+		g_set_error(error, HB_ERROR, 1,
+			    "fork flips: %u for %u workers of a %s start: at most one per worker, "
+			    "and only a parent forks",
+			    p->n_fork_flips, hackbench_nr_tasks(p),
+			    p->start == HACKBENCH_START_PARENT ? "parent" : "barrier");
+		return false;
+	}
 	if (p->model == HACKBENCH_BOOTSTRAP && p->start == HACKBENCH_START_PARENT) {
 		g_set_error(
 			error, HB_ERROR, 1,
@@ -409,6 +418,8 @@ static void parent_next(struct linsched_task *t, struct linsched_step *step)
 	struct hackbench *hb = linsched_task_data(t);
 
 	if (hb->created < hb->total) {
+		if (hb->created < hb->p.n_fork_flips)
+			linsched_task_set_wakee_flips(t, hb->p.fork_flips[hb->created]);
 		create_worker(hb, hb->created++, t);
 		step->kind = LINSCHED_STEP_RUN;
 		step->ns = hb->p.fork_ns;
@@ -551,6 +562,13 @@ void hackbench_write_json(const struct hackbench_params *p, struct json_writer *
 	if (p->start == HACKBENCH_START_PARENT) {
 		json_key(w, "parent_flips");
 		json_uint(w, p->parent_flips);
+		if (p->n_fork_flips) {
+			json_key(w, "fork_flips");
+			json_begin_array(w);
+			for (unsigned int i = 0; i < p->n_fork_flips; i++)
+				json_uint(w, p->fork_flips[i]);
+			json_end_array(w);
+		}
 	}
 	json_key(w, "groups");
 	json_uint(w, p->groups);

@@ -65,6 +65,13 @@ struct hackbench_params {
 	/* Parent start: the wakee_flips the parent brings from the shell that started it; every
 	 * worker inherits the parent's at its fork (sched_fork_inherit). 0: none. */
 	unsigned int parent_flips;
+	/* Parent start: the wakee_flips a real parent had at each of its forks, in creation order
+	 * (a real run's record: vm/README.md, "The forks"). Worker n inherits fork_flips[n] in place
+	 * of the parent's count by then: a threads parent gains flips while it creates them, from
+	 * wakeups this model leaves out. At most one per worker; NULL: none. Borrowed: the array must
+	 * outlive the workload. */
+	const unsigned int *fork_flips;
+	unsigned int n_fork_flips;
 	uint64_t capacity_bytes;    /* per channel; 0: the machine's for the kind */
 	uint64_t write_ns, read_ns; /* CPU cost of one write, one read; 0: the machine's */
 	/* CPU cost of a write that finds the channel full or a read that finds it empty, from the

@@ -15,10 +15,11 @@
 # coefficient of variation; all of them: the probe's [spread] noise_all_*, or with a probe older
 # than the split into short and long stalls its [noise] noise_*), columns that only such a plan's
 # CSV has. A boot whose guest recorded the forks (LST forks lines: vm/README.md) gives every run
-# forks,parent_flips,flips_first,flips_last: of the command that forked most (the workload's
-# parent), how many forks, the median wakee_flips its children inherited (the upper middle one),
-# and the first and last child's (a threads run's parent gains flips while it creates them);
-# empty for a run without the record.
+# forks,parent_flips,flips_first,flips_last,fork_flips: of the command that forked most (the
+# workload's parent), how many forks, the median wakee_flips its children inherited (the upper
+# middle one), the first and last child's (a threads run's parent gains flips while it creates
+# them), and every child's in the order of the forks, separated by ";"; empty for a run without
+# the record.
 set -euo pipefail
 [ $# -eq 1 ] || [ $# -eq 2 ] || { echo "usage: lines-to-csv.sh LINES_FILE [STEAL_FILE]" >&2; exit 1; }
 steal=${2:-/dev/null}
@@ -29,7 +30,7 @@ if grep -q '^LST forks ' "$1"; then with_forks=1; fi
 
 awk -v with_steal=$(($# == 2)) -v with_guest=$with_guest -v with_forks=$with_forks '
 FILENAME == ARGV[1] { sp[$1] = $2; sn[$1] = $3; next }
-BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "", with_forks ? ",forks,parent_flips,flips_first,flips_last" : "" }
+BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "", with_forks ? ",forks,parent_flips,flips_first,flips_last,fork_flips" : "" }
 # The forks of a run: keep the list of the command that forked most (the first such on a tie).
 $1 == "LST" && $2 == "forks" {
     q = n = l = ""
@@ -72,9 +73,10 @@ $1 == "LST" && $2 == "run" {
             for (i = 1; i <= k; i++) fw[i] = fv[i] + 0
             # Insertion sort: a run forks a few hundred at most.
             for (i = 2; i <= k; i++) { x = fw[i]; for (j = i - 1; j >= 1 && fw[j] > x; j--) fw[j + 1] = fw[j]; fw[j + 1] = x }
-            printf ",%d,%d,%d,%d", k, fw[int(k / 2) + 1], fv[1], fv[k]
+            l = fork_l[q]; gsub(/,/, ";", l)
+            printf ",%d,%d,%d,%d,%s", k, fw[int(k / 2) + 1], fv[1], fv[k], l
             delete fork_n[q]
-        } else printf ",,,,"
+        } else printf ",,,,,"
     }
     printf "\n"
 }' "$steal" "$1"

@@ -85,11 +85,11 @@ grep -q '^LST trace 2 .* fork: ' "$lines" && fail "fork events in the traced run
 # And the CSV conversion sees both runs, the stall probe's run giving the next its stalls.
 [ "$("$here/lines-to-csv.sh" "$lines" | wc -l)" -eq 3 ] || fail "lines-to-csv.sh did not give 2 rows"
 "$here/lines-to-csv.sh" "$lines" | head -n 1 |
-    grep -q ',guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct,forks,parent_flips,flips_first,flips_last$' ||
+    grep -q ',guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct,forks,parent_flips,flips_first,flips_last,fork_flips$' ||
     fail "lines-to-csv.sh: no guest_stall and forks columns"
-"$here/lines-to-csv.sh" "$lines" | grep -Eq '^0,0,defaults,.*,,,,40,[0-9]+,[0-9]+,[0-9]+$' ||
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^0,0,defaults,.*,,,,40,[0-9]+,[0-9]+,[0-9]+,[0-9]+(;[0-9]+){39}$' ||
     fail "lines-to-csv.sh: run 0, before any stall probe, has guest stalls, or not its 40 forks"
-"$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+,40,[0-9]+,[0-9]+,[0-9]+$' ||
+"$here/lines-to-csv.sh" "$lines" | grep -Eq '^2,0,odd,.*,[0-9]{1,6},[0-9]+,[0-9]+,40,[0-9]+,[0-9]+,[0-9]+,[0-9]+(;[0-9]+){39}$' ||
     fail "lines-to-csv.sh: run 2 has no guest stalls: $(grep -A9 '^LST start seq=1' "$lines" | tr '\n' '|')"
 
 # The probe in the initramfs splits its stalls into short and long ones: the run after it gets
@@ -109,14 +109,14 @@ grep -q '^1,0,a,.*,105,21,150$' <<<"$split_csv" && grep -q '^3,0,b,.*,100,20,90$
 
 # The forks columns, worked out by hand: of run 0 the command that forked most (hackbench, 4
 # forks, not the shell's 1): sorted 9 10 12 30, median the upper middle 12, first 12, last 30;
-# run 1 has no record; run 2's 5 4 5: median 5.
+# run 1 has no record; run 2's 5 4 5: median 5. The whole series follows, in fork order.
 printf '%s\n' 'LST forks seq=0 comm=sh n=1 flips=3' 'LST forks seq=0 comm=hackbench n=4 flips=12,9,10,30' \
     'LST run seq=0 round=0 setting=a rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' \
     'LST run seq=1 round=0 setting=b rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' \
     'LST forks seq=2 comm=hackbench n=3 flips=5,4,5' \
     'LST run seq=2 round=1 setting=a rc=0 knobs=ok time_s=1 wall_ns=1 ctxt=1' >"$work/fork-lines"
 fork_csv=$("$here/lines-to-csv.sh" "$work/fork-lines" | cut -d, -f1,13-)
-[ "$(tr '\n' ' ' <<<"$fork_csv")" = "seq,forks,parent_flips,flips_first,flips_last 0,4,12,12,30 1,,,, 2,3,5,5,5 " ] ||
+[ "$(tr '\n' ' ' <<<"$fork_csv")" = "seq,forks,parent_flips,flips_first,flips_last,fork_flips 0,4,12,12,30,12;9;10;30 1,,,,, 2,3,5,5,5,5;4;5 " ] ||
     fail "lines-to-csv.sh: the forks columns: $(tr '\n' '|' <<<"$fork_csv")"
 
 # The host measured the steal of both runs: a share below one million ppm and a stall length

@@ -256,6 +256,51 @@ static void test_parent_start_workers_inherit_flips(void **state)
 }
 
 /*
+ * A real run's record of every fork (fork_flips): worker n inherits the n-th value, whatever the
+ * parent had; 50 us in (a fork every 20 us, from 0) the parent has made three of the four and
+ * has the third's 9 itself, and nobody has woken anybody yet. One value for the four workers:
+ * the last, still unforked, is left to the parent's own (here the 9 it was handed last). Values
+ * for more workers than there are, or for a barrier start, are refused.
+ */
+static void test_parent_start_fork_flips(void **state)
+{
+	static const unsigned int series[] = { 0, 4, 9 };
+	struct linsched_config cfg = config_for("6.1", 2);
+	struct hackbench_params p = small_params(1, 2, 3);
+	g_autoptr(GError) error = NULL;
+
+	(void)state;
+	cfg.duration_ns = 50000;
+	p.start = HACKBENCH_START_PARENT;
+	p.parent_flips = 2;
+	p.fork_flips = series;
+	p.n_fork_flips = 3;
+	hackbench_params_resolve(&p);
+	assert_true(hackbench_params_validate(&p, NULL));
+	struct linsched_sim *sim = linsched_sim_new(&cfg);
+	struct hackbench *hb = hackbench_create(sim, &p);
+
+	linsched_sim_run(sim);
+	assert_int_equal(linsched_sim_nr_tasks(sim), 4);
+	/* Task 0 is the parent, then the workers in creation order. */
+	assert_int_equal(linsched_task_sched(linsched_sim_task(sim, 0))->wakee_flips, 9);
+	for (unsigned int i = 0; i < 3; i++)
+		assert_int_equal(linsched_task_sched(linsched_sim_task(sim, i + 1))->wakee_flips,
+				 series[i]);
+	hackbench_free(hb);
+	linsched_sim_free(sim);
+
+	p.n_fork_flips = 5;
+	assert_false(hackbench_params_validate(&p, &error));
+	assert_non_null(strstr(error->message, "fork flips: 5 for 4 workers"));
+	g_clear_error(&error);
+	p.n_fork_flips = 3;
+	p.start = HACKBENCH_START_BARRIER;
+	assert_false(hackbench_params_validate(&p, &error));
+	assert_non_null(strstr(error->message, "barrier start"));
+}
+
+/*
  * The report channel holds what the workload's channels hold (here 2 messages: 2 x 766 bytes).
  * The parent creates all 4 workers before it reads any report: receiver-0.0 and receiver-0.1
  * report and poll; both senders find the channel full and wait, each once. Having created them
@@ -1546,6 +1591,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_parent_start),
 		cmocka_unit_test(test_parent_start_workers_inherit_flips),
+		cmocka_unit_test(test_parent_start_fork_flips),
 		cmocka_unit_test(test_parent_start_report_channel_fills),
 		cmocka_unit_test(test_capacity_in_messages),
 		cmocka_unit_test(test_validate_names_the_flag),

@@ -68,6 +68,19 @@ static void suffer_stalls(const struct linsched_cli *sim, double ppm, double ns,
 	}
 }
 
+/*
+ * Whether the flips the guest recorded at the real runs' forks start the simulated parent: a
+ * parent start only (at a barrier start nobody inherits), and neither --parent-flips nor the
+ * plan's own parent_flips given.
+ */
+static gboolean measured_flips(const struct workload_cli *flags, const PlanSpec *plan,
+			       const struct hackbench_params *hb)
+{
+	return plan->real && plan->real->flips_runs > 0 && plan->parent_flips < 0 &&
+	       hb->start == HACKBENCH_START_PARENT &&
+	       !flag_given(&flags->hb.flags, &flags->hb.parent_flips);
+}
+
 gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stalls,
 			  const PlanSpec *plan, const struct linsched_machine *m,
 			  struct linsched_config *cfg, struct hackbench_params *hb, GError **error)
@@ -95,6 +108,9 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 			return FALSE;
 		}
 		hb->parent_flips = (unsigned int)plan->parent_flips;
+	} else if (measured_flips(flags, plan, hb)) {
+		/* The guest recorded them: their median, which each twin replaces by its run's. */
+		hb->parent_flips = (unsigned int)llround(plan->real->parent_flips);
 	}
 	/* The stalls were part of what the real runs ran on (vm_steal.h, make-plan.sh -n): suffer
 	 * them too, as the guest saw them when it did, else the host's steal. */
@@ -225,8 +241,22 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 	}
 	sched_tunables_update(&cfg.tun);
 
+	struct hackbench_params hbp = w->prep[p].hb;
+
+	/* A twin's parent brings the flips its run's parent had, when the guest recorded them, and
+	 * hands each worker what its real counterpart inherited. */
+	if (w->twins[p] && measured_flips(w->ps->flags, plan, &hbp)) {
+		guint round = slot_round(w->ps, r);
+		const RealForks *forks = &rs->round_forks[round];
+
+		if (rs->round_parent_flips[round] >= 0)
+			hbp.parent_flips = (unsigned int)rs->round_parent_flips[round];
+		hbp.fork_flips = forks->flips;
+		hbp.n_fork_flips = MIN(forks->n, hackbench_nr_tasks(&hbp));
+	}
+
 	struct linsched_sim *sim = linsched_sim_new(&cfg);
-	struct hackbench *hb = hackbench_create(sim, &w->prep[p].hb);
+	struct hackbench *hb = hackbench_create(sim, &hbp);
 	uint64_t all = 0;
 
 	linsched_sim_set_switch_hook(sim, count_switch, &all);

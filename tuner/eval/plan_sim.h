@@ -26,6 +26,14 @@
  *     added; a run without them takes the plan's medians.
  * --stall-ns and --stall-cv, when given, replace the measured mean and shape.
  *
+ * The parent's wakee_flips (--start parent only: at a barrier start nobody inherits them):
+ * --parent-flips when given; else the plan's parent_flips (plan_set.h) when it has one; else, when
+ * the guest recorded the flips the workers inherited at their forks (real_plan.h's parent_flips),
+ * each twin its own run's and a run without the record, or a simulation that is no twin, their
+ * median over the plan; else the machine's launcher's ([launch] wakee_flips), or 0. A twin whose
+ * run has every fork's flips (real_plan.h's fork_flips) hands each worker its counterpart's,
+ * in creation order (hackbench.h's fork_flips): a threads parent gains flips while it creates.
+ *
  * What is counted, per setting (fidelity.h's SimSetting, medians over the replicates, or over
  * the twins of the rounds where the setting ran, and for a ratio where the reference ran too):
  *   ratio              runtime / the reference's runtime with the same seed (the simulator's

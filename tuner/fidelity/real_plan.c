@@ -32,6 +32,8 @@ enum column {
 	COL_GUEST_PPM,
 	COL_GUEST_NS,
 	COL_GUEST_CV,
+	COL_FLIPS,
+	COL_FORK_FLIPS,
 	COL_N
 };
 
@@ -55,6 +57,8 @@ static const struct {
 	[COL_GUEST_PPM] = { "guest_stall_ppm", FALSE },
 	[COL_GUEST_NS] = { "guest_stall_ns", FALSE },
 	[COL_GUEST_CV] = { "guest_stall_cv_pct", FALSE },
+	[COL_FLIPS] = { "parent_flips", FALSE },
+	[COL_FORK_FLIPS] = { "fork_flips", FALSE },
 };
 
 /* One run that counts. */
@@ -65,6 +69,8 @@ typedef struct {
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
 	RealStalls guest;
+	gint64 parent_flips; /* -1: not measured */
+	RealForks forks;     /* freed with the runs' array */
 } Run;
 
 static gboolean fail(GError **error, RealPlanError code, const char *path, guint line,
@@ -93,6 +99,10 @@ static void setting_clear(RealSetting *s)
 	g_free(s->round_steal_ppm);
 	g_free(s->round_stall_ns);
 	g_free(s->round_guest);
+	g_free(s->round_parent_flips);
+	for (guint k = 0; s->round_forks && k < s->n_rounds; k++)
+		g_free(s->round_forks[k].flips);
+	g_free(s->round_forks);
 }
 
 void real_plan_free(RealPlan *plan)
@@ -192,6 +202,8 @@ typedef struct {
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
 	RealStalls guest;
+	gint64 parent_flips; /* -1: not measured */
+	RealForks forks;     /* the caller's once parsed */
 	gboolean counts;
 } Row;
 
@@ -241,6 +253,34 @@ static gboolean parse_guest_stalls(const Header *h, char **f, guint line, RealSt
 	return TRUE;
 }
 
+/* The flips a run's children inherited, in fork order: empty, or whole numbers separated by ";". */
+static gboolean parse_forks(const char *path, guint line, const char *text, RealForks *out,
+			    GError **error)
+{
+	g_auto(GStrv) v = NULL;
+
+	out->n = 0;
+	out->flips = NULL;
+	if (!*text)
+		return TRUE;
+	v = g_strsplit(text, ";", -1);
+	out->n = g_strv_length(v);
+	out->flips = g_new(guint, out->n);
+	for (guint i = 0; i < out->n; i++) {
+		guint64 x;
+
+		if (!g_ascii_string_to_unsigned(v[i], 10, 0, G_MAXUINT32, &x, NULL)) {
+			g_clear_pointer(&out->flips, g_free);
+			out->n = 0;
+			return fail(error, REAL_PLAN_ERROR_INPUT, path, line,
+				    "fork_flips: '%s' is not a whole number (item %u)", v[i],
+				    i + 1);
+		}
+		out->flips[i] = (guint)x;
+	}
+	return TRUE;
+}
+
 static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError **error)
 {
 	const char *path = h->path;
@@ -271,6 +311,15 @@ static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError 
 						       G_MAXINT64, &r->stall_ns, error)))
 		return FALSE;
 	if (!parse_guest_stalls(h, f, line, &r->guest, error))
+		return FALSE;
+	/* The kernel keeps wakee_flips as an unsigned int; launched runs see a few hundred at most. */
+	r->parent_flips = -1;
+	if (h->col[COL_FLIPS] >= 0 &&
+	    !parse_measured(path, line, "parent_flips", f[h->col[COL_FLIPS]], G_MAXUINT32,
+			    &r->parent_flips, error))
+		return FALSE;
+	if (h->col[COL_FORK_FLIPS] >= 0 &&
+	    !parse_forks(path, line, f[h->col[COL_FORK_FLIPS]], &r->forks, error))
 		return FALSE;
 	r->migration = -1;
 	if (h->col[COL_MIGRATION] >= 0 && *f[h->col[COL_MIGRATION]]) {
@@ -348,6 +397,9 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	set->round_steal_ppm = g_new(gint64, n_rounds);
 	set->round_stall_ns = g_new(gint64, n_rounds);
 	set->round_guest = g_new(RealStalls, n_rounds);
+	set->round_parent_flips = g_new(gint64, n_rounds);
+	set->round_forks = g_new0(RealForks, n_rounds);
+	set->n_rounds = n_rounds;
 	for (guint k = 0; k < n_rounds; k++) {
 		const Run *a = by_round[k * n_settings + s];
 		gboolean measured = a && a->steal_ppm >= 0 && a->stall_ns >= 0;
@@ -356,6 +408,11 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 		set->round_steal_ppm[k] = measured ? a->steal_ppm : -1;
 		set->round_stall_ns[k] = measured ? a->stall_ns : -1;
 		set->round_guest[k] = a ? a->guest : (RealStalls){ -1, -1, -1 };
+		set->round_parent_flips[k] = a ? a->parent_flips : -1;
+		if (a && a->forks.n)
+			set->round_forks[k] =
+				(RealForks){ a->forks.n, g_memdup2(a->forks.flips,
+								   a->forks.n * sizeof(guint)) };
 	}
 	set->runs = ns;
 	set->pairs = n;
@@ -495,6 +552,11 @@ static gboolean mark_reference(RealPlan *plan, GArray *all_rows_setting, GPtrArr
 	return TRUE;
 }
 
+static void clear_run(gpointer p)
+{
+	g_free(((Run *)p)->forks.flips);
+}
+
 static gboolean parse_text(RealPlan *plan, char *text, const char *const *order, GError **error)
 {
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
@@ -506,10 +568,13 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	g_autoptr(GArray) guest = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) guest_ns = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) guest_cv = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) flips = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) row_setting = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) row_lines = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func(g_free);
 	gboolean have_header = FALSE;
+
+	g_array_set_clear_func(runs, clear_run);
 
 	for (guint i = 0; lines[i]; i++) {
 		guint line = i + 1;
@@ -535,14 +600,17 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 		if (g_strv_length(f) != h.n_columns)
 			return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, line,
 				    "%u fields, the header has %u", g_strv_length(f), h.n_columns);
-		if (!parse_row(&h, f, line, &r, error))
+		if (!parse_row(&h, f, line, &r, error)) {
+			g_free(r.forks.flips);
 			return FALSE;
+		}
 		guint s = setting_index(plan->settings, &r);
 
 		g_array_append_val(row_setting, s);
 		g_array_append_val(row_lines, line);
 		g_ptr_array_add(names, g_strdup(r.setting));
 		if (!r.counts) {
+			g_free(r.forks.flips);
 			plan->dropped++;
 			continue;
 		}
@@ -552,7 +620,9 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			    .ctxt = r.ctxt,
 			    .steal_ppm = r.steal_ppm,
 			    .stall_ns = r.stall_ns,
-			    .guest = r.guest };
+			    .guest = r.guest,
+			    .parent_flips = r.parent_flips,
+			    .forks = r.forks };
 
 		if (r.guest.ppm >= 0) {
 			double v[3] = { (double)r.guest.ppm, (double)r.guest.ns,
@@ -569,6 +639,11 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			g_array_append_val(steal, ppm);
 			g_array_append_val(stall_ns, stall);
 		}
+		if (r.parent_flips >= 0) {
+			double v = (double)r.parent_flips;
+
+			g_array_append_val(flips, v);
+		}
 		g_array_append_val(runs, run);
 		g_array_append_val(run_lines, line);
 	}
@@ -581,6 +656,8 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	plan->guest_ppm = stats_median((double *)guest->data, guest->len);
 	plan->guest_ns = stats_median((double *)guest_ns->data, guest_ns->len);
 	plan->guest_cv_pct = stats_median((double *)guest_cv->data, guest_cv->len);
+	plan->flips_runs = flips->len;
+	plan->parent_flips = stats_median((double *)flips->data, flips->len);
 	if (names->len == 0)
 		return fail(error, REAL_PLAN_ERROR_INPUT, plan->path, 0, "no runs");
 	if (!mark_reference(plan, row_setting, names, (const guint *)row_lines->data, error))

@@ -13,7 +13,10 @@
  * boot, migration_cost_ns, knobs, steal_ppm and stall_ns (the steal the host measured during the
  * run, vm_steal.h; empty or -1 when it could not), and guest_stall_ppm, guest_stall_ns and
  * guest_stall_cv_pct (the stalls the guest itself saw on its busy CPUs just before the run:
- * vm/make-plan.sh -n; all three or none) are read when present. Fields are never quoted.
+ * vm/make-plan.sh -n; all three or none) and parent_flips (the wakee_flips the workload's
+ * children inherited at their forks, as the guest recorded them: vm/lines-to-csv.sh; empty or
+ * -1 when it did not) and fork_flips (every child's, in fork order, separated by ";") are read
+ * when present. Fields are never quoted.
  *
  * A run counts when rc is 0, its knobs read back as written (knobs "ok", when the column is
  * there) and it has a time; the others are counted in `dropped`. A setting is its knobs (the
@@ -73,6 +76,12 @@ typedef struct {
 	gint64 ppm, ns, cv_pct;
 } RealStalls;
 
+/* The wakee_flips a run's children inherited at their forks, in fork order (n 0: no record). */
+typedef struct {
+	guint n;
+	guint *flips;
+} RealForks;
+
 /* One setting of a real plan, its runs summarised. */
 typedef struct {
 	char *id;		  /* the plan's name for it (the first one seen) */
@@ -93,7 +102,10 @@ typedef struct {
 	 * k, and that run's steal as the host measured it (-1: not measured). */
 	gboolean *in_round;
 	gint64 *round_steal_ppm, *round_stall_ns;
-	RealStalls *round_guest; /* [plan->rounds]: the stalls the guest saw before that run */
+	RealStalls *round_guest;    /* [plan->rounds]: the stalls the guest saw before that run */
+	gint64 *round_parent_flips; /* [plan->rounds]: the flips its workers inherited; -1 */
+	RealForks *round_forks;	    /* [plan->rounds]: each worker's, when recorded */
+	guint n_rounds;		    /* plan->rounds, for freeing */
 } RealSetting;
 
 typedef struct {
@@ -111,6 +123,10 @@ typedef struct {
 	/* The same of the stalls the guest saw (guest_runs 0 when no run has them). */
 	guint guest_runs;
 	double guest_ppm, guest_ns, guest_cv_pct;
+	/* The workers' inherited flips, median over the runs that count and have them (NaN, and
+	 * flips_runs 0, when none has). */
+	guint flips_runs;
+	double parent_flips;
 } RealPlan;
 
 /* Reads and summarises path. reference NULL: "defaults". order: NULL, or setting names. */

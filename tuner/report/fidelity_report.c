@@ -120,6 +120,19 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 			"--stalls guest the twins suffer these instead\n",
 			real->guest_ppm / 1e4, real->guest_ns / 1e6, real->guest_cv_pct / 100,
 			real->guest_runs);
+	if (plan->parent_flips >= 0)
+		g_string_append_printf(
+			out,
+			"  the parent's wakee_flips: %d (the plan's parent_flips); a "
+			"parent start starts with them\n",
+			plan->parent_flips);
+	else if (real->flips_runs)
+		g_string_append_printf(
+			out,
+			"  wakee_flips the workers inherited at their forks: median "
+			"%.0f of %u runs (the guest's record); a parent start's twins "
+			"start with their runs'\n",
+			real->parent_flips, real->flips_runs);
 	g_string_append_printf(out, "  %-16s %-16s %3s  %-23s  %-23s %6s %2s  %9s  %6s %9s  %s\n",
 			       "setting", "lat/min/wake ms", "n", "real ratio [median CI]",
 			       "geo. mean [t CI]", "sign p", "sig", "real ctxt", "sim", "sim ctxt",
@@ -319,6 +332,11 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 		json_num(w, "guest_stall_ns", real->guest_ns);
 		json_num(w, "guest_stall_cv_pct", real->guest_cv_pct);
 	}
+	if (plan->parent_flips >= 0)
+		json_count(w, "parent_flips", (guint)plan->parent_flips);
+	json_count(w, "flips_runs", real->flips_runs);
+	if (real->flips_runs)
+		json_num(w, "inherited_flips", real->parent_flips);
 	json_key(w, "reference");
 	json_string(w, real->reference);
 	json_key(w, "settings");

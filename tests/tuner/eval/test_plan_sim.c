@@ -528,6 +528,89 @@ static void test_plan_parent_flips(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* linsched hackbench at wakeup granularity wake, seed 1, with a run's steal in 1 ms stalls and a
+ * parent of flips flips. */
+static double linsched_wake_flips(const char *wake, const char *steal, const char *flips)
+{
+	return linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", wake, "--seed", "1", "--steal",
+		steal, "--stall-ns", "1000000", "--parent-flips", flips, NULL });
+}
+
+/*
+ * The flips the guest recorded at each run's forks (real_plan.h's parent_flips): every twin's
+ * parent starts with its own run's (defaults 3), a run without the record with the plan's median
+ * over the runs that have one (3 and 7: 5), so wake0's ratio is linsched at wake 0 and 5 flips
+ * over the defaults' twin. --parent-flips wins, and so does the plan's own parent_flips; at a
+ * barrier start nobody inherits them, and the plan is simulated without them, not refused. A run
+ * with every fork's flips hands each worker its own: 5 to all 16 is linsched with a parent of 5
+ * (which wakes nobody before the release), whatever the run's median says.
+ */
+static void test_plan_measured_flips(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns,parent_flips\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000,3\n"
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000,\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000,7\n";
+	struct workload_cli wc;
+	g_autoptr(PlanSet) set = one_plan_set(state, "forks", csv, "");
+	g_autoptr(PlanSet) stated = one_plan_set(state, "stated", csv, "parent_flips=4\n");
+	g_autofree char *series_csv = g_strconcat(
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns,parent_flips,"
+		"fork_flips\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,1000000,3,",
+		"5;5;5;5;5;5;5;5;5;5;5;5;5;5;5;5\n",
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,500000,1000000,,\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,400000,1000000,7,\n",
+		NULL);
+	g_autoptr(PlanSet) series = one_plan_set(state, "series", series_csv, "");
+	double three = linsched_flips("0.4", "3");
+
+	assert_int_equal(plan_set_plan(set, 0)->real->flips_runs, 2);
+	assert_close(plan_set_plan(set, 0)->real->parent_flips, 5, 0);
+	/* Each of the three flips counts below gives another run, else this test could not fail. */
+	assert_true(three != linsched_flips("0.4", "0") && three != linsched_flips("0.4", "5") &&
+		    three != linsched_flips("0.4", "4"));
+
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *twins = simulate(set, &wc, 2, 1);
+
+	assert_close(twins[0].runtime_ns, three, 0);
+	assert_close(twins[1].ratio, linsched_wake_flips("0", "0.5", "5") / three, 1e-12);
+	g_autofree SimSetting *by_plan = simulate(stated, &wc, 1, 1);
+
+	assert_close(by_plan[0].runtime_ns, linsched_flips("0.4", "4"), 0);
+	g_autofree SimSetting *each = simulate(series, &wc, 1, 1);
+
+	assert_close(each[0].runtime_ns, linsched_flips("0.4", "5"), 0);
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--parent-flips", "0", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
+	workload_cli_clear(&wc);
+
+	const char *const barrier_start[] = { "--profile", "6.1",     "--cpus", "2",
+					      "--start",   "barrier", NULL };
+	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	PlanSim ps = { &wc, 1, ev, FALSE };
+	SimSetting **sims = NULL;
+	GError *error = NULL;
+
+	workload_cli_init(&wc);
+	if (!workload_cli_parse(&wc, barrier_start, &error))
+		fail_msg("%s", error->message);
+	if (!plan_sim_run(&ps, set, NULL, &sims, &error))
+		fail_msg("%s", error->message);
+	plan_sim_free(sims, 1);
+	workload_cli_clear(&wc);
+}
+
 /*
  * A plan that also carries the stalls the guest saw before each run (make-plan.sh -n): asked
  * for (--stalls guest), they win over the host's steal, shape included. The plan's medians over runs 0, 2, 3 and 4 are 300000
@@ -629,6 +712,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_parent_flips, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_measured_flips, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_host_hz, temp_dir_setup,
 						temp_dir_teardown),

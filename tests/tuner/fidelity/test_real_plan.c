@@ -296,6 +296,56 @@ static void expect_error(const char *dir, const char *csv, const char *reference
 	g_error_free(error);
 }
 
+/*
+ * The flips the guest recorded at each run's forks (vm/lines-to-csv.sh's parent_flips): per round
+ * for the twins, and their median over the runs that count and have them: runs 0 and 3 (10 and
+ * 30; run 1's field is empty, run 2's -1, the failed run 4 does not count): 20. Each fork's, in
+ * fork order, per round as well.
+ */
+static void test_parent_flips(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,"
+		"rc,forks,parent_flips,flips_first,flips_last,fork_flips\n"
+		"0,0,defaults,12000000,1500000,2000000,1.0,500,0,3,10,9,11,9;10;11\n"
+		"1,0,w0,12000000,1500000,0,1.5,900,0,,,,,\n"
+		"2,1,w0,12000000,1500000,0,1.5,900,0,3,-1,,,\n"
+		"3,1,defaults,12000000,1500000,2000000,1.0,500,0,3,30,12,66,12;30;66\n"
+		"4,2,defaults,12000000,1500000,2000000,1.0,500,1,1,90,90,90,90\n";
+	g_autofree char *path = write_fixture(*state, "flips.csv", csv);
+	g_autofree char *without = write_fixture(*state, "runs.csv", lines_csv);
+	GError *error = NULL;
+	g_autoptr(RealPlan) p = real_plan_read(path, NULL, NULL, &error);
+	g_autoptr(RealPlan) q = real_plan_read(without, NULL, NULL, &error);
+
+	assert_null(error);
+	assert_int_equal(p->flips_runs, 2);
+	assert_close(p->parent_flips, 20, 0);
+	assert_int_equal(q->flips_runs, 0);
+	assert_true(isnan(q->parent_flips));
+	const RealSetting *d = find(p, "defaults"), *w = find(p, "w0");
+
+	/* The failed run 4 makes no round 2. */
+	assert_int_equal(p->rounds, 2);
+	assert_true(d->round_parent_flips[0] == 10 && d->round_parent_flips[1] == 30);
+	assert_true(w->round_parent_flips[0] == -1 && w->round_parent_flips[1] == -1);
+	assert_int_equal(d->round_forks[0].n, 3);
+	assert_int_equal(d->round_forks[0].flips[0], 9);
+	assert_int_equal(d->round_forks[0].flips[2], 11);
+	assert_int_equal(d->round_forks[1].n, 3);
+	assert_int_equal(d->round_forks[1].flips[1], 30);
+	assert_true(w->round_forks[0].n == 0 && w->round_forks[1].n == 0);
+	assert_null(w->round_forks[0].flips);
+	expect_error(*state,
+		     "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		     "seconds,ctxt,rc,fork_flips\n0,0,defaults,1,1,1,1.0,5,0,1;x\n",
+		     NULL, "bad.csv:2: fork_flips: 'x' is not a whole number (item 2)");
+	expect_error(*state,
+		     "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		     "seconds,ctxt,rc,parent_flips\n0,0,defaults,1,1,1,1.0,5,0,many\n",
+		     NULL, "bad.csv:2: parent_flips: 'many' is not a whole number");
+}
+
 static void test_refusals(void **state)
 {
 	const char *dir = *state;
@@ -361,6 +411,8 @@ int main(void)
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_parent_flips, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_repository_plans),
