@@ -820,19 +820,6 @@ static void test_host_vmlinux(void **state)
 	run_clear(&r);
 }
 
-static int make_dir(void **state)
-{
-	*state = temp_dir("test_btf-XXXXXX");
-	return 0;
-}
-
-static int unmake_dir(void **state)
-{
-	assert_true(remove_tree(*state));
-	g_free(*state);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -846,8 +833,9 @@ int main(void)
 		cmocka_unit_test(test_not_btf),
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_bad_references),
-		cmocka_unit_test_setup_teardown(test_program, make_dir, unmake_dir),
-		cmocka_unit_test_setup_teardown(test_program_refusals, make_dir, unmake_dir),
+		cmocka_unit_test_setup_teardown(test_program, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_program_refusals, temp_dir_setup,
+						temp_dir_teardown),
 		cmocka_unit_test(test_host_vmlinux),
 	};
 

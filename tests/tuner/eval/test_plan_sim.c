@@ -473,6 +473,27 @@ static void test_plan_host_hz(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* The first plan of set simulated under --start barrier: whether plan_sim_run took it. */
+static gboolean simulate_barrier_start(const PlanSet *set, GError **error)
+{
+	const char *const barrier_start[] = { "--profile", "6.1",     "--cpus", "2",
+					      "--start",   "barrier", NULL };
+	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	struct workload_cli wc;
+	PlanSim ps = { &wc, 1, ev, FALSE };
+	SimSetting **sims = NULL;
+	gboolean ok;
+
+	workload_cli_init(&wc);
+	if (!workload_cli_parse(&wc, barrier_start, error))
+		fail_msg("%s", (*error)->message);
+	ok = plan_sim_run(&ps, set, NULL, &sims, error);
+	plan_sim_free(sims, ok ? set->plans->len : 0);
+	workload_cli_clear(&wc);
+	return ok;
+}
+
 /* linsched hackbench at the defaults, seed 1, with a run's steal and a parent of --parent-flips
  * flips ("" for the default). */
 static double linsched_flips(const char *steal, const char *flips)
@@ -510,22 +531,12 @@ static void test_plan_parent_flips(void **state)
 	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
 	workload_cli_clear(&wc);
 
-	const char *const barrier_start[] = { "--profile", "6.1",     "--cpus", "2",
-					      "--start",   "barrier", NULL };
-	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
-	g_autoptr(Evaluator) ev = evaluator_new(&config);
-	PlanSim ps = { &wc, 1, ev, FALSE };
-	SimSetting **sims = NULL;
 	GError *error = NULL;
 
-	workload_cli_init(&wc);
-	if (!workload_cli_parse(&wc, barrier_start, &error))
-		fail_msg("%s", error->message);
-	assert_false(plan_sim_run(&ps, set, NULL, &sims, &error));
+	assert_false(simulate_barrier_start(set, &error));
 	assert_string_equal(error->message, "plan flips: parent_flips: the workers inherit them "
 					    "from the parent of --start parent; give it");
 	g_error_free(error);
-	workload_cli_clear(&wc);
 }
 
 /* linsched hackbench at wakeup granularity wake, seed 1, with a run's steal in 1 ms stalls and a
@@ -594,21 +605,10 @@ static void test_plan_measured_flips(void **state)
 	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
 	workload_cli_clear(&wc);
 
-	const char *const barrier_start[] = { "--profile", "6.1",     "--cpus", "2",
-					      "--start",   "barrier", NULL };
-	EvaluatorConfig config = { .replicates = 1, .jobs = 1 };
-	g_autoptr(Evaluator) ev = evaluator_new(&config);
-	PlanSim ps = { &wc, 1, ev, FALSE };
-	SimSetting **sims = NULL;
 	GError *error = NULL;
 
-	workload_cli_init(&wc);
-	if (!workload_cli_parse(&wc, barrier_start, &error))
+	if (!simulate_barrier_start(set, &error))
 		fail_msg("%s", error->message);
-	if (!plan_sim_run(&ps, set, NULL, &sims, &error))
-		fail_msg("%s", error->message);
-	plan_sim_free(sims, 1);
-	workload_cli_clear(&wc);
 }
 
 /*
