@@ -271,7 +271,8 @@ static void test_repository_stall_plans(void **state)
  * for it. */
 /* A repository's plans file of two held-out plans, processes then threads, each of the 12
  * settings in 5 rounds, on the host's 250 Hz ticks of -H 2. */
-/* n held-out plans of the -H 2 load, processes and threads in turn. */
+/* n held-out plans of the -H 2 load, threads where the name says (T-), of 5 rounds but for
+ * those named -r10. */
 static PlanSet *read_hog_plans(const char *path, guint n)
 {
 	GError *error = NULL;
@@ -282,10 +283,12 @@ static PlanSet *read_hog_plans(const char *path, guint n)
 	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), n);
 	for (guint i = 0; i < set->plans->len; i++) {
 		assert_int_equal(plan_set_plan(set, i)->real->settings->len, 12);
-		assert_int_equal(plan_set_plan(set, i)->real->rounds, 5);
+		const PlanSpec *plan = plan_set_plan(set, i);
+
+		assert_int_equal(plan->real->rounds, g_str_has_suffix(plan->name, "-r10") ? 10 : 5);
 		assert_int_equal(plan_set_plan(set, i)->host_hz, 250);
 		assert_int_equal(plan_set_plan(set, i)->host_lead_ns, 200000);
-		assert_int_equal(plan_set_plan(set, i)->hb.threads, i % 2 == 1);
+		assert_int_equal(plan->hb.threads, g_str_has_prefix(plan->name, "T-"));
 	}
 	return set;
 }
@@ -307,27 +310,29 @@ static void test_repository_hog_plans(void **state)
 	assert_int_equal(plan_set_plan(set, 1)->parent_flips, -1);
 }
 
-/* The same workloads started through linsched launch, and 10 groups of 50 loops started from the
- * shell: the flips their forks inherited, run by run (medians 10, 34, 1 and 54), not a plan's
- * one value; the later two have every fork's (400 a run). */
+/* The same workloads started through linsched launch, then 10 groups of 50 loops and 10 rounds
+ * of the same workloads started from the shell: the flips their forks inherited, run by run
+ * (medians 10, 34, 1, 54, 23, 0), not a plan's one value; all but the first two have every
+ * fork's (one per worker). */
 static void test_repository_flips_plans(void **state)
 {
-	g_autoptr(PlanSet) set = read_hog_plans("vm/data/flips/plans.ini", 4);
-	const double medians[] = { 10, 34, 1, 54 };
+	g_autoptr(PlanSet) set = read_hog_plans("vm/data/flips/plans.ini", 6);
+	const double medians[] = { 10, 34, 1, 54, 23, 0 };
+	const guint workers[] = { 0, 0, 400, 400, 200, 200 };
 
 	(void)state;
 	assert_int_equal(plan_set_plan(set, 0)->real->steal_runs, 60);
 	assert_int_equal(plan_set_plan(set, 1)->real->steal_runs, 60);
-	for (guint i = 0; i < 4; i++) {
+	for (guint i = 0; i < 6; i++) {
 		const RealPlan *real = plan_set_plan(set, i)->real;
 
 		assert_int_equal(plan_set_plan(set, i)->parent_flips, -1);
-		assert_int_equal(real->flips_runs, 60);
+		assert_int_equal(real->flips_runs, 12 * real->rounds);
 		assert_close(real->parent_flips, medians[i], 0);
 		for (guint s = 0; s < real->settings->len; s++)
 			for (guint k = 0; k < real->rounds; k++)
 				assert_int_equal(real_plan_setting(real, s)->round_forks[k].n,
-						 i < 2 ? 0 : 400);
+						 workers[i]);
 	}
 }
 
