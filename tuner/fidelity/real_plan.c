@@ -91,7 +91,8 @@ static gboolean fail(GError **error, RealPlanError code, const char *path, guint
 	return FALSE;
 }
 
-static void setting_clear(RealSetting *s)
+/* A setting of a plan of `rounds` rounds (its per-round arrays, once summarised). */
+static void setting_clear(RealSetting *s, guint rounds)
 {
 	g_free(s->id);
 	g_free(s->ratios);
@@ -100,7 +101,7 @@ static void setting_clear(RealSetting *s)
 	g_free(s->round_stall_ns);
 	g_free(s->round_guest);
 	g_free(s->round_parent_flips);
-	for (guint k = 0; s->round_forks && k < s->n_rounds; k++)
+	for (guint k = 0; s->round_forks && k < rounds; k++)
 		g_free(s->round_forks[k].flips);
 	g_free(s->round_forks);
 }
@@ -110,7 +111,7 @@ void real_plan_free(RealPlan *plan)
 	if (!plan)
 		return;
 	for (guint i = 0; plan->settings && i < plan->settings->len; i++)
-		setting_clear(&g_array_index(plan->settings, RealSetting, i));
+		setting_clear(&g_array_index(plan->settings, RealSetting, i), plan->rounds);
 	if (plan->settings)
 		g_array_free(plan->settings, TRUE);
 	g_free(plan->path);
@@ -399,7 +400,6 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	set->round_guest = g_new(RealStalls, n_rounds);
 	set->round_parent_flips = g_new(gint64, n_rounds);
 	set->round_forks = g_new0(RealForks, n_rounds);
-	set->n_rounds = n_rounds;
 	for (guint k = 0; k < n_rounds; k++) {
 		const Run *a = by_round[k * n_settings + s];
 		gboolean measured = a && a->steal_ppm >= 0 && a->stall_ns >= 0;

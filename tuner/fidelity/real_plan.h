@@ -105,7 +105,6 @@ typedef struct {
 	RealStalls *round_guest;    /* [plan->rounds]: the stalls the guest saw before that run */
 	gint64 *round_parent_flips; /* [plan->rounds]: the flips its workers inherited; -1 */
 	RealForks *round_forks;	    /* [plan->rounds]: each worker's, when recorded */
-	guint n_rounds;		    /* plan->rounds, for freeing */
 } RealSetting;
 
 typedef struct {

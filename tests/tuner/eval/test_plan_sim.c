@@ -503,6 +503,19 @@ static double linsched_flips(const char *steal, const char *flips)
 		steal, "--stall-ns", "1000000", *flips ? "--parent-flips" : NULL, flips, NULL });
 }
 
+/* --parent-flips 0 given: the first plan of set (test_plan_parent_flips's steal) simulates as
+ * linsched with a parent of 0 flips, whatever the plan or its runs say. */
+static void assert_parent_flips_flag_wins(const PlanSet *set)
+{
+	struct workload_cli wc;
+
+	flags_init_with(&wc, "--parent-flips", "0", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
+	workload_cli_clear(&wc);
+}
+
 /*
  * A plan set's parent_flips (plan_set.h): the real runs were started through linsched launch,
  * so every twin's parent starts with those flips, as linsched --parent-flips does; the flag,
@@ -525,11 +538,7 @@ static void test_plan_parent_flips(void **state)
 	assert_close(launched[0].runtime_ns, three, 0);
 	workload_cli_clear(&wc);
 
-	flags_init_with(&wc, "--parent-flips", "0", NULL, NULL);
-	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
-
-	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
-	workload_cli_clear(&wc);
+	assert_parent_flips_flag_wins(set);
 
 	GError *error = NULL;
 
@@ -599,11 +608,7 @@ static void test_plan_measured_flips(void **state)
 	assert_close(each[0].runtime_ns, linsched_flips("0.4", "5"), 0);
 	workload_cli_clear(&wc);
 
-	flags_init_with(&wc, "--parent-flips", "0", NULL, NULL);
-	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
-
-	assert_close(flagged[0].runtime_ns, linsched_flips("0.4", "0"), 0);
-	workload_cli_clear(&wc);
+	assert_parent_flips_flag_wins(set);
 
 	GError *error = NULL;
 
