@@ -2,7 +2,8 @@
  * cmd_compare.c - `tuner compare REAL.trace SIM.trace`: a real kernel's trace of a run beside the
  * simulator's trace of the same workload, in the figures that tell how the two schedulers
  * differ (SPEC.md §7): switches in all and between the workload's tasks, voluntary and
- * involuntary, wakeup preemptions, wakeups, migrations, idle time and run-queue lengths per CPU,
+ * involuntary, wakeup preemptions, wakeups, what the wakeups' preemption checks weighed (where
+ * the traces carry wakeup_preempt lines), migrations, idle time and run-queue lengths per CPU,
  * run lengths per role, with --messages switches per message and messages per run, and when in
  * the run it all happens: the switches per tenth of the window and when the workers exit.
  * tuner/fidelity/trace_stats.h defines every figure.
@@ -79,6 +80,16 @@ GET(wakeups_to_busy, st->wakeups_to_busy)
 GET(preempting_wakeups,
     st->wakeups_to_busy ? (double)st->workload_wakeup_preemptions / (double)st->wakeups_to_busy
 			: NAN)
+GET(checks, st->checks)
+GET(lag_q25, st->lag_q25_ms)
+GET(lag_median, st->lag_median_ms)
+GET(lag_q75, st->lag_q75_ms)
+GET(receiver_lag, st->lag_median_role_ms[TRACE_ROLE_RECEIVER])
+GET(sender_lag, st->lag_median_role_ms[TRACE_ROLE_SENDER])
+GET(at_credit, st->at_credit)
+GET(lead_median, st->lead_median_ms)
+GET(gap_median, st->gap_median_ms)
+GET(above_gran, st->above_gran)
 GET(migrations, st->migrations)
 GET(wake_migrations, st->wake_migrations)
 GET(idle, st->idle_s[i])
@@ -135,6 +146,23 @@ static const Figure figures[] = {
 	{ "wakeups_between", "    by workload tasks", F_COUNT, get_wakeups_between, SPAN_ONE },
 	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, SPAN_ONE },
 	{ "preempting_wakeups", "    preempting / onto busy", F_NUMBER, get_preempting_wakeups,
+	  SPAN_ONE },
+	{ "preempt_checks", "preemption checks, a worker by a running one", F_COUNT, get_checks,
+	  SPAN_ONE },
+	{ "wakee_lag_q25_ms", "  wakee behind min_vruntime (ms), q25", F_NUMBER, get_lag_q25,
+	  SPAN_ONE },
+	{ "wakee_lag_median_ms", "    median", F_NUMBER, get_lag_median, SPAN_ONE },
+	{ "wakee_lag_q75_ms", "    q75", F_NUMBER, get_lag_q75, SPAN_ONE },
+	{ "receiver_lag_median_ms", "    median, receivers woken", F_NUMBER, get_receiver_lag,
+	  SPAN_ONE },
+	{ "sender_lag_median_ms", "    median, senders woken", F_NUMBER, get_sender_lag, SPAN_ONE },
+	{ "wakees_at_credit", "  wakees a full sleeper credit behind", F_NUMBER, get_at_credit,
+	  SPAN_ONE },
+	{ "curr_lead_median_ms", "  running task ahead of min_vruntime (ms)", F_NUMBER,
+	  get_lead_median, SPAN_ONE },
+	{ "check_gap_median_ms", "  running minus wakee vruntime (ms)", F_NUMBER, get_gap_median,
+	  SPAN_ONE },
+	{ "checks_above_gran", "  gap above wakeup_granularity", F_NUMBER, get_above_gran,
 	  SPAN_ONE },
 	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, SPAN_ONE },
 	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, SPAN_ONE },

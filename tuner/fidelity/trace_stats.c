@@ -12,12 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_statistics_double.h>
+
 G_DEFINE_QUARK(trace - stats - error - quark, trace_stats_error)
 
 typedef enum {
 	EV_SWITCH,
 	EV_WAKEUP,
 	EV_WAKEUP_NEW, /* a new task becomes runnable: not a wakeup of a sleeper */
+	EV_CHECK,      /* a wakeup's preemption check: kept apart, in Trace.checks */
 } EvKind;
 
 /* prev_state, as far as the statistics tell states apart. */
@@ -50,9 +53,18 @@ typedef struct {
 	guint64 run_start;
 } Task;
 
+/* A wakeup_preempt line: what the wakeup's preemption check weighed (vruntimes in ns). */
+typedef struct {
+	guint64 ts;
+	gint32 curr, wakee;
+	gint64 lead, lag; /* curr's vruntime - min_vruntime; min_vruntime - the wakee's */
+	guint64 latency, gran;
+} Check;
+
 typedef struct {
 	const char *name;
 	GArray *events;	   /* Ev */
+	GArray *checks;	   /* Check */
 	GHashTable *comms; /* pid -> last command name */
 	GHashTable *tasks; /* pid -> Task */
 	guint nr_cpus;
@@ -140,6 +152,49 @@ static gboolean int_field(const char *s, const char *end, const char *key, const
 	return field(s, end, key, stop, &a, &b) && parse_int(a, b, out);
 }
 
+/* An unsigned 64-bit field: vruntimes start near 2^64 in the kernel (min_vruntime's first value
+ * is -2^20) and wrap. */
+static gboolean u64_field(const char *s, const char *end, const char *key, const char *stop,
+			  guint64 *out)
+{
+	const char *a, *b;
+
+	if (!field(s, end, key, stop, &a, &b) || a == b || b - a > 20 || digits_end(a, b) != b)
+		return FALSE;
+	g_autofree char *digits = g_strndup(a, (gsize)(b - a));
+
+	return g_ascii_string_to_unsigned(digits, 10, 0, G_MAXUINT64, out, NULL);
+}
+
+/*
+ * The body of a wakeup_preempt line (the kprobe event of vm/guest/init on 6.1's
+ * check_preempt_wakeup, or the simulator's line of the same format).
+ */
+static gboolean parse_check(Trace *tr, const char *body, const char *bend, guint64 ts)
+{
+	guint64 curr_vr, wakee_vr, min_vr, latency, gran;
+	gint64 curr, wakee;
+
+	if (!u64_field(body, bend, "curr_vr=", " ", &curr_vr) ||
+	    !u64_field(body, bend, " wakee_vr=", " ", &wakee_vr) ||
+	    !u64_field(body, bend, " min_vr=", " ", &min_vr) ||
+	    !int_field(body, bend, " curr_pid=", " ", &curr) ||
+	    !int_field(body, bend, " wakee_pid=", " ", &wakee) ||
+	    !u64_field(body, bend, " latency=", " ", &latency) ||
+	    !u64_field(body, bend, " gran=", NULL, &gran) || curr < 0 || wakee <= 0)
+		return FALSE;
+	Check c = { ts,
+		    (gint32)curr,
+		    (gint32)wakee,
+		    (gint64)(curr_vr - min_vr),
+		    (gint64)(min_vr - wakee_vr),
+		    latency,
+		    gran };
+
+	g_array_append_val(tr->checks, c);
+	return TRUE;
+}
+
 static void remember_comm(Trace *tr, gint64 pid, const char *a, const char *b)
 {
 	if (pid > 0)
@@ -173,6 +228,7 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 		{ "sched_switch: ", EV_SWITCH },
 		{ "sched_wakeup: ", EV_WAKEUP },
 		{ "sched_wakeup_new: ", EV_WAKEUP_NEW },
+		{ "wakeup_preempt: ", EV_CHECK },
 	};
 	g_autofree char *copy = g_strndup(line, (gsize)(end - line));
 	const char *m = NULL, *body = NULL;
@@ -196,8 +252,9 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 	if (!m)
 		return TRUE; /* another event */
 	const char *bend = copy + strlen(copy);
-	const char *what =
-		kind == EV_SWITCH ? "not a sched_switch line" : "not a sched_wakeup line";
+	const char *what = kind == EV_SWITCH  ? "not a sched_switch line"
+			   : kind == EV_CHECK ? "not a wakeup_preempt line"
+					      : "not a sched_wakeup line";
 
 	/* The timestamp is the word before the mark, with its colon. */
 	const char *te = m;
@@ -242,6 +299,8 @@ static gboolean parse_line(Trace *tr, const char *line, const char *end, guint l
 	if (pd[-1] == '-' && (pd - 1 == copy || pd[-2] == ' '))
 		pid = -1;
 
+	if (kind == EV_CHECK)
+		return parse_check(tr, body, bend, ev.ts) || syntax(error, tr->name, lineno, what);
 	ev.cpu = (guint32)cpu;
 	ev.kind = (guint8)kind;
 	if (kind == EV_SWITCH) {
@@ -729,8 +788,65 @@ static TraceRuns runs_of(GArray *a)
 static void trace_clear(Trace *tr)
 {
 	g_array_free(tr->events, TRUE);
+	g_array_free(tr->checks, TRUE);
 	g_hash_table_destroy(tr->comms);
 	g_hash_table_destroy(tr->tasks);
+}
+
+static double ms_quantile(const GArray *sorted, double f)
+{
+	return sorted->len
+		       ? gsl_stats_quantile_from_sorted_data(
+				 (const double *)(const void *)sorted->data, 1, sorted->len, f) /
+				 1e6
+		       : NAN;
+}
+
+/* The preemption checks of workers beside running workers, inside the window. */
+static void check_stats(Trace *tr, guint64 start, guint64 end, TraceStats *st)
+{
+	g_autoptr(GArray) lag = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) lead = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) gap = g_array_new(FALSE, FALSE, sizeof(double));
+	GArray *by_role[TRACE_ROLE_N];
+	guint64 at_credit = 0, above = 0;
+
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		by_role[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	for (guint i = 0; i < tr->checks->len; i++) {
+		const Check *c = &g_array_index(tr->checks, Check, i);
+		const Task *curr = task(tr, c->curr), *wakee = task(tr, c->wakee);
+
+		if (c->ts < start || c->ts > end || !curr || !curr->worker || !wakee ||
+		    !wakee->worker)
+			continue;
+		double l = (double)c->lag, d = (double)c->lead, g = (double)(c->lag + c->lead);
+
+		g_array_append_val(lag, l);
+		g_array_append_val(lead, d);
+		g_array_append_val(gap, g);
+		if (wakee->role >= 0 && wakee->role < TRACE_ROLE_N)
+			g_array_append_val(by_role[wakee->role], l);
+		/* Placed at min_vruntime - latency / 2 exactly: 1 µs allows for rounding. */
+		at_credit += c->lag + 1000 >= (gint64)(c->latency / 2);
+		above += c->lag + c->lead > (gint64)c->gran;
+	}
+	st->checks = lag->len;
+	g_array_sort(lag, compare_double);
+	g_array_sort(lead, compare_double);
+	g_array_sort(gap, compare_double);
+	st->lag_q25_ms = ms_quantile(lag, 0.25);
+	st->lag_median_ms = ms_quantile(lag, 0.5);
+	st->lag_q75_ms = ms_quantile(lag, 0.75);
+	st->lead_median_ms = ms_quantile(lead, 0.5);
+	st->gap_median_ms = ms_quantile(gap, 0.5);
+	st->at_credit = lag->len ? (double)at_credit / lag->len : NAN;
+	st->above_gran = lag->len ? (double)above / lag->len : NAN;
+	for (guint i = 0; i < TRACE_ROLE_N; i++) {
+		g_array_sort(by_role[i], compare_double);
+		st->lag_median_role_ms[i] = ms_quantile(by_role[i], 0.5);
+		g_array_free(by_role[i], TRUE);
+	}
 }
 
 static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats *st, GError **error)
@@ -803,6 +919,7 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 		st->receivers += t->role == TRACE_ROLE_RECEIVER;
 		st->has_parent |= t->role == TRACE_ROLE_PARENT;
 	}
+	check_stats(tr, start, end, st);
 	st->messages = options ? options->messages : 0;
 	if (st->messages) {
 		double m = (double)st->messages;
@@ -825,6 +942,7 @@ gboolean trace_stats_read_text(const char *text, gssize len, const char *name,
 	Trace tr = {
 		.name = name,
 		.events = g_array_new(FALSE, FALSE, sizeof(Ev)),
+		.checks = g_array_new(FALSE, FALSE, sizeof(Check)),
 		.comms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
 		.tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
 	};
@@ -905,6 +1023,7 @@ gboolean trace_timeline_read_text(const char *text, gssize len, const char *name
 	Trace tr = {
 		.name = name,
 		.events = g_array_new(FALSE, FALSE, sizeof(Ev)),
+		.checks = g_array_new(FALSE, FALSE, sizeof(Check)),
 		.comms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
 		.tasks = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free),
 	};

@@ -15,8 +15,11 @@
  *
  *   hackbench  175 [001] 4.676198: sched:sched_switch: prev_comm=hackbench prev_pid=175 ...
  *
- * Lines starting with '#' and lines of other events are skipped; a sched_switch or sched_wakeup
- * line that does not parse is an error naming the file and line.
+ * Lines starting with '#' and lines of other events are skipped; a sched_switch, sched_wakeup or
+ * wakeup_preempt line that does not parse is an error naming the file and line. wakeup_preempt
+ * lines (optional) say what a wakeup's preemption check weighed:
+ *
+ *   hackbench-175 [001] d..2.  4.676187: wakeup_preempt: (check_preempt_wakeup+0x0/0x2c0) curr_vr=2723782097 wakee_vr=2717782097 min_vr=2723782097 nr=41 curr_pid=175 wakee_pid=152 latency=12000000 gran=2000000
  *
  * The workload's tasks are those whose (last) command name starts with one of the given
  * prefixes: real hackbench's threads are all "hackbench", the simulator's "sender-G.I" and
@@ -148,6 +151,22 @@ typedef struct {
 	 */
 	guint64 switches_by_tenth[TRACE_STATS_TENTHS];
 	double first_exit[TRACE_ROLE_N], median_exit[TRACE_ROLE_N];
+
+	/*
+	 * The wakeups' preemption checks: wakeup_preempt lines (the guest's kprobe on 6.1's
+	 * check_preempt_wakeup, or the simulator's line of the same format), those inside the window
+	 * that put a worker beside a running worker. In ms of vruntime: the wakee's lag behind the
+	 * queue's min_vruntime, the running task's lead over it, and their sum, the gap the check
+	 * compares with wakeup_granularity. at_credit: the share of wakees at least latency / 2
+	 * behind, the full credit 6.1's place_entity gives a sleeper (GENTLE_FAIR_SLEEPERS; those
+	 * whose own vruntime was lower sit exactly there). above_gran: the share whose gap exceeds
+	 * wakeup_granularity, so that the check preempts (nice-0 tasks; unless the CPU was already
+	 * due to reschedule). NaN when the trace has no check.
+	 */
+	guint64 checks;
+	double lag_q25_ms, lag_median_ms, lag_q75_ms;
+	double lag_median_role_ms[TRACE_ROLE_N]; /* by the wakee's role */
+	double at_credit, lead_median_ms, gap_median_ms, above_gran;
 
 	/* Per message, when options.messages is known (else NaN). */
 	guint64 messages;

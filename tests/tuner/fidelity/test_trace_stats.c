@@ -24,6 +24,12 @@
 #define WK(task, cpu, ts, comm, pid, target)                                                  \
 	task " [00" #cpu "] d..2. " ts ": sched_wakeup: comm=" comm " pid=" #pid " prio=120 " \
 	     "target_cpu=00" #target "\n"
+/* A wakeup_preempt line (the guest's kprobe on check_preempt_wakeup), latency 12 ms, gran 2 ms. */
+#define CK(task, cpu, ts, cvr, wvr, mvr, nr, cp, wp)                                              \
+	task " [00" #cpu "] d..2. " ts                                                            \
+	     ": wakeup_preempt: (check_preempt_wakeup+0x0/0x2c0) curr_vr=" #cvr " wakee_vr=" #wvr \
+	     " min_vr=" #mvr " nr=" #nr " curr_pid=" #cp " wakee_pid=" #wp                        \
+	     " latency=12000000 gran=2000000\n"
 #define HB "hackbench"
 
 /*
@@ -32,7 +38,9 @@
  * wakeup preemption (1.000310), a kworker preempting a worker (1.001000), another wakeup
  * preemption (1.001600), a tick preemption (1.001700), and the workers' exits, the last at
  * 1.002100. After it the parent is woken and exits, and a task whose name has a blank and a dash
- * wakes another (the old format's success=1 included).
+ * wakes another (the old format's success=1 included). Four preemption checks (CK) precede
+ * wakeups onto busy CPUs: three put a worker beside a running worker inside the window (the
+ * third across the vruntimes' wrap at 2^64), one a kworker (no worker).
  */
 static const char *const trace_lines[] = {
 	"# tracer: nop\n",
@@ -48,12 +56,16 @@ static const char *const trace_lines[] = {
 	SW("<idle>-0", 1, "1.000130", "swapper/1", 0, "R", HB, 11),
 	SW("hackbench-10", 0, "1.000200", HB, 10, "S", HB, 12),
 	SW("hackbench-12", 0, "1.000250", HB, 12, "S", HB, 13),
+	CK("hackbench-11", 1, "1.000300", 20000000, 13000000, 19000000, 2, 11, 12),
 	WK("hackbench-11", 1, "1.000300", HB, 12, 1),
+	CK("hackbench-11", 1, "1.000305", 25000000, 21000000, 24000000, 3, 11, 13),
 	SW("hackbench-11", 1, "1.000310", HB, 11, "R", HB, 12),
 	SW("hackbench-12", 1, "1.000400", HB, 12, "S", HB, 11),
+	CK("hackbench-13", 0, "1.000900", 5000000, 1000000, 5000000, 2, 13, 6),
 	WK("hackbench-13", 0, "1.000900", "kworker/0:2", 6, 0),
 	SW("hackbench-13", 0, "1.001000", HB, 13, "R+", "kworker/0:2", 6),
 	SW("kworker/0:2-6", 0, "1.001050", "kworker/0:2", 6, "I", HB, 13),
+	CK("hackbench-11", 1, "1.001500", 1500000, 18446744073709051616, 1000000, 2, 13, 12),
 	WK("hackbench-11", 1, "1.001500", HB, 12, 0),
 	SW("hackbench-13", 0, "1.001600", HB, 13, "R", HB, 12),
 	SW("hackbench-12", 0, "1.001700", HB, 12, "R", HB, 13),
@@ -294,6 +306,16 @@ static void test_refusals(void **state)
 	/* No target CPU. */
 	expect_syntax_error("x-1 [000] d..2. 1.000000: sched_wakeup: comm=a pid=1 prio=120\n",
 			    "bad.trace:1:");
+	/* A check without its granularity, and one with a vruntime beyond 2^64. */
+	expect_syntax_error(
+		"x-1 [000] d..2. 1.000000: wakeup_preempt: (check_preempt_wakeup+0x0/0x2c0) "
+		"curr_vr=1 wakee_vr=2 min_vr=3 nr=2 curr_pid=1 wakee_pid=2 latency=5\n",
+		"bad.trace:1: not a wakeup_preempt line");
+	expect_syntax_error(
+		"x-1 [000] d..2. 1.000000: wakeup_preempt: (check_preempt_wakeup+0x0/0x2c0) "
+		"curr_vr=18446744073709551616 wakee_vr=2 min_vr=3 nr=2 curr_pid=1 "
+		"wakee_pid=2 latency=5 gran=1\n",
+		"bad.trace:1: not a wakeup_preempt line");
 	/* A pid that is not a number. */
 	expect_syntax_error("x-1 [000] d..2. 1.000000: sched_switch: prev_comm=a prev_pid=z "
 			    "prev_prio=120 prev_state=S ==> next_comm=b next_pid=2 next_prio=120\n",
@@ -354,6 +376,45 @@ static void test_perf_script_format(void **state)
 	trace_stats_clear(&pf);
 }
 
+/*
+ * The checks of workers beside running workers, inside the window: 11 running and 12 woken
+ * (lead 1 ms, lag 6 ms: the full credit of latency / 2, gap 7 ms), 11 and 13 (lead 1, lag 3,
+ * gap 4), 13 and 12 (min_vruntime 1 ms past the wrap, 12 at 2^64 - 0.5 ms: lag 1.5, lead 0.5,
+ * gap 2, not above the 2 ms granularity). The kworker's is left out. Quantiles interpolate
+ * between order statistics, as GSL's: the lags 1.5, 3, 6 have q25 2.25 and q75 4.5.
+ */
+static void test_preempt_checks(void **state)
+{
+	TraceStats st;
+
+	(void)state;
+	read_ok(TRACE_WINDOW_AUTO, 8, &st);
+	assert_int_equal(st.checks, 3);
+	assert_close(st.lag_q25_ms, 2.25, 1e-12);
+	assert_close(st.lag_median_ms, 3.0, 1e-12);
+	assert_close(st.lag_q75_ms, 4.5, 1e-12);
+	/* 12 is the receiver (woken twice, lags 6 and 1.5), 13 a sender (3). */
+	assert_close(st.lag_median_role_ms[TRACE_ROLE_RECEIVER], 3.75, 1e-12);
+	assert_close(st.lag_median_role_ms[TRACE_ROLE_SENDER], 3.0, 1e-12);
+	assert_true(isnan(st.lag_median_role_ms[TRACE_ROLE_PARENT]));
+	assert_close(st.at_credit, 1.0 / 3, 1e-12);
+	assert_close(st.lead_median_ms, 1.0, 1e-12);
+	assert_close(st.gap_median_ms, 4.0, 1e-12);
+	assert_close(st.above_gran, 2.0 / 3, 1e-12);
+	trace_stats_clear(&st);
+
+	/* A trace without checks has none, and says so with NaN. */
+	g_autoptr(GError) error = NULL;
+	const char *plain = SW("hackbench-11", 0, "1.000000", HB, 11, "S", HB, 12)
+		SW("hackbench-12", 0, "1.000010", HB, 12, "X", "swapper/0", 0);
+
+	if (!trace_stats_read_text(plain, -1, "plain.trace", NULL, &st, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(st.checks, 0);
+	assert_true(isnan(st.lag_median_ms) && isnan(st.at_credit) && isnan(st.above_gran));
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -371,7 +432,7 @@ int main(void)
 		cmocka_unit_test(test_window_auto),	   cmocka_unit_test(test_window_all),
 		cmocka_unit_test(test_roles_by_name),	   cmocka_unit_test(test_workload_prefixes),
 		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
-		cmocka_unit_test(test_perf_script_format),
+		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
