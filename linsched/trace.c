@@ -122,6 +122,36 @@ static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct 
 }
 
 /*
+ * What the wakeup's preemption check weighed, in the format of the kprobe event the guest puts on
+ * 6.1's check_preempt_wakeup (vm/guest/init): the running task's and the wakee's vruntime, the
+ * queue's min_vruntime and length, and the knobs. The kernel calls the check only when the wakee
+ * lands on a CPU running a task of its class (not idle), and before it prints sched_wakeup.
+ */
+static void ftrace_wakeup_preempt(struct trace *tr, const char *task, int cpu, uint64_t now,
+				  const struct linsched_task *wakee)
+{
+	const struct task_struct *p = linsched_task_sched(wakee);
+	const struct cfs_rq *cfs_rq = p->se.cfs_rq;
+
+	if (!cfs_rq || !cfs_rq->curr || cfs_rq->curr == &p->se)
+		return;
+
+	const struct sched_tunables *tun = &rq_of(cfs_rq)->sys->tun;
+
+	fprintf(tr->f,
+		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": wakeup_preempt: "
+		"(check_preempt_wakeup+0x0/0x0) curr_vr=%" G_GUINT64_FORMAT
+		" wakee_vr=%" G_GUINT64_FORMAT " min_vr=%" G_GUINT64_FORMAT
+		" nr=%u curr_pid=%d wakee_pid=%d latency=%" G_GUINT64_FORMAT
+		" gran=%" G_GUINT64_FORMAT "\n",
+		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
+		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), (uint64_t)cfs_rq->curr->vruntime,
+		(uint64_t)p->se.vruntime, (uint64_t)cfs_rq->min_vruntime, cfs_rq->nr_running,
+		task_of(cfs_rq->curr)->pid, p->pid, (uint64_t)tun->latency,
+		(uint64_t)tun->wakeup_granularity);
+}
+
+/*
  * The kernel prints a wakeup from the context that did it: the waker on its CPU. A timer's wakeup
  * (no waker) is printed from the target CPU, from whatever it is running, idle included.
  */
@@ -137,6 +167,7 @@ static void on_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_ta
 	describe(waker, cpu, wcomm, sizeof(wcomm), &wpid, &wprio);
 	describe(wakee, target_cpu, comm, sizeof(comm), &pid, &prio);
 	g_snprintf(task, sizeof(task), "%s-%d", wcomm, wpid);
+	ftrace_wakeup_preempt(tr, task, cpu, now, wakee);
 	fprintf(tr->f,
 		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_wakeup: "
 		"comm=%s pid=%d prio=%d target_cpu=%03d\n",

@@ -87,6 +87,11 @@ static void expect_listing(const char *dir, const char *expected)
 	"^\\s*(\\S+)-(\\d+)\\s+\\[(\\d{3})\\]\\s+\\S+\\s+(\\d+)\\.(\\d{6}): sched_wakeup: " \
 	"comm=(\\S+) pid=(\\d+) prio=(\\d+) target_cpu=(\\d{3})$"
 
+#define WAKEUP_PREEMPT_RE                                                                     \
+	"^\\s*(\\S+)-(\\d+)\\s+\\[(\\d{3})\\]\\s+\\S+\\s+(\\d+)\\.(\\d{6}): wakeup_preempt: " \
+	"\\(check_preempt_wakeup\\+0x0/0x0\\) curr_vr=(\\d+) wakee_vr=(\\d+) min_vr=(\\d+) "  \
+	"nr=(\\d+) curr_pid=(\\d+) wakee_pid=(\\d+) latency=(\\d+) gran=(\\d+)$"
+
 struct cpu_track {
 	bool seen;
 	guint64 last_us;
@@ -94,7 +99,13 @@ struct cpu_track {
 };
 
 struct ftrace_summary {
-	guint64 lines, exits, wakeups;
+	guint64 lines, exits, wakeups, checks;
+};
+
+/* A wakeup_preempt line, waiting for the sched_wakeup line that must follow it. */
+struct preempt_check {
+	bool pending;
+	guint64 wakee_pid, curr_pid;
 };
 
 static guint64 field_uint(GMatchInfo *m, int i)
@@ -110,7 +121,8 @@ static guint64 field_uint(GMatchInfo *m, int i)
  * A wakeup is told from its CPU by the task running there (once the CPU's chain is known), at
  * a time that does not go back, and wakes a task that no CPU runs.
  */
-static void check_wakeup(GMatchInfo *m, const char *line, guint64 cpus, struct cpu_track *track)
+static void check_wakeup(GMatchInfo *m, const char *line, guint64 cpus, struct cpu_track *track,
+			 struct preempt_check *pc)
 {
 	g_autofree char *task = g_match_info_fetch(m, 1);
 	g_autofree char *comm = g_match_info_fetch(m, 6);
@@ -132,6 +144,58 @@ static void check_wakeup(GMatchInfo *m, const char *line, guint64 cpus, struct c
 	for (guint64 c = 0; c < cpus; c++)
 		if (track[c].seen && strcmp(track[c].next, wakee) == 0)
 			fail_msg("CPU %" G_GUINT64_FORMAT " runs the woken task: '%s'", c, line);
+
+	/*
+	 * The preemption check came just before, for this wakee and the task its CPU runs; a wakee
+	 * that lands on a CPU running a task had one, one onto an idle CPU had none.
+	 */
+	const struct cpu_track *target = &track[field_uint(m, 9)];
+
+	if (pc->pending) {
+		g_autofree char *curr = g_strdup_printf("/%" G_GUINT64_FORMAT, pc->curr_pid);
+
+		if (pc->wakee_pid != field_uint(m, 7))
+			fail_msg("a check of pid %" G_GUINT64_FORMAT " before '%s'", pc->wakee_pid,
+				 line);
+		if (target->seen && !g_str_has_suffix(target->next, curr))
+			fail_msg("a check against pid %" G_GUINT64_FORMAT
+				 ", but the CPU runs %s: '%s'",
+				 pc->curr_pid, target->next, line);
+	} else if (target->seen && !g_str_has_suffix(target->next, "/0")) {
+		fail_msg("no preemption check before a wakeup onto a busy CPU: '%s'", line);
+	}
+	pc->pending = false;
+}
+
+/*
+ * A preemption check: the run's knobs, a queue of the running task and the wakee at least, and
+ * a wakee placed no further behind min_vruntime than place_entity's sleeper credit allows
+ * (latency, halved by 6.1's GENTLE_FAIR_SLEEPERS; nice-0 tasks, so no weight scaling).
+ */
+static void check_preempt_line(GMatchInfo *m, const char *line, const struct json *doc,
+			       struct preempt_check *pc)
+{
+	guint64 wakee_vr = field_uint(m, 7), min_vr = field_uint(m, 8), latency = field_uint(m, 12);
+	const char *profile = json_string_at(doc, "profile");
+
+	if (pc->pending)
+		fail_msg("two checks in a row: '%s'", line);
+	assert_int_equal(latency, member_uint(member(doc, "knobs", J_OBJECT), "latency_ns"));
+	assert_int_equal(field_uint(m, 13),
+			 member_uint(member(doc, "knobs", J_OBJECT), "wakeup_granularity_ns"));
+	assert_true(field_uint(m, 9) >= 2);
+	assert_true(field_uint(m, 10) != 0);
+	assert_true(field_uint(m, 10) != field_uint(m, 11));
+	if (strcmp(profile, "6.1") == 0 || strcmp(profile, "2.6.28") == 0) {
+		guint64 credit = strcmp(profile, "6.1") == 0 ? latency / 2 : latency;
+
+		if ((gint64)(min_vr - wakee_vr) > (gint64)credit)
+			fail_msg("a wakee more than %" G_GUINT64_FORMAT " ns behind: '%s'", credit,
+				 line);
+	}
+	pc->pending = true;
+	pc->wakee_pid = field_uint(m, 11);
+	pc->curr_pid = field_uint(m, 10);
 }
 
 /*
@@ -143,13 +207,16 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 {
 	g_autoptr(GRegex) re = g_regex_new(SCHED_SWITCH_RE, 0, 0, NULL);
 	g_autoptr(GRegex) wake_re = g_regex_new(SCHED_WAKEUP_RE, 0, 0, NULL);
+	g_autoptr(GRegex) check_re = g_regex_new(WAKEUP_PREEMPT_RE, 0, 0, NULL);
+	struct preempt_check pc = { false, 0, 0 };
 	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
 	guint64 cpus = member_uint(doc, "cpus");
 	guint64 runtime_us = member_uint(doc, "runtime_ns") / 1000;
 	struct cpu_track track[64];
-	struct ftrace_summary sum = { 0, 0, 0 };
+	struct ftrace_summary sum = { 0, 0, 0, 0 };
 
 	assert_non_null(re);
+	assert_non_null(check_re);
 	assert_non_null(wake_re);
 	assert_true(cpus <= G_N_ELEMENTS(track));
 	memset(track, 0, sizeof(track));
@@ -163,12 +230,21 @@ static struct ftrace_summary check_ftrace(const char *text, const struct json *d
 			continue;
 		}
 		if (g_regex_match(wake_re, *l, 0, &m)) {
-			check_wakeup(m, *l, cpus, track);
+			check_wakeup(m, *l, cpus, track, &pc);
 			sum.wakeups++;
 			continue;
 		}
 		g_match_info_free(m);
 		m = NULL;
+		if (g_regex_match(check_re, *l, 0, &m)) {
+			check_preempt_line(m, *l, doc, &pc);
+			sum.checks++;
+			continue;
+		}
+		g_match_info_free(m);
+		m = NULL;
+		if (pc.pending)
+			fail_msg("a preemption check without its wakeup before '%s'", *l);
 		if (!g_regex_match(re, *l, 0, &m))
 			fail_msg("not a sched_switch line: '%s'", *l);
 		sum.lines++;
@@ -262,9 +338,9 @@ static void check_ftrace_run(const char *dir, const char *const *workload)
 	assert_int_equal(sum.exits, member(doc, "tasks", J_ARRAY)->array->len);
 	/* Tasks that pass messages block and are woken; bootstrapped tasks never sleep. */
 	if (strcmp(json_string_at(doc, "workload.model"), "fsm") == 0)
-		assert_true(sum.wakeups > 0);
+		assert_true(sum.wakeups > 0 && sum.checks > 0);
 	else
-		assert_int_equal(sum.wakeups, 0);
+		assert_int_equal(sum.wakeups + sum.checks, 0);
 	json_free(doc);
 	run_clear(&r);
 	g_ptr_array_free(args, TRUE);
