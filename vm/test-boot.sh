@@ -55,7 +55,7 @@ lines=$work/out/lines.txt
 # a value of the documented form.
 bad=$(grep -Ev '^LST (begin|start|run|out|trace|tracestat|forks|error|klog|end)( |$)' "$lines" | head -n 1 || true)
 [ -z "$bad" ] || fail "unknown line: $bad"
-grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+ wakee_flips_offset=[0-9]+ forks=on$' "$lines" ||
+grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+ wakee_flips_offset=[0-9]+ forks=on preempt=on$' "$lines" ||
     fail "begin line malformed: $(grep '^LST begin' "$lines" || echo missing)"
 run_re='^LST run seq=[0-9]+ round=[0-9]+ setting=[A-Za-z0-9._-]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ knobs=ok rc=0 time_s=[0-9.]+ wall_ns=[0-9]+ ctxt=[0-9]+$'
 [ "$(grep -Ec "$run_re" "$lines")" -eq 2 ] || fail "expected 2 well-formed successful run lines, got: $(grep '^LST run' "$lines")"
@@ -70,6 +70,10 @@ grep -Eq '^LST trace 2 +[^ ].*-[0-9]+ +\[[0-9]{3}\] [^ ]+ +[0-9]+\.[0-9]{6}: sch
     fail "no sched_switch line in the trace"
 grep -q '^LST trace 2 .* sched_wakeup: comm=hackbench ' "$lines" || fail "no sched_wakeup of hackbench in the trace"
 grep -q '^LST trace 0 ' "$lines" && fail "run 0 was not to be traced"
+# The preemption check's probe: one line per wakeup onto a busy CPU, every field a number, the
+# knobs those the traced run set (latency 7 ms, wakeup_granularity 0.3 ms).
+grep -Eq '^LST trace 2 .* wakeup_preempt: \(check_preempt_wakeup\+0x0/0x[0-9a-f]+\) curr_vr=[0-9]+ wakee_vr=[0-9]+ min_vr=[0-9]+ nr=[0-9]+ curr_pid=[0-9]+ wakee_pid=[0-9]+ latency=7000000 gran=300000$' "$lines" ||
+    fail "no wakeup_preempt line with the run's knobs in the trace"
 read -r entries written < <(sed -n 's/^LST tracestat seq=2 entries=\([0-9]*\) written=\([0-9]*\)$/\1 \2/p' "$lines")
 [ -n "${entries:-}" ] && [ "$entries" = "$written" ] || fail "trace buffer overflowed or tracestat missing"
 
