@@ -240,8 +240,8 @@ static void test_repository_steal_plans(void **state)
 
 /*
  * The plans with the stalls the guest saw (make-plan.sh -n): six rounds, every run with both
- * measurements. And every plan together, with the roles of the machine's last fit: the three
- * threads plans of three host regimes and P-g5 train, eight are held out.
+ * measurements. And every plan together, with the roles of the machine's first five fits: the
+ * three threads plans of three host regimes and P-g5 train, eight are held out.
  */
 static void test_repository_stall_plans(void **state)
 {
@@ -271,17 +271,20 @@ static void test_repository_stall_plans(void **state)
  * for it. */
 /* A repository's plans file of two held-out plans, processes then threads, each of the 12
  * settings in 5 rounds, on the host's 250 Hz ticks of -H 2. */
-/* n held-out plans of the -H 2 load, threads where the name says (T-), of 5 rounds but for
- * those named -r10. */
-static PlanSet *read_hog_plans(const char *path, guint n)
+/* n plans of the -H 2 load, threads where the name says (T-), of 5 rounds but for those named
+ * -r10; the first ntrain trained the machine's last fit, the others are held out. */
+static PlanSet *read_hog_plans(const char *path, guint n, guint ntrain)
 {
 	GError *error = NULL;
 	PlanSet *set = plan_set_read(path, &error);
 
 	assert_null(error);
 	assert_int_equal(set->plans->len, n);
-	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), n);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TRAIN), ntrain);
+	assert_int_equal(plan_set_count(set, PLAN_ROLE_TEST), n - ntrain);
 	for (guint i = 0; i < set->plans->len; i++) {
+		assert_int_equal(plan_set_plan(set, i)->role,
+				 i < ntrain ? PLAN_ROLE_TRAIN : PLAN_ROLE_TEST);
 		assert_int_equal(plan_set_plan(set, i)->real->settings->len, 12);
 		const PlanSpec *plan = plan_set_plan(set, i);
 
@@ -295,7 +298,7 @@ static PlanSet *read_hog_plans(const char *path, guint n)
 
 static void test_repository_hog_plans(void **state)
 {
-	g_autoptr(PlanSet) set = read_hog_plans("vm/data/hog/plans.ini", 2);
+	g_autoptr(PlanSet) set = read_hog_plans("vm/data/hog/plans.ini", 2, 0);
 
 	(void)state;
 	for (guint i = 0; i < set->plans->len; i++) {
@@ -316,7 +319,7 @@ static void test_repository_hog_plans(void **state)
  * fork's (one per worker). */
 static void test_repository_flips_plans(void **state)
 {
-	g_autoptr(PlanSet) set = read_hog_plans("vm/data/flips/plans.ini", 6);
+	g_autoptr(PlanSet) set = read_hog_plans("vm/data/flips/plans.ini", 6, 4);
 	const double medians[] = { 10, 34, 1, 54, 23, 0 };
 	const guint workers[] = { 0, 0, 400, 400, 200, 200 };
 
