@@ -125,7 +125,8 @@ static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct 
  * What the wakeup's preemption check weighed, in the format of the kprobe event the guest puts on
  * 6.1's check_preempt_wakeup (vm/guest/init): the running task's and the wakee's vruntime, the
  * queue's min_vruntime and length, and the knobs. The kernel calls the check only when the wakee
- * lands on a CPU running a task of its class (not idle), and before it prints sched_wakeup.
+ * lands on a CPU running a task of its class (not idle), and before it prints sched_wakeup; CFS
+ * profiles only.
  */
 static void ftrace_wakeup_preempt(struct trace *tr, const char *task, int cpu, uint64_t now,
 				  const struct linsched_task *wakee)
@@ -137,6 +138,10 @@ static void ftrace_wakeup_preempt(struct trace *tr, const char *task, int cpu, u
 		return;
 
 	const struct sched_tunables *tun = &rq_of(cfs_rq)->sys->tun;
+
+	/* EEVDF has neither the function nor its knobs (latency 0): no line, as the guest's. */
+	if (tun->latency == 0)
+		return;
 
 	fprintf(tr->f,
 		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": wakeup_preempt: "

@@ -173,11 +173,12 @@ static gboolean u64_field(const char *s, const char *end, const char *key, const
 static gboolean parse_check(Trace *tr, const char *body, const char *bend, guint64 ts)
 {
 	guint64 curr_vr, wakee_vr, min_vr, latency, gran;
-	gint64 curr, wakee;
+	gint64 nr, curr, wakee;
 
 	if (!u64_field(body, bend, "curr_vr=", " ", &curr_vr) ||
 	    !u64_field(body, bend, " wakee_vr=", " ", &wakee_vr) ||
 	    !u64_field(body, bend, " min_vr=", " ", &min_vr) ||
+	    !int_field(body, bend, " nr=", " ", &nr) || nr < 0 ||
 	    !int_field(body, bend, " curr_pid=", " ", &curr) ||
 	    !int_field(body, bend, " wakee_pid=", " ", &wakee) ||
 	    !u64_field(body, bend, " latency=", " ", &latency) ||
