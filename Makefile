@@ -122,6 +122,7 @@ FUZZ_SEEDS_fuzz_result_json     := $(wildcard $(FIX)/report/*/*.json)
 FUZZ_SEEDS_fuzz_realbench       := $(wildcard $(FIX)/*.txt)
 FUZZ_SEEDS_fuzz_real_plan       := $(wildcard vm/data/real-6.1-*-g*.csv vm/data/flips/real-6.1-*.csv)
 FUZZ_SEEDS_fuzz_vm_probe        := $(wildcard machines/*.ini)
+FUZZ_SEEDS_fuzz_trace_stats     := vm/data/real-6.1-T-g1-l10.trace
 
 build/fuzz/%.o: %.c
 	@mkdir -p $(@D)
