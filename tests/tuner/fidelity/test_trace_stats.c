@@ -38,9 +38,10 @@
  * wakeup preemption (1.000310), a kworker preempting a worker (1.001000), another wakeup
  * preemption (1.001600), a tick preemption (1.001700), and the workers' exits, the last at
  * 1.002100. After it the parent is woken and exits, and a task whose name has a blank and a dash
- * wakes another (the old format's success=1 included). Four preemption checks (CK) precede
- * wakeups onto busy CPUs: three put a worker beside a running worker inside the window (the
- * third across the vruntimes' wrap at 2^64), one a kworker (no worker).
+ * wakes another (the old format's success=1 included). Four preemption checks (CK), which the
+ * statistics read apart from the wakeups (the second stands alone): three put a worker beside a
+ * running worker inside the window (the third across the vruntimes' wrap at 2^64), one a
+ * kworker (no worker).
  */
 static const char *const trace_lines[] = {
 	"# tracer: nop\n",
