@@ -104,6 +104,16 @@ static const char *prev_state(const struct linsched_task *t)
 	}
 }
 
+/* The part every ftrace line shares: the task and CPU that print it, the time, the event's name. */
+static void ftrace_head(struct trace *tr, const char *task, int cpu, uint64_t now,
+			const char *event)
+{
+	fprintf(tr->f,
+		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": %s: ", task, cpu,
+		(uint64_t)(now / NSEC_PER_SEC), (uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC),
+		event);
+}
+
 static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct linsched_task *prev,
 			  const struct linsched_task *next)
 {
@@ -113,12 +123,10 @@ static void ftrace_switch(struct trace *tr, int cpu, uint64_t now, const struct 
 	describe(prev, cpu, pcomm, sizeof(pcomm), &ppid, &pprio);
 	describe(next, cpu, ncomm, sizeof(ncomm), &npid, &nprio);
 	g_snprintf(task, sizeof(task), "%s-%d", pcomm, ppid);
+	ftrace_head(tr, task, cpu, now, "sched_switch");
 	fprintf(tr->f,
-		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_switch: "
 		"prev_comm=%s prev_pid=%d prev_prio=%d prev_state=%s ==> next_comm=%s next_pid=%d next_prio=%d\n",
-		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
-		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), pcomm, ppid, pprio,
-		prev_state(prev), ncomm, npid, nprio);
+		pcomm, ppid, pprio, prev_state(prev), ncomm, npid, nprio);
 }
 
 /*
@@ -143,17 +151,15 @@ static void ftrace_wakeup_preempt(struct trace *tr, const char *task, int cpu, u
 	if (tun->latency == 0)
 		return;
 
+	ftrace_head(tr, task, cpu, now, "wakeup_preempt");
 	fprintf(tr->f,
-		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": wakeup_preempt: "
 		"(check_preempt_wakeup+0x0/0x0) curr_vr=%" G_GUINT64_FORMAT
 		" wakee_vr=%" G_GUINT64_FORMAT " min_vr=%" G_GUINT64_FORMAT
 		" nr=%u curr_pid=%d wakee_pid=%d latency=%" G_GUINT64_FORMAT
 		" gran=%" G_GUINT64_FORMAT "\n",
-		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
-		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), (uint64_t)cfs_rq->curr->vruntime,
-		(uint64_t)p->se.vruntime, (uint64_t)cfs_rq->min_vruntime, cfs_rq->nr_running,
-		task_of(cfs_rq->curr)->pid, p->pid, (uint64_t)tun->latency,
-		(uint64_t)tun->wakeup_granularity);
+		(uint64_t)cfs_rq->curr->vruntime, (uint64_t)p->se.vruntime,
+		(uint64_t)cfs_rq->min_vruntime, cfs_rq->nr_running, task_of(cfs_rq->curr)->pid,
+		p->pid, (uint64_t)tun->latency, (uint64_t)tun->wakeup_granularity);
 }
 
 /*
@@ -173,11 +179,8 @@ static void on_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_ta
 	describe(wakee, target_cpu, comm, sizeof(comm), &pid, &prio);
 	g_snprintf(task, sizeof(task), "%s-%d", wcomm, wpid);
 	ftrace_wakeup_preempt(tr, task, cpu, now, wakee);
-	fprintf(tr->f,
-		"%16s [%03d] d..2. %6" G_GUINT64_FORMAT ".%06" G_GUINT64_FORMAT ": sched_wakeup: "
-		"comm=%s pid=%d prio=%d target_cpu=%03d\n",
-		task, cpu, (uint64_t)(now / NSEC_PER_SEC),
-		(uint64_t)((now % NSEC_PER_SEC) / NSEC_PER_USEC), comm, pid, prio, target_cpu);
+	ftrace_head(tr, task, cpu, now, "sched_wakeup");
+	fprintf(tr->f, "comm=%s pid=%d prio=%d target_cpu=%03d\n", comm, pid, prio, target_cpu);
 	if (ferror(tr->f))
 		tr->failed = true;
 }
