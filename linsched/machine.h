@@ -17,7 +17,9 @@
  *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns,
  *               socket_block_ns, pipe_block_ns (a read that finds the channel empty or a write
  *               that finds it full, up to its sleep; 0 by default), wakeup_ns,
- *               wakeup_remote_ns, thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
+ *               process_wakeup_ns (a wakeup of one process by another, where a workload knows
+ *               its tasks are processes; 0 or absent: wakeup_ns), wakeup_remote_ns,
+ *               thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
  *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
  *               model's own default); data_cache_lines and data_miss_ps, the cache a
@@ -67,11 +69,12 @@ struct linsched_machine {
 	uint64_t switch_ns; /* a context switch, of any task */
 	uint64_t thread_switch_ns, process_switch_ns; /* between threads, between processes */
 	uint64_t wakeup_ns;			      /* a wakeup, to the waker */
-	uint64_t wakeup_remote_ns;		      /* one sending an IPI (sim.h); 0: wakeup_ns */
-	uint64_t migrate_ns;			      /* a task arriving on another CPU */
-	uint64_t cache_lines, miss_ps;		      /* last-level cache, line reload */
-	uint64_t socket_write_ns, socket_read_ns;     /* one message on a Unix socket */
-	uint64_t pipe_write_ns, pipe_read_ns;	      /* one message on a pipe */
+	uint64_t process_wakeup_ns;    /* one between processes (hackbench -P); 0: wakeup_ns */
+	uint64_t wakeup_remote_ns;     /* one sending an IPI (sim.h); 0: wakeup_ns */
+	uint64_t migrate_ns;	       /* a task arriving on another CPU */
+	uint64_t cache_lines, miss_ps; /* last-level cache, line reload */
+	uint64_t socket_write_ns, socket_read_ns; /* one message on a Unix socket */
+	uint64_t pipe_write_ns, pipe_read_ns;	  /* one message on a pipe */
 	/* A read that finds the channel empty (a write that finds it full): the system call up to
 	 * its sleep, which the probe measures as a non-blocking read of an empty channel. */
 	uint64_t socket_block_ns, pipe_block_ns;

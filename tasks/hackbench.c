@@ -78,6 +78,17 @@ uint64_t hackbench_switch_ns(const struct hackbench_params *p)
 	return hackbench_switch_ns_on(p, NULL);
 }
 
+uint64_t hackbench_wakeup_ns_on(const struct hackbench_params *p, const struct linsched_machine *m)
+{
+	struct linsched_machine builtin;
+
+	if (!m) {
+		linsched_machine_builtin(&builtin);
+		m = &builtin;
+	}
+	return !p->threads && m->process_wakeup_ns ? m->process_wakeup_ns : m->wakeup_ns;
+}
+
 static uint64_t socket_overhead(const struct hackbench_params *p)
 {
 	struct linsched_machine builtin;

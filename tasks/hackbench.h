@@ -101,6 +101,9 @@ unsigned int hackbench_nr_tasks(const struct hackbench_params *p);
 uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct linsched_machine *m);
 /* The same on the built-in machine. */
 uint64_t hackbench_switch_ns(const struct hackbench_params *p);
+/* What a waker pays for a local wakeup on machine m (NULL: the built-in machine): its
+ * process_wakeup_ns when the tasks are processes and it has one, else its wakeup_ns. */
+uint64_t hackbench_wakeup_ns_on(const struct hackbench_params *p, const struct linsched_machine *m);
 
 /* Reads solo_ms (> 0) and degradation (in (0, 1]) from the [bootstrap] group of a key file:
  * the bootstrap.ini that `tuner calibrate --model bootstrap` writes. The one reader of that file;

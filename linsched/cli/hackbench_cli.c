@@ -221,4 +221,6 @@ void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct ha
 {
 	if (!flag_given(&cli->flags, &cli->switch_cost_ns))
 		cfg->costs.switch_ns = hackbench_switch_ns_on(p, &cfg->machine);
+	if (!flag_given(&cli->flags, &cli->wakeup_cost_ns))
+		cfg->costs.wakeup_ns = hackbench_wakeup_ns_on(p, &cfg->machine);
 }

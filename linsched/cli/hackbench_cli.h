@@ -48,7 +48,8 @@ bool hackbench_cli_params_shaped(const struct hackbench_cli *hc,
 				 const struct linsched_machine *m, struct hackbench_params *p,
 				 GError **error);
 /* The configuration for simulating p: the task kind decides the context-switch cost (the
- * machine's for threads or processes) unless --switch-cost-ns was given. */
+ * machine's for threads or processes) unless --switch-cost-ns was given, and the local wakeup's
+ * (the machine's process_wakeup_ns for processes, when it has one) unless --wakeup-cost-ns was. */
 void hackbench_cli_adjust_config(const struct linsched_cli *cli, const struct hackbench_params *p,
 				 struct linsched_config *cfg);
 

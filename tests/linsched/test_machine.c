@@ -69,6 +69,7 @@ static void test_builtin(void **state)
 	assert_int_equal(cfg.hz, 1000);
 	assert_int_equal(cfg.costs.switch_ns, LINSCHED_DEFAULT_SWITCH_NS);
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 0);
+	assert_int_equal(m.process_wakeup_ns, 0); /* processes wake as threads do */
 	assert_int_equal(cfg.machine.socket_read_ns, m.socket_read_ns);
 	assert_int_equal(cfg.machine.pipe_bytes, m.pipe_bytes);
 	/* a CPU of its own */
@@ -92,6 +93,7 @@ static const char good[] = "# a probe's file\n"
 			   "socket_read_ns=5000\n"
 			   "socket_block_ns=1500\n"
 			   "wakeup_ns=6000\n"
+			   "process_wakeup_ns=7000\n"
 			   "wakeup_remote_ns=9000\n"
 			   "thread_switch_ns=3000\n"
 			   "# no process_switch_ns: the built-in one stays\n"
@@ -131,6 +133,7 @@ static void test_load(void **state)
 	assert_int_equal(m.socket_write_ns, 8000);
 	assert_int_equal(m.socket_read_ns, 5000);
 	assert_int_equal(m.wakeup_ns, 6000);
+	assert_int_equal(m.process_wakeup_ns, 7000);
 	assert_int_equal(m.wakeup_remote_ns, 9000);
 	assert_int_equal(m.thread_switch_ns, 3000);
 	assert_int_equal(m.process_switch_ns, 5700);

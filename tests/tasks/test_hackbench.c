@@ -379,6 +379,28 @@ static void test_defaults(void **state)
 	assert_true(hackbench_switch_ns(&p) < process_switch);
 }
 
+/* A machine with process_wakeup_ns charges it to processes only; without one, every wakeup
+ * costs wakeup_ns. */
+static void test_wakeup_cost_by_task_kind(void **state)
+{
+	struct hackbench_params p;
+	struct linsched_machine m;
+
+	(void)state;
+	hackbench_params_default(&p);
+	assert_int_equal(hackbench_wakeup_ns_on(&p, NULL), LINSCHED_DEFAULT_WAKEUP_NS);
+	linsched_machine_builtin(&m);
+	m.wakeup_ns = 18000;
+	assert_int_equal(hackbench_wakeup_ns_on(&p, &m), 18000);
+	m.process_wakeup_ns = 50000;
+	assert_int_equal(hackbench_wakeup_ns_on(&p, &m), 50000);
+	p.threads = true;
+	assert_int_equal(hackbench_wakeup_ns_on(&p, &m), 18000);
+	p.threads = false;
+	p.pipe = true; /* the channel does not matter */
+	assert_int_equal(hackbench_wakeup_ns_on(&p, &m), 50000);
+}
+
 static void test_capacity_in_messages(void **state)
 {
 	(void)state;
@@ -1589,6 +1611,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_wakeup_cost_by_task_kind),
 		cmocka_unit_test(test_parent_start),
 		cmocka_unit_test(test_parent_start_workers_inherit_flips),
 		cmocka_unit_test(test_parent_start_fork_flips),

@@ -32,7 +32,13 @@ static const FitParam params[] = {
 	{ "process_switch", "costs", "process_switch_ns", M(process_switch_ns), 50, 1e6,
 	  "--switch-cost-ns", FLAG(sim.switch_cost_ns), "a context switch between processes, ns" },
 	{ "wakeup", "costs", "wakeup_ns", M(wakeup_ns), 50, 1e6, "--wakeup-cost-ns",
-	  FLAG(sim.wakeup_cost_ns), "a wakeup, paid by the waker, ns" },
+	  FLAG(sim.wakeup_cost_ns),
+	  "a wakeup, paid by the waker, ns (between processes too, where the machine has no "
+	  "process_wakeup)" },
+	{ "process_wakeup", "costs", "process_wakeup_ns", M(process_wakeup_ns), 50, 1e6,
+	  "--wakeup-cost-ns", FLAG(sim.wakeup_cost_ns),
+	  "a wakeup between processes, paid by the waker, ns (0 in the machine: starts as "
+	  "wakeup)" },
 	{ "wakeup_remote", "costs", "wakeup_remote_ns", M(wakeup_remote_ns), 50, 1e6, NULL, 0,
 	  "a wakeup onto another CPU, ns" },
 	{ "migrate", "costs", "migrate_ns", M(migrate_ns), 50, 1e6, "--migrate-cost-ns",
@@ -102,7 +108,7 @@ double fit_param_get(const FitParam *p, const struct linsched_machine *m)
 	uint64_t v = *field((struct linsched_machine *)m, p);
 
 	/* The zeros that stand for another value (linsched/machine.h). */
-	if (v == 0 && p->offset == M(wakeup_remote_ns))
+	if (v == 0 && (p->offset == M(wakeup_remote_ns) || p->offset == M(process_wakeup_ns)))
 		return (double)m->wakeup_ns;
 	if (v == 0 && p->offset == M(footprint_lines))
 		return HACKBENCH_FOOTPRINT_LINES;

@@ -1,8 +1,8 @@
 /*
  * tests/linsched/cli/test_cli_config.c - the configuration the simulation flags describe on a
  * machine the caller gives (linsched_cli_config_on, which the tuner's fit varies), and the
- * workload's cache footprint taken from the machine unless --footprint-lines is given, and the
- * steal flags over the machine's [steal].
+ * workload's cache footprint taken from the machine unless --footprint-lines is given, the
+ * steal flags over the machine's [steal], and the switch and wakeup costs of the task kind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -265,6 +265,65 @@ static void test_footprint_from_machine(void **state)
 	assert_null(error);
 }
 
+/* The task kind's costs of the machine, unless a flag fixes them: for a switch (threads or
+ * processes), and for a local wakeup (process_wakeup_ns for processes, else wakeup_ns); the
+ * IPI's is the same for both. */
+static void test_costs_by_task_kind(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	static const char *const none[] = { NULL };
+	static const char *const threads[] = { "-T", NULL };
+	static const char *const fixed[] = { "--wakeup-cost-ns", "3000", NULL };
+	static const char *const fixed_threads[] = { "-T", "--wakeup-cost-ns", "3000", NULL };
+	const struct {
+		const char *const *args;
+		const char *file;
+		uint64_t switch_ns, wakeup_ns;
+	} cases[] = {
+		{ none, "both", 58000, 50000 },	 { threads, "both", 2400, 18000 },
+		{ fixed, "both", 58000, 3000 },	 { fixed_threads, "both", 2400, 3000 },
+		{ none, "one", 58000, 18000 }, /* no process_wakeup_ns: every wakeup the same */
+		{ threads, "one", 2400, 18000 },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		const bool both = cases[i].file[0] == 'b';
+		g_autofree char *ini =
+			g_strdup_printf("[costs]\nwakeup_ns=18000\n%swakeup_remote_ns=79000\n"
+					"thread_switch_ns=2400\nprocess_switch_ns=58000\n",
+					both ? "process_wakeup_ns=50000\n" : "");
+		g_autoptr(GPtrArray) args = g_ptr_array_new();
+		struct linsched_cli cli;
+		struct hackbench_cli hc;
+		struct hackbench_params p;
+		struct linsched_config cfg;
+		GError *error = NULL;
+
+		assert_true(g_file_set_contents(path, ini, -1, NULL));
+		g_ptr_array_add(args, (gpointer) "--machine");
+		g_ptr_array_add(args, path);
+		for (size_t a = 0; cases[i].args[a]; a++)
+			g_ptr_array_add(args, (gpointer)cases[i].args[a]);
+		g_ptr_array_add(args, NULL);
+		linsched_cli_init(&cli);
+		hackbench_cli_init(&hc);
+		parse(&cli, &hc, (const char *const *)args->pdata);
+		assert_true(linsched_cli_config(&cli, &cfg, &error));
+		assert_true(hackbench_cli_params(&hc, &cfg.machine, &p, &error));
+		hackbench_cli_adjust_config(&cli, &p, &cfg);
+		assert_null(error);
+		if (cfg.costs.switch_ns != cases[i].switch_ns ||
+		    cfg.costs.wakeup_ns != cases[i].wakeup_ns ||
+		    cfg.costs.wakeup_remote_ns != 79000)
+			fail_msg("case %zu: switch %" G_GUINT64_FORMAT " wakeup %" G_GUINT64_FORMAT
+				 " remote %" G_GUINT64_FORMAT,
+				 i, cfg.costs.switch_ns, cfg.costs.wakeup_ns,
+				 cfg.costs.wakeup_remote_ns);
+		hackbench_cli_clear(&hc);
+		linsched_cli_clear(&cli);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -277,6 +336,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_host_ticks_over_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_costs_by_task_kind, temp_dir_setup,
 						temp_dir_teardown),
 	};
 

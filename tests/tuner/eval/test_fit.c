@@ -58,9 +58,15 @@ static void test_table(void **state)
 
 	linsched_machine_builtin(&m);
 	const FitParam *remote = fit_param_find("wakeup_remote"), *fp = fit_param_find("footprint");
+	const FitParam *pw = fit_param_find("process_wakeup");
 
 	/* Zeros that stand for other values. */
 	assert_close(fit_param_get(remote, &m), (double)m.wakeup_ns, 0);
+	assert_close(fit_param_get(pw, &m), (double)m.wakeup_ns, 0);
+	fit_param_set(pw, &m, 41000.6);
+	assert_int_equal(m.process_wakeup_ns, 41001);
+	assert_close(fit_param_get(pw, &m), 41001, 0);
+	assert_int_equal(m.wakeup_ns, LINSCHED_DEFAULT_WAKEUP_NS); /* the threads' stays */
 	assert_close(fit_param_get(fp, &m), 512, 0);
 	fit_param_set(fp, &m, 700.4);
 	assert_int_equal(m.footprint_lines, 700);
@@ -75,6 +81,11 @@ static void test_table(void **state)
 	flags_init_with(&wc, "--footprint-lines", "300");
 	assert_true(fit_param_overridden(fp, &wc));
 	assert_false(fit_param_overridden(remote, &wc));
+	workload_cli_clear(&wc);
+	/* --wakeup-cost-ns fixes every local wakeup, between processes too. */
+	flags_init_with(&wc, "--wakeup-cost-ns", "3000");
+	assert_true(fit_param_overridden(pw, &wc));
+	assert_true(fit_param_overridden(fit_param_find("wakeup"), &wc));
 	workload_cli_clear(&wc);
 	flags_init(&wc);
 	wc.hb.footprint = 300;
