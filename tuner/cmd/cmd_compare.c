@@ -2,8 +2,9 @@
  * cmd_compare.c - `tuner compare REAL.trace SIM.trace`: a real kernel's trace of a run beside the
  * simulator's trace of the same workload, in the figures that tell how the two schedulers
  * differ (SPEC.md §7): switches in all and between the workload's tasks, voluntary and
- * involuntary, wakeup preemptions, wakeups, what the wakeups' preemption checks weighed (where
- * the traces carry wakeup_preempt lines), migrations, idle time and run-queue lengths per CPU,
+ * involuntary, wakeup preemptions and whether the preempted task gets the CPU back when its wakee
+ * sleeps, wakeups, what the wakeups' preemption checks weighed (where the traces carry
+ * wakeup_preempt lines), migrations, idle time and run-queue lengths per CPU,
  * run lengths per role, with --messages switches per message and messages per run, and when in
  * the run it all happens: the switches per tenth of the window and when the workers exit.
  * tuner/fidelity/trace_stats.h defines every figure.
@@ -80,6 +81,10 @@ GET(wakeups_to_busy, st->wakeups_to_busy)
 GET(preempting_wakeups,
     st->wakeups_to_busy ? (double)st->workload_wakeup_preemptions / (double)st->wakeups_to_busy
 			: NAN)
+GET(preempted_back,
+    st->preempted_back + st->preempted_not_back
+	    ? (double)st->preempted_back / (double)(st->preempted_back + st->preempted_not_back)
+	    : NAN)
 GET(checks, st->checks)
 GET(lag_q25, st->lag_q25_ms)
 GET(lag_median, st->lag_median_ms)
@@ -147,6 +152,8 @@ static const Figure figures[] = {
 	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, SPAN_ONE },
 	{ "preempting_wakeups", "    preempting / onto busy", F_NUMBER, get_preempting_wakeups,
 	  SPAN_ONE },
+	{ "preempted_back", "    the preempted back when its wakee sleeps", F_NUMBER,
+	  get_preempted_back, SPAN_ONE },
 	{ "preempt_checks", "preemption checks, a worker by a running one", F_COUNT, get_checks,
 	  SPAN_ONE },
 	{ "wakee_lag_q25_ms", "  wakee behind min_vruntime (ms), q25", F_NUMBER, get_lag_q25,

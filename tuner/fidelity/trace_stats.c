@@ -464,6 +464,9 @@ typedef struct {
 	Trace *tr;
 	gint *cur;	/* per CPU: the pid it runs, 0 idle, -1 not known yet */
 	GArray **woken; /* per CPU: pids woken onto it since its last switch */
+	/* Per CPU: the last wakeup preemption between workers, preempted and preempting pids; 0:
+	 * none pending. */
+	gint *preempted, *preemptor;
 	guint *nr;
 	guint workers_runnable;
 	guint64 prev_ts;
@@ -492,6 +495,8 @@ static void replay_init(Replay *r, Trace *tr)
 	r->woken = g_new(GArray *, tr->nr_cpus);
 	for (guint c = 0; c < tr->nr_cpus; c++)
 		r->woken[c] = g_array_new(FALSE, FALSE, sizeof(gint));
+	r->preempted = g_new0(gint, tr->nr_cpus);
+	r->preemptor = g_new0(gint, tr->nr_cpus);
 	r->nr = g_new0(guint, tr->nr_cpus);
 	r->rq_area = g_new0(double, tr->nr_cpus);
 	for (guint i = 0; i <= TRACE_ROLE_N; i++)
@@ -517,6 +522,8 @@ static void replay_clear(Replay *r)
 	for (guint c = 0; c < r->tr->nr_cpus; c++)
 		g_array_free(r->woken[c], TRUE);
 	g_free(r->woken);
+	g_free(r->preempted);
+	g_free(r->preemptor);
 	g_free(r->nr);
 	g_free(r->rq_area);
 	for (guint i = 0; i <= TRACE_ROLE_N; i++)
@@ -626,6 +633,25 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 	set_asleep(r, t, FALSE);
 }
 
+/*
+ * Whether the CPU goes back to the task a wakeup preempted once the wakee sleeps. The wakee's
+ * next switch away settles it: a sleep counts, a preemption or an exit does not (nothing is left
+ * pending then, but a new wakeup preemption starts its own).
+ */
+static void track_preempted_back(Replay *r, const Ev *e, gboolean wakeup_preemption, gboolean count)
+{
+	guint c = e->cpu;
+
+	if (r->preemptor[c] && r->preemptor[c] == e->a && e->state == PREV_SLEEPING && count) {
+		if (e->b == r->preempted[c])
+			r->st->preempted_back++;
+		else
+			r->st->preempted_not_back++;
+	}
+	r->preempted[c] = wakeup_preemption ? e->a : 0;
+	r->preemptor[c] = wakeup_preemption ? e->b : 0;
+}
+
 static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 {
 	Task *prev = task(r->tr, e->a), *next = task(r->tr, e->b);
@@ -683,6 +709,7 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		}
 		prev->running = FALSE;
 	}
+	track_preempted_back(r, e, prev && next && e->state == PREV_RUNNABLE && by_wakeup, count);
 	if (prev)
 		prev->last_cpu = (gint)e->cpu;
 	set_asleep(r, prev, e->state == PREV_SLEEPING);

@@ -124,6 +124,12 @@ typedef struct {
 	guint64 wakeup_preemptions, other_preemptions;
 	/* Of every switch away from a running workload task (to anything): the same split. */
 	guint64 workload_voluntary, workload_involuntary, workload_wakeup_preemptions;
+	/*
+	 * After a worker's wakeup preempted another worker, the wakee's next switch away, when it
+	 * goes to sleep: back to the preempted task (6.1's last buddy, marked while the queue is at
+	 * least sched_nr_latency long), or to another.
+	 */
+	guint64 preempted_back, preempted_not_back;
 
 	guint64 wakeups;	  /* every sched_wakeup */
 	guint64 wakeups_workload; /* of a workload task */

@@ -416,6 +416,51 @@ static void test_preempt_checks(void **state)
 	trace_stats_clear(&st);
 }
 
+/*
+ * After a wakeup preemption between workers, where the CPU goes once the wakee sleeps. In the
+ * shared trace: 12 preempts 11 on CPU 1 (1.000310) and sleeps back to 11 (1.000400); 12 preempts 13
+ * on CPU 0 (1.001600) but is preempted by the tick (1.001700), which settles nothing. So one back,
+ * none elsewhere. In the second: back, elsewhere (to 3, not the preempted 2), then a wakee that
+ * is itself preempted by a wakeup (not counted) whose preemptor then blocks in D back to it.
+ */
+static void test_preempted_back(void **state)
+{
+	TraceStats st;
+
+	(void)state;
+	read_ok(TRACE_WINDOW_AUTO, 8, &st);
+	assert_int_equal(st.preempted_back, 1);
+	assert_int_equal(st.preempted_not_back, 0);
+	trace_stats_clear(&st);
+
+	static const char *const lines[] = {
+		WK("sender-0.0-2", 0, "0.000000", "receiver-0.0", 1, 0),
+		SW("sender-0.0-2", 0, "0.000001", "sender-0.0", 2, "R", "receiver-0.0", 1),
+		SW("receiver-0.0-1", 0, "0.000002", "receiver-0.0", 1, "S", "sender-0.0", 2),
+		WK("sender-0.0-2", 0, "0.000003", "receiver-0.1", 4, 0),
+		SW("sender-0.0-2", 0, "0.000004", "sender-0.0", 2, "R", "receiver-0.1", 4),
+		SW("receiver-0.1-4", 0, "0.000005", "receiver-0.1", 4, "S", "sender-0.1", 3),
+		WK("sender-0.1-3", 0, "0.000006", "receiver-0.0", 1, 0),
+		SW("sender-0.1-3", 0, "0.000007", "sender-0.1", 3, "R", "receiver-0.0", 1),
+		WK("receiver-0.0-1", 0, "0.000008", "sender-0.0", 2, 0),
+		SW("receiver-0.0-1", 0, "0.000009", "receiver-0.0", 1, "R", "sender-0.0", 2),
+		SW("sender-0.0-2", 0, "0.000010", "sender-0.0", 2, "D", "receiver-0.0", 1),
+		SW("receiver-0.0-1", 0, "0.000011", "receiver-0.0", 1, "X", "sender-0.1", 3),
+		SW("sender-0.1-3", 0, "0.000012", "sender-0.1", 3, "X", "swapper/0", 0),
+		NULL,
+	};
+	g_autofree char *text = g_strjoinv("", (char **)lines);
+	g_autoptr(GError) error = NULL;
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+
+	if (!trace_stats_read_text(text, -1, "b.trace", &opt, &st, &error))
+		fail_msg("%s", error->message);
+	assert_int_equal(st.wakeup_preemptions, 4);
+	assert_int_equal(st.preempted_back, 2);
+	assert_int_equal(st.preempted_not_back, 1);
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -434,6 +479,7 @@ int main(void)
 		cmocka_unit_test(test_roles_by_name),	   cmocka_unit_test(test_workload_prefixes),
 		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
+		cmocka_unit_test(test_preempted_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
