@@ -86,15 +86,22 @@ static char *trace_text(void)
 	return g_strjoinv("", (char **)trace_lines);
 }
 
-static void read_ok(TraceWindow window, guint64 messages, TraceStats *st)
+/* Reads text (named name, options opt, NULL: the defaults) into st, or fails the test. */
+static void parse_ok(const char *text, const char *name, const TraceStatsOptions *opt,
+		     TraceStats *st)
 {
 	g_autoptr(GError) error = NULL;
-	TraceStatsOptions opt = { .window = window, .messages = messages };
 
+	if (!trace_stats_read_text(text, -1, name, opt, st, &error))
+		fail_msg("%s: %s", name, error->message);
+}
+
+static void read_ok(TraceWindow window, guint64 messages, TraceStats *st)
+{
+	TraceStatsOptions opt = { .window = window, .messages = messages };
 	g_autofree char *text = trace_text();
 
-	if (!trace_stats_read_text(text, -1, "t.trace", &opt, st, &error))
-		fail_msg("%s", error->message);
+	parse_ok(text, "t.trace", &opt, st);
 }
 
 /* Every figure of the auto window, 1.000100 (the release's first wakeup: one worker runnable,
@@ -330,7 +337,6 @@ static void test_refusals(void **state)
  */
 static void test_perf_script_format(void **state)
 {
-	g_autoptr(GError) error = NULL;
 	g_autoptr(GRegex) re =
 		g_regex_new("^ *(.+)-([0-9]+) \\[([0-9]+)\\] \\S+ +([0-9.]+): (sched_\\w+): ",
 			    G_REGEX_MULTILINE, 0, NULL);
@@ -349,8 +355,7 @@ static void test_perf_script_format(void **state)
 	assert_non_null(strstr(perf, "hackbench 11 [000] 1.000000:     sched:sched_switch: "));
 	assert_null(strstr(perf, ": sched_switch: "));
 	read_ok(TRACE_WINDOW_AUTO, 8, &ft);
-	if (!trace_stats_read_text(perf_gone, -1, "perf.txt", &opt, &pf, &error))
-		fail_msg("%s", error->message);
+	parse_ok(perf_gone, "perf.txt", &opt, &pf);
 
 	assert_true(ft.start_s == pf.start_s && ft.end_s == pf.end_s);
 	assert_int_equal(pf.nr_cpus, ft.nr_cpus);
@@ -405,12 +410,10 @@ static void test_preempt_checks(void **state)
 	trace_stats_clear(&st);
 
 	/* A trace without checks has none, and says so with NaN. */
-	g_autoptr(GError) error = NULL;
 	const char *plain = SW("hackbench-11", 0, "1.000000", HB, 11, "S", HB, 12)
 		SW("hackbench-12", 0, "1.000010", HB, 12, "X", "swapper/0", 0);
 
-	if (!trace_stats_read_text(plain, -1, "plain.trace", NULL, &st, &error))
-		fail_msg("%s", error->message);
+	parse_ok(plain, "plain.trace", NULL, &st);
 	assert_int_equal(st.checks, 0);
 	assert_true(isnan(st.lag_median_ms) && isnan(st.at_credit) && isnan(st.above_gran));
 	trace_stats_clear(&st);
@@ -450,11 +453,9 @@ static void test_preempted_back(void **state)
 		NULL,
 	};
 	g_autofree char *text = g_strjoinv("", (char **)lines);
-	g_autoptr(GError) error = NULL;
 	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
 
-	if (!trace_stats_read_text(text, -1, "b.trace", &opt, &st, &error))
-		fail_msg("%s", error->message);
+	parse_ok(text, "b.trace", &opt, &st);
 	assert_int_equal(st.wakeup_preemptions, 4);
 	assert_int_equal(st.preempted_back, 2);
 	assert_int_equal(st.preempted_not_back, 1);
