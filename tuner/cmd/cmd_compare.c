@@ -52,6 +52,12 @@ static guint span_len(const Figure *f, const TraceStats *st)
 	return f->span == SPAN_CPU ? st->nr_cpus : f->span == SPAN_TENTH ? TRACE_STATS_TENTHS : 1;
 }
 
+/* a's share of a + b, NaN when both are 0. */
+static double share(guint64 a, guint64 b)
+{
+	return a + b ? (double)a / (double)(a + b) : NAN;
+}
+
 #define GET(name, expr)                                         \
 	static double get_##name(const TraceStats *st, guint i) \
 	{                                                       \
@@ -81,10 +87,9 @@ GET(wakeups_to_busy, st->wakeups_to_busy)
 GET(preempting_wakeups,
     st->wakeups_to_busy ? (double)st->workload_wakeup_preemptions / (double)st->wakeups_to_busy
 			: NAN)
-GET(preempted_back,
-    st->preempted_back + st->preempted_not_back
-	    ? (double)st->preempted_back / (double)(st->preempted_back + st->preempted_not_back)
-	    : NAN)
+GET(preempted_back, share(st->preempted_back, st->preempted_not_back))
+GET(receiver_sleep_to_receiver, share(st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_RECEIVER],
+				      st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_SENDER]))
 GET(checks, st->checks)
 GET(lag_q25, st->lag_q25_ms)
 GET(lag_median, st->lag_median_ms)
@@ -154,6 +159,8 @@ static const Figure figures[] = {
 	  SPAN_ONE },
 	{ "preempted_back", "    the preempted back when its wakee sleeps", F_NUMBER,
 	  get_preempted_back, SPAN_ONE },
+	{ "receiver_sleep_to_receiver", "    a receiver's sleep hands over to a receiver", F_NUMBER,
+	  get_receiver_sleep_to_receiver, SPAN_ONE },
 	{ "preempt_checks", "preemption checks, a worker by a running one", F_COUNT, get_checks,
 	  SPAN_ONE },
 	{ "wakee_lag_q25_ms", "  wakee behind min_vruntime (ms), q25", F_NUMBER, get_lag_q25,

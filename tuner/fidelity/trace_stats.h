@@ -130,6 +130,13 @@ typedef struct {
 	 * least sched_nr_latency long), or to another.
 	 */
 	guint64 preempted_back, preempted_not_back;
+	/*
+	 * Who a worker's sleep hands its CPU to, by the two roles (sender, receiver): the sleeps of
+	 * receivers that hand it to another receiver are those of wakees that had not preempted when
+	 * woken (or were woken elsewhere), and queued; where the last buddy is marked the CPU goes
+	 * back to the sender instead.
+	 */
+	guint64 sleep_handover[TRACE_ROLE_PARENT][TRACE_ROLE_PARENT];
 
 	guint64 wakeups;	  /* every sched_wakeup */
 	guint64 wakeups_workload; /* of a workload task */

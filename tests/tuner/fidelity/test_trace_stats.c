@@ -462,6 +462,44 @@ static void test_preempted_back(void **state)
 	trace_stats_clear(&st);
 }
 
+/*
+ * Who a worker's sleep hands the CPU to, by hand: receiver 1 sleeps to receiver 4 (queued, woken
+ * without preempting), receiver 4 to receiver 5, receiver 5 to sender 2, sender 2 (in D) to
+ * receiver 1; a preemption (R) and the exits (X) are no sleeps, and the sleep to idle has no
+ * role to hand over to.
+ */
+static void test_sleep_handover(void **state)
+{
+	static const char *const lines[] = {
+		WK("sender-0.0-2", 0, "0.000000", "receiver-0.0", 1, 0),
+		SW("sender-0.0-2", 0, "0.000001", "sender-0.0", 2, "R", "receiver-0.0", 1),
+		WK("receiver-0.0-1", 0, "0.000002", "receiver-0.1", 4, 0),
+		WK("receiver-0.0-1", 0, "0.000002", "receiver-0.2", 5, 0),
+		SW("receiver-0.0-1", 0, "0.000003", "receiver-0.0", 1, "S", "receiver-0.1", 4),
+		SW("receiver-0.1-4", 0, "0.000004", "receiver-0.1", 4, "S", "receiver-0.2", 5),
+		SW("receiver-0.2-5", 0, "0.000005", "receiver-0.2", 5, "S", "sender-0.0", 2),
+		WK("sender-0.0-2", 0, "0.000006", "receiver-0.0", 1, 0),
+		SW("sender-0.0-2", 0, "0.000007", "sender-0.0", 2, "D", "receiver-0.0", 1),
+		SW("receiver-0.0-1", 0, "0.000008", "receiver-0.0", 1, "S", "swapper/0", 0),
+		WK("swapper/0-0", 0, "0.000009", "sender-0.0", 2, 0),
+		SW("swapper/0-0", 0, "0.000010", "swapper/0", 0, "R", "sender-0.0", 2),
+		SW("sender-0.0-2", 0, "0.000011", "sender-0.0", 2, "X", "swapper/0", 0),
+		NULL,
+	};
+	g_autofree char *text = g_strjoinv("", (char **)lines);
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+	TraceStats st;
+
+	(void)state;
+	parse_ok(text, "h.trace", &opt, &st);
+	assert_int_equal(st.voluntary, 4);
+	assert_int_equal(st.sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_RECEIVER], 2);
+	assert_int_equal(st.sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_SENDER], 1);
+	assert_int_equal(st.sleep_handover[TRACE_ROLE_SENDER][TRACE_ROLE_RECEIVER], 1);
+	assert_int_equal(st.sleep_handover[TRACE_ROLE_SENDER][TRACE_ROLE_SENDER], 0);
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -480,7 +518,7 @@ int main(void)
 		cmocka_unit_test(test_roles_by_name),	   cmocka_unit_test(test_workload_prefixes),
 		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
-		cmocka_unit_test(test_preempted_back),
+		cmocka_unit_test(test_preempted_back),	   cmocka_unit_test(test_sleep_handover),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
