@@ -37,14 +37,21 @@ void hackbench_params_default(struct hackbench_params *p)
 	p->degradation = HACKBENCH_DEGRADATION;
 }
 
+/* m, or the built-in machine written into *builtin when m is NULL. */
+static const struct linsched_machine *machine_or_builtin(const struct linsched_machine *m,
+							 struct linsched_machine *builtin)
+{
+	if (m)
+		return m;
+	linsched_machine_builtin(builtin);
+	return builtin;
+}
+
 void hackbench_params_resolve_for(struct hackbench_params *p, const struct linsched_machine *m)
 {
 	struct linsched_machine builtin;
 
-	if (!m) {
-		linsched_machine_builtin(&builtin);
-		m = &builtin;
-	}
+	m = machine_or_builtin(m, &builtin);
 	if (!p->capacity_bytes)
 		p->capacity_bytes = p->pipe ? m->pipe_bytes : m->socket_sndbuf_bytes;
 	if (!p->write_ns)
@@ -66,10 +73,7 @@ uint64_t hackbench_switch_ns_on(const struct hackbench_params *p, const struct l
 {
 	struct linsched_machine builtin;
 
-	if (!m) {
-		linsched_machine_builtin(&builtin);
-		m = &builtin;
-	}
+	m = machine_or_builtin(m, &builtin);
 	return p->threads ? m->thread_switch_ns : m->process_switch_ns;
 }
 
@@ -82,10 +86,7 @@ uint64_t hackbench_wakeup_ns_on(const struct hackbench_params *p, const struct l
 {
 	struct linsched_machine builtin;
 
-	if (!m) {
-		linsched_machine_builtin(&builtin);
-		m = &builtin;
-	}
+	m = machine_or_builtin(m, &builtin);
 	return !p->threads && m->process_wakeup_ns ? m->process_wakeup_ns : m->wakeup_ns;
 }
 

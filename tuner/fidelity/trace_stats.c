@@ -687,8 +687,7 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 					st->other_preemptions++;
 			} else if (e->state == PREV_SLEEPING) {
 				st->voluntary++;
-				if (prev->role >= 0 && prev->role < TRACE_ROLE_PARENT &&
-				    next->role >= 0 && next->role < TRACE_ROLE_PARENT)
+				if (prev->worker && next->worker)
 					st->sleep_handover[prev->role][next->role]++;
 			} else {
 				st->exits++;
