@@ -67,6 +67,7 @@ static const struct key keys[] = {
 	{ "machine", "kernel", 0, INFO },
 	{ "machine", "cpus", 0, INFO },
 	{ "machine", "hz", 0, USED },
+	{ "machine", "preempt", 0, USED },
 	{ "machine", "tick_ns", 0, INFO },
 	{ "machine", "tick_res_ns", 0, INFO },
 	{ "machine", "trials", 0, INFO },
@@ -132,6 +133,13 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 
 	if (strcmp(k->name, "kernel") == 0)
 		return true;
+	if (strcmp(k->name, "preempt") == 0) {
+		m->preempt = linsched_preempt_parse(value);
+		if (m->preempt == LINSCHED_PREEMPT_UNSET)
+			return fail(error, path, line,
+				    "preempt: '%s' is not one of full, voluntary, none", value);
+		return true;
+	}
 	/* A whole number; [spread] quartiles aside, nothing here can be negative. */
 	if (!g_ascii_string_to_unsigned(value, 10, 0, G_MAXINT64, &v, NULL))
 		return fail(error, path, line, "%s: '%s' is not a whole number", k->name, value);
@@ -270,6 +278,25 @@ bool linsched_machine_load(const char *path, struct linsched_machine *m, GError 
 	if (!g_file_get_contents(path, &text, NULL, &local))
 		return fail(error, path, 0, "%s", local->message);
 	return parse(text, path, m, error);
+}
+
+static const char *const preempt_names[] = {
+	[LINSCHED_PREEMPT_FULL] = "full",
+	[LINSCHED_PREEMPT_VOLUNTARY] = "voluntary",
+	[LINSCHED_PREEMPT_NONE] = "none",
+};
+
+const char *linsched_preempt_name(enum linsched_preempt p)
+{
+	return (size_t)p < G_N_ELEMENTS(preempt_names) ? preempt_names[p] : NULL;
+}
+
+enum linsched_preempt linsched_preempt_parse(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(preempt_names); i++)
+		if (preempt_names[i] && strcmp(name, preempt_names[i]) == 0)
+			return (enum linsched_preempt)i;
+	return LINSCHED_PREEMPT_UNSET;
 }
 
 bool linsched_hz_valid(uint64_t hz)

@@ -12,8 +12,9 @@
  *
  * machine.ini is GKeyFile's format: [group] lines, key=value lines, # comments.
  *
- *   [machine]   hz (the default --hz), and kernel, cpus, tick_ns, tick_res_ns, trials (read, not
- *               used)
+ *   [machine]   hz (the default --hz), preempt (full, voluntary or none: the default --preempt,
+ *               the one key that is not a number), and kernel, cpus, tick_ns, tick_res_ns,
+ *               trials (read, not used)
  *   [costs]     ns: socket_write_ns, socket_read_ns, pipe_write_ns, pipe_read_ns,
  *               socket_block_ns, pipe_block_ns (a read that finds the channel empty or a write
  *               that finds it full, up to its sleep; 0 by default), wakeup_ns,
@@ -64,9 +65,30 @@
 	(32ULL * 1024 * 1024 / 64)    /* 32 MiB of 64-byte lines (this kind of machine's L3) */
 #define LINSCHED_DEFAULT_MISS_PS 5000 /* 5 ns a line */
 
+/*
+ * Where the kernel may preempt a task (CONFIG_PREEMPT_*, or the preempt= of a PREEMPT_DYNAMIC
+ * kernel, which /sys/kernel/debug/sched/preempt shows and sets). Under full preemption a
+ * reschedule takes the CPU at once. Under voluntary (Debian's kernels) and none, a task inside a
+ * system call keeps the CPU until the call returns to user space or sleeps: the wakee of a write
+ * waits for the writer's return, and a CPU told by an IPI to reschedule waits for its task's.
+ * The two differ only at cond_resched() points, which no modelled system call reaches.
+ */
+enum linsched_preempt {
+	LINSCHED_PREEMPT_UNSET, /* a machine.ini that does not say: the simulation's default */
+	LINSCHED_PREEMPT_FULL,
+	LINSCHED_PREEMPT_VOLUNTARY,
+	LINSCHED_PREEMPT_NONE,
+};
+
+/* "full", "voluntary", "none"; NULL for UNSET. */
+const char *linsched_preempt_name(enum linsched_preempt p);
+/* UNSET when name is none of those. */
+enum linsched_preempt linsched_preempt_parse(const char *name);
+
 struct linsched_machine {
-	unsigned int hz;    /* the kernel's tick rate; 0: not known (the simulation's default) */
-	uint64_t switch_ns; /* a context switch, of any task */
+	unsigned int hz; /* the kernel's tick rate; 0: not known (the simulation's default) */
+	enum linsched_preempt preempt; /* the kernel's preemption model; UNSET: not known */
+	uint64_t switch_ns;	       /* a context switch, of any task */
 	uint64_t thread_switch_ns, process_switch_ns; /* between threads, between processes */
 	uint64_t wakeup_ns;			      /* a wakeup, to the waker */
 	uint64_t process_wakeup_ns;    /* one between processes (hackbench -P); 0: wakeup_ns */

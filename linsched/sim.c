@@ -44,6 +44,7 @@ struct linsched_task {
 
 	uint64_t remaining; /* CPU work left in the current step */
 	uint64_t overhead;  /* costs to pay before that work continues */
+	bool in_kernel;	    /* in a system call until those are paid (linsched_step.kernel) */
 	/*
 	 * A block, sleep or exit decided while costs were still owed takes effect once they are paid.
 	 * A block is already on its wait queue (the kernel's prepare_to_wait), so a wakeup in between
@@ -134,6 +135,7 @@ void linsched_config_init(struct linsched_config *cfg, const struct sched_profil
 	cfg->nr_cpus = nr_cpus;
 	cfg->nr_domains = 1;
 	cfg->hz = 1000;
+	cfg->preempt = LINSCHED_PREEMPT_FULL;
 	cfg->tun = sched_tunables_default(cfg->profile, nr_cpus);
 	linsched_machine_builtin(&cfg->machine);
 	linsched_config_set_machine(cfg, &cfg->machine);
@@ -166,6 +168,8 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 	};
 	if (m->hz)
 		cfg->hz = m->hz;
+	if (m->preempt != LINSCHED_PREEMPT_UNSET)
+		cfg->preempt = m->preempt;
 }
 
 #define CONFIG_ERROR g_quark_from_static_string("linsched-config")
@@ -238,6 +242,10 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 	if (!linsched_hz_valid(cfg->hz)) {
 		g_set_error(error, CONFIG_ERROR, 1, "--hz: %u is not one of 100, 250, 300, 1000",
 			    cfg->hz);
+		return false;
+	}
+	if (!linsched_preempt_name(cfg->preempt)) {
+		g_set_error(error, CONFIG_ERROR, 1, "--preempt: not one of full, voluntary, none");
 		return false;
 	}
 	if (!validate_knobs(cfg->profile, t, error))
@@ -900,6 +908,8 @@ static void task_step(struct linsched_sim *sim, struct linsched_task *t)
 		struct linsched_step step = { .kind = LINSCHED_STEP_EXIT };
 
 		t->ops->next(t, &step);
+		/* A block or sleep is a system call the task wakes up inside. */
+		t->in_kernel = step.kind != LINSCHED_STEP_RUN || step.kernel;
 		if (step.kind == LINSCHED_STEP_RUN) {
 			t->remaining = step.ns;
 			if (step.ns == 0 && t->overhead == 0)
@@ -971,7 +981,10 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	struct linsched_task *t = cpu_curr(sim, cpu->id);
 
 	cpu_account(sim, cpu);
-	if (t && t->overhead == 0 && t->remaining == 0 && !rq->need_resched)
+	/* Without full preemption a step decided inside a system call (a block after a read that
+	 * found nothing) is part of it: the task sleeps, reschedule or not. */
+	if (t && t->overhead == 0 && t->remaining == 0 &&
+	    (!rq->need_resched || (t->deferred && sim->cfg.preempt != LINSCHED_PREEMPT_FULL)))
 		task_step(sim, t);
 	if (cpu->next_tick && sim->now >= cpu->next_tick) {
 		cpu->next_tick += sim->tick_ns;
@@ -1114,13 +1127,36 @@ static bool turns_settle(struct linsched_sim *sim)
 	return changed;
 }
 
+/*
+ * The CPUs whose task is inside a system call it has not finished, which a kernel without full
+ * preemption lets finish (machine.h, linsched_preempt): their reschedule waits for the task's
+ * return to user space, the CPU event at the end of what it owes, or for its sleep.
+ */
+static uint64_t in_syscall_mask(struct linsched_sim *sim)
+{
+	uint64_t mask = 0;
+
+	if (sim->cfg.preempt == LINSCHED_PREEMPT_FULL)
+		return 0;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		const struct linsched_cpu *cpu = &sim->cpus[i];
+		const struct linsched_task *t = cpu_curr(sim, (int)i);
+
+		/* What it owes ends then, unless a stall holds it (which waits anyway). */
+		if (t && t->in_kernel && cpu->seg_start + t->overhead + t->remaining > sim->now)
+			mask |= 1ULL << i;
+	}
+	return mask;
+}
+
 /* A stalled CPU reschedules when its stall ends; in turns, a halted one once it has its turn. */
 static void reschedule_pending(struct linsched_sim *sim)
 {
 	uint64_t pending;
 
 	do {
-		while ((pending = sim->sys.resched_mask & ~sim->stalled_mask))
+		while ((pending =
+				sim->sys.resched_mask & ~sim->stalled_mask & ~in_syscall_mask(sim)))
 			do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
 	} while (sim->cfg.costs.host_cpus && turns_settle(sim));
 }

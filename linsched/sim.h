@@ -130,8 +130,10 @@ struct linsched_costs {
 struct linsched_config {
 	const struct sched_profile *profile;
 	unsigned int nr_cpus;
-	unsigned int nr_domains;   /* memory domains; nr_cpus must be a multiple */
-	unsigned int hz;	   /* 100, 250, 300 or 1000 */
+	unsigned int nr_domains; /* memory domains; nr_cpus must be a multiple */
+	unsigned int hz;	 /* 100, 250, 300 or 1000 */
+	/* Where a task can lose its CPU (machine.h); FULL by default, the machine's if it says. */
+	enum linsched_preempt preempt;
 	struct sched_tunables tun; /* as a sysctl would show them */
 	struct linsched_costs costs;
 	/* The machine modelled: costs comes from it, and the task models read their own costs
@@ -146,7 +148,7 @@ struct linsched_config {
  * built-in machine. */
 void linsched_config_init(struct linsched_config *cfg, const struct sched_profile *profile,
 			  unsigned int nr_cpus);
-/* Models machine m: its costs, and its HZ when it knows it. */
+/* Models machine m: its costs, and its HZ and preemption model when it knows them. */
 void linsched_config_set_machine(struct linsched_config *cfg, const struct linsched_machine *m);
 /* Checks every field; the message names the offending setting. */
 bool linsched_config_validate(const struct linsched_config *cfg, GError **error);
@@ -173,6 +175,14 @@ struct linsched_step {
 	enum linsched_step_kind kind;
 	uint64_t ns;
 	struct linsched_waitqueue *wq;
+	/*
+	 * A RUN step spent in a system call that returns to user space at its end (a write, a
+	 * read): under voluntary preemption a reschedule waits for that end. A task is also in the
+	 * kernel while it pays costs before its next step and when it wakes from a BLOCK or SLEEP
+	 * (still in the call that slept), and a step decided while it pays (a block after a read
+	 * found nothing) is part of the same call. false: user space, preemptible anywhere.
+	 */
+	bool kernel;
 };
 
 struct linsched_task_ops {

@@ -246,8 +246,9 @@ struct hb_task {
 
 /*
  * A write into a full channel (a read from an empty one) is a system call that costs CPU time
- * before its task sleeps; the message may arrive (the space free) meanwhile, and then it goes
- * through.
+ * before its task sleeps: the block is decided at once and takes effect once that is paid (the
+ * kernel's prepare_to_wait, then schedule), so a message that arrives (space freed) meanwhile
+ * cancels it and goes through, and no return to user space comes between the two.
  */
 static void hb_wait(struct hb_task *ht, struct linsched_task *t, struct linsched_waitqueue *wq,
 		    struct linsched_step *step)
@@ -256,9 +257,7 @@ static void hb_wait(struct hb_task *ht, struct linsched_task *t, struct linsched
 
 	if (ns && !ht->attempted) {
 		ht->attempted = true;
-		step->kind = LINSCHED_STEP_RUN;
-		step->ns = linsched_cost(linsched_task_sim(t), ns);
-		return;
+		linsched_task_charge(t, linsched_cost(linsched_task_sim(t), ns));
 	}
 	step->kind = LINSCHED_STEP_BLOCK;
 	step->wq = wq;
@@ -331,6 +330,7 @@ static void sender_step(struct linsched_task *t, struct hb_task *ht, struct lins
 	ht->next_receiver = (ht->next_receiver + 1) % hb->p.fds;
 	step->kind = LINSCHED_STEP_RUN;
 	step->ns = linsched_cost(linsched_task_sim(t), hb->p.write_ns);
+	step->kernel = true;
 }
 
 static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct linsched_step *step)
@@ -358,6 +358,7 @@ static void receiver_step(struct linsched_task *t, struct hb_task *ht, struct li
 	ht->done++;
 	step->kind = LINSCHED_STEP_RUN;
 	step->ns = linsched_cost(linsched_task_sim(t), hb->p.read_ns) + cold_ns;
+	step->kernel = true;
 }
 
 static void hb_next(struct linsched_task *t, struct linsched_step *step)
@@ -435,6 +436,7 @@ static void parent_next(struct linsched_task *t, struct linsched_step *step)
 		create_worker(hb, hb->created++, t);
 		step->kind = LINSCHED_STEP_RUN;
 		step->ns = hb->p.fork_ns;
+		step->kernel = true; /* clone() */
 		return;
 	}
 	/* Read what has been reported; the writers blocked on it find room again. */

@@ -17,7 +17,8 @@ void linsched_cli_clear(struct linsched_cli *cli)
 	g_free(cli->profile);
 	g_free(cli->format);
 	g_free(cli->machine);
-	cli->profile = cli->format = cli->machine = NULL;
+	g_free(cli->preempt);
+	cli->profile = cli->format = cli->machine = cli->preempt = NULL;
 	flag_set_clear(&cli->flags);
 }
 
@@ -34,6 +35,11 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "P" },
 		{ "hz", 0, 0, G_OPTION_ARG_INT64, &cli->hz,
 		  "Ticks per second: 100, 250, 300 or 1000 (default)", "HZ" },
+		{ "preempt", 0, 0, G_OPTION_ARG_STRING, &cli->preempt,
+		  "The kernel's preemption model: full (default) preempts at once; voluntary and "
+		  "none let a task inside a system call keep its CPU until it returns or sleeps "
+		  "(default: the machine's, if it says)",
+		  "MODEL" },
 		{ "latency-ns", 0, 0, G_OPTION_ARG_INT64, &cli->latency_ns,
 		  "sched_latency_ns (default: profile, scaled for the CPUs)", "NS" },
 		{ "min-gran-ns", 0, 0, G_OPTION_ARG_INT64, &cli->min_gran_ns,
@@ -250,6 +256,15 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 		if (!linsched_machine_load(cli->machine, &m, error))
 			return false;
 		linsched_config_set_machine(cfg, &m);
+	}
+	if (cli->preempt) {
+		cfg->preempt = linsched_preempt_parse(cli->preempt);
+		if (cfg->preempt == LINSCHED_PREEMPT_UNSET) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--preempt: '%s' is not one of full, voluntary, none",
+				    cli->preempt);
+			return false;
+		}
 	}
 	/* The ranges of linsched_cli_group() keep every value inside its field's type. */
 	if (GIVEN(domains))

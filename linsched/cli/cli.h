@@ -38,6 +38,7 @@ struct linsched_cli {
 	gint64 host_lead_ns; /* how long before the guest's ticks the host's come */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
+	char *preempt; /* --preempt MODEL: the machine's, or full, unless given */
 	/* A command's own defaults, set before linsched_cli_config: the CPUs when --cpus is not
 	 * given, the HZ when neither --hz nor the machine gives one; 0: the simulator's (2 CPUs,
 	 * HZ 1000). `tuner calibrate` sets those of the machine its real runs run on. */

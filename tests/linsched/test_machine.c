@@ -60,6 +60,8 @@ static void test_builtin(void **state)
 	(void)state;
 	linsched_machine_builtin(&m);
 	assert_int_equal(m.hz, 0);
+	/* it does not say: a simulation on it preempts at once */
+	assert_int_equal(m.preempt, LINSCHED_PREEMPT_UNSET);
 	assert_int_equal(m.socket_write_ns, 1090);
 	assert_int_equal(m.socket_read_ns, 1190);
 	assert_int_equal(m.thread_switch_ns, 1800);
@@ -87,6 +89,7 @@ static const char good[] = "# a probe's file\n"
 			   "kernel=6.1.0-56-amd64\n"
 			   "cpus=2\n"
 			   "hz=250\n"
+			   "preempt=voluntary\n"
 			   "\n"
 			   "[costs]\n"
 			   "socket_write_ns=8000\n"
@@ -148,10 +151,14 @@ static void test_load(void **state)
 	assert_int_equal(m.socket_sndbuf_bytes, 160000);
 	assert_int_equal(m.socket_msg_overhead, 700);
 
-	/* A configuration on it takes its costs and its HZ. */
+	assert_int_equal(m.preempt, LINSCHED_PREEMPT_VOLUNTARY);
+
+	/* A configuration on it takes its costs, its HZ and its preemption model. */
 	linsched_config_init(&cfg, NULL, 2);
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_FULL);
 	linsched_config_set_machine(&cfg, &m);
 	assert_int_equal(cfg.hz, 250);
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_VOLUNTARY);
 	assert_int_equal(cfg.costs.wakeup_ns, 6000);
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 9000);
 	/* and its steal, the stalls exponential unless the file says otherwise */
@@ -204,6 +211,8 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[costs\n", "1: '[costs' is not a [group] line");
 	expect_refusal_at(state, "hz=250\n", "1: hz= before any [group]");
 	expect_refusal_at(state, "[machine]\nhz=200\n", "2: hz: 200 is not one of");
+	expect_refusal_at(state, "[machine]\npreempt=lazy\n",
+			  "2: preempt: 'lazy' is not one of full, voluntary, none");
 	expect_refusal_at(state, "[costs]\ncache_lines=0\n", "2: cache_lines: must be at least 1");
 	expect_refusal_at(state, "[capacity]\nsocket_msgs=3000\n",
 			  "2: socket_msgs: 3000 messages of 100 bytes do not fit");

@@ -30,14 +30,15 @@
 /* ---- the script model ----------------------------------------------------------------------- */
 
 enum act_kind {
-	A_RUN,	  /* step: use ns of CPU */
-	A_SLEEP,  /* step: sleep ns */
-	A_BLOCK,  /* step: block on the world's wait queue (logged) */
-	A_EXIT,	  /* step: exit */
-	A_CHARGE, /* linsched_task_charge(ns), then go on */
-	A_WAKE,	  /* linsched_wake_up(world's wq, nr) (logged with what it did), then go on */
-	A_MARK,	  /* log the time, then go on */
-	A_EPOCH,  /* linsched_sim_set_epoch, then go on */
+	A_RUN,	   /* step: use ns of CPU */
+	A_SYSCALL, /* step: use ns of CPU in a system call (linsched_step.kernel) */
+	A_SLEEP,   /* step: sleep ns */
+	A_BLOCK,   /* step: block on the world's wait queue (logged) */
+	A_EXIT,	   /* step: exit */
+	A_CHARGE,  /* linsched_task_charge(ns), then go on */
+	A_WAKE,	   /* linsched_wake_up(world's wq, nr) (logged with what it did), then go on */
+	A_MARK,	   /* log the time, then go on */
+	A_EPOCH,   /* linsched_sim_set_epoch, then go on */
 };
 
 struct act {
@@ -108,8 +109,10 @@ static void script_next(struct linsched_task *t, struct linsched_step *step)
 
 		switch (a->kind) {
 		case A_RUN:
+		case A_SYSCALL:
 			step->kind = LINSCHED_STEP_RUN;
 			step->ns = a->ns;
+			step->kernel = a->kind == A_SYSCALL;
 			return;
 		case A_SLEEP:
 			step->kind = LINSCHED_STEP_SLEEP;
@@ -1128,6 +1131,129 @@ static void test_sleep_step(void **state)
 	linsched_sim_free(sim);
 	switch_log_clear(&sl);
 	world_clear(&w);
+}
+
+/* The time of the first A_MARK in w's log. */
+static uint64_t first_mark(const struct world *w)
+{
+	for (guint i = 0; i < w->log->len; i++)
+		if (g_array_index(w->log, struct log_entry, i).kind == A_MARK)
+			return g_array_index(w->log, struct log_entry, i).now;
+	fail_msg("no A_MARK in the log");
+	return 0;
+}
+
+/*
+ * Voluntary preemption (machine.h, linsched_preempt): a wakee that should preempt its waker
+ * waits until the waker's system call returns; from user space it preempts at once.
+ *
+ * 6.1 on one CPU (latency 6 ms, wakeup granularity 1 ms, a sleeper placed 3 ms behind
+ * min_vruntime), every cost 0. START_DEBIT places a new task one slice of the queue it joins
+ * after min_vruntime: k, forked first, at 6 ms, w beside it at 3 ms, so w runs first: 1 ms, then
+ * it blocks (vruntime 4 ms). k runs alone 20 ms (vruntime 26 ms), wakes w at 21 ms and goes on
+ * with 3 ms of `tail`, then 1 ms. w is placed at 26 - 3 = 23 ms, 3 ms behind k, more than the
+ * granularity: it preempts.
+ *   - full preemption: w runs at 21 ms;
+ *   - voluntary, tail a system call: at 24 ms, when k returns to user space (the ticks of 22
+ *     and 23 ms change nothing: the reschedule is already due);
+ *   - voluntary, tail in user space: at 21 ms.
+ * Either way k is preempted once (an involuntary switch), and both are done at 26 ms.
+ */
+static void check_wakee_waits(enum linsched_preempt preempt, enum act_kind tail, uint64_t want)
+{
+	static const struct act waiter[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
+	};
+	const struct act waker[] = {
+		{ A_RUN, 20 * MS, 0 }, { A_WAKE, 0, 0 }, { tail, 3 * MS, 0 }, { A_RUN, 1 * MS, 0 }
+	};
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
+	zero_costs(&cfg);
+	cfg.preempt = preempt;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, waker, "k");
+	SCRIPT(sim, &w, waiter, "w");
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats ks = stats_of(sim, 0), ws = stats_of(sim, 1);
+
+	assert_int_equal(first_mark(&w), want);
+	assert_int_equal(ks.nivcsw, 1);
+	assert_int_equal(ws.nivcsw, 0);
+	assert_int_equal(linsched_sim_result(sim)->runtime_ns, 26 * MS);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+static void test_voluntary_wakee_waits_for_syscall(void **state)
+{
+	(void)state;
+	check_wakee_waits(LINSCHED_PREEMPT_FULL, A_SYSCALL, 21 * MS);
+	check_wakee_waits(LINSCHED_PREEMPT_VOLUNTARY, A_SYSCALL, 24 * MS);
+	check_wakee_waits(LINSCHED_PREEMPT_NONE, A_SYSCALL, 24 * MS);
+	check_wakee_waits(LINSCHED_PREEMPT_VOLUNTARY, A_RUN, 21 * MS);
+}
+
+/*
+ * A block decided while its system call still costs (A_CHARGE then A_BLOCK: a read that found
+ * nothing, up to its sleep) is part of that call: without full preemption a reschedule that comes
+ * meanwhile lets it finish and sleep, where full preemption takes the CPU first.
+ *
+ * 6.1 on one CPU, every cost 0. b is forked first (vruntime 6 ms, START_DEBIT as above), c
+ * beside it (3 ms), so c runs first: 1 ms, then it sleeps 10 ms (vruntime 4 ms). b runs 2 ms,
+ * then pays 10 ms (3 to 13 ms) and blocks. At 11 ms c wakes: b's vruntime is 6 + 10 = 16 ms, c
+ * is placed at 16 - 3 = 13 ms, 3 ms behind, more than the 1 ms granularity: b must give way.
+ *   - full: b is preempted at 11 ms with 2 ms left to pay; c runs (its mark at 11 ms), wakes the
+ *     queue, which cancels b's block, and exits at 12; b pays 12 to 14, runs 1 ms: done at 15;
+ *   - voluntary: b pays to 13 and sleeps (no involuntary switch); c runs from 13 (its mark),
+ *     wakes b and exits at 14; b runs 1 ms: done at 15.
+ */
+static void check_block_in_syscall(enum linsched_preempt preempt, uint64_t want_mark,
+				   unsigned long want_nivcsw)
+{
+	static const struct act sleeper[] = { { A_RUN, 1 * MS, 0 },
+					      { A_SLEEP, 10 * MS, 0 },
+					      { A_MARK, 0, 0 },
+					      { A_RUN, 1 * MS, 0 },
+					      { A_WAKE, 0, 0 } };
+	static const struct act blocker[] = { { A_RUN, 2 * MS, 0 },
+					      { A_CHARGE, 10 * MS, 0 },
+					      { A_BLOCK, 0, 0 },
+					      { A_RUN, 1 * MS, 0 } };
+	struct linsched_config cfg;
+	struct world w;
+
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
+	zero_costs(&cfg);
+	cfg.preempt = preempt;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	SCRIPT(sim, &w, blocker, "b");
+	SCRIPT(sim, &w, sleeper, "c");
+	linsched_sim_run(sim);
+
+	struct linsched_task_stats bs = stats_of(sim, 0), cs = stats_of(sim, 1);
+
+	assert_int_equal(first_mark(&w), want_mark);
+	assert_int_equal(bs.nivcsw, want_nivcsw);
+	assert_int_equal(bs.sum_exec_ns, 13 * MS);
+	assert_int_equal(cs.sum_exec_ns, 2 * MS);
+	assert_int_equal(bs.exit_ns, 15 * MS);
+	linsched_sim_free(sim);
+	world_clear(&w);
+}
+
+static void test_voluntary_block_in_syscall(void **state)
+{
+	(void)state;
+	check_block_in_syscall(LINSCHED_PREEMPT_FULL, 11 * MS, 1);
+	check_block_in_syscall(LINSCHED_PREEMPT_VOLUNTARY, 13 * MS, 0);
 }
 
 /* The epoch: results count from the instant a model sets it. */
@@ -2174,6 +2300,8 @@ int main(void)
 		cmocka_unit_test(test_waitqueue_wake_one_then_all),
 		cmocka_unit_test(test_wakeup_before_block_not_lost),
 		cmocka_unit_test(test_sleep_step),
+		cmocka_unit_test(test_voluntary_wakee_waits_for_syscall),
+		cmocka_unit_test(test_voluntary_block_in_syscall),
 		cmocka_unit_test(test_epoch),
 		cmocka_unit_test(test_deadlock),
 		cmocka_unit_test(test_task_identity),

@@ -190,6 +190,38 @@ static void test_host_ticks_over_machine(void **state)
 }
 
 /*
+ * The preemption model: full without a machine that says otherwise, the machine's [machine]
+ * preempt, and --preempt over both; a model the kernel has not is refused, naming the flag.
+ */
+static void test_preempt_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(path, "[costs]\nwakeup_ns=7000\n", -1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_FULL);
+	assert_true(config_with(path, (const char *const[]){ "--preempt", "none", NULL }, &cfg,
+				&error));
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_NONE);
+
+	assert_true(g_file_set_contents(path, "[machine]\npreempt=voluntary\n", -1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_VOLUNTARY);
+	assert_true(config_with(path, (const char *const[]){ "--preempt", "full", NULL }, &cfg,
+				&error));
+	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_FULL);
+	assert_null(error);
+
+	assert_false(config_with(path, (const char *const[]){ "--preempt", "lazy", NULL }, &cfg,
+				 &error));
+	assert_string_equal(error->message,
+			    "--preempt: 'lazy' is not one of full, voluntary, none");
+	g_clear_error(&error);
+}
+
+/*
  * --host-cpus puts the CPUs in turns in place of the machine's independent stalls, with turns of
  * --stall-ns (which it needs: the machine's stall is no turn) and --stall-cv, else the machine's
  * CV; 0 leaves the machine's steal as it was.
@@ -334,6 +366,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_turns_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_preempt_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_host_ticks_over_machine, temp_dir_setup,
 						temp_dir_teardown),
