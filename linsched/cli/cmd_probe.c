@@ -28,6 +28,11 @@
  *     the read of the empty socket and the switch;
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
+ *   - the kernel's preemption model (machine.h, linsched_preempt): the one in brackets in
+ *     /sys/kernel/debug/sched/preempt on a PREEMPT_DYNAMIC kernel with debugfs mounted; else
+ *     from `uname -v`, which names PREEMPT (full) or PREEMPT_RT, and neither for voluntary or
+ *     none (which the simulation treats alike); not written when debugfs would know but cannot
+ *     be read;
  *   - the tick: HZ = 1 s / the resolution of CLOCK_MONOTONIC_COARSE, which is one jiffy, and
  *     the steps of that clock a busy loop sees (whole jiffies: more than one when ticks are
  *     late or skipped, as a virtual CPU's can be);
@@ -57,6 +62,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -874,6 +880,8 @@ struct probe_result {
 	char kernel[128];
 	int cpus;
 	long hz;
+	const char *preempt; /* NULL: not known */
+	const char *preempt_from;
 	double tick_ns, tick_res_ns;
 	struct channel_result sock, pipe;
 	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
@@ -971,6 +979,38 @@ static void put_data(FILE *f, const struct data_result *d)
 		top * 1000 / (double)lines);
 }
 
+/*
+ * The preemption model, from debugfs (the current one is in parentheses: "none voluntary
+ * (full)") or else from the version string the kernel was built with.
+ */
+static void read_preempt(struct probe_result *r, const char *version)
+{
+	static const char *const models[] = { "none", "voluntary", "full" };
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/debug/sched/preempt", "r");
+
+	if (f) {
+		bool got = fgets(buf, sizeof(buf), f) != NULL;
+
+		fclose(f);
+		for (size_t i = 0; got && i < sizeof(models) / sizeof(models[0]); i++) {
+			char want[32];
+
+			snprintf(want, sizeof(want), "(%s)", models[i]);
+			if (strstr(buf, want)) {
+				r->preempt = models[i];
+				r->preempt_from = "/sys/kernel/debug/sched/preempt";
+				return;
+			}
+		}
+	}
+	/* A dynamic kernel's build says nothing of the model it runs. */
+	if (strstr(version, "PREEMPT_DYNAMIC"))
+		return;
+	r->preempt_from = "uname -v";
+	r->preempt = strstr(version, "PREEMPT") ? "full" : "voluntary";
+}
+
 static void write_ini(FILE *f, const struct probe_result *r, const struct probe_opts *o)
 {
 	if (o->noise_only) {
@@ -989,6 +1029,16 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	fprintf(f, "[machine]\nkernel=%s\ncpus=%d\n", r->kernel, r->cpus);
 	if (r->hz > 0)
 		fprintf(f, "hz=%ld\n", r->hz);
+	if (r->preempt)
+		fprintf(f, "# preempt: from %s%s\npreempt=%s\n", r->preempt_from,
+			strcmp(r->preempt_from, "uname -v") == 0 &&
+					strcmp(r->preempt, "voluntary") == 0
+				? " (no PREEMPT: voluntary or none, alike to the simulation)"
+				: "",
+			r->preempt);
+	else
+		fputs("# preempt: not known (a PREEMPT_DYNAMIC kernel without debugfs mounted)\n",
+		      f);
 	fprintf(f, "tick_ns=%.0f\ntick_res_ns=%.0f\ntrials=%d\n\n", r->tick_ns, r->tick_res_ns,
 		o->trials);
 	fputs("[costs]\n", f);
@@ -1182,8 +1232,10 @@ int linsched_probe_main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	struct utsname u;
 
-	if (uname(&u) == 0)
+	if (uname(&u) == 0) {
 		snprintf(r.kernel, sizeof(r.kernel), "%s", u.release);
+		read_preempt(&r, u.version);
+	}
 	ncpus = allowed_cpus(cpus, CPU_SETSIZE);
 	r.cpus = ncpus;
 	if (ncpus < 1) {

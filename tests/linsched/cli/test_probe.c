@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include <cmocka.h>
 
@@ -69,6 +70,21 @@ static void test_probe_writes_machine_ini(void **state)
 	assert_true(m.socket_sndbuf_bytes > 100 && m.pipe_bytes >= 4096);
 	assert_true(m.socket_msg_overhead < m.socket_sndbuf_bytes);
 	assert_true(m.hz == 100 || m.hz == 250 || m.hz == 300 || m.hz == 1000);
+
+	/* The preemption model: a dynamic kernel's from debugfs when it can be read (else none
+	 * written), another's from its version string; the comment says which. */
+	struct utsname u;
+
+	assert_int_equal(uname(&u), 0);
+	assert_non_null(strstr(text, "\n# preempt: "));
+	if (strstr(u.version, "PREEMPT_DYNAMIC"))
+		assert_true(
+			(m.preempt != LINSCHED_PREEMPT_UNSET) ==
+			g_file_get_contents("/sys/kernel/debug/sched/preempt", NULL, NULL, NULL));
+	else
+		assert_int_equal(m.preempt, strstr(u.version, "PREEMPT")
+						    ? LINSCHED_PREEMPT_FULL
+						    : LINSCHED_PREEMPT_VOLUNTARY);
 
 	g_autoptr(GKeyFile) kf = g_key_file_new();
 
