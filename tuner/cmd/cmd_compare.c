@@ -87,6 +87,10 @@ GET(wakeups_to_busy, st->wakeups_to_busy)
 GET(preempting_wakeups,
     st->wakeups_to_busy ? (double)st->workload_wakeup_preemptions / (double)st->wakeups_to_busy
 			: NAN)
+GET(wakeups_to_busy_remote, st->wakeups_to_busy_remote)
+GET(wake_to_switch_local, st->wake_to_switch_us[TRACE_WAKE_LOCAL])
+GET(wake_to_switch_remote, st->wake_to_switch_us[TRACE_WAKE_REMOTE])
+GET(remote_sleeps_first, st->remote_sleeps_first)
 GET(preempted_back, share(st->preempted_back, st->preempted_not_back))
 GET(receiver_sleep_to_receiver, share(st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_RECEIVER],
 				      st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_SENDER]))
@@ -157,6 +161,14 @@ static const Figure figures[] = {
 	{ "wakeups_to_busy", "    onto a busy CPU", F_COUNT, get_wakeups_to_busy, SPAN_ONE },
 	{ "preempting_wakeups", "    preempting / onto busy", F_NUMBER, get_preempting_wakeups,
 	  SPAN_ONE },
+	{ "wakeups_to_busy_remote", "    onto a busy CPU from another", F_COUNT,
+	  get_wakeups_to_busy_remote, SPAN_ONE },
+	{ "wake_to_switch_local_us", "    to the switch there (us), same CPU", F_NUMBER,
+	  get_wake_to_switch_local, SPAN_ONE },
+	{ "wake_to_switch_remote_us", "      from another CPU", F_NUMBER, get_wake_to_switch_remote,
+	  SPAN_ONE },
+	{ "remote_sleeps_first", "      its task sleeps before preempted", F_NUMBER,
+	  get_remote_sleeps_first, SPAN_ONE },
 	{ "preempted_back", "    the preempted back when its wakee sleeps", F_NUMBER,
 	  get_preempted_back, SPAN_ONE },
 	{ "receiver_sleep_to_receiver", "    a receiver's sleep hands over to a receiver", F_NUMBER,

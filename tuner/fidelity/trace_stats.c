@@ -481,7 +481,13 @@ typedef struct {
 	double asleep_area[TRACE_ROLE_N];
 	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
 	GArray *exits[TRACE_ROLE_N];	/* double: fractions of the window */
-	gint last_event_cpu;		/* the CPU of the last event counted, -1: none yet */
+	/* Per CPU: when the first wakeup of a worker onto it, busy, came since its last switch
+	 * (0: none pending), and from where; then the delays to the switch, µs, by where from. */
+	guint64 *wake_pending_ts;
+	TraceWakeFrom *wake_pending_from;
+	GArray *wake_delays[TRACE_WAKE_N];
+	guint64 remote_settled, remote_slept;
+	gint last_event_cpu; /* the CPU of the last event counted, -1: none yet */
 } Replay;
 
 static void replay_init(Replay *r, Trace *tr)
@@ -503,6 +509,10 @@ static void replay_init(Replay *r, Trace *tr)
 		r->runs[i] = g_array_new(FALSE, FALSE, sizeof(double));
 	for (guint i = 0; i < TRACE_ROLE_N; i++)
 		r->exits[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	r->wake_pending_ts = g_new0(guint64, tr->nr_cpus);
+	r->wake_pending_from = g_new0(TraceWakeFrom, tr->nr_cpus);
+	for (guint i = 0; i < TRACE_WAKE_N; i++)
+		r->wake_delays[i] = g_array_new(FALSE, FALSE, sizeof(double));
 
 	GHashTableIter it;
 	gpointer value;
@@ -530,6 +540,10 @@ static void replay_clear(Replay *r)
 		g_array_free(r->runs[i], TRUE);
 	for (guint i = 0; i < TRACE_ROLE_N; i++)
 		g_array_free(r->exits[i], TRUE);
+	g_free(r->wake_pending_ts);
+	g_free(r->wake_pending_from);
+	for (guint i = 0; i < TRACE_WAKE_N; i++)
+		g_array_free(r->wake_delays[i], TRUE);
 }
 
 /* Where ts falls in the window, from 0 at its start to 1 at its end (0 for an empty window). */
@@ -620,8 +634,16 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 			st->wakeups_workload++;
 			st->wakeups_between += waker != NULL;
 			st->wakeups_to_busy += r->cur[e->target] > 0;
+			st->wakeups_to_busy_remote +=
+				r->cur[e->target] > 0 && (gint)e->cpu != e->target;
 			st->wake_migrations += t->last_cpu >= 0 && t->last_cpu != e->target;
 		}
+	}
+	/* The first wakeup of a worker onto the busy CPU since its switch starts the clock. */
+	if (t && e->kind == EV_WAKEUP && r->cur[e->target] > 0 && !r->wake_pending_ts[e->target]) {
+		r->wake_pending_ts[e->target] = MAX(e->ts, 1);
+		r->wake_pending_from[e->target] =
+			(gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
 	}
 	g_array_append_val(r->woken[e->target], e->b);
 	/* A wakeup of a task still runnable (it had not slept yet) leaves it where it is. */
@@ -650,6 +672,25 @@ static void track_preempted_back(Replay *r, const Ev *e, gboolean wakeup_preempt
 	}
 	r->preempted[c] = wakeup_preemption ? e->a : 0;
 	r->preemptor[c] = wakeup_preemption ? e->b : 0;
+}
+
+/* The CPU switches: the wakeup that waited for it, if any, is settled. */
+static void settle_wake_delay(Replay *r, const Ev *e, gboolean count)
+{
+	guint c = e->cpu;
+
+	if (!r->wake_pending_ts[c])
+		return;
+	if (count) {
+		double us = (double)(e->ts - MIN(e->ts, r->wake_pending_ts[c])) / 1e3;
+
+		g_array_append_val(r->wake_delays[r->wake_pending_from[c]], us);
+		if (r->wake_pending_from[c] == TRACE_WAKE_REMOTE) {
+			r->remote_settled++;
+			r->remote_slept += e->state == PREV_SLEEPING;
+		}
+	}
+	r->wake_pending_ts[c] = 0;
 }
 
 static void on_switch(Replay *r, GHashTable *others, const Ev *e)
@@ -712,6 +753,7 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		prev->running = FALSE;
 	}
 	track_preempted_back(r, e, prev && next && e->state == PREV_RUNNABLE && by_wakeup, count);
+	settle_wake_delay(r, e, count);
 	if (prev)
 		prev->last_cpu = (gint)e->cpu;
 	set_asleep(r, prev, e->state == PREV_SLEEPING);
@@ -928,6 +970,12 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	st->handovers_per_s = st->duration_s > 0 ? (double)st->cpu_handovers / st->duration_s : NAN;
 	for (guint i = 0; i < TRACE_ROLE_N; i++)
 		st->asleep_mean[i] = st->duration_s > 0 ? r.asleep_area[i] / st->duration_s : NAN;
+	for (guint i = 0; i < TRACE_WAKE_N; i++) {
+		g_array_sort(r.wake_delays[i], compare_double);
+		st->wake_to_switch_us[i] = median_of_sorted(r.wake_delays[i]);
+	}
+	st->remote_sleeps_first =
+		r.remote_settled ? (double)r.remote_slept / (double)r.remote_settled : NAN;
 	st->runs = runs_of(r.runs[TRACE_ROLE_N]);
 	for (guint i = 0; i < TRACE_ROLE_N; i++) {
 		st->roles[i] = runs_of(r.runs[i]);

@@ -97,6 +97,13 @@ typedef enum {
 	TRACE_ROLE_N
 } TraceRole;
 
+/* Where a wakeup comes from, seen from the CPU it wakes a task onto. */
+typedef enum {
+	TRACE_WAKE_LOCAL,
+	TRACE_WAKE_REMOTE,
+	TRACE_WAKE_N
+} TraceWakeFrom;
+
 typedef struct {
 	const char *const *workload; /* command-name prefixes; NULL: hackbench, sender, receiver */
 	TraceWindow window;
@@ -138,10 +145,21 @@ typedef struct {
 	 */
 	guint64 sleep_handover[TRACE_ROLE_PARENT][TRACE_ROLE_PARENT];
 
-	guint64 wakeups;	  /* every sched_wakeup */
-	guint64 wakeups_workload; /* of a workload task */
-	guint64 wakeups_between;  /* of a workload task by a workload task */
-	guint64 wakeups_to_busy;  /* of a workload task, onto a CPU that was running a task */
+	guint64 wakeups;		/* every sched_wakeup */
+	guint64 wakeups_workload;	/* of a workload task */
+	guint64 wakeups_between;	/* of a workload task by a workload task */
+	guint64 wakeups_to_busy;	/* of a workload task, onto a CPU that was running a task */
+	guint64 wakeups_to_busy_remote; /* of those, from another CPU (the line's CPU not the target) */
+	/*
+	 * How soon a CPU switches after a worker is woken onto it while it runs a task: from the
+	 * first such wakeup to the CPU's next switch, median in µs, for wakeups on the CPU itself
+	 * (TRACE_WAKE_LOCAL: the waker's own, which keeps it until it returns from its system call
+	 * unless the kernel preempts fully) and from another CPU (TRACE_WAKE_REMOTE: the IPI, and
+	 * the return of whatever runs there); and, of the remote ones, the share whose CPU's task
+	 * went to sleep before it was preempted. NaN: none.
+	 */
+	double wake_to_switch_us[TRACE_WAKE_N];
+	double remote_sleeps_first;
 	guint64 migrations, wake_migrations;
 
 	double *idle_s;	       /* nr_cpus: time each CPU ran pid 0 */

@@ -500,6 +500,43 @@ static void test_sleep_handover(void **state)
 	trace_stats_clear(&st);
 }
 
+/*
+ * How soon a CPU switches after the first worker is woken onto it while busy: two wakeups on
+ * CPU 0 by its sender (the second not the first: only the first starts the clock), switched 11
+ * and 7 us later; two from CPU 0 onto CPU 1, switched 28 us later by the receiver there going to
+ * sleep, and 10 us later by a preemption.
+ */
+static void test_wake_to_switch(void **state)
+{
+	static const char *const lines[] = {
+		SW("swapper/0-0", 0, "0.000010", "swapper/0", 0, "R", "sender-0.0", 2),
+		SW("swapper/1-0", 1, "0.000010", "swapper/1", 0, "R", "receiver-0.1", 4),
+		WK("sender-0.0-2", 0, "0.000020", "receiver-0.0", 1, 0),
+		WK("sender-0.0-2", 0, "0.000025", "receiver-0.2", 5, 0),
+		SW("sender-0.0-2", 0, "0.000031", "sender-0.0", 2, "R", "receiver-0.0", 1),
+		SW("receiver-0.0-1", 0, "0.000035", "receiver-0.0", 1, "S", "sender-0.0", 2),
+		WK("sender-0.0-2", 0, "0.000040", "receiver-0.3", 6, 1),
+		SW("receiver-0.1-4", 1, "0.000068", "receiver-0.1", 4, "S", "receiver-0.3", 6),
+		WK("sender-0.0-2", 0, "0.000070", "receiver-0.1", 4, 1),
+		SW("receiver-0.3-6", 1, "0.000080", "receiver-0.3", 6, "R", "receiver-0.1", 4),
+		WK("sender-0.0-2", 0, "0.000090", "receiver-0.0", 1, 0),
+		SW("sender-0.0-2", 0, "0.000097", "sender-0.0", 2, "R", "receiver-0.0", 1),
+		NULL,
+	};
+	g_autofree char *text = g_strjoinv("", (char **)lines);
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+	TraceStats st;
+
+	(void)state;
+	parse_ok(text, "w.trace", &opt, &st);
+	assert_int_equal(st.wakeups_to_busy, 5);
+	assert_int_equal(st.wakeups_to_busy_remote, 2);
+	assert_float_equal(st.wake_to_switch_us[TRACE_WAKE_LOCAL], 9.0, 1e-6);
+	assert_float_equal(st.wake_to_switch_us[TRACE_WAKE_REMOTE], 19.0, 1e-6);
+	assert_float_equal(st.remote_sleeps_first, 0.5, 1e-9);
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -519,6 +556,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
 		cmocka_unit_test(test_preempted_back),	   cmocka_unit_test(test_sleep_handover),
+		cmocka_unit_test(test_wake_to_switch),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
