@@ -97,6 +97,9 @@ gboolean plan_sim_prepare(const struct workload_cli *flags, gboolean guest_stall
 		return FALSE;
 	}
 	hackbench_cli_adjust_config(sim, hb, cfg);
+	/* The kernel preempted as the plan says, unless the flag says otherwise. */
+	if (plan->preempt && !sim->preempt)
+		cfg->preempt = linsched_preempt_parse(plan->preempt);
 	/* A parent whose flips the guest fixed (linsched launch) starts the twins with the same. */
 	if (plan->parent_flips >= 0 && !flag_given(&flags->hb.flags, &flags->hb.parent_flips)) {
 		if (hb->start != HACKBENCH_START_PARENT) {

@@ -12,10 +12,9 @@
 G_DEFINE_QUARK(plan-set-error-quark, plan_set_error)
 /* clang-format on */
 
-static const char *const known_keys[] = { "csv",     "workload",     "role",
-					  "order",   "reference",    "stall_cv_pct",
-					  "host_hz", "host_lead_ns", "parent_flips",
-					  NULL };
+static const char *const known_keys[] = { "csv",	  "workload",	  "role",    "order",
+					  "reference",	  "stall_cv_pct", "host_hz", "host_lead_ns",
+					  "parent_flips", "preempt",	  NULL };
 
 const char *plan_role_name(PlanRole role)
 {
@@ -29,6 +28,7 @@ static void plan_spec_free(gpointer data)
 	g_free(p->name);
 	g_free(p->csv);
 	g_free(p->workload);
+	g_free(p->preempt);
 	real_plan_free(p->real);
 	g_free(p);
 }
@@ -272,7 +272,7 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 			return command_error(error,
 					     "[%s] %s: unknown key (csv, workload, role, order, "
 					     "reference, stall_cv_pct, host_hz, host_lead_ns, "
-					     "parent_flips)",
+					     "parent_flips, preempt)",
 					     group, keys[i]);
 	if (stall_cv && !g_ascii_string_to_unsigned(stall_cv, 10, 1, 1000, &cv_pct, NULL))
 		return command_error(error,
@@ -305,6 +305,14 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 		return command_error(error,
 				     "[%s] parent_flips: '%s' is not a whole number in 0..1000",
 				     group, parent_flips);
+	g_autofree char *preempt = g_key_file_get_string(kf, group, "preempt", NULL);
+
+	/* The models of machine.h (the simulation's parser is a layer out of reach). */
+	if (preempt &&
+	    !g_strv_contains((const char *const[]){ "full", "voluntary", "none", NULL }, preempt))
+		return command_error(error,
+				     "[%s] preempt: '%s' is not one of full, voluntary, none",
+				     group, preempt);
 	if (!csv || !*csv)
 		return command_error(error, "[%s] csv: missing", group);
 	if (!workload || !*workload)
@@ -332,6 +340,7 @@ static gboolean read_group(PlanSet *set, GKeyFile *kf, const char *group, const 
 	spec->host_hz = (unsigned int)hz;
 	spec->host_lead_ns = lead;
 	spec->parent_flips = parent_flips ? (int)flips : -1;
+	spec->preempt = g_steal_pointer(&preempt);
 	if (!added) {
 		/* The CSV's errors name their file already; the workload's need the key. */
 		if (local->domain == PLAN_SET_ERROR)

@@ -26,6 +26,11 @@
  *                                       given
  *   host_lead_ns=200000                 optional, with host_hz: how long before the guest's ticks
  *                                       the host's came (default 0)
+ *   preempt=full                        optional: the kernel's preemption model during the plan
+ *                                       (full, voluntary or none, as the guest's
+ *                                       /sys/kernel/debug/sched/preempt set it): the twins run
+ *                                       with it unless --preempt is given (default: the
+ *                                       machine's)
  *   parent_flips=10                     optional: the wakee_flips hackbench's parent forked its
  *                                       workers with, where the guest knew them (runs started
  *                                       through `linsched launch`, forks traced: vm/data/flips/):
@@ -80,6 +85,7 @@ typedef struct {
 	unsigned int host_hz;  /* the host's tick its stalls came on; 0: at random moments */
 	uint64_t host_lead_ns; /* with host_hz: how long before the guest's ticks the host's came */
 	int parent_flips;      /* the wakee_flips the real parent started with; -1: not known */
+	char *preempt;	       /* the preemption model it ran under; NULL: the machine's */
 	RealPlan *real;
 } PlanSpec;
 

@@ -548,6 +548,40 @@ static void test_plan_parent_flips(void **state)
 	g_error_free(error);
 }
 
+/* linsched hackbench at the defaults, seed 1, with the first run's steal, under a preemption
+ * model. */
+static double linsched_preempt(const char *model)
+{
+	return linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed", "1", "--steal",
+		"0.4", "--stall-ns", "1000000", "--preempt", model, NULL });
+}
+
+/*
+ * A plan set's preempt (plan_set.h): the guest ran under that preemption model, so every twin
+ * does, as linsched --preempt does; the flag, when given, wins.
+ */
+static void test_plan_preempt(void **state)
+{
+	struct workload_cli wc;
+	g_autoptr(PlanSet) set = one_plan_set(state, "vol", STEAL_1MS_CSV, "preempt=voluntary\n");
+	double voluntary = linsched_preempt("voluntary"), full = linsched_preempt("full");
+
+	/* The model changes the run, else this test could not fail. */
+	assert_true(voluntary != full);
+	flags_init(&wc, NULL);
+	g_autofree SimSetting *plan = simulate(set, &wc, 1, 1);
+
+	assert_close(plan[0].runtime_ns, voluntary, 0);
+	workload_cli_clear(&wc);
+
+	flags_init_with(&wc, "--preempt", "full", NULL, NULL);
+	g_autofree SimSetting *flagged = simulate(set, &wc, 1, 1);
+
+	assert_close(flagged[0].runtime_ns, full, 0);
+	workload_cli_clear(&wc);
+}
+
 /* linsched hackbench at wakeup granularity wake, seed 1, with a run's steal in 1 ms stalls and a
  * parent of flips flips. */
 static double linsched_wake_flips(const char *wake, const char *steal, const char *flips)
@@ -717,6 +751,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_parent_flips, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_plan_preempt, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_plan_measured_flips, temp_dir_setup,
 						temp_dir_teardown),

@@ -98,7 +98,7 @@ static void test_key_file(void **state)
 	write_in(dir, "data/settings.txt", "# id knobs\n  slow 1 2 3\n\ndefaults 1 2 3\n");
 	write_in(dir, "plans.ini",
 		 "# two plans\n[a]\ncsv=data/a.csv\nworkload=hackbench -T -g 5 -l 100\n"
-		 "role=train\nreference=base\nstall_cv_pct=175\n\n"
+		 "role=train\nreference=base\nstall_cv_pct=175\npreempt=full\n\n"
 		 "[b]\ncsv=data/b.csv\nworkload=hackbench -p -g 2\norder=data/settings.txt\n");
 	GError *error = NULL;
 	g_autoptr(PlanSet) set = plan_set_read(ini, &error);
@@ -117,6 +117,8 @@ static void test_key_file(void **state)
 	assert_string_equal(a->real->reference, "base");
 	assert_string_equal(real_plan_setting(a->real, 0)->id, "base");
 	assert_close(a->stall_cv_pct, 175, 0);
+	assert_string_equal(a->preempt, "full");
+	assert_null(b->preempt);	     /* not given: the machine's */
 	assert_true(isnan(b->stall_cv_pct)); /* not given: the machine's */
 	assert_int_equal(b->host_hz, 0);     /* not given: stalls at random moments */
 	assert_string_equal(plan_role_name(b->role), "test");
@@ -163,6 +165,8 @@ static void test_refusals(void **state)
 	expect_set_error(dir,
 			 "[a]\ncsv=ok.csv\nworkload=hackbench\nhost_hz=250\nhost_lead_ns=4000000\n",
 			 "plans.ini: [a] host_lead_ns: '4000000' is not a whole number");
+	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\npreempt=lazy\n",
+			 "plans.ini: [a] preempt: 'lazy' is not one of full, voluntary, none");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nparent_flips=1001\n",
 			 "plans.ini: [a] parent_flips: '1001' is not a whole number in 0..1000");
 	expect_set_error(dir, "[a]\ncsv=ok.csv\nworkload=hackbench\nparent_flips=-1\n",
