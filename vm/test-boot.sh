@@ -55,7 +55,7 @@ lines=$work/out/lines.txt
 # a value of the documented form.
 bad=$(grep -Ev '^LST (begin|start|run|out|trace|tracestat|forks|error|klog|end)( |$)' "$lines" | head -n 1 || true)
 [ -z "$bad" ] || fail "unknown line: $bad"
-grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+ wakee_flips_offset=[0-9]+ forks=on preempt=on$' "$lines" ||
+grep -Eq '^LST begin proto=1 kernel=[^ ]+ nr_cpus=[0-9]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ tunable_scaling=[0-9]+ uptime_s=[0-9.]+ wakee_flips_offset=[0-9]+ forks=on preempt=on preempt_model=voluntary$' "$lines" ||
     fail "begin line malformed: $(grep '^LST begin' "$lines" || echo missing)"
 run_re='^LST run seq=[0-9]+ round=[0-9]+ setting=[A-Za-z0-9._-]+ latency_ns=[0-9]+ min_granularity_ns=[0-9]+ wakeup_granularity_ns=[0-9]+ migration_cost_ns=[0-9]+ knobs=ok rc=0 time_s=[0-9.]+ wall_ns=[0-9]+ ctxt=[0-9]+$'
 [ "$(grep -Ec "$run_re" "$lines")" -eq 2 ] || fail "expected 2 well-formed successful run lines, got: $(grep '^LST run' "$lines")"
