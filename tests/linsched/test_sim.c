@@ -1143,6 +1143,39 @@ static uint64_t first_mark(const struct world *w)
 	return 0;
 }
 
+/* Two scripts, forked in this order, run to their end. */
+struct pair_run {
+	struct linsched_task_stats first, second;
+	uint64_t mark;	     /* the first A_MARK's time */
+	uint64_t runtime_ns; /* the simulation's */
+};
+
+/* 6.1 on one CPU, every cost 0, under the preemption model given. */
+static struct pair_run run_pair(enum linsched_preempt preempt, const struct act *first,
+				size_t n_first, const struct act *second, size_t n_second)
+{
+	struct linsched_config cfg;
+	struct world w;
+	struct pair_run out;
+
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
+	zero_costs(&cfg);
+	cfg.preempt = preempt;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	script_create(sim, &w, first, n_first, "first", 0);
+	script_create(sim, &w, second, n_second, "second", 0);
+	linsched_sim_run(sim);
+	out.first = stats_of(sim, 0);
+	out.second = stats_of(sim, 1);
+	out.mark = first_mark(&w);
+	out.runtime_ns = linsched_sim_result(sim)->runtime_ns;
+	linsched_sim_free(sim);
+	world_clear(&w);
+	return out;
+}
+
 /*
  * Voluntary preemption (machine.h, linsched_preempt): a wakee that should preempt its waker
  * waits until the waker's system call returns; from user space it preempts at once.
@@ -1167,27 +1200,13 @@ static void check_wakee_waits(enum linsched_preempt preempt, enum act_kind tail,
 	const struct act waker[] = {
 		{ A_RUN, 20 * MS, 0 }, { A_WAKE, 0, 0 }, { tail, 3 * MS, 0 }, { A_RUN, 1 * MS, 0 }
 	};
-	struct linsched_config cfg;
-	struct world w;
+	struct pair_run r =
+		run_pair(preempt, waker, G_N_ELEMENTS(waker), waiter, G_N_ELEMENTS(waiter));
 
-	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
-	zero_costs(&cfg);
-	cfg.preempt = preempt;
-	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	SCRIPT(sim, &w, waker, "k");
-	SCRIPT(sim, &w, waiter, "w");
-	linsched_sim_run(sim);
-
-	struct linsched_task_stats ks = stats_of(sim, 0), ws = stats_of(sim, 1);
-
-	assert_int_equal(first_mark(&w), want);
-	assert_int_equal(ks.nivcsw, 1);
-	assert_int_equal(ws.nivcsw, 0);
-	assert_int_equal(linsched_sim_result(sim)->runtime_ns, 26 * MS);
-	linsched_sim_free(sim);
-	world_clear(&w);
+	assert_int_equal(r.mark, want);
+	assert_int_equal(r.first.nivcsw, 1);
+	assert_int_equal(r.second.nivcsw, 0);
+	assert_int_equal(r.runtime_ns, 26 * MS);
 }
 
 static void test_voluntary_wakee_waits_for_syscall(void **state)
@@ -1225,28 +1244,14 @@ static void check_block_in_syscall(enum linsched_preempt preempt, uint64_t want_
 					      { A_CHARGE, 10 * MS, 0 },
 					      { A_BLOCK, 0, 0 },
 					      { A_RUN, 1 * MS, 0 } };
-	struct linsched_config cfg;
-	struct world w;
+	struct pair_run r =
+		run_pair(preempt, blocker, G_N_ELEMENTS(blocker), sleeper, G_N_ELEMENTS(sleeper));
 
-	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
-	zero_costs(&cfg);
-	cfg.preempt = preempt;
-	world_init(&w);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	SCRIPT(sim, &w, blocker, "b");
-	SCRIPT(sim, &w, sleeper, "c");
-	linsched_sim_run(sim);
-
-	struct linsched_task_stats bs = stats_of(sim, 0), cs = stats_of(sim, 1);
-
-	assert_int_equal(first_mark(&w), want_mark);
-	assert_int_equal(bs.nivcsw, want_nivcsw);
-	assert_int_equal(bs.sum_exec_ns, 13 * MS);
-	assert_int_equal(cs.sum_exec_ns, 2 * MS);
-	assert_int_equal(bs.exit_ns, 15 * MS);
-	linsched_sim_free(sim);
-	world_clear(&w);
+	assert_int_equal(r.mark, want_mark);
+	assert_int_equal(r.first.nivcsw, want_nivcsw);
+	assert_int_equal(r.first.sum_exec_ns, 13 * MS);
+	assert_int_equal(r.second.sum_exec_ns, 2 * MS);
+	assert_int_equal(r.first.exit_ns, 15 * MS);
 }
 
 static void test_voluntary_block_in_syscall(void **state)
