@@ -177,10 +177,11 @@ struct linsched_step {
 	struct linsched_waitqueue *wq;
 	/*
 	 * A RUN step spent in a system call that returns to user space at its end (a write, a
-	 * read): under voluntary preemption a reschedule waits for that end. A task is also in the
-	 * kernel while it pays costs before its next step and when it wakes from a BLOCK or SLEEP
-	 * (still in the call that slept), and a step decided while it pays (a block after a read
-	 * found nothing) is part of the same call. false: user space, preemptible anywhere.
+	 * read): under voluntary preemption a reschedule waits for that end, and for the costs the
+	 * task owes before its next step. A task that blocked or slept is in the kernel too until
+	 * its next step (it wakes inside the call that slept), and a step decided while costs are
+	 * owed (a block after a read that found nothing) is part of the same call. false: user
+	 * space, preemptible anywhere.
 	 */
 	bool kernel;
 };
