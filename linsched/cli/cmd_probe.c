@@ -28,7 +28,7 @@
  *     the read of the empty socket and the switch;
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
- *   - the kernel's preemption model (machine.h, linsched_preempt): the one in brackets in
+ *   - the kernel's preemption model (machine.h, linsched_preempt): the one in parentheses in
  *     /sys/kernel/debug/sched/preempt on a PREEMPT_DYNAMIC kernel with debugfs mounted; else
  *     from `uname -v`, which names PREEMPT (full) or PREEMPT_RT, and neither for voluntary or
  *     none (which the simulation treats alike); not written when debugfs would know but cannot
