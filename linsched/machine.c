@@ -137,7 +137,7 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 		m->preempt = linsched_preempt_parse(value);
 		if (m->preempt == LINSCHED_PREEMPT_UNSET)
 			return fail(error, path, line,
-				    "preempt: '%s' is not one of full, voluntary, none", value);
+				    "preempt: '%s' is not one of " LINSCHED_PREEMPT_NAMES, value);
 		return true;
 	}
 	/* A whole number; [spread] quartiles aside, nothing here can be negative. */

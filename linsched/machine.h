@@ -80,6 +80,9 @@ enum linsched_preempt {
 	LINSCHED_PREEMPT_NONE,
 };
 
+/* The models' names as errors list them. */
+#define LINSCHED_PREEMPT_NAMES "full, voluntary, none"
+
 /* "full", "voluntary", "none"; NULL for UNSET. */
 const char *linsched_preempt_name(enum linsched_preempt p);
 /* UNSET when name is none of those. */

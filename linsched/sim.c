@@ -245,7 +245,8 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		return false;
 	}
 	if (!linsched_preempt_name(cfg->preempt)) {
-		g_set_error(error, CONFIG_ERROR, 1, "--preempt: not one of full, voluntary, none");
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--preempt: not one of " LINSCHED_PREEMPT_NAMES);
 		return false;
 	}
 	if (!validate_knobs(cfg->profile, t, error))

@@ -261,7 +261,7 @@ bool linsched_cli_config_on(const struct linsched_cli *cli, const struct linsche
 		cfg->preempt = linsched_preempt_parse(cli->preempt);
 		if (cfg->preempt == LINSCHED_PREEMPT_UNSET) {
 			g_set_error(error, CLI_ERROR, 1,
-				    "--preempt: '%s' is not one of full, voluntary, none",
+				    "--preempt: '%s' is not one of " LINSCHED_PREEMPT_NAMES,
 				    cli->preempt);
 			return false;
 		}
