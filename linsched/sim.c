@@ -42,9 +42,10 @@ struct linsched_task {
 	int id;
 	bool started;
 
-	uint64_t remaining; /* CPU work left in the current step */
-	uint64_t overhead;  /* costs to pay before that work continues */
-	bool in_kernel;	    /* in a system call until those are paid (linsched_step.kernel) */
+	uint64_t remaining;   /* CPU work left in the current step */
+	uint64_t overhead;    /* costs to pay before that work continues */
+	bool in_kernel;	      /* in a system call until those are paid (linsched_step.kernel) */
+	uint64_t preempt_off; /* of overhead, what it pays before its CPU may reschedule */
 	/*
 	 * A block, sleep or exit decided while costs were still owed takes effect once they are paid.
 	 * A block is already on its wait queue (the kernel's prepare_to_wait), so a wakeup in between
@@ -78,6 +79,7 @@ struct linsched_cpu {
 	uint64_t busy_since;
 	bool held[NR_STALL_SOURCES]; /* in a stall of that source */
 	bool stalled;		     /* held by any: nothing on it executes */
+	uint64_t ipi_at;	     /* a reschedule IPI in flight arrives then (costs.ipi_ns) */
 	enum turn_state turn;	     /* with costs.host_cpus */
 };
 
@@ -149,6 +151,8 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.switch_ns = m->switch_ns,
 		.wakeup_ns = m->wakeup_ns,
 		.wakeup_remote_ns = m->wakeup_remote_ns,
+		.ipi_ns = m->ipi_ns,
+		.wakeup_tail_ns = m->wakeup_tail_ns,
 		.migrate_ns = m->migrate_ns,
 		.cache_lines = m->cache_lines,
 		.miss_ps = m->miss_ps,
@@ -261,6 +265,14 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->costs.data_cache_lines, LINSCHED_MAX_DATA_CACHE_LINES);
 		return false;
 	}
+	if (cfg->costs.ipi_ns > NSEC_PER_SEC || cfg->costs.wakeup_tail_ns > NSEC_PER_SEC) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "%s: %" G_GUINT64_FORMAT " ns is more than a second",
+			    cfg->costs.ipi_ns > NSEC_PER_SEC ? "ipi_ns" : "wakeup_tail_ns",
+			    cfg->costs.ipi_ns > NSEC_PER_SEC ? cfg->costs.ipi_ns
+							     : cfg->costs.wakeup_tail_ns);
+		return false;
+	}
 	if (cfg->costs.steal_ppm >= LINSCHED_PPM) {
 		g_set_error(error, CONFIG_ERROR, 1,
 			    "--steal-ppm: %" G_GUINT64_FORMAT " is not below %llu (a CPU the host "
@@ -346,24 +358,37 @@ static void cpu_account(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	uint64_t paid = elapsed < t->overhead ? elapsed : t->overhead;
 
 	t->overhead -= paid;
+	t->preempt_off -= paid < t->preempt_off ? paid : t->preempt_off;
 	elapsed -= paid;
 	t->remaining -= elapsed < t->remaining ? elapsed : t->remaining;
 }
 
+static bool ipi_in_flight(const struct linsched_sim *sim, const struct linsched_cpu *cpu)
+{
+	return cpu->ipi_at > sim->now;
+}
+
+/* Its next event: the end of what curr owes, a tick, the end of a window without preemption, or
+ * the arrival of an IPI (idle or not). */
 static void cpu_rearm(struct linsched_sim *sim, struct linsched_cpu *cpu)
 {
 	struct linsched_task *t = cpu_curr(sim, cpu->id);
+	uint64_t when = UINT64_MAX;
 
-	/* Work and ticks wait for the stall's end, which rearms. */
-	if (!t || cpu->stalled) {
-		event_cancel(&sim->events, &cpu->ev);
-		return;
+	/* Work, ticks and interrupts wait for the stall's end, which rearms. */
+	if (!cpu->stalled && t) {
+		when = cpu->seg_start + t->overhead + t->remaining;
+		if (cpu->next_tick && cpu->next_tick < when)
+			when = cpu->next_tick;
+		if (t->preempt_off && cpu->seg_start + t->preempt_off < when)
+			when = cpu->seg_start + t->preempt_off;
 	}
-	uint64_t when = cpu->seg_start + t->overhead + t->remaining;
-
-	if (cpu->next_tick && cpu->next_tick < when)
-		when = cpu->next_tick;
-	event_schedule(&sim->events, &cpu->ev, when);
+	if (!cpu->stalled && ipi_in_flight(sim, cpu) && cpu->ipi_at < when)
+		when = cpu->ipi_at;
+	if (when == UINT64_MAX)
+		event_cancel(&sim->events, &cpu->ev);
+	else
+		event_schedule(&sim->events, &cpu->ev, when);
 }
 
 static void sim_migrate_hook(struct task_struct *p, int from, int to, void *ctx)
@@ -806,12 +831,38 @@ bool linsched_waitqueue_active(const struct linsched_waitqueue *wq)
 	return !list_empty(&wq->waiters);
 }
 
+/*
+ * A wakeup on this_cpu made cpu reschedule, which it was not due to before. The kernel sets the
+ * flag at once; this_cpu acts on it at its next preemption point, another CPU when the IPI
+ * arrives (costs.ipi_ns), or sooner if it gets there by itself: a tick, its task's sleep, its
+ * return to user space (cpu_event). An idle CPU waits for the IPI as well.
+ */
+static void resched_cpu_from(struct linsched_sim *sim, int this_cpu, int cpu)
+{
+	struct linsched_cpu *target = &sim->cpus[cpu];
+
+	if (cpu == this_cpu) {
+		target->ipi_at = 0;
+		return;
+	}
+	if (!sim->cfg.costs.ipi_ns)
+		return;
+	target->ipi_at = sim->now + sim->cfg.costs.ipi_ns;
+	cpu_rearm(sim, target);
+}
+
 /* waker NULL: a timer's wakeup, reported on the target CPU. */
 static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
 		      struct linsched_task *t, int this_cpu, int wake_flags)
 {
+	uint64_t kicked = sim->sys.resched_mask;
+
 	sim->sys.clock = sim->now;
-	if (try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags) && sim->wakeup_fn)
+	if (!try_to_wake_up(&sim->sys, &t->ts, this_cpu, wake_flags))
+		return;
+	if (~kicked & sim->sys.resched_mask & (1ULL << t->ts.cpu))
+		resched_cpu_from(sim, this_cpu, t->ts.cpu);
+	if (sim->wakeup_fn)
 		sim->wakeup_fn(sim->wakeup_ctx, waker ? waker->ts.cpu : t->ts.cpu,
 			       sim->now - sim->epoch, waker, t, t->ts.cpu);
 }
@@ -854,7 +905,14 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 		uint64_t kicked = sim->sys.resched_mask;
 
 		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
-		waker->overhead += linsched_cost(sim, wakeup_cost(sim, waker, t, kicked));
+
+		uint64_t cost = linsched_cost(sim, wakeup_cost(sim, waker, t, kicked));
+		uint64_t tail = MIN(sim->cfg.costs.wakeup_tail_ns, cost);
+
+		/* The tail comes after what it owed before: its CPU is held until that is paid. */
+		if (tail)
+			waker->preempt_off = MAX(waker->preempt_off, waker->overhead + tail);
+		waker->overhead += cost;
 	}
 	return woken;
 }
@@ -887,6 +945,8 @@ static void apply_step(struct linsched_sim *sim, struct linsched_task *t,
 		g_assert_not_reached();
 	}
 	resched_curr(rq);
+	/* It calls schedule() itself. */
+	sim->cpus[t->ts.cpu].ipi_at = 0;
 }
 
 /* A model that keeps answering "run 0 ns" would stall virtual time forever. */
@@ -944,6 +1004,8 @@ static void do_schedule(struct linsched_sim *sim, struct linsched_cpu *cpu)
 
 	cpu_account(sim, cpu);
 	sim->sys.clock = sim->now;
+	/* An IPI still in flight will find nothing to do. */
+	cpu->ipi_at = 0;
 
 	struct task_struct *next_ts = schedule(rq);
 	struct linsched_task *next = next_ts ? task_of_ts(next_ts) : NULL;
@@ -982,12 +1044,17 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	struct linsched_task *t = cpu_curr(sim, cpu->id);
 
 	cpu_account(sim, cpu);
+	/* A task back from a system call sees a reschedule asked of its CPU without the IPI. */
+	if (t && t->in_kernel && t->overhead == 0 && t->remaining == 0)
+		cpu->ipi_at = 0;
 	/* Without full preemption a step decided inside a system call (a block after a read that
 	 * found nothing) is part of it: the task sleeps, reschedule or not. */
 	if (t && t->overhead == 0 && t->remaining == 0 &&
 	    (!rq->need_resched || (t->deferred && sim->cfg.preempt != LINSCHED_PREEMPT_FULL)))
 		task_step(sim, t);
 	if (cpu->next_tick && sim->now >= cpu->next_tick) {
+		/* The timer interrupt does what the IPI would have. */
+		cpu->ipi_at = 0;
 		cpu->next_tick += sim->tick_ns;
 		/* After a stall the timer interrupts it missed arrive as one. */
 		if (cpu->next_tick <= sim->now)
@@ -1129,25 +1196,42 @@ static bool turns_settle(struct linsched_sim *sim)
 }
 
 /*
- * The CPUs whose task is inside a system call it has not finished, which a kernel without full
- * preemption lets finish (machine.h, linsched_preempt): their reschedule waits for the task's
- * return to user space, the CPU event at the end of what it owes, or for its sleep.
+ * The CPUs that may not reschedule yet, each until a CPU event of its own (cpu_rearm):
+ * - whose task is inside a system call it has not finished, which a kernel without full
+ *   preemption lets finish (machine.h, linsched_preempt): until its return to user space, the end
+ *   of what it owes, or its sleep;
+ * - whose task pays the tail of a wakeup with preemption off (costs.wakeup_tail_ns);
+ * - that an IPI in flight has yet to reach (costs.ipi_ns).
+ * What a task owes ends at seg_start + what it owes, unless a stall holds it (which waits anyway).
  */
-static uint64_t in_syscall_mask(struct linsched_sim *sim)
+static uint64_t resched_held_mask(struct linsched_sim *sim, uint64_t cpus)
 {
+	bool voluntary = sim->cfg.preempt != LINSCHED_PREEMPT_FULL;
 	uint64_t mask = 0;
 
-	if (sim->cfg.preempt == LINSCHED_PREEMPT_FULL)
-		return 0;
-	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+	for (; cpus; cpus &= cpus - 1) {
+		unsigned int i = (unsigned int)__builtin_ctzll(cpus);
 		const struct linsched_cpu *cpu = &sim->cpus[i];
 		const struct linsched_task *t = cpu_curr(sim, (int)i);
+		bool held = ipi_in_flight(sim, cpu);
 
-		/* What it owes ends then, unless a stall holds it (which waits anyway). */
-		if (t && t->in_kernel && cpu->seg_start + t->overhead + t->remaining > sim->now)
+		if (t && voluntary && t->in_kernel &&
+		    cpu->seg_start + t->overhead + t->remaining > sim->now)
+			held = true;
+		if (t && t->preempt_off && cpu->seg_start + t->preempt_off > sim->now)
+			held = true;
+		if (held)
 			mask |= 1ULL << i;
 	}
 	return mask;
+}
+
+/* The CPUs due to reschedule that may do it now. */
+static uint64_t resched_ready_mask(struct linsched_sim *sim)
+{
+	uint64_t want = sim->sys.resched_mask & ~sim->stalled_mask;
+
+	return want ? want & ~resched_held_mask(sim, want) : 0;
 }
 
 /* A stalled CPU reschedules when its stall ends; in turns, a halted one once it has its turn. */
@@ -1156,8 +1240,7 @@ static void reschedule_pending(struct linsched_sim *sim)
 	uint64_t pending;
 
 	do {
-		while ((pending =
-				sim->sys.resched_mask & ~sim->stalled_mask & ~in_syscall_mask(sim)))
+		while ((pending = resched_ready_mask(sim)))
 			do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
 	} while (sim->cfg.costs.host_cpus && turns_settle(sim));
 }

@@ -43,6 +43,21 @@ struct linsched_costs {
 	 * wakeup_ns. 0: wakeup_ns always.
 	 */
 	uint64_t wakeup_remote_ns;
+	/*
+	 * The flight of that IPI: the other CPU reschedules ipi_ns after the wakeup that asked it
+	 * to, when the interrupt arrives. Its task runs on meanwhile, and may sleep first; a tick
+	 * there, or its own sleep, reschedules it at once. A wakeup onto an idle CPU waits as long.
+	 * 0: at once.
+	 */
+	uint64_t ipi_ns;
+	/*
+	 * What the waker pays of a wakeup after the wakee is queued, with preemption still off (the
+	 * end of try_to_wake_up, the wait queue's lock): its CPU may not reschedule, for a wakee that
+	 * preempts it or anything else, until it has paid that much of the wakeup (at most all of
+	 * it). It pays the rest, which the kernel pays before the wakee is queued, when it may be
+	 * preempted. 0: the wakee preempts at once.
+	 */
+	uint64_t wakeup_tail_ns;
 	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */
 	/*
 	 * Cache reload (Tucker 1993): a task switched in reloads the part of its footprint evicted

@@ -71,6 +71,9 @@ static void test_builtin(void **state)
 	assert_int_equal(cfg.hz, 1000);
 	assert_int_equal(cfg.costs.switch_ns, LINSCHED_DEFAULT_SWITCH_NS);
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 0);
+	/* a reschedule on another CPU at once; a wakee preempts its waker at once */
+	assert_int_equal(cfg.costs.ipi_ns, 0);
+	assert_int_equal(cfg.costs.wakeup_tail_ns, 0);
 	assert_int_equal(m.process_wakeup_ns, 0); /* processes wake as threads do */
 	assert_int_equal(cfg.machine.socket_read_ns, m.socket_read_ns);
 	assert_int_equal(cfg.machine.pipe_bytes, m.pipe_bytes);
@@ -98,6 +101,8 @@ static const char good[] = "# a probe's file\n"
 			   "wakeup_ns=6000\n"
 			   "process_wakeup_ns=7000\n"
 			   "wakeup_remote_ns=9000\n"
+			   "ipi_ns=25000\n"
+			   "wakeup_tail_ns=4000\n"
 			   "thread_switch_ns=3000\n"
 			   "# no process_switch_ns: the built-in one stays\n"
 			   "data_cache_lines=16384\n"
@@ -161,6 +166,8 @@ static void test_load(void **state)
 	assert_int_equal(cfg.preempt, LINSCHED_PREEMPT_VOLUNTARY);
 	assert_int_equal(cfg.costs.wakeup_ns, 6000);
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 9000);
+	assert_int_equal(cfg.costs.ipi_ns, 25000);
+	assert_int_equal(cfg.costs.wakeup_tail_ns, 4000);
 	/* and its steal, the stalls exponential unless the file says otherwise */
 	assert_int_equal(cfg.costs.steal_ppm, 400000);
 	assert_int_equal(cfg.costs.stall_ns, 3000000);

@@ -411,6 +411,12 @@ static void test_config_validate(void **state)
 	cfg = base;
 	cfg.costs.long_cv = LINSCHED_MAX_STALL_CV * 2;
 	expect_invalid(&cfg, "long_cv_pct");
+	cfg = base;
+	cfg.costs.ipi_ns = SEC + 1;
+	expect_invalid(&cfg, "ipi_ns");
+	cfg = base;
+	cfg.costs.wakeup_tail_ns = SEC + 1;
+	expect_invalid(&cfg, "wakeup_tail_ns");
 
 	/* the edges of the sysctl ranges are valid */
 	cfg = base;
@@ -419,6 +425,8 @@ static void test_config_validate(void **state)
 	cfg.tun.wakeup_granularity = 0;
 	cfg.nr_domains = 2;
 	cfg.hz = 300;
+	cfg.costs.ipi_ns = SEC;
+	cfg.costs.wakeup_tail_ns = SEC;
 	assert_true(linsched_config_validate(&cfg, NULL));
 }
 
@@ -876,6 +884,96 @@ static void test_wakeup_remote_cost(void **state)
 	check_remote_wake("kwhwh", 0, 17000 + 3000);
 }
 
+/* The time of the first A_MARK task id logged in w. */
+static uint64_t mark_of(const struct world *w, int id)
+{
+	for (guint i = 0; i < w->log->len; i++) {
+		const struct log_entry *e = &g_array_index(w->log, struct log_entry, i);
+
+		if (e->kind == A_MARK && e->id == id)
+			return e->now;
+	}
+	fail_msg("task %d logged no A_MARK", id);
+	return 0;
+}
+
+/*
+ * A reschedule IPI's flight (costs.ipi_ns): a wakeup that makes another CPU reschedule takes
+ * effect there when the interrupt arrives, or sooner if that CPU gets there by itself: at its
+ * tick, or when its task returns from a system call.
+ *
+ * The tasks of check_remote_wake's "kwhh", every cost 0, HZ 1000 (checked from the switch log
+ * by hand): k and a hog share CPU 0 in slices of 7 ms, w and the other hog h CPU 1, where h runs
+ * 0 to 7 ms, w 7 to 8 ms (then it blocks), and h alone from 8 ms on. k has run 20.5 ms at 41.5
+ * ms, when it wakes w, which is placed 6 ms behind h and preempts it. w's mark is the instant
+ * it runs again:
+ *   - no flight: 41.5 ms;
+ *   - 0.3 ms: 41.8 ms;
+ *   - 0.7 ms: the tick of 42 ms comes first: 42 ms;
+ *   - 0.3 ms, h's first 40.6 ms in a system call (to 41.6 ms): its return, 41.6 ms;
+ *   - 0.3 ms, h's first 40.9 ms in a system call (to 41.9 ms): the IPI, 41.8 ms.
+ * Without the hogs ("kw") k runs alone on CPU 0 and wakes w at 20.5 ms onto the idle CPU 1,
+ * which has no tick to come sooner: w runs at 20.5 ms plus the flight.
+ */
+static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t syscall_ns, uint64_t want)
+{
+	static const struct act waker[] = { { A_RUN, 20 * MS + MS / 2, 0 },
+					    { A_WAKE, 0, 0 },
+					    { A_RUN, 1 * MS, 0 } };
+	static const struct act waiter[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
+	};
+	const struct act hogger[] = { { syscall_ns ? A_SYSCALL : A_RUN, syscall_ns, 0 },
+				      { A_RUN, 60 * MS, 0 } };
+	struct linsched_config cfg;
+	struct switch_log sl;
+	struct world w;
+
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 2);
+	zero_costs(&cfg);
+	cfg.costs.ipi_ns = ipi_ns;
+	world_init(&w);
+	switch_log_init(&sl);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, &sl);
+	for (const char *c = order; *c; c++)
+		if (*c == 'k')
+			SCRIPT(sim, &w, waker, "k");
+		else if (*c == 'w')
+			SCRIPT(sim, &w, waiter, "w");
+		else
+			SCRIPT(sim, &w, hogger, "h");
+	linsched_sim_run(sim);
+
+	for (guint i = 0; i < sl.recs->len; i++) {
+		const struct switch_rec *r = rec_at(&sl, i);
+
+		if (r->next == 1 && r->cpu != 1)
+			fail_msg("w switched in on CPU %d at %" G_GUINT64_FORMAT " ns", r->cpu,
+				 r->now);
+	}
+	if (mark_of(&w, 1) != want)
+		fail_msg("%s, IPI %" G_GUINT64_FORMAT " ns, system call %" G_GUINT64_FORMAT
+			 " ns: w ran at %" G_GUINT64_FORMAT " ns, expected %" G_GUINT64_FORMAT,
+			 order, ipi_ns, syscall_ns, mark_of(&w, 1), want);
+	linsched_sim_free(sim);
+	switch_log_clear(&sl);
+	world_clear(&w);
+}
+
+static void test_ipi_flight(void **state)
+{
+	(void)state;
+	check_ipi_flight("kwhh", 0, 0, 41 * MS + MS / 2);
+	check_ipi_flight("kwhh", 300000, 0, 41 * MS + 800000);
+	check_ipi_flight("kwhh", 700000, 0, 42 * MS);
+	check_ipi_flight("kwhh", 300000, 40 * MS + 600000, 41 * MS + 600000);
+	check_ipi_flight("kwhh", 300000, 40 * MS + 900000, 41 * MS + 800000);
+	check_ipi_flight("kw", 0, 0, 20 * MS + MS / 2);
+	check_ipi_flight("kw", 700000, 0, 21 * MS + 200000);
+}
+
 /*
  * Cache reload in the engine, with a cache of 1000 lines at 5 000 ps a line (5 ns): a task's
  * first switch-in reloads its whole footprint (cold); alone on its CPU it stays warm after that.
@@ -1150,9 +1248,11 @@ struct pair_run {
 	uint64_t runtime_ns; /* the simulation's */
 };
 
-/* 6.1 on one CPU, every cost 0, under the preemption model given. */
-static struct pair_run run_pair(enum linsched_preempt preempt, const struct act *first,
-				size_t n_first, const struct act *second, size_t n_second)
+/* 6.1 on one CPU under the preemption model given, every cost 0 but a wakeup's (wakeup_ns, of
+ * which wakeup_tail_ns with preemption off). */
+static struct pair_run run_pair_waking(enum linsched_preempt preempt, uint64_t wakeup_ns,
+				       uint64_t wakeup_tail_ns, const struct act *first,
+				       size_t n_first, const struct act *second, size_t n_second)
 {
 	struct linsched_config cfg;
 	struct world w;
@@ -1160,6 +1260,8 @@ static struct pair_run run_pair(enum linsched_preempt preempt, const struct act 
 
 	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
 	zero_costs(&cfg);
+	cfg.costs.wakeup_ns = wakeup_ns;
+	cfg.costs.wakeup_tail_ns = wakeup_tail_ns;
 	cfg.preempt = preempt;
 	world_init(&w);
 	struct linsched_sim *sim = sim_new(&cfg);
@@ -1174,6 +1276,13 @@ static struct pair_run run_pair(enum linsched_preempt preempt, const struct act 
 	linsched_sim_free(sim);
 	world_clear(&w);
 	return out;
+}
+
+/* The same with every cost 0. */
+static struct pair_run run_pair(enum linsched_preempt preempt, const struct act *first,
+				size_t n_first, const struct act *second, size_t n_second)
+{
+	return run_pair_waking(preempt, 0, 0, first, n_first, second, n_second);
 }
 
 /*
@@ -1216,6 +1325,50 @@ static void test_voluntary_wakee_waits_for_syscall(void **state)
 	check_wakee_waits(LINSCHED_PREEMPT_VOLUNTARY, A_SYSCALL, 24 * MS);
 	check_wakee_waits(LINSCHED_PREEMPT_NONE, A_SYSCALL, 24 * MS);
 	check_wakee_waits(LINSCHED_PREEMPT_VOLUNTARY, A_RUN, 21 * MS);
+}
+
+/*
+ * The tail of a wakeup (costs.wakeup_tail_ns): the waker pays it with preemption off, so a wakee
+ * that preempts waits for it, and pays the rest of the wakeup when it runs again.
+ *
+ * check_wakee_waits's tasks, the wakeup costing k 2 ms: w blocks at 1 ms, k wakes it at 21 ms,
+ * which preempts k (placed 3 ms behind it, as there). Under full preemption w runs at
+ *   - 21 ms with no tail;
+ *   - 21.5 ms with a tail of 0.5 ms;
+ *   - 23 ms with one of 5 ms, which is the whole wakeup (the tick of 22 ms changes nothing: the
+ *     reschedule is due, preemption is off);
+ * and under voluntary preemption at 26 ms, when k returns from its 3 ms system call, tail or not.
+ * Either way k pays 2 ms more than check_wakee_waits's: all is done at 28 ms.
+ */
+static void check_wakeup_tail(enum linsched_preempt preempt, uint64_t tail_ns, uint64_t want)
+{
+	static const struct act waiter[] = {
+		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
+	};
+	static const struct act waker[] = { { A_RUN, 20 * MS, 0 },
+					    { A_WAKE, 0, 0 },
+					    { A_SYSCALL, 3 * MS, 0 },
+					    { A_RUN, 1 * MS, 0 } };
+	struct pair_run r = run_pair_waking(preempt, 2 * MS, tail_ns, waker, G_N_ELEMENTS(waker),
+					    waiter, G_N_ELEMENTS(waiter));
+
+	if (r.mark != want)
+		fail_msg("%s, tail %" G_GUINT64_FORMAT " ns: the wakee ran at %" G_GUINT64_FORMAT
+			 " ns, expected %" G_GUINT64_FORMAT,
+			 linsched_preempt_name(preempt), tail_ns, r.mark, want);
+	assert_int_equal(r.first.nivcsw, 1);
+	assert_int_equal(r.first.sum_exec_ns, 26 * MS);
+	assert_int_equal(r.runtime_ns, 28 * MS);
+}
+
+static void test_wakeup_tail(void **state)
+{
+	(void)state;
+	check_wakeup_tail(LINSCHED_PREEMPT_FULL, 0, 21 * MS);
+	check_wakeup_tail(LINSCHED_PREEMPT_FULL, MS / 2, 21 * MS + MS / 2);
+	check_wakeup_tail(LINSCHED_PREEMPT_FULL, 5 * MS, 23 * MS);
+	check_wakeup_tail(LINSCHED_PREEMPT_VOLUNTARY, 0, 26 * MS);
+	check_wakeup_tail(LINSCHED_PREEMPT_VOLUNTARY, MS / 2, 26 * MS);
 }
 
 /*
@@ -2301,12 +2454,14 @@ int main(void)
 		cmocka_unit_test(test_migration_cost),
 		cmocka_unit_test(test_wakeup_cost),
 		cmocka_unit_test(test_wakeup_remote_cost),
+		cmocka_unit_test(test_ipi_flight),
 		cmocka_unit_test(test_cache_cost),
 		cmocka_unit_test(test_waitqueue_wake_one_then_all),
 		cmocka_unit_test(test_wakeup_before_block_not_lost),
 		cmocka_unit_test(test_sleep_step),
 		cmocka_unit_test(test_voluntary_wakee_waits_for_syscall),
 		cmocka_unit_test(test_voluntary_block_in_syscall),
+		cmocka_unit_test(test_wakeup_tail),
 		cmocka_unit_test(test_epoch),
 		cmocka_unit_test(test_deadlock),
 		cmocka_unit_test(test_task_identity),

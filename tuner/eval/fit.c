@@ -19,7 +19,12 @@
 #define FLAG(field) offsetof(struct workload_cli, field)
 
 /* Where a fit of a blocking system call starts on a machine that does not model it (0). */
-#define FIT_BLOCK_START_NS 100
+#define FIT_BLOCK_START_NS	 100
+/* Where fits of an IPI's flight and a wakeup's tail start on a machine without them: the
+ * delays from a wakeup to the switch it asks for that tracing the real kernel showed, on
+ * another CPU and on the waker's (vm/data/host-2/README.md, "What the traces showed"). */
+#define FIT_IPI_START_NS	 28000
+#define FIT_WAKEUP_TAIL_START_NS 9000
 
 /*
  * The parameters a fit may vary. The ranges are what a machine could plausibly have (a few tens
@@ -41,6 +46,12 @@ static const FitParam params[] = {
 	  "wakeup)" },
 	{ "wakeup_remote", "costs", "wakeup_remote_ns", M(wakeup_remote_ns), 50, 1e6, NULL, 0,
 	  "a wakeup onto another CPU, ns" },
+	{ "ipi", "costs", "ipi_ns", M(ipi_ns), 100, 1e6, NULL, 0,
+	  "a reschedule IPI's flight to another CPU, ns (0 in the "
+	  "machine: starts at " G_STRINGIFY(FIT_IPI_START_NS) " ns)" },
+	{ "wakeup_tail", "costs", "wakeup_tail_ns", M(wakeup_tail_ns), 100, 1e6, NULL, 0,
+	  "of a wakeup, what the waker pays with the wakee queued and preemption off, ns (0 in "
+	  "the machine: starts at " G_STRINGIFY(FIT_WAKEUP_TAIL_START_NS) " ns)" },
 	{ "migrate", "costs", "migrate_ns", M(migrate_ns), 50, 1e6, "--migrate-cost-ns",
 	  FLAG(sim.migrate_cost_ns), "a task arriving on another CPU, ns" },
 	{ "socket_write", "costs", "socket_write_ns", M(socket_write_ns), 20, 1e6,
@@ -118,6 +129,10 @@ double fit_param_get(const FitParam *p, const struct linsched_machine *m)
 		return (double)m->miss_ps;
 	if (v == 0 && (p->offset == M(socket_block_ns) || p->offset == M(pipe_block_ns)))
 		return FIT_BLOCK_START_NS;
+	if (v == 0 && p->offset == M(ipi_ns))
+		return FIT_IPI_START_NS;
+	if (v == 0 && p->offset == M(wakeup_tail_ns))
+		return FIT_WAKEUP_TAIL_START_NS;
 	return (double)v;
 }
 

@@ -67,6 +67,17 @@ static void test_table(void **state)
 	assert_int_equal(m.process_wakeup_ns, 41001);
 	assert_close(fit_param_get(pw, &m), 41001, 0);
 	assert_int_equal(m.wakeup_ns, LINSCHED_DEFAULT_WAKEUP_NS); /* the threads' stays */
+	/* A machine without an IPI's flight or a wakeup's tail: the fits start where the traces
+	 * put them (tuner/eval/fit.c), and a fitted value is the machine's own. */
+	const FitParam *ipi = fit_param_find("ipi"), *tail = fit_param_find("wakeup_tail");
+
+	assert_close(fit_param_get(ipi, &m), 28000, 0);
+	assert_close(fit_param_get(tail, &m), 9000, 0);
+	fit_param_set(ipi, &m, 31000.2);
+	fit_param_set(tail, &m, 7000);
+	assert_int_equal(m.ipi_ns, 31000);
+	assert_int_equal(m.wakeup_tail_ns, 7000);
+	assert_close(fit_param_get(ipi, &m), 31000, 0);
 	assert_close(fit_param_get(fp, &m), 512, 0);
 	fit_param_set(fp, &m, 700.4);
 	assert_int_equal(m.footprint_lines, 700);
