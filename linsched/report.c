@@ -41,6 +41,14 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.wakeup_ns);
 	json_key(w, "wakeup_remote_ns");
 	json_uint(w, cfg->costs.wakeup_remote_ns);
+	if (cfg->costs.ipi_ns) {
+		json_key(w, "ipi_ns");
+		json_uint(w, cfg->costs.ipi_ns);
+	}
+	if (cfg->costs.wakeup_tail_ns) {
+		json_key(w, "wakeup_tail_ns");
+		json_uint(w, cfg->costs.wakeup_tail_ns);
+	}
 	json_key(w, "migrate_ns");
 	json_uint(w, cfg->costs.migrate_ns);
 	json_key(w, "cache_lines");
@@ -134,6 +142,8 @@ void report_json(GString *out, const struct linsched_sim *sim, report_extra_fn e
 	json_uint(&w, cfg->nr_domains);
 	json_key(&w, "hz");
 	json_uint(&w, cfg->hz);
+	json_key(&w, "preempt");
+	json_string(&w, linsched_preempt_name(cfg->preempt));
 	json_key(&w, "seed");
 	json_uint(&w, cfg->seed);
 	json_key(&w, "runtime_ns");
@@ -188,6 +198,7 @@ void report_text(GString *out, const struct linsched_sim *sim)
 		cfg->profile->name, cfg->nr_cpus, cfg->nr_domains, cfg->hz, cfg->seed);
 	report_variation(out, cfg, "");
 	report_knobs(out, cfg, "");
+	report_preemption(out, cfg, "");
 	g_string_append_printf(
 		out, "runtime: %" G_GUINT64_FORMAT " jiffies (%.6f s)%s\n", res->jiffies, runtime_s,
 		res->deadlock ? "  DEADLOCK: tasks blocked with no one left to wake them" : "");
@@ -293,4 +304,26 @@ void report_variation(GString *out, const struct linsched_config *cfg, const cha
 				       " lines, %" G_GUINT64_FORMAT
 				       " ps a line read after it left\n",
 				       prefix, c->data_cache_lines, c->data_miss_ps);
+}
+
+void report_preemption(GString *out, const struct linsched_config *cfg, const char *prefix)
+{
+	const struct linsched_costs *c = &cfg->costs;
+
+	if (cfg->preempt != LINSCHED_PREEMPT_FULL)
+		g_string_append_printf(out,
+				       "%spreemption %s: a task inside a system call keeps its CPU "
+				       "until the call returns or sleeps\n",
+				       prefix, linsched_preempt_name(cfg->preempt));
+	if (c->ipi_ns)
+		g_string_append_printf(out,
+				       "%sanother CPU reschedules %g us after the wakeup that asks "
+				       "it to (the IPI's flight), or sooner on its own\n",
+				       prefix, (double)c->ipi_ns / 1e3);
+	if (c->wakeup_tail_ns)
+		g_string_append_printf(
+			out,
+			"%sa waker pays up to %g us of its wakeup with the wakee queued "
+			"and preemption off\n",
+			prefix, (double)c->wakeup_tail_ns / 1e3);
 }

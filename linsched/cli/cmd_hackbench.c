@@ -53,6 +53,7 @@ static void print_text(GString *out, const struct linsched_sim *sim,
 			" ns before it sleeps\n",
 			p->block_ns);
 	report_knobs(out, cfg, "# ");
+	report_preemption(out, cfg, "# ");
 	g_string_append_printf(out,
 			       "# %" G_GUINT64_FORMAT " messages, %" G_GUINT64_FORMAT
 			       " context switches, %" G_GUINT64_FORMAT " migrations\n",

@@ -119,6 +119,14 @@ static char *describe_settings(const struct workload *w)
 	if (c->costs.wakeup_remote_ns)
 		g_string_append_printf(s, " wakeup_remote=%" G_GUINT64_FORMAT,
 				       c->costs.wakeup_remote_ns);
+	/* Each absent at its default, so that earlier journals still match. */
+	if (c->costs.ipi_ns)
+		g_string_append_printf(s, " ipi=%" G_GUINT64_FORMAT, c->costs.ipi_ns);
+	if (c->costs.wakeup_tail_ns)
+		g_string_append_printf(s, " wakeup_tail=%" G_GUINT64_FORMAT,
+				       c->costs.wakeup_tail_ns);
+	if (c->preempt != LINSCHED_PREEMPT_FULL)
+		g_string_append_printf(s, " preempt=%s", linsched_preempt_name(c->preempt));
 	if (w->hackbench) {
 		const struct hackbench_params *p = &w->hb;
 

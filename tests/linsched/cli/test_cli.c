@@ -463,6 +463,7 @@ static void check_report_shape(const struct jv *doc, uint64_t cpus)
 	assert_true(member_uint(doc, "domains") >= 1);
 	member(doc, "deadlock", J_BOOL);
 	member_uint(doc, "hz");
+	member(doc, "preempt", J_STRING);
 	member_uint(doc, "seed");
 	uint64_t runtime = member_uint(doc, "runtime_ns");
 

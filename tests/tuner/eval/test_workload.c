@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "tuner/eval/workload.h"
 
@@ -126,12 +130,45 @@ static void test_migration_cost_keeps_hot_tasks(void **state)
 	workload_clear(&w);
 }
 
+/*
+ * A journal's settings (workload.settings) say what changes a simulation: the preemption model,
+ * when not full, and the machine's IPI flight and wakeup tail, when it has them; the defaults
+ * add nothing, so that journals written before them still match.
+ */
+static void test_settings_name_preemption(void **state)
+{
+	(void)state;
+	struct workload w;
+	g_autofree char *ini = NULL;
+	g_autofree char *plain = NULL;
+	int fd = g_file_open_tmp("machine-XXXXXX.ini", &ini, NULL);
+
+	assert_true(fd >= 0);
+	close(fd);
+	assert_true(
+		g_file_set_contents(ini, "[costs]\nipi_ns=25000\nwakeup_tail_ns=4000\n", -1, NULL));
+	build(&w, (const char *const[]){ "-g", "1", "-l", "1", "--cpus", "2", NULL });
+	plain = g_strdup(w.settings);
+	assert_null(strstr(plain, "preempt="));
+	assert_null(strstr(plain, "ipi="));
+	workload_clear(&w);
+
+	build(&w, (const char *const[]){ "-g", "1", "-l", "1", "--cpus", "2", "--preempt",
+					 "voluntary", "--machine", ini, NULL });
+	assert_non_null(strstr(w.settings, " preempt=voluntary"));
+	assert_non_null(strstr(w.settings, " ipi=25000"));
+	assert_non_null(strstr(w.settings, " wakeup_tail=4000"));
+	workload_clear(&w);
+	g_unlink(ini);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_base_slice_sets_the_turns),
 		cmocka_unit_test(test_migration_cost_keeps_hot_tasks),
+		cmocka_unit_test(test_settings_name_preemption),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
