@@ -425,6 +425,7 @@ struct waker_shared {
 	int fd; /* the reader's end */
 	int cpu;
 	atomic_long consumed;
+	atomic_ullong woke_ns; /* when the reader's last read returned */
 	atomic_int stop;
 };
 
@@ -435,6 +436,7 @@ static void *sleeper_thread(void *arg)
 
 	pin(s->cpu);
 	while (read_full(s->fd, buf, sizeof(buf)) == 0) {
+		atomic_store(&s->woke_ns, now_ns());
 		atomic_fetch_add(&s->consumed, 1);
 		if (atomic_load(&s->stop))
 			break;
@@ -458,10 +460,12 @@ static void *spinner_thread(void *arg)
  * Writes to a reader that waits on another CPU, which a nice-19 spinner keeps busy (an idle CPU
  * would add its way out of idle, which a loaded machine does not pay). Each write is timed once
  * the reader has taken the previous message and had time to block again (spin_ns). The extra
- * over a plain write is the wakeup the writer pays.
+ * over a plain write is the wakeup the writer pays. lag[t] is trial t's median time from the
+ * start of a write to the reader's return from its read on the other CPU, of which what the
+ * write, the read and the switch there do not take is the reschedule IPI's flight (ipi_ns).
  */
 static int measure_wakeup(const struct probe_opts *o, int cpu_w, int cpu_r, double plain_write,
-			  struct stat3 *out)
+			  struct stat3 *out, double *lag)
 {
 	int fds[2];
 	char buf[MSG_BYTES] = { 0 };
@@ -487,11 +491,9 @@ static int measure_wakeup(const struct probe_opts *o, int cpu_w, int cpu_r, doub
 	long sent = 0;
 
 	for (int t = 0; t < o->trials; t++) {
-		double one[MAX_SAMPLES];
+		double one[MAX_SAMPLES], back[MAX_SAMPLES];
 
 		for (int i = 0; i < o->wakes; i++) {
-			while (atomic_load(&s.consumed) < sent)
-				;
 			uint64_t until = now_ns() + spin_ns;
 
 			while (now_ns() < until)
@@ -502,10 +504,14 @@ static int measure_wakeup(const struct probe_opts *o, int cpu_w, int cpu_r, doub
 				goto out_reader;
 			one[i] = (double)(now_ns() - t0);
 			sent++;
+			while (atomic_load(&s.consumed) < sent)
+				;
+			back[i] = (double)(atomic_load(&s.woke_ns) - t0);
 		}
 		/* The median write of the trial: a write the machine interrupted (another task,
 		 * a stolen virtual CPU) says nothing of the wakeup. */
 		v[t] = summarise(one, o->wakes).median - plain_write;
+		lag[t] = summarise(back, o->wakes).median;
 	}
 	*out = summarise(v, o->trials);
 	rc = 0;
@@ -884,7 +890,7 @@ struct probe_result {
 	const char *preempt_from;
 	double tick_ns, tick_res_ns;
 	struct channel_result sock, pipe;
-	struct stat3 wakeup, wakeup_remote, thread_switch, process_switch, lone_yield;
+	struct stat3 wakeup, wakeup_remote, ipi, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
 	struct noise_result noise;
 	struct data_result data;
@@ -1050,6 +1056,7 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_cost(f, "pipe_block_ns", &r->pipe.block);
 	put_cost(f, "wakeup_ns", &r->wakeup);
 	put_cost(f, "wakeup_remote_ns", &r->wakeup_remote);
+	put_cost(f, "ipi_ns", &r->ipi);
 	put_cost(f, "thread_switch_ns", &r->thread_switch);
 	put_cost(f, "process_switch_ns", &r->process_switch);
 	if (r->data.ok)
@@ -1074,6 +1081,7 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_spread(f, "syscall_ns", &r->sock.syscall);
 	put_spread(f, "wakeup_ns", &r->wakeup);
 	put_spread(f, "wakeup_remote_ns", &r->wakeup_remote);
+	put_spread(f, "ipi_ns", &r->ipi);
 	put_spread(f, "thread_switch_ns", &r->thread_switch);
 	put_spread(f, "process_switch_ns", &r->process_switch);
 	if (r->noise.ok)
@@ -1280,8 +1288,10 @@ int linsched_probe_main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	double lag[MAX_TRIALS];
+
 	if (ncpus >= 2 &&
-	    measure_wakeup(&o, cpus[0], cpus[1], r.sock.write.median, &r.wakeup_remote) != 0) {
+	    measure_wakeup(&o, cpus[0], cpus[1], r.sock.write.median, &r.wakeup_remote, lag) != 0) {
 		fprintf(stderr, "linsched probe: the wakeup measurement failed: %s\n",
 			strerror(errno));
 		return 1;
@@ -1308,6 +1318,12 @@ int linsched_probe_main(int argc, char **argv)
 	}
 	for (int t = 0; t < o.trials; t++)
 		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
+	/* What the remote wakee's wait leaves beside the write, its read and its switch. */
+	if (ncpus >= 2) {
+		for (int t = 0; t < o.trials; t++)
+			lag[t] -= r.sock.write.median + r.sock.read.median + r.thread_switch.median;
+		r.ipi = summarise(lag, o.trials);
+	}
 	if (o.noise_ms > 0 && measure_noise(cpus, ncpus, &o, &r.noise) != 0) {
 		fprintf(stderr, "linsched probe: the noise measurement failed: %s\n",
 			strerror(errno));
