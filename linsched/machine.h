@@ -21,8 +21,8 @@
  *               process_wakeup_ns (a wakeup of one process by another, where a workload knows
  *               its tasks are processes; 0 or absent: wakeup_ns), wakeup_remote_ns,
  *               ipi_ns (the flight of a reschedule interrupt to another CPU) and
- *               wakeup_tail_ns (what a waker pays after the wakee is queued, preemption still
- *               off; both 0 by default: sim.h, linsched_costs),
+ *               wakeup_tail_ns (what a waker pays of a wakeup after the wakee is queued,
+ *               the rest before; both 0 by default: sim.h, linsched_costs),
  *               thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
  *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
@@ -100,7 +100,7 @@ struct linsched_machine {
 	uint64_t process_wakeup_ns;    /* one between processes (hackbench -P); 0: wakeup_ns */
 	uint64_t wakeup_remote_ns;     /* one sending an IPI (sim.h); 0: wakeup_ns */
 	uint64_t ipi_ns;	       /* that IPI's flight to the other CPU's reschedule */
-	uint64_t wakeup_tail_ns;       /* of a wakeup, paid with the wakee queued, preemption off */
+	uint64_t wakeup_tail_ns;       /* of a wakeup, paid after the wakee is queued (sim.h) */
 	uint64_t migrate_ns;	       /* a task arriving on another CPU */
 	uint64_t cache_lines, miss_ps; /* last-level cache, line reload */
 	uint64_t socket_write_ns, socket_read_ns; /* one message on a Unix socket */

@@ -323,7 +323,7 @@ void report_preemption(GString *out, const struct linsched_config *cfg, const ch
 	if (c->wakeup_tail_ns)
 		g_string_append_printf(
 			out,
-			"%sa waker pays up to %g us of its wakeup with the wakee queued "
-			"and preemption off\n",
+			"%sa wakeup is split: the waker pays up to %g us of it after the "
+			"wakee is queued, the rest before, all with preemption off\n",
 			prefix, (double)c->wakeup_tail_ns / 1e3);
 }

@@ -47,6 +47,15 @@ struct linsched_task {
 	bool in_kernel;	      /* in a system call until those are paid (linsched_step.kernel) */
 	uint64_t preempt_off; /* of overhead, what it pays before its CPU may reschedule */
 	/*
+	 * A waker of a machine that splits its wakeups (costs.wakeup_tail_ns): the tasks it is
+	 * waking, on their wq_node, in order. The head is queued once the waker has paid what it
+	 * owed when the head's wakeup began (preempt_off reaches 0).
+	 */
+	struct list_head waking;
+	bool waking_begun; /* the head's part before its queueing is charged */
+	uint64_t wake_ns;  /* as a wakee on a waker's list: its wakeup's local cost, drawn */
+	bool wake_sync;	   /* and whether its waker is about to sleep (WF_SYNC) */
+	/*
 	 * A block, sleep or exit decided while costs were still owed takes effect once they are paid.
 	 * A block is already on its wait queue (the kernel's prepare_to_wait), so a wakeup in between
 	 * is not lost: it cancels the block.
@@ -681,6 +690,7 @@ struct linsched_task *linsched_task_create_sliced(struct linsched_sim *sim,
 	t->id = (int)sim->tasks->len;
 	g_strlcpy(t->name, name, sizeof(t->name));
 	INIT_LIST_HEAD(&t->wq_node);
+	INIT_LIST_HEAD(&t->waking);
 	event_init(&t->timer);
 	t->timer.kind = EV_TIMER;
 	cache_entry_init(&t->cache, 0);
@@ -868,27 +878,73 @@ static void wake_task(struct linsched_sim *sim, struct linsched_task *waker,
 }
 
 /*
- * What the waker paid for waking t, given the CPUs already due to reschedule before it did. A
- * wakeup onto another CPU interrupts that CPU (an IPI: resched_curr(), or the wake list of an idle
- * CPU) only when it makes that CPU reschedule; one that queues t behind a running task that keeps
- * the CPU costs what a local wakeup does. That IPI is what wakeup_remote_ns measures (the probe
- * wakes a sleeper onto a CPU that runs a spinner, which the sleeper preempts), and under a
- * hypervisor it is the dear part: the sender's write to the interrupt controller exits to the host.
+ * Whether the waker pays wakeup_remote_ns for waking t, given the CPUs already due to reschedule
+ * before it did. A wakeup onto another CPU interrupts that CPU (an IPI: resched_curr(), or the
+ * wake list of an idle CPU) only when it makes that CPU reschedule; one that queues t behind a
+ * running task that keeps the CPU costs what a local wakeup does. That IPI is what
+ * wakeup_remote_ns measures (the probe wakes a sleeper onto a CPU that runs a spinner, which the
+ * sleeper preempts), and under a hypervisor it is the dear part: the sender's write to the
+ * interrupt controller exits to the host.
  */
-static uint64_t wakeup_cost(const struct linsched_sim *sim, const struct linsched_task *waker,
-			    const struct linsched_task *t, uint64_t kicked)
+static bool wakeup_is_remote(const struct linsched_sim *sim, const struct linsched_task *waker,
+			     const struct linsched_task *t, uint64_t kicked)
 {
 	uint64_t bit = 1ULL << t->ts.cpu;
 	bool ipi = t->ts.cpu != waker->ts.cpu && !(kicked & bit) && (sim->sys.resched_mask & bit);
 
-	return ipi && sim->cfg.costs.wakeup_remote_ns ? sim->cfg.costs.wakeup_remote_ns
-						      : sim->cfg.costs.wakeup_ns;
+	return ipi && sim->cfg.costs.wakeup_remote_ns;
+}
+
+/* Before a wakee is queued, a waker that splits its wakeups pays all but the tail. */
+static uint64_t wake_before_ns(const struct linsched_sim *sim, uint64_t wake_ns)
+{
+	uint64_t tail = sim->cfg.costs.wakeup_tail_ns;
+
+	return wake_ns > tail ? wake_ns - tail : 0;
+}
+
+/*
+ * A machine that splits its wakeups (costs.wakeup_tail_ns > 0) wakes as the kernel does: the
+ * waker pays most of try_to_wake_up before the wakee is on a queue and the rest after (the tail,
+ * or the IPI to another CPU), all of it with preemption off, one wakee after another. This queues
+ * the wakees whose turn has come, the waker's account settled: each once the waker has paid
+ * what it owed up to then, which preempt_off counts down.
+ */
+static void waking_advance(struct linsched_sim *sim, struct linsched_task *waker)
+{
+	while (!list_empty(&waker->waking)) {
+		struct linsched_task *t =
+			list_first_entry(&waker->waking, struct linsched_task, wq_node);
+
+		if (!waker->waking_begun) {
+			waker->waking_begun = true;
+			waker->overhead += wake_before_ns(sim, t->wake_ns);
+			waker->preempt_off = waker->overhead;
+		}
+		if (waker->preempt_off)
+			return;
+		list_del_init(&t->wq_node);
+		waker->waking_begun = false;
+
+		uint64_t kicked = sim->sys.resched_mask;
+
+		wake_task(sim, waker, t, waker->ts.cpu, t->wake_sync ? WF_SYNC : 0);
+
+		uint64_t cost = wakeup_is_remote(sim, waker, t, kicked)
+					? linsched_cost(sim, sim->cfg.costs.wakeup_remote_ns)
+					: t->wake_ns;
+		uint64_t before = wake_before_ns(sim, t->wake_ns);
+
+		waker->overhead += cost > before ? cost - before : 0;
+		waker->preempt_off = waker->overhead;
+	}
 }
 
 unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitqueue *wq,
 			      unsigned int nr, bool sync)
 {
 	struct linsched_sim *sim = waker->sim;
+	bool split = sim->cfg.costs.wakeup_tail_ns > 0;
 	unsigned int woken = 0;
 
 	while (!list_empty(&wq->waiters) && (nr == 0 || woken < nr)) {
@@ -902,18 +958,22 @@ unsigned int linsched_wake_up(struct linsched_task *waker, struct linsched_waitq
 			t->deferred = false;
 			continue;
 		}
+		if (split) {
+			t->wake_ns = linsched_cost(sim, sim->cfg.costs.wakeup_ns);
+			t->wake_sync = sync;
+			list_add_tail(&t->wq_node, &waker->waking);
+			continue;
+		}
+		/* Otherwise the wakee is queued at once and the waker pays after, preemptible. */
 		uint64_t kicked = sim->sys.resched_mask;
 
 		wake_task(sim, waker, t, waker->ts.cpu, sync ? WF_SYNC : 0);
-
-		uint64_t cost = linsched_cost(sim, wakeup_cost(sim, waker, t, kicked));
-		uint64_t tail = MIN(sim->cfg.costs.wakeup_tail_ns, cost);
-
-		/* The tail comes after what it owed before: its CPU is held until that is paid. */
-		if (tail)
-			waker->preempt_off = MAX(waker->preempt_off, waker->overhead + tail);
-		waker->overhead += cost;
+		waker->overhead += linsched_cost(sim, wakeup_is_remote(sim, waker, t, kicked)
+							      ? sim->cfg.costs.wakeup_remote_ns
+							      : sim->cfg.costs.wakeup_ns);
 	}
+	if (split)
+		waking_advance(sim, waker);
 	return woken;
 }
 
@@ -1047,6 +1107,8 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 	/* A task back from a system call sees a reschedule asked of its CPU without the IPI. */
 	if (t && t->in_kernel && t->overhead == 0 && t->remaining == 0)
 		cpu->ipi_at = 0;
+	if (t && t->preempt_off == 0 && !list_empty(&t->waking))
+		waking_advance(sim, t);
 	/* Without full preemption a step decided inside a system call (a block after a read that
 	 * found nothing) is part of it: the task sleeps, reschedule or not. */
 	if (t && t->overhead == 0 && t->remaining == 0 &&

@@ -51,11 +51,12 @@ struct linsched_costs {
 	 */
 	uint64_t ipi_ns;
 	/*
-	 * What the waker pays of a wakeup after the wakee is queued, with preemption still off (the
-	 * end of try_to_wake_up, the wait queue's lock): its CPU may not reschedule, for a wakee that
-	 * preempts it or anything else, until it has paid that much of the wakeup (at most all of
-	 * it). It pays the rest, which the kernel pays before the wakee is queued, when it may be
-	 * preempted. 0: the wakee preempts at once.
+	 * Where a wakeup falls for its waker: > 0 splits it as the kernel's try_to_wake_up does.
+	 * The waker pays wakeup_ns less this tail before the wakee is on a queue, and the tail
+	 * after (or, for a wakeup that sends an IPI, what is left of wakeup_remote_ns), all with
+	 * preemption off, so that a wakee that preempts its waker waits for the tail; several
+	 * wakees are queued one after another. 0: the wakee is queued at once and the waker pays
+	 * the whole wakeup after, preemptible (the machines fitted before the split).
 	 */
 	uint64_t wakeup_tail_ns;
 	uint64_t migrate_ns; /* a task arriving on another CPU, charged to it */

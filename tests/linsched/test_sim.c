@@ -1248,11 +1248,9 @@ struct pair_run {
 	uint64_t runtime_ns; /* the simulation's */
 };
 
-/* 6.1 on one CPU under the preemption model given, every cost 0 but a wakeup's (wakeup_ns, of
- * which wakeup_tail_ns with preemption off). */
-static struct pair_run run_pair_waking(enum linsched_preempt preempt, uint64_t wakeup_ns,
-				       uint64_t wakeup_tail_ns, const struct act *first,
-				       size_t n_first, const struct act *second, size_t n_second)
+/* 6.1 on one CPU, every cost 0, under the preemption model given. */
+static struct pair_run run_pair(enum linsched_preempt preempt, const struct act *first,
+				size_t n_first, const struct act *second, size_t n_second)
 {
 	struct linsched_config cfg;
 	struct world w;
@@ -1260,8 +1258,6 @@ static struct pair_run run_pair_waking(enum linsched_preempt preempt, uint64_t w
 
 	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
 	zero_costs(&cfg);
-	cfg.costs.wakeup_ns = wakeup_ns;
-	cfg.costs.wakeup_tail_ns = wakeup_tail_ns;
 	cfg.preempt = preempt;
 	world_init(&w);
 	struct linsched_sim *sim = sim_new(&cfg);
@@ -1276,13 +1272,6 @@ static struct pair_run run_pair_waking(enum linsched_preempt preempt, uint64_t w
 	linsched_sim_free(sim);
 	world_clear(&w);
 	return out;
-}
-
-/* The same with every cost 0. */
-static struct pair_run run_pair(enum linsched_preempt preempt, const struct act *first,
-				size_t n_first, const struct act *second, size_t n_second)
-{
-	return run_pair_waking(preempt, 0, 0, first, n_first, second, n_second);
 }
 
 /*
@@ -1327,20 +1316,30 @@ static void test_voluntary_wakee_waits_for_syscall(void **state)
 	check_wakee_waits(LINSCHED_PREEMPT_VOLUNTARY, A_RUN, 21 * MS);
 }
 
+/* The instants of the wakeups a simulation made (its wakeup hook), in order. */
+static void on_wakeup(void *ctx, int cpu, uint64_t now, const struct linsched_task *waker,
+		      const struct linsched_task *wakee, int target_cpu)
+{
+	(void)cpu;
+	(void)waker;
+	(void)wakee;
+	(void)target_cpu;
+	g_array_append_val((GArray *)ctx, now);
+}
+
+/* A split wakeup's instants: when each wakee was queued, when each first ran after it. */
+struct split_run {
+	uint64_t queued[2], ran[2];
+	struct linsched_task_stats waker;
+	uint64_t runtime_ns;
+};
+
 /*
- * The tail of a wakeup (costs.wakeup_tail_ns): the waker pays it with preemption off, so a wakee
- * that preempts waits for it, and pays the rest of the wakeup when it runs again.
- *
- * check_wakee_waits's tasks, the wakeup costing k 2 ms: w blocks at 1 ms, k wakes it at 21 ms,
- * which preempts k (placed 3 ms behind it, as there). Under full preemption w runs at
- *   - 21 ms with no tail;
- *   - 21.5 ms with a tail of 0.5 ms;
- *   - 23 ms with one of 5 ms, which is the whole wakeup (the tick of 22 ms changes nothing: the
- *     reschedule is due, preemption is off);
- * and under voluntary preemption at 26 ms, when k returns from its 3 ms system call, tail or not.
- * Either way k pays 2 ms more than check_wakee_waits's: all is done at 28 ms.
+ * 6.1 on one CPU, every cost 0 but a wakeup's 2 ms, of which tail_ns is paid after the wakee is
+ * queued: the waker k forked first, then nr waiters, which k wakes all at once (check_wakee_waits
+ * has their timeline: the first waiter runs first, 0 to 1 ms, and blocks, k runs from 1 ms).
  */
-static void check_wakeup_tail(enum linsched_preempt preempt, uint64_t tail_ns, uint64_t want)
+static struct split_run run_split(enum linsched_preempt preempt, uint64_t tail_ns, unsigned int nr)
 {
 	static const struct act waiter[] = {
 		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
@@ -1349,26 +1348,95 @@ static void check_wakeup_tail(enum linsched_preempt preempt, uint64_t tail_ns, u
 					    { A_WAKE, 0, 0 },
 					    { A_SYSCALL, 3 * MS, 0 },
 					    { A_RUN, 1 * MS, 0 } };
-	struct pair_run r = run_pair_waking(preempt, 2 * MS, tail_ns, waker, G_N_ELEMENTS(waker),
-					    waiter, G_N_ELEMENTS(waiter));
+	struct linsched_config cfg;
+	struct world w;
+	struct split_run out = { { 0 }, { 0 }, { 0 }, 0 };
+	GArray *wakes = g_array_new(FALSE, TRUE, sizeof(uint64_t));
 
-	if (r.mark != want)
-		fail_msg("%s, tail %" G_GUINT64_FORMAT " ns: the wakee ran at %" G_GUINT64_FORMAT
-			 " ns, expected %" G_GUINT64_FORMAT,
-			 linsched_preempt_name(preempt), tail_ns, r.mark, want);
-	assert_int_equal(r.first.nivcsw, 1);
-	assert_int_equal(r.first.sum_exec_ns, 26 * MS);
+	linsched_config_init(&cfg, sched_profile_find("6.1"), 1);
+	zero_costs(&cfg);
+	cfg.costs.wakeup_ns = 2 * MS;
+	cfg.costs.wakeup_tail_ns = tail_ns;
+	cfg.preempt = preempt;
+	world_init(&w);
+	struct linsched_sim *sim = sim_new(&cfg);
+
+	linsched_sim_set_wakeup_hook(sim, on_wakeup, wakes);
+	SCRIPT(sim, &w, waker, "k");
+	for (unsigned int i = 0; i < nr; i++)
+		SCRIPT(sim, &w, waiter, "w");
+	linsched_sim_run(sim);
+	assert_int_equal(wakes->len, nr);
+	for (unsigned int i = 0; i < nr; i++) {
+		out.queued[i] = g_array_index(wakes, uint64_t, i);
+		out.ran[i] = mark_of(&w, (int)i + 1);
+	}
+	out.waker = stats_of(sim, 0);
+	out.runtime_ns = linsched_sim_result(sim)->runtime_ns;
+	linsched_sim_free(sim);
+	world_clear(&w);
+	g_array_free(wakes, TRUE);
+	return out;
+}
+
+/*
+ * A split wakeup (costs.wakeup_tail_ns): the waker pays the wakeup less its tail before the wakee
+ * is queued and the tail after, all with preemption off.
+ *
+ * One waiter (run_split): k wakes it at 21 ms, the wakeup costing 2 ms. It is placed 3 ms behind
+ * k, as in check_wakee_waits, and preempts. Queued / first run:
+ *   - no tail (no split): at 21 ms / at 21 ms under full preemption;
+ *   - a tail of 0.5 ms: at 22.5 ms / at 23 ms, once k has paid the tail;
+ *   - a tail of 5 ms, more than the whole wakeup: at 21 ms / at 23 ms;
+ *   - voluntary preemption: queued as above, run at 26 ms, when k returns from its 3 ms system
+ *     call.
+ * k pays the 2 ms either way: its 26 ms of CPU, all done at 28 ms, k preempted once.
+ */
+static void check_wakeup_split(enum linsched_preempt preempt, uint64_t tail_ns,
+			       uint64_t want_queued, uint64_t want_ran)
+{
+	struct split_run r = run_split(preempt, tail_ns, 1);
+
+	if (r.queued[0] != want_queued || r.ran[0] != want_ran)
+		fail_msg("%s, tail %" G_GUINT64_FORMAT " ns: queued at %" G_GUINT64_FORMAT
+			 " ns, ran at %" G_GUINT64_FORMAT " ns; expected %" G_GUINT64_FORMAT
+			 " and %" G_GUINT64_FORMAT,
+			 linsched_preempt_name(preempt), tail_ns, r.queued[0], r.ran[0],
+			 want_queued, want_ran);
+	assert_int_equal(r.waker.nivcsw, 1);
+	assert_int_equal(r.waker.sum_exec_ns, 26 * MS);
 	assert_int_equal(r.runtime_ns, 28 * MS);
 }
 
-static void test_wakeup_tail(void **state)
+/*
+ * Two waiters woken at once are woken one after the other, the waker's preemption off
+ * throughout, as under the kernel's wait-queue lock. Both run 1 ms first, so k wakes them at 22
+ * ms. With a tail of 0.5 ms the first is queued at 23.5 ms, the second at 23.5 + 0.5 + 1.5 = 25.5
+ * ms; k is preempted once it has paid the second's tail, at 26 ms, by the second, which the
+ * kernel makes the next buddy as the last wakee to preempt; the first runs at 27 ms, all is done
+ * at 32. Without the split both are queued at 22 ms and the second runs at once.
+ */
+static void test_wakeup_split(void **state)
 {
 	(void)state;
-	check_wakeup_tail(LINSCHED_PREEMPT_FULL, 0, 21 * MS);
-	check_wakeup_tail(LINSCHED_PREEMPT_FULL, MS / 2, 21 * MS + MS / 2);
-	check_wakeup_tail(LINSCHED_PREEMPT_FULL, 5 * MS, 23 * MS);
-	check_wakeup_tail(LINSCHED_PREEMPT_VOLUNTARY, 0, 26 * MS);
-	check_wakeup_tail(LINSCHED_PREEMPT_VOLUNTARY, MS / 2, 26 * MS);
+	check_wakeup_split(LINSCHED_PREEMPT_FULL, 0, 21 * MS, 21 * MS);
+	check_wakeup_split(LINSCHED_PREEMPT_FULL, MS / 2, 22 * MS + MS / 2, 23 * MS);
+	check_wakeup_split(LINSCHED_PREEMPT_FULL, 5 * MS, 21 * MS, 23 * MS);
+	check_wakeup_split(LINSCHED_PREEMPT_VOLUNTARY, 0, 21 * MS, 26 * MS);
+	check_wakeup_split(LINSCHED_PREEMPT_VOLUNTARY, MS / 2, 22 * MS + MS / 2, 26 * MS);
+
+	struct split_run two = run_split(LINSCHED_PREEMPT_FULL, MS / 2, 2);
+
+	assert_int_equal(two.queued[0], 23 * MS + MS / 2);
+	assert_int_equal(two.queued[1], 25 * MS + MS / 2);
+	assert_int_equal(two.ran[1], 26 * MS);
+	assert_int_equal(two.ran[0], 27 * MS);
+	assert_int_equal(two.runtime_ns, 32 * MS);
+	two = run_split(LINSCHED_PREEMPT_FULL, 0, 2);
+	assert_int_equal(two.queued[0], 22 * MS);
+	assert_int_equal(two.queued[1], 22 * MS);
+	assert_int_equal(two.ran[1], 22 * MS);
+	assert_int_equal(two.ran[0], 23 * MS);
 }
 
 /*
@@ -2461,7 +2529,7 @@ int main(void)
 		cmocka_unit_test(test_sleep_step),
 		cmocka_unit_test(test_voluntary_wakee_waits_for_syscall),
 		cmocka_unit_test(test_voluntary_block_in_syscall),
-		cmocka_unit_test(test_wakeup_tail),
+		cmocka_unit_test(test_wakeup_split),
 		cmocka_unit_test(test_epoch),
 		cmocka_unit_test(test_deadlock),
 		cmocka_unit_test(test_task_identity),

@@ -50,7 +50,7 @@ static const FitParam params[] = {
 	  "a reschedule IPI's flight to another CPU, ns (0 in the "
 	  "machine: starts at " G_STRINGIFY(FIT_IPI_START_NS) " ns)" },
 	{ "wakeup_tail", "costs", "wakeup_tail_ns", M(wakeup_tail_ns), 100, 1e6, NULL, 0,
-	  "of a wakeup, what the waker pays with the wakee queued and preemption off, ns (0 in "
+	  "of a wakeup, what the waker pays after the wakee is queued, the rest before, ns (0 in "
 	  "the machine: starts at " G_STRINGIFY(FIT_WAKEUP_TAIL_START_NS) " ns)" },
 	{ "migrate", "costs", "migrate_ns", M(migrate_ns), 50, 1e6, "--migrate-cost-ns",
 	  FLAG(sim.migrate_cost_ns), "a task arriving on another CPU, ns" },
