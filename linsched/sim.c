@@ -1109,10 +1109,13 @@ static void cpu_event(struct linsched_sim *sim, struct linsched_cpu *cpu)
 		cpu->ipi_at = 0;
 	if (t && t->preempt_off == 0 && !list_empty(&t->waking))
 		waking_advance(sim, t);
-	/* Without full preemption a step decided inside a system call (a block after a read that
+	/* A task in user space has not seen a reschedule whose IPI is still in flight: it runs on.
+	 * Without full preemption a step decided inside a system call (a block after a read that
 	 * found nothing) is part of it: the task sleeps, reschedule or not. */
+	bool resched = rq->need_resched && !ipi_in_flight(sim, cpu);
+
 	if (t && t->overhead == 0 && t->remaining == 0 &&
-	    (!rq->need_resched || (t->deferred && sim->cfg.preempt != LINSCHED_PREEMPT_FULL)))
+	    (!resched || (t->deferred && sim->cfg.preempt != LINSCHED_PREEMPT_FULL)))
 		task_step(sim, t);
 	if (cpu->next_tick && sim->now >= cpu->next_tick) {
 		/* The timer interrupt does what the IPI would have. */

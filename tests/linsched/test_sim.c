@@ -911,11 +911,14 @@ static uint64_t mark_of(const struct world *w, int id)
  *   - 0.3 ms: 41.8 ms;
  *   - 0.7 ms: the tick of 42 ms comes first: 42 ms;
  *   - 0.3 ms, h's first 40.6 ms in a system call (to 41.6 ms): its return, 41.6 ms;
- *   - 0.3 ms, h's first 40.9 ms in a system call (to 41.9 ms): the IPI, 41.8 ms.
+ *   - 0.3 ms, h's first 40.9 ms in a system call (to 41.9 ms): the IPI, 41.8 ms;
+ *   - 0.3 ms, h's first 40.6 ms in user space (to 41.6 ms): h has not seen the flag and goes on
+ *     with its next step; the IPI, 41.8 ms.
  * Without the hogs ("kw") k runs alone on CPU 0 and wakes w at 20.5 ms onto the idle CPU 1,
  * which has no tick to come sooner: w runs at 20.5 ms plus the flight.
  */
-static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t syscall_ns, uint64_t want)
+static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t first_ns, bool in_kernel,
+			     uint64_t want)
 {
 	static const struct act waker[] = { { A_RUN, 20 * MS + MS / 2, 0 },
 					    { A_WAKE, 0, 0 },
@@ -923,7 +926,7 @@ static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t syscal
 	static const struct act waiter[] = {
 		{ A_RUN, 1 * MS, 0 }, { A_BLOCK, 0, 0 }, { A_MARK, 0, 0 }, { A_RUN, 1 * MS, 0 }
 	};
-	const struct act hogger[] = { { syscall_ns ? A_SYSCALL : A_RUN, syscall_ns, 0 },
+	const struct act hogger[] = { { in_kernel ? A_SYSCALL : A_RUN, first_ns, 0 },
 				      { A_RUN, 60 * MS, 0 } };
 	struct linsched_config cfg;
 	struct switch_log sl;
@@ -954,9 +957,10 @@ static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t syscal
 				 r->now);
 	}
 	if (mark_of(&w, 1) != want)
-		fail_msg("%s, IPI %" G_GUINT64_FORMAT " ns, system call %" G_GUINT64_FORMAT
-			 " ns: w ran at %" G_GUINT64_FORMAT " ns, expected %" G_GUINT64_FORMAT,
-			 order, ipi_ns, syscall_ns, mark_of(&w, 1), want);
+		fail_msg("%s, IPI %" G_GUINT64_FORMAT " ns, first step %" G_GUINT64_FORMAT
+			 " ns%s: w ran at %" G_GUINT64_FORMAT " ns, expected %" G_GUINT64_FORMAT,
+			 order, ipi_ns, first_ns, in_kernel ? " (a system call)" : "",
+			 mark_of(&w, 1), want);
 	linsched_sim_free(sim);
 	switch_log_clear(&sl);
 	world_clear(&w);
@@ -965,13 +969,14 @@ static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t syscal
 static void test_ipi_flight(void **state)
 {
 	(void)state;
-	check_ipi_flight("kwhh", 0, 0, 41 * MS + MS / 2);
-	check_ipi_flight("kwhh", 300000, 0, 41 * MS + 800000);
-	check_ipi_flight("kwhh", 700000, 0, 42 * MS);
-	check_ipi_flight("kwhh", 300000, 40 * MS + 600000, 41 * MS + 600000);
-	check_ipi_flight("kwhh", 300000, 40 * MS + 900000, 41 * MS + 800000);
-	check_ipi_flight("kw", 0, 0, 20 * MS + MS / 2);
-	check_ipi_flight("kw", 700000, 0, 21 * MS + 200000);
+	check_ipi_flight("kwhh", 0, 0, false, 41 * MS + MS / 2);
+	check_ipi_flight("kwhh", 300000, 0, false, 41 * MS + 800000);
+	check_ipi_flight("kwhh", 700000, 0, false, 42 * MS);
+	check_ipi_flight("kwhh", 300000, 40 * MS + 600000, true, 41 * MS + 600000);
+	check_ipi_flight("kwhh", 300000, 40 * MS + 900000, true, 41 * MS + 800000);
+	check_ipi_flight("kwhh", 300000, 40 * MS + 600000, false, 41 * MS + 800000);
+	check_ipi_flight("kw", 0, 0, false, 20 * MS + MS / 2);
+	check_ipi_flight("kw", 700000, 0, false, 21 * MS + 200000);
 }
 
 /*
