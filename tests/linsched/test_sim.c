@@ -799,6 +799,35 @@ static void test_wakeup_cost(void **state)
 	world_clear(&w);
 }
 
+/* A script and its length. */
+struct cast {
+	const struct act *acts;
+	size_t n;
+};
+
+/*
+ * Runs a task per letter of order under cfg, forked in its order ('k' runs waker, 'w' waiter, any
+ * other hog), every switch logged in sl; w and sl are initialised here, the caller frees all.
+ */
+static struct linsched_sim *run_order(const struct linsched_config *cfg, struct world *w,
+				      struct switch_log *sl, const char *order, struct cast waker,
+				      struct cast waiter, struct cast hog)
+{
+	world_init(w);
+	switch_log_init(sl);
+	struct linsched_sim *sim = sim_new(cfg);
+
+	linsched_sim_set_switch_hook(sim, on_switch, sl);
+	for (const char *c = order; *c; c++) {
+		const struct cast *a = *c == 'k' ? &waker : *c == 'w' ? &waiter : &hog;
+		char name[2] = { *c == 'k' || *c == 'w' ? *c : 'h', 0 };
+
+		script_create(sim, w, a->acts, a->n, name, 0);
+	}
+	linsched_sim_run(sim);
+	return sim;
+}
+
 /*
  * A wakeup onto another CPU costs the waker wakeup_remote_ns only when it makes that CPU
  * reschedule, as the kernel's IPI does: the CPU is idle, or the woken task preempts what runs
@@ -839,19 +868,10 @@ static void check_remote_wake(const char *order, uint64_t wake_gran, uint64_t wa
 	cfg.costs.wakeup_remote_ns = R;
 	if (wake_gran)
 		cfg.tun.wakeup_granularity = wake_gran;
-	world_init(&w);
-	switch_log_init(&sl);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	linsched_sim_set_switch_hook(sim, on_switch, &sl);
-	for (const char *c = order; *c; c++)
-		if (*c == 'k')
-			SCRIPT(sim, &w, waker, "k");
-		else if (*c == 'w')
-			SCRIPT(sim, &w, waiter, "w");
-		else
-			SCRIPT(sim, &w, hogger, "h");
-	linsched_sim_run(sim);
+	struct linsched_sim *sim =
+		run_order(&cfg, &w, &sl, order, (struct cast){ waker, G_N_ELEMENTS(waker) },
+			  (struct cast){ waiter, G_N_ELEMENTS(waiter) },
+			  (struct cast){ hogger, G_N_ELEMENTS(hogger) });
 
 	for (guint i = 0; i < sl.recs->len; i++) {
 		const struct switch_rec *r = rec_at(&sl, i);
@@ -935,19 +955,10 @@ static void check_ipi_flight(const char *order, uint64_t ipi_ns, uint64_t first_
 	linsched_config_init(&cfg, sched_profile_find("6.1"), 2);
 	zero_costs(&cfg);
 	cfg.costs.ipi_ns = ipi_ns;
-	world_init(&w);
-	switch_log_init(&sl);
-	struct linsched_sim *sim = sim_new(&cfg);
-
-	linsched_sim_set_switch_hook(sim, on_switch, &sl);
-	for (const char *c = order; *c; c++)
-		if (*c == 'k')
-			SCRIPT(sim, &w, waker, "k");
-		else if (*c == 'w')
-			SCRIPT(sim, &w, waiter, "w");
-		else
-			SCRIPT(sim, &w, hogger, "h");
-	linsched_sim_run(sim);
+	struct linsched_sim *sim =
+		run_order(&cfg, &w, &sl, order, (struct cast){ waker, G_N_ELEMENTS(waker) },
+			  (struct cast){ waiter, G_N_ELEMENTS(waiter) },
+			  (struct cast){ hogger, G_N_ELEMENTS(hogger) });
 
 	for (guint i = 0; i < sl.recs->len; i++) {
 		const struct switch_rec *r = rec_at(&sl, i);
