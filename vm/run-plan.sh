@@ -64,8 +64,12 @@ mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/lst-vm.XXXXXX")
 qpid=
 hog_pids=()
+# Waits for them to go: a busy host may not have run a killed hog's exit yet when this returns.
 stop_hogs() {
-    [ ${#hog_pids[@]} -gt 0 ] && kill "${hog_pids[@]}" 2>/dev/null
+    if [ ${#hog_pids[@]} -gt 0 ]; then
+        kill "${hog_pids[@]}" 2>/dev/null || true
+        wait "${hog_pids[@]}" 2>/dev/null || true
+    fi
     hog_pids=()
 }
 cleanup() {
