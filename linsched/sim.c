@@ -125,6 +125,9 @@ struct linsched_sim {
 	/* Stall events always pending: one per CPU of each source on, one per host CPU in turns. */
 	size_t stall_events;
 	uint64_t stalled_mask; /* CPUs in a stall */
+	/* A reschedule may have to wait (resched_held_mask): not under full preemption without
+	 * IPI flights or split wakeups, the common case, which skips the look. */
+	bool resched_may_wait;
 	/* Turns (costs.host_cpus): the CPUs waiting for a host CPU, from turn_head, longest first;
 	 * and the host CPUs no CPU holds. */
 	unsigned int turn_queue[SCHED_MAX_CPUS];
@@ -551,6 +554,8 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 	struct linsched_sim *sim = g_new0(struct linsched_sim, 1);
 
 	sim->cfg = *cfg;
+	sim->resched_may_wait = cfg->preempt != LINSCHED_PREEMPT_FULL || cfg->costs.ipi_ns ||
+				cfg->costs.wakeup_tail_ns;
 	if (!sched_system_init(&sim->sys, cfg->nr_cpus, cfg->nr_domains, &cfg->tun, cfg->profile)) {
 		g_free(sim);
 		return NULL;
@@ -1296,7 +1301,7 @@ static uint64_t resched_ready_mask(struct linsched_sim *sim)
 {
 	uint64_t want = sim->sys.resched_mask & ~sim->stalled_mask;
 
-	return want ? want & ~resched_held_mask(sim, want) : 0;
+	return want && sim->resched_may_wait ? want & ~resched_held_mask(sim, want) : want;
 }
 
 /* A stalled CPU reschedules when its stall ends; in turns, a halted one once it has its turn. */
