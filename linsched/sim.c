@@ -1270,7 +1270,7 @@ static bool turns_settle(struct linsched_sim *sim)
  * - whose task is inside a system call it has not finished, which a kernel without full
  *   preemption lets finish (machine.h, linsched_preempt): until its return to user space, the end
  *   of what it owes, or its sleep;
- * - whose task pays the tail of a wakeup with preemption off (costs.wakeup_tail_ns);
+ * - whose task is inside a split wakeup, which runs with preemption off (costs.wakeup_tail_ns);
  * - that an IPI in flight has yet to reach (costs.ipi_ns).
  * What a task owes ends at seg_start + what it owes, unless a stall holds it (which waits anyway).
  */
