@@ -129,6 +129,8 @@ GET(switches_per_message, st->switches_per_message)
 GET(messages_per_receiver_run, st->messages_per_receiver_run)
 GET(messages_per_sender_run, st->messages_per_sender_run)
 GET(switches_by_tenth, st->switches_by_tenth[i])
+GET(senders_asleep_by_tenth, st->asleep_by_tenth[TRACE_ROLE_SENDER][i])
+GET(receivers_asleep_by_tenth, st->asleep_by_tenth[TRACE_ROLE_RECEIVER][i])
 GET(sender_first_exit, st->first_exit[TRACE_ROLE_SENDER])
 GET(sender_median_exit, st->median_exit[TRACE_ROLE_SENDER])
 GET(receiver_first_exit, st->first_exit[TRACE_ROLE_RECEIVER])
@@ -222,6 +224,10 @@ static const Figure figures[] = {
 	  SPAN_ONE },
 	{ "switches_by_tenth", "switches between, tenth of the window", F_COUNT,
 	  get_switches_by_tenth, SPAN_TENTH },
+	{ "senders_asleep_by_tenth", "senders asleep (channel full), tenth", F_NUMBER,
+	  get_senders_asleep_by_tenth, SPAN_TENTH },
+	{ "receivers_asleep_by_tenth", "receivers asleep (channel empty), tenth", F_NUMBER,
+	  get_receivers_asleep_by_tenth, SPAN_TENTH },
 	{ "sender_first_exit", "first sender exits (window fraction)", F_NUMBER,
 	  get_sender_first_exit, SPAN_ONE },
 	{ "sender_median_exit", "  median sender", F_NUMBER, get_sender_median_exit, SPAN_ONE },

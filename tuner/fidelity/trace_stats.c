@@ -479,6 +479,7 @@ typedef struct {
 	double runnable_area;
 	guint asleep[TRACE_ROLE_N];
 	double asleep_area[TRACE_ROLE_N];
+	double asleep_tenth_area[TRACE_ROLE_N][TRACE_STATS_TENTHS];
 	GArray *runs[TRACE_ROLE_N + 1]; /* double µs; the last: every workload task's */
 	GArray *exits[TRACE_ROLE_N];	/* double: fractions of the window */
 	/* Per CPU: when the first wakeup of a worker onto it, busy, came since its last switch
@@ -584,6 +585,27 @@ static void set_runnable(Replay *r, GHashTable *others, gint pid, gint cpu)
 	}
 }
 
+/* Adds value x time over [a, b] (inside the window) to the tenths of the window it spans. */
+static void add_by_tenth(const Replay *r, guint64 a, guint64 b, guint value, double *area)
+{
+	double span = (double)(r->to - r->from);
+
+	if (span <= 0 || value == 0)
+		return;
+	while (a < b) {
+		guint tenth = MIN((guint)((double)(a - r->from) / span * TRACE_STATS_TENTHS),
+				  TRACE_STATS_TENTHS - 1);
+		guint64 end = r->from + (guint64)(span * (tenth + 1) / TRACE_STATS_TENTHS);
+
+		if (tenth == TRACE_STATS_TENTHS - 1 || end > b)
+			end = b;
+		if (end <= a)
+			end = MIN(b, a + 1);
+		area[tenth] += value * (double)(end - a) / 1e9;
+		a = end;
+	}
+}
+
 /* Time-weighted sums over [prev_ts, ts] clipped to the window. */
 static void advance(Replay *r, guint64 ts)
 {
@@ -599,8 +621,10 @@ static void advance(Replay *r, guint64 ts)
 					r->st->idle_s[c] += dt;
 			}
 			r->runnable_area += r->workers_runnable * dt;
-			for (guint i = 0; i < TRACE_ROLE_N; i++)
+			for (guint i = 0; i < TRACE_ROLE_N; i++) {
 				r->asleep_area[i] += r->asleep[i] * dt;
+				add_by_tenth(r, a, b, r->asleep[i], r->asleep_tenth_area[i]);
+			}
 		}
 	}
 	r->prev_ts = ts;
@@ -970,6 +994,12 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	st->handovers_per_s = st->duration_s > 0 ? (double)st->cpu_handovers / st->duration_s : NAN;
 	for (guint i = 0; i < TRACE_ROLE_N; i++)
 		st->asleep_mean[i] = st->duration_s > 0 ? r.asleep_area[i] / st->duration_s : NAN;
+	for (guint i = 0; i < TRACE_ROLE_N; i++)
+		for (guint k = 0; k < TRACE_STATS_TENTHS; k++)
+			st->asleep_by_tenth[i][k] =
+				st->duration_s > 0 ? r.asleep_tenth_area[i][k] *
+							     TRACE_STATS_TENTHS / st->duration_s
+						   : NAN;
 	for (guint i = 0; i < TRACE_WAKE_N; i++) {
 		g_array_sort(r.wake_delays[i], compare_double);
 		st->wake_to_switch_us[i] = median_of_sorted(r.wake_delays[i]);

@@ -181,6 +181,9 @@ typedef struct {
 	 * makes most of its switches there.
 	 */
 	guint64 switches_by_tenth[TRACE_STATS_TENTHS];
+	/* Time-weighted workers of each role asleep in each tenth (NaN: an empty window): when
+	 * the receivers fell behind (senders asleep) and whether they caught up again. */
+	double asleep_by_tenth[TRACE_ROLE_N][TRACE_STATS_TENTHS];
 	double first_exit[TRACE_ROLE_N], median_exit[TRACE_ROLE_N];
 
 	/*

@@ -194,6 +194,15 @@ static void test_window_auto(void **state)
 
 	for (guint i = 0; i < TRACE_STATS_TENTHS; i++)
 		assert_int_equal(st.switches_by_tenth[i], tenths[i]);
+	/* The sleeps above by tenth: receiver 12's 10 + 50 us in the first, then 100 us of the
+	 * second (from 400) and every tenth to 1500; sender 13's 20 us in the first. */
+	static const double receivers_asleep[TRACE_STATS_TENTHS] = { 0.3, 0.5, 1, 1, 1, 1, 1 };
+
+	for (guint i = 0; i < TRACE_STATS_TENTHS; i++) {
+		assert_close(st.asleep_by_tenth[TRACE_ROLE_RECEIVER][i], receivers_asleep[i], 1e-9);
+		assert_close(st.asleep_by_tenth[TRACE_ROLE_SENDER][i], i == 0 ? 0.1 : 0, 1e-9);
+		assert_close(st.asleep_by_tenth[TRACE_ROLE_PARENT][i], 0, 1e-12);
+	}
 	/* Exits: sender 13 at 1700 us of 2000, sender 11 at 1900, receiver 12 at 2000. */
 	assert_close(st.first_exit[TRACE_ROLE_SENDER], 0.85, 1e-9);
 	assert_close(st.median_exit[TRACE_ROLE_SENDER], 0.90, 1e-9);
@@ -221,6 +230,13 @@ static void test_window_all(void **state)
 	/* The whole of each sleep now: 12 100 + 50 + 1100 us, 11 and 13 100 us each, of 3000. */
 	assert_close(st.asleep_mean[TRACE_ROLE_RECEIVER], 1250.0 / 3000, 1e-9);
 	assert_close(st.asleep_mean[TRACE_ROLE_SENDER], 200.0 / 3000, 1e-9);
+	/* Both senders' 100 us fall in the first tenth (300 us); the receiver's 1100 us from 400
+	 * cover 200 us of the second tenth (300-600) and the third to the fifth whole. */
+	assert_close(st.asleep_by_tenth[TRACE_ROLE_SENDER][0], 200.0 / 300, 1e-9);
+	assert_close(st.asleep_by_tenth[TRACE_ROLE_SENDER][1], 0, 1e-12);
+	assert_close(st.asleep_by_tenth[TRACE_ROLE_RECEIVER][1], 200.0 / 300, 1e-9);
+	assert_close(st.asleep_by_tenth[TRACE_ROLE_RECEIVER][4], 1, 1e-9);
+	assert_close(st.asleep_by_tenth[TRACE_ROLE_RECEIVER][5], 0, 1e-12);
 	/* Those 8, the first two lines' (CPU 1, then 0) and my-task's wakeup on CPU 1 after. */
 	assert_int_equal(st.cpu_handovers, 10);
 	assert_close(st.handovers_per_s, 10 / 0.003, 1e-6);
