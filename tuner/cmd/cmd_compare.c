@@ -105,6 +105,9 @@ GET(lead_median, st->lead_median_ms)
 GET(gap_median, st->gap_median_ms)
 GET(above_gran, st->above_gran)
 GET(migrations, st->migrations)
+GET(reuse_median, st->reuse_median)
+GET(reuse_q75, st->reuse_q75)
+GET(reuse_near, st->reuse_near)
 GET(wake_migrations, st->wake_migrations)
 GET(idle, st->idle_s[i])
 GET(idle_fraction, st->duration_s > 0 ? st->idle_s[i] / st->duration_s : NAN)
@@ -194,6 +197,10 @@ static const Figure figures[] = {
 	  SPAN_ONE },
 	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, SPAN_ONE },
 	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, SPAN_ONE },
+	{ "reuse_median", "workers run since a worker last ran, median", F_NUMBER, get_reuse_median,
+	  SPAN_ONE },
+	{ "reuse_q75", "  q75", F_NUMBER, get_reuse_q75, SPAN_ONE },
+	{ "reuse_near", "  share back within 2", F_NUMBER, get_reuse_near, SPAN_ONE },
 	{ "idle_s", "idle (s), CPU", F_NUMBER, get_idle, SPAN_CPU },
 	{ "idle_fraction", "idle fraction, CPU", F_NUMBER, get_idle_fraction, SPAN_CPU },
 	{ "runqueue_mean", "run queue, mean, CPU", F_NUMBER, get_runqueue_mean, SPAN_CPU },

@@ -51,6 +51,7 @@ typedef struct {
 	gboolean asleep;   /* switched out sleeping, not woken since */
 	gboolean running;
 	guint64 run_start;
+	GList *recent; /* its link in Replay.recent once it has run, NULL before */
 } Task;
 
 /* A wakeup_preempt line: what the wakeup's preemption check weighed (vruntimes in ns). */
@@ -489,6 +490,10 @@ typedef struct {
 	GArray *wake_delays[TRACE_WAKE_N];
 	guint64 remote_settled, remote_slept;
 	gint last_event_cpu; /* the CPU of the last event counted, -1: none yet */
+	/* Workers by their last switch-in, the latest first, and at each switch-in of a worker
+	 * that ran before the workers switched in since (double). */
+	GQueue recent;
+	GArray *reuse;
 } Replay;
 
 static void replay_init(Replay *r, Trace *tr)
@@ -514,6 +519,8 @@ static void replay_init(Replay *r, Trace *tr)
 	r->wake_pending_from = g_new0(TraceWakeFrom, tr->nr_cpus);
 	for (guint i = 0; i < TRACE_WAKE_N; i++)
 		r->wake_delays[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	g_queue_init(&r->recent);
+	r->reuse = g_array_new(FALSE, FALSE, sizeof(double));
 
 	GHashTableIter it;
 	gpointer value;
@@ -524,6 +531,7 @@ static void replay_init(Replay *r, Trace *tr)
 
 		t->runnable_cpu = t->last_cpu = -1;
 		t->running = t->asleep = FALSE;
+		t->recent = NULL;
 	}
 }
 
@@ -545,6 +553,8 @@ static void replay_clear(Replay *r)
 	g_free(r->wake_pending_from);
 	for (guint i = 0; i < TRACE_WAKE_N; i++)
 		g_array_free(r->wake_delays[i], TRUE);
+	g_queue_clear(&r->recent);
+	g_array_free(r->reuse, TRUE);
 }
 
 /* Where ts falls in the window, from 0 at its start to 1 at its end (0 for an empty window). */
@@ -698,6 +708,32 @@ static void track_preempted_back(Replay *r, const Ev *e, gboolean wakeup_preempt
 	r->preemptor[c] = wakeup_preemption ? e->b : 0;
 }
 
+/*
+ * A worker is switched in: how many other workers were switched in (on any CPU) since it last
+ * was, the reuse distance of its working set in a cache the CPUs share.
+ */
+static void note_reuse(Replay *r, Task *t, gboolean count)
+{
+	if (!t->worker)
+		return;
+	if (t->recent) {
+		guint since = 0;
+
+		for (GList *l = r->recent.head; l != t->recent; l = l->next)
+			since++;
+		if (count) {
+			double d = since;
+
+			g_array_append_val(r->reuse, d);
+		}
+		g_queue_unlink(&r->recent, t->recent);
+		g_queue_push_head_link(&r->recent, t->recent);
+	} else {
+		g_queue_push_head(&r->recent, t);
+		t->recent = r->recent.head;
+	}
+}
+
 /* The CPU switches: the wakeup that waited for it, if any, is settled. */
 static void settle_wake_delay(Replay *r, const Ev *e, gboolean count)
 {
@@ -790,6 +826,7 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		next->running = TRUE;
 		next->run_start = e->ts;
 		next->last_cpu = (gint)e->cpu;
+		note_reuse(r, next, count);
 	}
 	r->cur[e->cpu] = e->b;
 	g_array_set_size(r->woken[e->cpu], 0);
@@ -1000,6 +1037,17 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 				st->duration_s > 0 ? r.asleep_tenth_area[i][k] *
 							     TRACE_STATS_TENTHS / st->duration_s
 						   : NAN;
+	g_array_sort(r.reuse, compare_double);
+	st->reuse_median = median_of_sorted(r.reuse);
+	st->reuse_q75 = r.reuse->len ? gsl_stats_quantile_from_sorted_data(
+					       (const double *)(const void *)r.reuse->data, 1,
+					       r.reuse->len, 0.75)
+				     : NAN;
+	guint near = 0;
+
+	while (near < r.reuse->len && g_array_index(r.reuse, double, near) <= TRACE_REUSE_NEAR)
+		near++;
+	st->reuse_near = r.reuse->len ? (double)near / r.reuse->len : NAN;
 	for (guint i = 0; i < TRACE_WAKE_N; i++) {
 		g_array_sort(r.wake_delays[i], compare_double);
 		st->wake_to_switch_us[i] = median_of_sorted(r.wake_delays[i]);

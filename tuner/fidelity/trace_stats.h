@@ -82,6 +82,9 @@ typedef enum {
 	TRACE_STATS_ERROR_EMPTY,  /* no workload task in the trace */
 } TraceStatsError;
 
+/* A reuse distance this short counts as near (TraceStats.reuse_near). */
+#define TRACE_REUSE_NEAR 2
+
 /* The parts the window is cut into for the switches' timeline. */
 #define TRACE_STATS_TENTHS 10
 
@@ -161,6 +164,15 @@ typedef struct {
 	double wake_to_switch_us[TRACE_WAKE_N];
 	double remote_sleeps_first;
 	guint64 migrations, wake_migrations;
+	/*
+	 * The reuse distance of a worker's working set: at each switch-in (in the window) of a
+	 * worker that ran before, how many other workers were switched in, on any CPU, since it
+	 * last was. Its median and upper quartile, and the share at most TRACE_REUSE_NEAR (back
+	 * within a sender and a receiver or two: the CPU ping-pongs, as 6.1's buddies make it).
+	 * Where few are near, every switch-in finds its task's data evicted by many others (the
+	 * cache model of linsched/cache.h). NaN: no such switch-in.
+	 */
+	double reuse_median, reuse_q75, reuse_near;
 
 	double *idle_s;	       /* nr_cpus: time each CPU ran pid 0 */
 	double *runqueue_mean; /* nr_cpus: time-weighted tasks runnable on the CPU */

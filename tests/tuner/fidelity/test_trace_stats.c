@@ -553,6 +553,48 @@ static void test_wake_to_switch(void **state)
 	trace_stats_clear(&st);
 }
 
+/*
+ * The reuse distance by hand, on two CPUs: after the four workers' first switch-ins (1, 2, 3, 4 on
+ * either CPU) sender 2 comes back after 4, 3 and 1 ran (3), receiver 1 after 2, 4, 3 (3), receiver
+ * 4 after 1 and 2 (2), sender 3 after 4, 1 and 2 (3), sender 2 after 1, 4 and 3 (3; the other
+ * CPU's count too). Sorted 2, 3, 3, 3, 3: median 3, upper quartile 3, one of five within 2.
+ */
+static void test_reuse_distance(void **state)
+{
+	static const char *const lines[] = {
+		SW("swapper/0-0", 0, "0.000001", "swapper/0", 0, "R", "sender-0.0", 2),
+		SW("swapper/1-0", 1, "0.000002", "swapper/1", 0, "R", "receiver-0.0", 1),
+		SW("sender-0.0-2", 0, "0.000003", "sender-0.0", 2, "R", "sender-0.1", 3),
+		SW("receiver-0.0-1", 1, "0.000004", "receiver-0.0", 1, "S", "receiver-0.1", 4),
+		SW("sender-0.1-3", 0, "0.000005", "sender-0.1", 3, "R", "sender-0.0", 2),
+		SW("receiver-0.1-4", 1, "0.000006", "receiver-0.1", 4, "S", "receiver-0.0", 1),
+		SW("receiver-0.0-1", 1, "0.000007", "receiver-0.0", 1, "S", "receiver-0.1", 4),
+		SW("sender-0.0-2", 0, "0.000008", "sender-0.0", 2, "R", "sender-0.1", 3),
+		SW("sender-0.1-3", 0, "0.000009", "sender-0.1", 3, "S", "sender-0.0", 2),
+		SW("sender-0.0-2", 0, "0.000010", "sender-0.0", 2, "X", "swapper/0", 0),
+		SW("receiver-0.1-4", 1, "0.000011", "receiver-0.1", 4, "X", "swapper/1", 0),
+		NULL,
+	};
+	g_autofree char *text = g_strjoinv("", (char **)lines);
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+	TraceStats st;
+
+	(void)state;
+	parse_ok(text, "r.trace", &opt, &st);
+	assert_float_equal(st.reuse_median, 3, 1e-12);
+	assert_float_equal(st.reuse_q75, 3, 1e-12);
+	assert_float_equal(st.reuse_near, 0.2, 1e-12);
+	trace_stats_clear(&st);
+
+	/* The shared trace's auto window: 12 after 11 and 13 (2), 13 after 12 and 11 (2), 12 after
+	 * 13 (1), 11 after 12 and 13 (2), 13 after 11 and 12 (2), 12 after 13 and 11 (2), 13 after
+	 * 12 (1), 12 after 13 (1): median 2; the parent and the kworker are no workers. */
+	read_ok(TRACE_WINDOW_AUTO, 8, &st);
+	assert_float_equal(st.reuse_median, 2, 1e-12);
+	assert_float_equal(st.reuse_near, 1, 1e-12);
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -572,7 +614,7 @@ int main(void)
 		cmocka_unit_test(test_refusals),	   cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
 		cmocka_unit_test(test_preempted_back),	   cmocka_unit_test(test_sleep_handover),
-		cmocka_unit_test(test_wake_to_switch),
+		cmocka_unit_test(test_wake_to_switch),	   cmocka_unit_test(test_reuse_distance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
