@@ -53,6 +53,7 @@ void vm_probe_result_free(VmProbeResult *r)
 	if (!r)
 		return;
 	g_free(r->kernel);
+	g_free(r->preempt);
 	g_ptr_array_free(r->values, TRUE);
 	g_ptr_array_free(r->spread, TRUE);
 	g_free(r);
@@ -116,9 +117,16 @@ static gboolean take(VmProbeResult *r, const char *text)
 			g_autofree char *value = g_key_file_get_value(kf, group, keys[k], NULL);
 			double x;
 
-			if (strcmp(keys[k], "kernel") == 0) {
+			/* The two words of [machine]: the kernel, and its preemption model since
+			 * the probe reads it (a probe without one says nothing of it). */
+			if (g == 0 && strcmp(keys[k], "kernel") == 0) {
 				if (!r->kernel)
 					r->kernel = g_strdup(value);
+				continue;
+			}
+			if (g == 0 && strcmp(keys[k], "preempt") == 0) {
+				if (!r->preempt)
+					r->preempt = g_strdup(value);
 				continue;
 			}
 			if (!whole_number(value, &x))
@@ -169,6 +177,8 @@ VmProbeResult *vm_probe_combine(const char *const *outputs, guint n, GError **er
 		}
 		if (!r->kernel)
 			r->kernel = g_steal_pointer(&one->kernel);
+		if (!r->preempt)
+			r->preempt = g_steal_pointer(&one->preempt);
 		r->probes++;
 	}
 	if (r->probes == 0) {
@@ -203,6 +213,8 @@ char *vm_probe_ini(const VmProbeResult *r, const char *header)
 		g_string_append_printf(out, "\n[%s]\n", value_groups[g]);
 		if (g == 0 && r->kernel)
 			g_string_append_printf(out, "kernel=%s\n", r->kernel);
+		if (g == 0 && r->preempt)
+			g_string_append_printf(out, "preempt=%s\n", r->preempt);
 		for (guint k = 0; k < r->values->len; k++) {
 			const VmProbeValue *v = r->values->pdata[k];
 

@@ -11,7 +11,8 @@
  *
  * Combining: every whole-number value of [machine], [costs] and [capacity] is the median of the
  * probes (the mean of the middle two, rounded, for an even count), in the order of the first
- * probe's file; kernel is the first probe's. The new [spread] holds, for each cost, its lowest and
+ * probe's file; kernel and preempt (the kernel's preemption model, a word) are the first
+ * probe's that has them. The new [spread] holds, for each cost, its lowest and
  * highest probe (KEY_min, KEY_max) and the median of the probes' own quartiles (KEY_q1, KEY_q3),
  * and the number of probes (probes). A probe whose run failed or whose output is not a
  * machine.ini is left out and counted; with none left the combination fails.
@@ -62,6 +63,7 @@ typedef struct {
 	guint probes;	   /* combined */
 	guint left_out;	   /* outputs that were no machine.ini */
 	char *kernel;	   /* the first probe's [machine] kernel, or NULL */
+	char *preempt;	   /* the first probe's [machine] preempt (its model), or NULL */
 	GPtrArray *values; /* VmProbeValue *: [machine], [costs], [capacity] */
 	GPtrArray *spread; /* VmProbeValue *: [spread] keys, medians over the probes */
 } VmProbeResult;

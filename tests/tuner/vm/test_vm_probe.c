@@ -67,7 +67,8 @@ static void test_in_initramfs(void **state)
 }
 
 #define PROBE(write, read, wake, q1)                                                             \
-	"# machine.ini\n[machine]\nkernel=6.1.0-56-amd64\ncpus=2\nhz=250\n\n[costs]\n"           \
+	"# machine.ini\n[machine]\nkernel=6.1.0-56-amd64\ncpus=2\nhz=250\npreempt=voluntary\n"   \
+	"\n[costs]\n"                                                                            \
 	"socket_write_ns=" write "\nsocket_read_ns=" read "\nwakeup_ns=" wake                    \
 	"\n# wakeup_remote_ns: not measured\n\n[capacity]\nmessage_bytes=100\nsocket_msgs=278\n" \
 	"socket_sndbuf_bytes=212992\n\n[spread]\nsocket_write_ns_q1=" q1                         \
@@ -110,8 +111,12 @@ static void test_combine(void **state)
 
 	g_autofree char *ini = vm_probe_ini(r, "a header\n\nof two paragraphs");
 
-	assert_true(g_str_has_prefix(ini, "# a header\n#\n# of two paragraphs\n\n[machine]\n"
-					  "kernel=6.1.0-56-amd64\ncpus=2\nhz=250\n"));
+	/* The preemption model, a word, passes through (it once made every probe "no
+	 * machine.ini"), and the file loads with it. */
+	assert_string_equal(r->preempt, "voluntary");
+	assert_true(g_str_has_prefix(ini,
+				     "# a header\n#\n# of two paragraphs\n\n[machine]\n"
+				     "kernel=6.1.0-56-amd64\npreempt=voluntary\ncpus=2\nhz=250\n"));
 	assert_non_null(strstr(ini, "[costs]\nsocket_write_ns=3300\nsocket_read_ns=2850\n"
 				    "wakeup_ns=5000\n"));
 	assert_non_null(strstr(ini, "[spread]\nprobes=3\nsocket_write_ns_min=3100\n"
@@ -133,6 +138,7 @@ static void test_combine(void **state)
 	assert_int_equal(m.socket_write_ns, 3300);
 	assert_int_equal(m.wakeup_ns, 5000);
 	assert_int_equal(m.hz, 250);
+	assert_int_equal(m.preempt, LINSCHED_PREEMPT_VOLUNTARY);
 
 	const char *two[] = { PROBE("3300", "2900", "5000", "1"),
 			      PROBE("3100", "2801", "9000", "1") };
