@@ -26,6 +26,11 @@
  *     threads pinned to one CPU, whose round trip is two writes, two reads that each find
  *     their socket empty and sleep, two wakeups and two switches, less the write, the read,
  *     the read of the empty socket and the switch;
+ *   - a message's way around a ring of 2, 8, 32 and 128 threads pinned to one CPU, per hop (a
+ *     write, a wakeup, a read, a switch): what it costs more in a larger ring is the reload of
+ *     what the others evicted since a thread last ran, the cache the simulation models
+ *     (cache_lines, footprint_lines, miss_ps), measured here, not fitted; [spread]
+ *     ring_hop_ns_N, read by no simulation yet;
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the kernel's preemption model (machine.h, linsched_preempt): the one in parentheses in
@@ -81,6 +86,9 @@
 #define MAX_SAMPLES  1000 /* round trips or wakeups in one trial */
 #define NOISE_GAP_NS 5000 /* a gap between two clock reads longer than this is a stall */
 #define MAX_NOISE_MS 600000
+#define RING_MAX     128 /* threads in measure_ring's largest ring */
+#define RING_SIZES   4
+static const int ring_size[RING_SIZES] = { 2, 8, 32, RING_MAX };
 
 struct probe_opts {
 	const char *out;
@@ -622,6 +630,54 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 	return rc;
 }
 
+/*
+ * A ring of n threads pinned to cpu, each reading a message from the one before it and writing it
+ * to the next; the first is the caller, which times a lap. The trials' cost per hop (a write, a
+ * wakeup, a read and a switch, as half of a ping-pong's round trip is for n = 2): what it costs
+ * more for larger n is the reload of a working set that the n - 1 others ran over since, the
+ * cache the simulation models (linsched/cache.h), measured rather than fitted.
+ */
+static int measure_ring(int n, int cpu, const struct probe_opts *o, double *hop)
+{
+	int fds[RING_MAX][2];
+	struct echo_args args[RING_MAX];
+	pthread_t th[RING_MAX];
+	int opened = 0, started = 0, rc = -1;
+
+	for (; opened < n; opened++)
+		if (open_channel(1, fds[opened]) != 0)
+			goto out;
+	pin(cpu);
+	/* Member i (from 1) reads channel i - 1 and writes channel i; the caller writes channel 0
+	 * and reads channel n - 1. */
+	for (; started < n - 1; started++) {
+		args[started] = (struct echo_args){ fds[started][0], fds[started + 1][1], cpu };
+		if (pthread_create(&th[started], NULL, echo_thread, &args[started]) != 0)
+			goto out;
+	}
+	/* About as many hops a trial as the ping-pong's, whatever the ring's size. */
+	struct probe_opts laps = *o;
+
+	laps.rounds = 2 * o->rounds / n > 4 ? 2 * o->rounds / n : 4;
+	rc = ping(fds[0][1], fds[n - 1][0], &laps, hop);
+	for (int t = 0; rc == 0 && t < o->trials; t++)
+		hop[t] /= n;
+out:
+	/* Closing the first channel's write end ends the first member's read; each member that
+	 * stops closes nothing, so the ends are closed in order and each join waits for one. */
+	for (int i = 0; i < started; i++) {
+		close(fds[i][1]);
+		fds[i][1] = -1;
+		pthread_join(th[i], NULL);
+	}
+	for (int i = 0; i < opened; i++) {
+		close(fds[i][0]);
+		if (fds[i][1] >= 0)
+			close(fds[i][1]);
+	}
+	return rc;
+}
+
 /* Per wakeup: half a round trip, less one write, one read, one read of the empty socket and one
  * switch. */
 static struct stat3 wakeup_cost(double *rt, int n, double per_message)
@@ -892,6 +948,7 @@ struct probe_result {
 	struct channel_result sock, pipe;
 	struct stat3 wakeup, wakeup_remote, ipi, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
+	struct stat3 ring_hop[RING_SIZES];
 	struct noise_result noise;
 	struct data_result data;
 };
@@ -1091,6 +1148,9 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	for (int s = 0; r->data.ok && s < r->data.sizes; s++)
 		fprintf(f, "data_read_ns_%ldk=%.0f\ndata_write_ns_%ldk=%.0f\n", data_kib[s],
 			r->data.read[s].median, data_kib[s], r->data.write[s].median);
+	for (int i = 0; i < RING_SIZES; i++)
+		if (r->ring_hop[i].ok)
+			fprintf(f, "ring_hop_ns_%d=%.0f\n", ring_size[i], r->ring_hop[i].median);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */
@@ -1318,6 +1378,16 @@ int linsched_probe_main(int argc, char **argv)
 	}
 	for (int t = 0; t < o.trials; t++)
 		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
+	for (int i = 0; i < RING_SIZES; i++) {
+		double hop[MAX_TRIALS];
+
+		if (measure_ring(ring_size[i], cpus[0], &o, hop) != 0) {
+			fprintf(stderr, "linsched probe: the ring of %d threads failed: %s\n",
+				ring_size[i], strerror(errno));
+			return 1;
+		}
+		r.ring_hop[i] = summarise(hop, o.trials);
+	}
 	/* What the remote wakee's wait leaves beside the write, its read and its switch. */
 	if (ncpus >= 2) {
 		for (int t = 0; t < o.trials; t++)

@@ -128,6 +128,13 @@ static void test_probe_writes_machine_ini(void **state)
 		assert_in_range(m.data_cache_lines, 64 * 1024 / 64, 64 * 1024 * 1024 / 64);
 		assert_true(m.data_miss_ps > 0);
 	}
+	/* A message's hop around rings of 2 to 128 threads: each measured (a hop is a write, a
+	 * read, a wakeup and a switch, so never free). */
+	static const char *const rings[] = { "ring_hop_ns_2", "ring_hop_ns_8", "ring_hop_ns_32",
+					     "ring_hop_ns_128" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(rings); i++)
+		assert_true(g_key_file_get_uint64(kf, "spread", rings[i], NULL) > 0);
 
 	/* To stdout with -. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", "-");
