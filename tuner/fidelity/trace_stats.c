@@ -926,13 +926,18 @@ static void trace_clear(Trace *tr)
 	g_hash_table_destroy(tr->tasks);
 }
 
+/* The f quantile of sorted doubles; NaN for none. */
+static double quantile_of_sorted(const GArray *sorted, double f)
+{
+	return sorted->len ? gsl_stats_quantile_from_sorted_data(
+				     (const double *)(const void *)sorted->data, 1, sorted->len, f)
+			   : NAN;
+}
+
+/* The same of values in ns, in ms. */
 static double ms_quantile(const GArray *sorted, double f)
 {
-	return sorted->len
-		       ? gsl_stats_quantile_from_sorted_data(
-				 (const double *)(const void *)sorted->data, 1, sorted->len, f) /
-				 1e6
-		       : NAN;
+	return quantile_of_sorted(sorted, f) / 1e6;
 }
 
 /* The preemption checks of workers beside running workers, inside the window. */
@@ -1039,10 +1044,7 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 						   : NAN;
 	g_array_sort(r.reuse, compare_double);
 	st->reuse_median = median_of_sorted(r.reuse);
-	st->reuse_q75 = r.reuse->len ? gsl_stats_quantile_from_sorted_data(
-					       (const double *)(const void *)r.reuse->data, 1,
-					       r.reuse->len, 0.75)
-				     : NAN;
+	st->reuse_q75 = quantile_of_sorted(r.reuse, 0.75);
 	guint near = 0;
 
 	while (near < r.reuse->len && g_array_index(r.reuse, double, near) <= TRACE_REUSE_NEAR)

@@ -101,6 +101,14 @@ static gboolean whole_number(const char *text, double *out)
 	return TRUE;
 }
 
+/* Where a word of [machine] is kept (the kernel, its preemption model), NULL for a number. */
+static char **machine_word(VmProbeResult *r, const char *key)
+{
+	return strcmp(key, "kernel") == 0    ? &r->kernel
+	       : strcmp(key, "preempt") == 0 ? &r->preempt
+					     : NULL;
+}
+
 /* Takes one probe's file; FALSE when it is not a machine.ini. */
 static gboolean take(VmProbeResult *r, const char *text)
 {
@@ -115,18 +123,13 @@ static gboolean take(VmProbeResult *r, const char *text)
 
 		for (guint k = 0; keys && keys[k]; k++) {
 			g_autofree char *value = g_key_file_get_value(kf, group, keys[k], NULL);
+			/* A probe without a preemption model (an older one) says nothing of it. */
+			char **word = g == 0 ? machine_word(r, keys[k]) : NULL;
 			double x;
 
-			/* The two words of [machine]: the kernel, and its preemption model since
-			 * the probe reads it (a probe without one says nothing of it). */
-			if (g == 0 && strcmp(keys[k], "kernel") == 0) {
-				if (!r->kernel)
-					r->kernel = g_strdup(value);
-				continue;
-			}
-			if (g == 0 && strcmp(keys[k], "preempt") == 0) {
-				if (!r->preempt)
-					r->preempt = g_strdup(value);
+			if (word) {
+				if (!*word)
+					*word = g_strdup(value);
 				continue;
 			}
 			if (!whole_number(value, &x))
