@@ -3,10 +3,19 @@
  */
 #include "linsched/cache.h"
 
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+
 void cache_domain_init(struct cache_domain *d, uint64_t lines)
 {
 	INIT_LIST_HEAD(&d->lru);
 	d->lines = lines;
+	d->ways = 0;
+}
+
+void cache_domain_set_ways(struct cache_domain *d, unsigned int ways)
+{
+	d->ways = ways;
 }
 
 void cache_entry_init(struct cache_entry *e, uint64_t footprint)
@@ -26,9 +35,36 @@ void cache_forget(struct cache_entry *e)
  * The walk from the front stops as soon as what ran since covers the cache, so its cost is bounded
  * by cache size / smallest footprint, not by the number of tasks.
  */
+/*
+ * Sets of `ways` lines, lines mapped at random: a line survives when fewer than `ways` of the
+ * `since` lines fell into its set. Past SET_WALK_CAP caches' worth nothing survives to within a
+ * line (exp(-64) for one way), so the walk stops there.
+ */
+#define SET_WALK_CAP 64
+
+static uint64_t evicted_lines_sets(const struct cache_domain *d, const struct cache_entry *e)
+{
+	uint64_t since = 0;
+
+	for (const struct list_head *pos = d->lru.next; pos != &e->lru; pos = pos->next) {
+		since += list_entry(pos, struct cache_entry, lru)->footprint;
+		if (since >= SET_WALK_CAP * d->lines)
+			return e->footprint;
+	}
+	if (since == 0)
+		return 0;
+	double mean = (double)since * d->ways / (double)d->lines;
+	double survive = gsl_cdf_poisson_P(d->ways - 1, mean);
+
+	return (uint64_t)llround((double)e->footprint * (1 - survive));
+}
+
 static uint64_t evicted_lines(const struct cache_domain *d, const struct cache_entry *e)
 {
 	uint64_t since = 0;
+
+	if (d->ways)
+		return evicted_lines_sets(d, e);
 
 	for (const struct list_head *pos = d->lru.next; pos != &e->lru; pos = pos->next) {
 		since += list_entry(pos, struct cache_entry, lru)->footprint;

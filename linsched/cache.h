@@ -8,6 +8,15 @@
  * (at most its own footprint) was evicted and must be reloaded. A task that runs in another domain
  * loses its lines in the old one (another CPU wrote them) and starts cold.
  *
+ * That is a fully associative cache, and it reloads nothing until the tasks since fill it, then
+ * everything: a cliff. A cache of `ways` ways maps lines to sets of that many at random (as an
+ * address hash does), so a line is gone once `ways` of the lines since fell into its set: with
+ * `since` lines since, in lines / ways sets, the count in its set is binomial, Poisson of mean
+ * since * ways / lines for a large cache, and the task reloads its footprint times
+ * P(that count >= ways). One way (direct-mapped, as qemu's software TLB is) reloads
+ * 1 - exp(-since / lines) of it: a curve rising from the first task between, as the guest's
+ * rings of threads show (linsched/cli/probe_ring.h); many ways come near the cliff.
+ *
  * Data in flight (a message written now and read later) has a model of its own, because its
  * reuse distance, not a task's turn, decides whether it is still cached: each domain counts the
  * bytes that enter its data cache (messages written, task lines reloaded); a message written when
@@ -28,6 +37,7 @@
 struct cache_domain {
 	struct list_head lru; /* most recently switched-in first */
 	uint64_t lines;	      /* capacity */
+	unsigned int ways;    /* 0: fully associative; else lines per set, mapped at random */
 	uint64_t entered;     /* bytes that have entered its data cache so far */
 };
 
@@ -43,7 +53,9 @@ struct cache_entry {
 	int domain;	    /* where its lines are, -1: nowhere (cold everywhere) */
 };
 
+/* A fully associative cache of `lines`; cache_domain_set_ways gives it sets. */
 void cache_domain_init(struct cache_domain *d, uint64_t lines);
+void cache_domain_set_ways(struct cache_domain *d, unsigned int ways);
 void cache_entry_init(struct cache_entry *e, uint64_t footprint);
 /* The entry is switched in on domain d (index into domains): returns the lines it reloads. */
 uint64_t cache_switch_in(struct cache_domain *domains, int d, struct cache_entry *e);
@@ -61,5 +73,6 @@ uint64_t cache_data_evicted(const struct cache_domain *domains, int d, struct ca
 			    uint64_t bytes, uint64_t cache_bytes);
 
 #define CACHE_LINE_BYTES 64
+#define CACHE_MAX_WAYS	 64 /* beyond it a set-associative cache is all but fully associative */
 
 #endif

@@ -3,6 +3,8 @@
  */
 #include "linsched/machine.h"
 
+#include "linsched/cache.h"
+
 #include <stdarg.h>
 #include <stddef.h>
 #include <math.h>
@@ -90,6 +92,7 @@ static const struct key keys[] = {
 	{ "costs", "migrate_ns", M(migrate_ns), USED },
 	{ "costs", "cache_lines", M(cache_lines), USED },
 	{ "costs", "miss_ps", M(miss_ps), USED },
+	{ "costs", "cache_ways", M(cache_ways), USED },
 	{ "costs", "footprint_lines", M(footprint_lines), USED },
 	{ "costs", "data_cache_lines", M(data_cache_lines), USED },
 	{ "costs", "data_miss_ps", M(data_miss_ps), USED },
@@ -188,6 +191,11 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 	    (v == 0 || v > 1000))
 		return fail(error, path, line, "%s: %" G_GUINT64_FORMAT " is not in 1..1000",
 			    k->name, v);
+	if (strcmp(k->name, "cache_ways") == 0 && v > CACHE_MAX_WAYS)
+		return fail(error, path, line,
+			    "cache_ways: %" G_GUINT64_FORMAT
+			    " is more than %d (0: fully associative)",
+			    v, CACHE_MAX_WAYS);
 	if (strcmp(k->name, "wakee_flips") == 0 && v > 1000000)
 		return fail(error, path, line,
 			    "wakee_flips: %" G_GUINT64_FORMAT " is more than 1000000", v);

@@ -25,8 +25,9 @@
  *               the rest before; both 0 by default: sim.h, linsched_costs),
  *               thread_switch_ns, process_switch_ns, switch_ns, migrate_ns;
  *               and cache_lines, miss_ps, footprint_lines (the cache footprint of a workload's
- *               task: what no probe measures, which `tuner fit` fits; absent or 0, the task
- *               model's own default); data_cache_lines and data_miss_ps, the cache a
+ *               task; absent or 0, the task model's own default), cache_ways (0 or absent:
+ *               fully associative; 1..64: that many ways a set, linsched/cache.h), which
+ *               `linsched probe` draws from rings of threads and `tuner fit` fits; data_cache_lines and data_miss_ps, the cache a
  *               message's data must still be in when it is read and the cost of each of its
  *               lines that is not (linsched/cache.h; fitted too; absent or 0: messages are read
  *               hot, their cost the probe's)
@@ -103,6 +104,7 @@ struct linsched_machine {
 	uint64_t wakeup_tail_ns;       /* of a wakeup, paid after the wakee is queued (sim.h) */
 	uint64_t migrate_ns;	       /* a task arriving on another CPU */
 	uint64_t cache_lines, miss_ps; /* last-level cache, line reload */
+	uint64_t cache_ways;	       /* 0: fully associative (linsched/cache.h) */
 	uint64_t socket_write_ns, socket_read_ns; /* one message on a Unix socket */
 	uint64_t pipe_write_ns, pipe_read_ns;	  /* one message on a pipe */
 	/* A read that finds the channel empty (a write that finds it full): the system call up to

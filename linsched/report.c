@@ -55,6 +55,10 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 	json_uint(w, cfg->costs.cache_lines);
 	json_key(w, "miss_ps");
 	json_uint(w, cfg->costs.miss_ps);
+	if (cfg->costs.cache_ways) {
+		json_key(w, "cache_ways");
+		json_uint(w, cfg->costs.cache_ways);
+	}
 	if (cfg->costs.data_cache_lines) {
 		json_key(w, "data_cache_lines");
 		json_uint(w, cfg->costs.data_cache_lines);

@@ -168,6 +168,7 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.migrate_ns = m->migrate_ns,
 		.cache_lines = m->cache_lines,
 		.miss_ps = m->miss_ps,
+		.cache_ways = m->cache_ways,
 		.data_cache_lines = m->data_cache_lines,
 		.data_miss_ps = m->data_miss_ps,
 		.steal_ppm = m->steal_ppm,
@@ -269,6 +270,13 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 		return false;
 	if (cfg->costs.cache_lines == 0) {
 		g_set_error(error, CONFIG_ERROR, 1, "--cache-lines: must be at least 1");
+		return false;
+	}
+	if (cfg->costs.cache_ways > CACHE_MAX_WAYS) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "cache_ways: %" G_GUINT64_FORMAT
+			    " is more than %d (0: fully associative)",
+			    cfg->costs.cache_ways, CACHE_MAX_WAYS);
 		return false;
 	}
 	if (cfg->costs.data_cache_lines > LINSCHED_MAX_DATA_CACHE_LINES) {
@@ -572,8 +580,10 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 		sim->cpus[i].id = (int)i;
 	}
 	sim->caches = g_new0(struct cache_domain, cfg->nr_domains);
-	for (unsigned int d = 0; d < cfg->nr_domains; d++)
+	for (unsigned int d = 0; d < cfg->nr_domains; d++) {
 		cache_domain_init(&sim->caches[d], cfg->costs.cache_lines);
+		cache_domain_set_ways(&sim->caches[d], (unsigned int)cfg->costs.cache_ways);
+	}
 	sim->tasks = g_ptr_array_new();
 	sim->result.cpu_busy_ns = g_new0(uint64_t, cfg->nr_cpus);
 	sim->result.nr_cpus = cfg->nr_cpus;

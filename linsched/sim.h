@@ -66,6 +66,7 @@ struct linsched_costs {
 	 */
 	uint64_t cache_lines; /* last-level cache size per memory domain, in lines */
 	uint64_t miss_ps;     /* cost of reloading one line, in picoseconds */
+	uint64_t cache_ways;  /* 0: fully associative; else ways a set (linsched/cache.h) */
 	/*
 	 * Data in flight (linsched/cache.h): a model's message read after data_cache_lines lines
 	 * of other data entered its domain's cache is gone from it, and each of its lines costs

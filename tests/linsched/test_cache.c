@@ -241,6 +241,56 @@ static void test_forget(void **state)
 }
 
 /* Many small tasks between: the walk stops once the cache is covered, with the full reload. */
+/*
+ * One way (direct-mapped, lines at random): a task keeps exp(-since / lines) of its lines.
+ * Cache of 100 lines; a (10 lines) and b (50). a back after b: since 50, 10 * (1 - e^-0.5) =
+ * 3.93 -> 4 reloaded; b back after a: since 10, 50 * (1 - e^-0.1) = 4.76 -> 5; a twice running:
+ * nothing ran between, nothing reloaded (where the fully associative cache reloads nothing
+ * until the two no longer fit, 60 <= 100).
+ */
+static void test_direct_mapped(void **state)
+{
+	(void)state;
+	struct cache_domain d[1];
+	struct cache_entry a, b;
+
+	domains_init(d, 1, CACHE);
+	cache_domain_set_ways(d, 1);
+	cache_entry_init(&a, 10);
+	cache_entry_init(&b, 50);
+	assert_int_equal(cache_switch_in(d, 0, &a), 10); /* cold */
+	assert_int_equal(cache_switch_in(d, 0, &b), 50);
+	assert_int_equal(cache_switch_in(d, 0, &a), 4);
+	assert_int_equal(cache_switch_in(d, 0, &b), 5);
+	assert_int_equal(cache_switch_in(d, 0, &b), 0);
+}
+
+/*
+ * Two ways: a line is gone once two of the lines since fell into its set, of 50 sets; with 50
+ * lines since the count is Poisson of mean 50 * 2 / 100 = 1, so a line survives with
+ * P(<= 1) = 2 / e = 0.7358 and a task of 10 lines reloads 2.64 -> 3. Past 64 caches' worth
+ * since, a task reloads its whole footprint: 7 tasks of 1 000 lines between (7 000 >= 6 400).
+ */
+static void test_two_ways_and_far(void **state)
+{
+	(void)state;
+	struct cache_domain d[1];
+	struct cache_entry a, b, big[7];
+
+	domains_init(d, 1, CACHE);
+	cache_domain_set_ways(d, 2);
+	cache_entry_init(&a, 10);
+	cache_entry_init(&b, 50);
+	cache_switch_in(d, 0, &a);
+	cache_switch_in(d, 0, &b);
+	assert_int_equal(cache_switch_in(d, 0, &a), 3);
+	for (int i = 0; i < 7; i++) {
+		cache_entry_init(&big[i], 1000);
+		cache_switch_in(d, 0, &big[i]);
+	}
+	assert_int_equal(cache_switch_in(d, 0, &a), 10);
+}
+
 static void test_many_small_tasks(void **state)
 {
 	(void)state;
@@ -339,6 +389,8 @@ int main(void)
 		cmocka_unit_test(test_other_domain_starts_cold),
 		cmocka_unit_test(test_forget),
 		cmocka_unit_test(test_many_small_tasks),
+		cmocka_unit_test(test_direct_mapped),
+		cmocka_unit_test(test_two_ways_and_far),
 		cmocka_unit_test(test_data_hot_until_the_cache_is_full),
 		cmocka_unit_test(test_data_stamps_count_what_entered_after),
 		cmocka_unit_test(test_data_from_another_domain_is_cold),

@@ -107,6 +107,7 @@ static const char good[] = "# a probe's file\n"
 			   "# no process_switch_ns: the built-in one stays\n"
 			   "data_cache_lines=16384\n"
 			   "data_miss_ps=250000\n"
+			   "cache_ways=2\n"
 			   "[capacity]\n"
 			   "message_bytes=100\n"
 			   "socket_msgs=200\n"
@@ -151,6 +152,7 @@ static void test_load(void **state)
 	assert_int_equal(m.host_hz, 250);
 	assert_int_equal(m.host_lead_ns, 200000);
 	assert_int_equal(m.launch_wakee_flips, 3);
+	assert_int_equal(m.cache_ways, 2);
 	assert_int_equal(m.pipe_block_ns, 0);
 	/* 160000 bytes hold 200 messages of 100: 800 bytes each, 700 beyond the data. */
 	assert_int_equal(m.socket_sndbuf_bytes, 160000);
@@ -168,6 +170,7 @@ static void test_load(void **state)
 	assert_int_equal(cfg.costs.wakeup_remote_ns, 9000);
 	assert_int_equal(cfg.costs.ipi_ns, 25000);
 	assert_int_equal(cfg.costs.wakeup_tail_ns, 4000);
+	assert_int_equal(cfg.costs.cache_ways, 2);
 	/* and its steal, the stalls exponential unless the file says otherwise */
 	assert_int_equal(cfg.costs.steal_ppm, 400000);
 	assert_int_equal(cfg.costs.stall_ns, 3000000);
@@ -232,6 +235,8 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[steal]\nhost_hz=200\n", "2: host_hz: 200 is not one of");
 	expect_refusal_at(state, "[steal]\nhost_lead_ns=10000000\n",
 			  "2: host_lead_ns: 10000000 is not below");
+	expect_refusal_at(state, "[costs]\ncache_ways=65\n",
+			  "2: cache_ways: 65 is more than 64 (0: fully associative)");
 	expect_refusal_at(state, "[launch]\nwakee_flips=1000001\n",
 			  "2: wakee_flips: 1000001 is more than 1000000");
 	expect_refusal_at(state, "[noise]\nnoise_ppm=1000000\n",
