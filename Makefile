@@ -191,10 +191,11 @@ report: all
 # The machine probe alone, linked statically: the VM's initramfs carries it and has no GLib
 # (make vm puts it there; tuner vm probe runs it in the guest).
 probe-static: bin/linsched-probe-static bin/linsched-launch-static bin/linsched-btf-static
-bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_main.c linsched/cli/probe.h
+bin/linsched-probe-static: linsched/cli/cmd_probe.c linsched/cli/probe_ring.c linsched/cli/probe_main.c \
+    linsched/cli/probe.h linsched/cli/probe_ring.h
 	@mkdir -p bin
-	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_main.c \
-	    -lpthread -lm -o $@
+	$(CC) -std=gnu11 $(WARN) -O2 -I. -static linsched/cli/cmd_probe.c linsched/cli/probe_ring.c \
+	    linsched/cli/probe_main.c -lpthread -lm -o $@
 
 # The launcher alone, linked statically for the same initramfs: the real runs start hackbench
 # with known wakee_flips through it (linsched/cli/launch.h).

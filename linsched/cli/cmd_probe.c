@@ -26,11 +26,13 @@
  *     threads pinned to one CPU, whose round trip is two writes, two reads that each find
  *     their socket empty and sleep, two wakeups and two switches, less the write, the read,
  *     the read of the empty socket and the switch;
- *   - a message's way around a ring of 2, 8, 32 and 128 threads pinned to one CPU, per hop (a
- *     write, a wakeup, a read, a switch): what it costs more in a larger ring is the reload of
- *     what the others evicted since a thread last ran, the cache the simulation models
- *     (cache_lines, footprint_lines, miss_ps), measured here, not fitted; [spread]
- *     ring_hop_ns_N, read by no simulation yet;
+ *   - a message's way around rings of 2, 4, ..., 128 threads pinned to one CPU, per hop (a
+ *     write, a wakeup, a read, a switch), each hop timed on its own and the rings' trials
+ *     interleaved: what a hop costs more in a larger ring, against the ring of 2 in the same
+ *     trial, is the reload of what the others evicted since a thread last ran, and its curve
+ *     is the task cache the simulation models (cache_lines, footprint_lines, miss_ps; drawn by
+ *     probe_ring.h, written only when the curve has a step); [spread] ring_hop_ns_N and
+ *     ring_rise_ns_N;
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the kernel's preemption model (machine.h, linsched_preempt): the one in parentheses in
@@ -58,6 +60,7 @@
  */
 #define _GNU_SOURCE
 #include "linsched/cli/probe.h"
+#include "linsched/cli/probe_ring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -86,9 +89,9 @@
 #define MAX_SAMPLES  1000 /* round trips or wakeups in one trial */
 #define NOISE_GAP_NS 5000 /* a gap between two clock reads longer than this is a stall */
 #define MAX_NOISE_MS 600000
-#define RING_MAX     128 /* threads in measure_ring's largest ring */
-#define RING_SIZES   4
-static const int ring_size[RING_SIZES] = { 2, 8, 32, RING_MAX };
+#define RING_MAX     128 /* threads in measure_rings' largest ring */
+#define RING_SIZES   7
+static const int ring_size[RING_SIZES] = { 2, 4, 8, 16, 32, 64, RING_MAX };
 
 struct probe_opts {
 	const char *out;
@@ -631,50 +634,171 @@ static int measure_pingpong(int processes, int cpu, const struct probe_opts *o, 
 }
 
 /*
- * A ring of n threads pinned to cpu, each reading a message from the one before it and writing it
- * to the next; the first is the caller, which times a lap. The trials' cost per hop (a write, a
- * wakeup, a read and a switch, as half of a ping-pong's round trip is for n = 2): what it costs
- * more for larger n is the reload of a working set that the n - 1 others ran over since, the
- * cache the simulation models (linsched/cache.h), measured rather than fitted.
+ * Rings of ring_size[] threads pinned to cpu, a message passed around each: the hop from one
+ * member's write to the next member's read (a write, a wakeup, a switch, a read, as half of a
+ * ping-pong's round trip is for a ring of 2). What a hop costs more in a larger ring is the
+ * reload of the working set that the n - 1 others ran over since, the cache the simulation
+ * models (probe_ring.h). Each hop is timed on its own (the writer puts its clock in the
+ * message, the reader subtracts it), and a trial's figure is the median hop, so a stall counts
+ * no more in a ring of 128 than in a ring of 2, as it would in a lap's time. All rings live
+ * through all the trials, which visit them in a rotated order, and each trial's rises over the
+ * ring of 2 are paired, so the host's drift between sizes cancels.
  */
-static int measure_ring(int n, int cpu, const struct probe_opts *o, double *hop)
+#define RING_HOPS  512 /* timed hops a ring's trial, whatever its size */
+#define RING_STACK (256 * 1024)
+
+struct hop_log {
+	atomic_int count;
+	/* Atomic so that the members' stores and the caller's loads are not a race; the pipe
+	 * between the last store and the first load orders them. */
+	_Atomic uint64_t ns[RING_HOPS + RING_MAX];
+};
+
+struct ring_member {
+	int in, out, cpu;
+	struct hop_log *log;
+};
+
+/* A member: reads the message, logs its hop, stamps it and passes it on, until in closes. */
+static void ring_loop(int in, int out, struct hop_log *log)
 {
-	int fds[RING_MAX][2];
-	struct echo_args args[RING_MAX];
+	char buf[MSG_BYTES] = { 0 };
+
+	while (read_full(in, buf, sizeof(buf)) == 0) {
+		uint64_t sent, now = now_ns();
+
+		memcpy(&sent, buf, sizeof(sent));
+		int i = atomic_fetch_add_explicit(&log->count, 1, memory_order_relaxed);
+
+		if (sent && i < (int)(sizeof(log->ns) / sizeof(log->ns[0])))
+			atomic_store_explicit(&log->ns[i], now - sent, memory_order_relaxed);
+		sent = now_ns();
+		memcpy(buf, &sent, sizeof(sent));
+		if (write_full(out, buf, sizeof(buf)) != 0)
+			break;
+	}
+}
+
+static void *ring_thread(void *arg)
+{
+	struct ring_member *m = arg;
+
+	pin(m->cpu);
+	ring_loop(m->in, m->out, m->log);
+	return NULL;
+}
+
+struct ring {
+	int n;
+	int fds[RING_MAX][2]; /* member i (the caller is 0) writes channel i, reads channel i - 1 */
+	int opened, started;
 	pthread_t th[RING_MAX];
-	int opened = 0, started = 0, rc = -1;
+	struct ring_member member[RING_MAX];
+};
 
-	for (; opened < n; opened++)
-		if (open_channel(1, fds[opened]) != 0)
-			goto out;
+/* Opens the ring's channels and starts its n - 1 members; the caller is the n-th. */
+static int ring_open(struct ring *g, int n, int cpu, struct hop_log *log,
+		     const pthread_attr_t *attr)
+{
+	g->n = n;
+	g->opened = g->started = 0;
+	for (; g->opened < n; g->opened++)
+		if (open_channel(1, g->fds[g->opened]) != 0)
+			return -1;
+	for (; g->started < n - 1; g->started++) {
+		int i = g->started + 1;
+
+		g->member[i] = (struct ring_member){ g->fds[i - 1][0], g->fds[i][1], cpu, log };
+		if (pthread_create(&g->th[g->started], attr, ring_thread, &g->member[i]) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Closing channel i's write end ends member i + 1's read; each member that stops closes
+ * nothing, so the ends are closed in order and each join waits for one. */
+static void ring_close(struct ring *g)
+{
+	for (int i = 0; i < g->started; i++) {
+		close(g->fds[i][1]);
+		g->fds[i][1] = -1;
+		pthread_join(g->th[i], NULL);
+	}
+	for (int i = 0; i < g->opened; i++) {
+		close(g->fds[i][0]);
+		if (g->fds[i][1] >= 0)
+			close(g->fds[i][1]);
+	}
+	g->opened = g->started = 0;
+}
+
+/* One trial of one ring: a lap to settle it, then laps of about RING_HOPS hops; the median. */
+static int ring_trial(struct ring *g, struct hop_log *log, double *median)
+{
+	char buf[MSG_BYTES] = { 0 };
+	int laps = RING_HOPS / g->n > 1 ? RING_HOPS / g->n : 1;
+	double v[RING_HOPS + RING_MAX];
+
+	for (int lap = 0; lap <= laps; lap++) {
+		uint64_t sent = now_ns();
+
+		if (lap == 1)
+			atomic_store(&log->count, 0); /* the settling lap is not counted */
+		memcpy(buf, &sent, sizeof(sent));
+		if (write_full(g->fds[0][1], buf, sizeof(buf)) != 0 ||
+		    read_full(g->fds[g->n - 1][0], buf, sizeof(buf)) != 0)
+			return -1;
+		uint64_t now = now_ns();
+		int i = atomic_fetch_add(&log->count, 1);
+
+		memcpy(&sent, buf, sizeof(sent));
+		if (lap > 0 && i < (int)(sizeof(log->ns) / sizeof(log->ns[0])))
+			atomic_store_explicit(&log->ns[i], now - sent, memory_order_relaxed);
+	}
+	int n = atomic_load(&log->count);
+
+	if (n > (int)(sizeof(v) / sizeof(v[0])))
+		n = (int)(sizeof(v) / sizeof(v[0]));
+	for (int i = 0; i < n; i++)
+		v[i] = (double)atomic_load_explicit(&log->ns[i], memory_order_relaxed);
+	*median = summarise(v, n).median;
+	return 0;
+}
+
+/* hop[s][t]: trial t's median hop in the ring of ring_size[s]. */
+static int measure_rings(int cpu, const struct probe_opts *o, double hop[][MAX_TRIALS])
+{
+	struct ring *rings = calloc(RING_SIZES, sizeof(*rings));
+	struct hop_log *log = calloc(1, sizeof(*log));
+	pthread_attr_t attr;
+	int opened = 0, rc = -1;
+
+	if (!rings || !log || pthread_attr_init(&attr) != 0) {
+		free(rings);
+		free(log);
+		return -1;
+	}
+	pthread_attr_setstacksize(&attr, RING_STACK);
 	pin(cpu);
-	/* Member i (from 1) reads channel i - 1 and writes channel i; the caller writes channel 0
-	 * and reads channel n - 1. */
-	for (; started < n - 1; started++) {
-		args[started] = (struct echo_args){ fds[started][0], fds[started + 1][1], cpu };
-		if (pthread_create(&th[started], NULL, echo_thread, &args[started]) != 0)
+	for (; opened < RING_SIZES; opened++)
+		if (ring_open(&rings[opened], ring_size[opened], cpu, log, &attr) != 0) {
+			opened++; /* close what it opened */
 			goto out;
-	}
-	/* About as many hops a trial as the ping-pong's, whatever the ring's size. */
-	struct probe_opts laps = *o;
+		}
+	for (int t = 0; t < o->trials; t++)
+		for (int j = 0; j < RING_SIZES; j++) {
+			int s = (t + j) % RING_SIZES;
 
-	laps.rounds = 2 * o->rounds / n > 4 ? 2 * o->rounds / n : 4;
-	rc = ping(fds[0][1], fds[n - 1][0], &laps, hop);
-	for (int t = 0; rc == 0 && t < o->trials; t++)
-		hop[t] /= n;
+			if (ring_trial(&rings[s], log, &hop[s][t]) != 0)
+				goto out;
+		}
+	rc = 0;
 out:
-	/* Closing the first channel's write end ends the first member's read; each member that
-	 * stops closes nothing, so the ends are closed in order and each join waits for one. */
-	for (int i = 0; i < started; i++) {
-		close(fds[i][1]);
-		fds[i][1] = -1;
-		pthread_join(th[i], NULL);
-	}
-	for (int i = 0; i < opened; i++) {
-		close(fds[i][0]);
-		if (fds[i][1] >= 0)
-			close(fds[i][1]);
-	}
+	for (int i = 0; i < opened; i++)
+		ring_close(&rings[i]);
+	pthread_attr_destroy(&attr);
+	free(rings);
+	free(log);
 	return rc;
 }
 
@@ -948,10 +1072,28 @@ struct probe_result {
 	struct channel_result sock, pipe;
 	struct stat3 wakeup, wakeup_remote, ipi, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
-	struct stat3 ring_hop[RING_SIZES];
+	struct stat3 ring_hop[RING_SIZES], ring_rise[RING_SIZES];
+	struct probe_ring_cache ring_cache;
 	struct noise_result noise;
 	struct data_result data;
 };
+
+/* The rings' hops, their rises over the ring of 2 paired by trial, and the cache they draw. */
+static void ring_summary(double hop[][MAX_TRIALS], int trials, struct probe_result *r)
+{
+	double rise[MAX_TRIALS], med[RING_SIZES], q1[RING_SIZES];
+
+	for (int s = 0; s < RING_SIZES; s++) {
+		for (int t = 0; t < trials; t++)
+			rise[t] = hop[s][t] - hop[0][t];
+		r->ring_rise[s] = summarise(rise, trials);
+		med[s] = r->ring_rise[s].median;
+		q1[s] = r->ring_rise[s].q1;
+	}
+	for (int s = 0; s < RING_SIZES; s++)
+		r->ring_hop[s] = summarise(hop[s], trials);
+	probe_ring_cache(ring_size, med, q1, RING_SIZES, r->ring_hop[0].median, &r->ring_cache);
+}
 
 static void put_cost(FILE *f, const char *key, const struct stat3 *s)
 {
@@ -1042,6 +1184,20 @@ static void put_data(FILE *f, const struct data_result *d)
 		top * 1000 / (double)lines);
 }
 
+/* The task cache the rings draw (probe_ring.h), or a comment that they draw none. */
+static void put_ring(FILE *f, const struct probe_result *r)
+{
+	char lines[1024];
+
+	if (!r->ring_hop[0].ok)
+		return;
+	fprintf(f, "# rings: a hop costs %.0f ns among %d threads, %.0f ns more among %d:\n",
+		r->ring_hop[0].median, ring_size[0], r->ring_rise[RING_SIZES - 1].median,
+		ring_size[RING_SIZES - 1]);
+	probe_ring_lines(&r->ring_cache, lines, sizeof(lines));
+	fputs(lines, f);
+}
+
 /*
  * The preemption model, from debugfs (the current one is in parentheses: "none voluntary
  * (full)") or else from the version string the kernel was built with.
@@ -1118,6 +1274,7 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 	put_cost(f, "process_switch_ns", &r->process_switch);
 	if (r->data.ok)
 		put_data(f, &r->data);
+	put_ring(f, r);
 	fprintf(f, "\n[capacity]\nmessage_bytes=%d\n", MSG_BYTES);
 	if (r->sock.capacity_msgs > 0)
 		fprintf(f, "socket_msgs=%ld\nsocket_sndbuf_bytes=%ld\n", r->sock.capacity_msgs,
@@ -1150,7 +1307,8 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 			r->data.read[s].median, data_kib[s], r->data.write[s].median);
 	for (int i = 0; i < RING_SIZES; i++)
 		if (r->ring_hop[i].ok)
-			fprintf(f, "ring_hop_ns_%d=%.0f\n", ring_size[i], r->ring_hop[i].median);
+			fprintf(f, "ring_hop_ns_%d=%.0f\nring_rise_ns_%d=%.0f\n", ring_size[i],
+				r->ring_hop[i].median, ring_size[i], r->ring_rise[i].median);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */
@@ -1378,16 +1536,14 @@ int linsched_probe_main(int argc, char **argv)
 	}
 	for (int t = 0; t < o.trials; t++)
 		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
-	for (int i = 0; i < RING_SIZES; i++) {
-		double hop[MAX_TRIALS];
+	double hop[RING_SIZES][MAX_TRIALS];
 
-		if (measure_ring(ring_size[i], cpus[0], &o, hop) != 0) {
-			fprintf(stderr, "linsched probe: the ring of %d threads failed: %s\n",
-				ring_size[i], strerror(errno));
-			return 1;
-		}
-		r.ring_hop[i] = summarise(hop, o.trials);
+	if (measure_rings(cpus[0], &o, hop) != 0) {
+		fprintf(stderr, "linsched probe: the rings of threads failed: %s\n",
+			strerror(errno));
+		return 1;
 	}
+	ring_summary(hop, o.trials, &r);
 	/* What the remote wakee's wait leaves beside the write, its read and its switch. */
 	if (ncpus >= 2) {
 		for (int t = 0; t < o.trials; t++)

@@ -129,12 +129,28 @@ static void test_probe_writes_machine_ini(void **state)
 		assert_true(m.data_miss_ps > 0);
 	}
 	/* A message's hop around rings of 2 to 128 threads: each measured (a hop is a write, a
-	 * read, a wakeup and a switch, so never free). */
-	static const char *const rings[] = { "ring_hop_ns_2", "ring_hop_ns_8", "ring_hop_ns_32",
-					     "ring_hop_ns_128" };
+	 * read, a wakeup and a switch, so never free), with its rise over the ring of 2 (none for
+	 * the ring of 2 itself). A task cache only with all three of its values, a footprint of
+	 * the probe's and a cache of at least one working set. */
+	for (int n = 2; n <= 128; n *= 2) {
+		g_autofree char *hop = g_strdup_printf("ring_hop_ns_%d", n);
+		g_autofree char *rise = g_strdup_printf("ring_rise_ns_%d", n);
 
-	for (size_t i = 0; i < G_N_ELEMENTS(rings); i++)
-		assert_true(g_key_file_get_uint64(kf, "spread", rings[i], NULL) > 0);
+		assert_true(g_key_file_get_uint64(kf, "spread", hop, NULL) > 0);
+		assert_true(g_key_file_has_key(kf, "spread", rise, NULL));
+	}
+	assert_int_equal(g_key_file_get_int64(kf, "spread", "ring_rise_ns_2", NULL), 0);
+	if (g_key_file_has_key(kf, "costs", "cache_lines", NULL)) {
+		assert_int_equal(g_key_file_get_uint64(kf, "costs", "footprint_lines", NULL), 64);
+		assert_true(g_key_file_get_uint64(kf, "costs", "cache_lines", NULL) >= 64);
+		assert_true(g_key_file_get_uint64(kf, "costs", "miss_ps", NULL) > 0);
+		assert_true(g_key_file_get_uint64(kf, "costs", "cache_ways", NULL) <= 16);
+		assert_true(g_key_file_has_key(kf, "costs", "cache_ways", NULL));
+	} else {
+		assert_false(g_key_file_has_key(kf, "costs", "cache_ways", NULL));
+		assert_false(g_key_file_has_key(kf, "costs", "footprint_lines", NULL));
+		assert_false(g_key_file_has_key(kf, "costs", "miss_ps", NULL));
+	}
 
 	/* To stdout with -. */
 	r = LINSCHED_RUN("probe", "--quick", "--trials", "3", "--out", "-");
