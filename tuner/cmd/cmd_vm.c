@@ -21,6 +21,7 @@
 
 #include <glib/gstdio.h>
 
+#include "linsched/cli/probe_ring.h"
 #include "linsched/json.h"
 #include "linsched/machine.h"
 #include "tuner/cmd/cmd_common.h"
@@ -135,6 +136,29 @@ static char *header(const struct probe_cli *c, const VmBootConfig *boot, const V
 		c->quick ? " --quick" : "", c->warmup + c->probes, c->warmup, r->probes);
 }
 
+#define MAX_RINGS 16
+
+/* The task cache from the probes' median rings, in place of the medians of their own caches
+ * (which would mix shapes). */
+static void draw_ring_cache(VmProbeResult *r)
+{
+	static const char *const keys[] = { PROBE_RING_KEYS };
+	int sizes[MAX_RINGS], n;
+	double rise[MAX_RINGS], low[MAX_RINGS], hot;
+	struct probe_ring_cache cache;
+	char lines[1024];
+
+	if (!vm_probe_rings(r, sizes, rise, low, MAX_RINGS, &n, &hot))
+		return;
+	/* A rise that the lowest probe does not see is not one most trials see. */
+	probe_ring_cache(sizes, rise, low, n, hot, &cache);
+	probe_ring_lines(&cache, lines, sizeof(lines));
+	g_autofree char *tail =
+		g_strdup_printf("# the task cache, from the probes' median rings:\n%s", lines);
+
+	vm_probe_set_costs(r, keys, G_N_ELEMENTS(keys), tail);
+}
+
 static char *text_report(const struct probe_cli *c, const VmProbeResult *r, const char *kernel)
 {
 	GString *out = g_string_new(NULL);
@@ -164,6 +188,8 @@ static char *text_report(const struct probe_cli *c, const VmProbeResult *r, cons
 				       v->median, v->min, v->max, spread, each->str);
 		g_string_free(each, TRUE);
 	}
+	if (r->costs_tail)
+		g_string_append(out, r->costs_tail);
 	g_string_append_printf(out, "wrote %s\n", c->out);
 	return g_string_free(out, FALSE);
 }
@@ -257,6 +283,9 @@ static int cmd_probe(int argc, char **argv)
 	} else {
 		g_autoptr(VmProbeResult) r =
 			vm_probe_combine((const char *const *)outputs->pdata, outputs->len, &error);
+
+		if (r)
+			draw_ring_cache(r);
 		g_autofree char *head = r ? header(&c, &boot, r, kernel) : NULL;
 		g_autofree char *ini = r ? vm_probe_ini(r, head) : NULL;
 

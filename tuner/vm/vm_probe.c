@@ -54,6 +54,7 @@ void vm_probe_result_free(VmProbeResult *r)
 		return;
 	g_free(r->kernel);
 	g_free(r->preempt);
+	g_free(r->costs_tail);
 	g_ptr_array_free(r->values, TRUE);
 	g_ptr_array_free(r->spread, TRUE);
 	g_free(r);
@@ -141,6 +142,41 @@ static gboolean take(VmProbeResult *r, const char *text)
 	return TRUE;
 }
 
+gboolean vm_probe_rings(const VmProbeResult *r, int *sizes, double *rise, double *low, int max,
+			int *n, double *hot)
+{
+	const VmProbeValue *h = find(r->spread, "spread", "ring_hop_ns_2");
+	int k = 0;
+
+	for (int size = 2; h && k < max && size <= 1 << 20; size *= 2) {
+		g_autofree char *key = g_strdup_printf("ring_rise_ns_%d", size);
+		const VmProbeValue *v = find(r->spread, "spread", key);
+
+		if (!v)
+			break;
+		sizes[k] = size;
+		rise[k] = v->median;
+		low[k++] = v->min;
+	}
+	if (k < 3)
+		return FALSE;
+	*n = k;
+	*hot = h->median;
+	return TRUE;
+}
+
+void vm_probe_set_costs(VmProbeResult *r, const char *const *drop, guint n, const char *tail)
+{
+	for (guint k = 0; k < n; k++) {
+		VmProbeValue *v = find(r->values, "costs", drop[k]);
+
+		if (v)
+			g_ptr_array_remove(r->values, v);
+	}
+	g_free(r->costs_tail);
+	r->costs_tail = g_strdup(tail);
+}
+
 static void summarise(VmProbeValue *v)
 {
 	double *x = (double *)v->values->data;
@@ -221,9 +257,19 @@ char *vm_probe_ini(const VmProbeResult *r, const char *header)
 		for (guint k = 0; k < r->values->len; k++) {
 			const VmProbeValue *v = r->values->pdata[k];
 
-			if (strcmp(v->group, value_groups[g]) == 0)
+			if (strcmp(v->group, value_groups[g]) != 0)
+				continue;
+			/* What most probes did not find (a cache's step that noise hid or
+			 * made) is not this machine's. */
+			if (2 * v->values->len < r->probes)
+				g_string_append_printf(out,
+						       "# %s: in %u of the %u probes, left out\n",
+						       v->key, v->values->len, r->probes);
+			else
 				g_string_append_printf(out, "%s=%.0f\n", v->key, v->median);
 		}
+		if (g == 1 && r->costs_tail)
+			g_string_append(out, r->costs_tail);
 	}
 	g_string_append_printf(out, "\n[spread]\nprobes=%u\n", r->probes);
 	for (guint k = 0; k < r->values->len; k++) {

@@ -15,7 +15,12 @@
  * probe's that has them. The new [spread] holds, for each cost, its lowest and
  * highest probe (KEY_min, KEY_max) and the median of the probes' own quartiles (KEY_q1, KEY_q3),
  * and the number of probes (probes). A probe whose run failed or whose output is not a
- * machine.ini is left out and counted; with none left the combination fails.
+ * machine.ini is left out and counted; with none left the combination fails. A value that fewer
+ * than half of the probes wrote is left out, with a comment.
+ *
+ * The probes' rings (the [spread] ring_rise_ns_N of `linsched probe`) combine into one curve,
+ * vm_probe_rings, from which the caller draws the task cache (linsched/cli/probe_ring.h) and puts
+ * it in place of the probes' own caches, whose medians would mix shapes (vm_probe_set_costs).
  *
  * Ownership: the caller's (vm_probe_result_free).
  */
@@ -66,6 +71,7 @@ typedef struct {
 	char *preempt;	   /* the first probe's [machine] preempt (its model), or NULL */
 	GPtrArray *values; /* VmProbeValue *: [machine], [costs], [capacity] */
 	GPtrArray *spread; /* VmProbeValue *: [spread] keys, medians over the probes */
+	char *costs_tail;  /* lines vm_probe_ini adds to [costs], or NULL */
 } VmProbeResult;
 
 /* Combines n probe outputs (machine.ini texts; NULL for a failed run). */
@@ -74,6 +80,17 @@ void vm_probe_result_free(VmProbeResult *r);
 
 /* The combined machine.ini, after the comment lines of header (each line gets "# "). */
 char *vm_probe_ini(const VmProbeResult *r, const char *header);
+
+/*
+ * The probes' rings: the sizes measured from 2 up (doubling, as far as a probe measured), each size's
+ * median rise over the ring of 2 (rise) and its lowest probe's (low), and the median hop of the
+ * ring of 2 (hot). FALSE, and nothing set, with fewer than 3 sizes or no hop.
+ */
+gboolean vm_probe_rings(const VmProbeResult *r, int *sizes, double *rise, double *low, int max,
+			int *n, double *hot);
+
+/* Leaves out [costs] keys drop[0..n) and has vm_probe_ini add tail (whole lines) to [costs]. */
+void vm_probe_set_costs(VmProbeResult *r, const char *const *drop, guint n, const char *tail);
 
 /* The value of group/key, or NULL. */
 const VmProbeValue *vm_probe_value(const VmProbeResult *r, const char *group, const char *key);

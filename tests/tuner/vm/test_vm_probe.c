@@ -148,6 +148,96 @@ static void test_combine(void **state)
 	assert_close(vm_probe_value(r2, "costs", "socket_read_ns")->median, 2851, 0);
 }
 
+/*
+ * A value that fewer than half of the probes wrote (the task cache that `linsched probe` writes
+ * only when its rings show a step) is left out with a comment; one that half wrote is their
+ * median: cache_lines 1000 and 1200 of two probes in four give 1100.
+ */
+static void test_minority(void **state)
+{
+	const char *one_of_three[] = {
+		PROBE("3300", "2900", "5000", "1") "\n[costs]\ncache_lines=1000\n",
+		PROBE("3100", "2800", "9000", "1"),
+		PROBE("3500", "2850", "4000", "1"),
+	};
+	const char *two_of_four[] = {
+		PROBE("3300", "2900", "5000", "1"),
+		PROBE("3100", "2800", "9000", "1") "\n[costs]\ncache_lines=1200\n",
+		PROBE("3500", "2850", "4000", "1"),
+		PROBE("3500", "2850", "4000", "1") "\n[costs]\ncache_lines=1000\n",
+	};
+	GError *error = NULL;
+	g_autoptr(VmProbeResult) r = vm_probe_combine(one_of_three, 3, &error);
+
+	(void)state;
+	assert_null(error);
+	g_autofree char *ini = vm_probe_ini(r, NULL);
+
+	assert_non_null(
+		strstr(ini, "wakeup_ns=5000\n# cache_lines: in 1 of the 3 probes, left out\n"));
+	assert_null(strstr(ini, "\ncache_lines="));
+
+	g_autoptr(VmProbeResult) r2 = vm_probe_combine(two_of_four, 4, &error);
+	g_autofree char *ini2 = vm_probe_ini(r2, NULL);
+
+	assert_non_null(strstr(ini2, "\ncache_lines=1100\n"));
+}
+
+#define RINGS(r16)                                                                                \
+	"ring_hop_ns_2=30000\nring_rise_ns_2=0\nring_hop_ns_4=30000\nring_rise_ns_4=0\n"          \
+	"ring_rise_ns_8=0\nring_rise_ns_16=" r16 "\nring_rise_ns_32=6000\nring_rise_ns_64=6000\n" \
+	"ring_rise_ns_128=6000\n[costs]\ncache_lines=5\ncache_ways=1\nfootprint_lines=64\n"       \
+	"miss_ps=1\n"
+
+/*
+ * The probes' rings: the median rise at each size (the 16-ring's of 5000, 6000, 7000 is 6000)
+ * and its lowest probe's (5000), the ring of 2's median hop; a ring size that no probe measured
+ * ends the curve. The task cache the caller draws from it replaces the probes' own
+ * (cache_lines=5 ...), and its lines go to the end of [costs].
+ */
+static void test_rings(void **state)
+{
+	const char *outputs[] = {
+		PROBE("3300", "2900", "5000", "1") RINGS("5000"),
+		PROBE("3100", "2800", "9000", "1") RINGS("6000"),
+		PROBE("3500", "2850", "4000", "1") RINGS("7000"),
+	};
+	static const char *const keys[] = { "cache_lines", "cache_ways", "footprint_lines",
+					    "miss_ps" };
+	GError *error = NULL;
+	g_autoptr(VmProbeResult) r = vm_probe_combine(outputs, 3, &error);
+	int sizes[8], n = 0;
+	double rise[8], low[8], hot = 0;
+
+	(void)state;
+	assert_null(error);
+	assert_true(vm_probe_rings(r, sizes, rise, low, 8, &n, &hot));
+	assert_int_equal(n, 7);
+	assert_int_equal(sizes[0], 2);
+	assert_int_equal(sizes[6], 128);
+	assert_close(hot, 30000, 0);
+	assert_close(rise[3], 6000, 0);
+	assert_close(low[3], 5000, 0);
+	assert_close(rise[6], 6000, 0);
+	assert_close(vm_probe_value(r, "costs", "cache_lines")->median, 5, 0);
+
+	vm_probe_set_costs(r, keys, G_N_ELEMENTS(keys), "# drawn\ncache_lines=701\n");
+	g_autofree char *ini = vm_probe_ini(r, NULL);
+
+	assert_null(vm_probe_value(r, "costs", "cache_lines"));
+	assert_null(strstr(ini, "cache_lines=5"));
+	assert_null(strstr(ini, "miss_ps=1\n"));
+	assert_non_null(strstr(ini, "wakeup_ns=5000\n# drawn\ncache_lines=701\n\n[capacity]"));
+
+	/* Two sizes only: no curve. */
+	const char *short_rings[] = { PROBE("3300", "2900", "5000", "1") "ring_hop_ns_2=30000\n"
+									 "ring_rise_ns_2=0\n"
+									 "ring_rise_ns_4=100\n" };
+	g_autoptr(VmProbeResult) r2 = vm_probe_combine(short_rings, 1, &error);
+
+	assert_false(vm_probe_rings(r2, sizes, rise, low, 8, &n, &hot));
+}
+
 /* The noise the probes measured: each key's median, in [noise], which a simulation suffers. */
 static void test_noise(void **state)
 {
@@ -199,6 +289,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_in_initramfs, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_combine, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test(test_minority),
+		cmocka_unit_test_setup_teardown(test_rings, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_noise, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test(test_none),
 	};
