@@ -32,13 +32,10 @@ void cache_forget(struct cache_entry *e)
 }
 
 /*
- * The walk from the front stops as soon as what ran since covers the cache, so its cost is bounded
- * by cache size / smallest footprint, not by the number of tasks.
- */
-/*
  * Sets of `ways` lines, lines mapped at random: a line survives when fewer than `ways` of the
  * `since` lines fell into its set. Past SET_WALK_CAP caches' worth nothing survives to within a
- * line (exp(-64) for one way), so the walk stops there.
+ * line (exp(-64) for one way), so the walk stops there: its cost is bounded by 64 caches' worth of
+ * tasks, more than the fully associative walk's one.
  */
 #define SET_WALK_CAP 64
 
@@ -59,6 +56,10 @@ static uint64_t evicted_lines_sets(const struct cache_domain *d, const struct ca
 	return (uint64_t)llround((double)e->footprint * (1 - survive));
 }
 
+/*
+ * The walk from the front stops as soon as what ran since covers the cache, so its cost is bounded
+ * by cache size / smallest footprint, not by the number of tasks.
+ */
 static uint64_t evicted_lines(const struct cache_domain *d, const struct cache_entry *e)
 {
 	uint64_t since = 0;

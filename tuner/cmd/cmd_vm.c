@@ -139,24 +139,24 @@ static char *header(const struct probe_cli *c, const VmBootConfig *boot, const V
 #define MAX_RINGS 16
 
 /* The task cache from the probes' median rings, in place of the medians of their own caches
- * (which would mix shapes). */
-static void draw_ring_cache(VmProbeResult *r)
+ * (which would mix shapes); FALSE when the probes measured no rings. */
+static gboolean draw_ring_cache(VmProbeResult *r, struct probe_ring_cache *cache)
 {
 	static const char *const keys[] = { PROBE_RING_KEYS };
 	int sizes[MAX_RINGS], n;
 	double rise[MAX_RINGS], low[MAX_RINGS], hot;
-	struct probe_ring_cache cache;
 	char lines[1024];
 
 	if (!vm_probe_rings(r, sizes, rise, low, MAX_RINGS, &n, &hot))
-		return;
+		return FALSE;
 	/* A rise that the lowest probe does not see is not one most trials see. */
-	probe_ring_cache(sizes, rise, low, n, hot, &cache);
-	probe_ring_lines(&cache, lines, sizeof(lines));
+	probe_ring_cache(sizes, rise, low, n, hot, cache);
+	probe_ring_lines(cache, lines, sizeof(lines));
 	g_autofree char *tail =
 		g_strdup_printf("# the task cache, from the probes' median rings:\n%s", lines);
 
 	vm_probe_set_costs(r, keys, G_N_ELEMENTS(keys), tail);
+	return TRUE;
 }
 
 static char *text_report(const struct probe_cli *c, const VmProbeResult *r, const char *kernel)
@@ -194,7 +194,8 @@ static char *text_report(const struct probe_cli *c, const VmProbeResult *r, cons
 	return g_string_free(out, FALSE);
 }
 
-static char *json_report(const struct probe_cli *c, const VmProbeResult *r, const char *kernel)
+static char *json_report(const struct probe_cli *c, const VmProbeResult *r, const char *kernel,
+			 const struct probe_ring_cache *cache)
 {
 	GString *out = g_string_new(NULL);
 	struct json_writer w;
@@ -235,6 +236,31 @@ static char *json_report(const struct probe_cli *c, const VmProbeResult *r, cons
 		json_end_object(&w);
 	}
 	json_end_array(&w);
+	if (cache) {
+		json_key(&w, "task_cache");
+		json_begin_object(&w);
+		json_key(&w, "pair_ns");
+		json_double(&w, cache->pair_ns);
+		json_key(&w, "step_ns");
+		json_double(&w, cache->step_ns);
+		json_key(&w, "knee_tasks");
+		json_double(&w, cache->knee_tasks);
+		json_key(&w, "ways");
+		json_uint(&w, (guint64)cache->ways);
+		json_key(&w, "rms_ns");
+		json_double(&w, cache->rms_ns);
+		json_key(&w, "modelled");
+		json_bool(&w, cache->step);
+		if (cache->step) {
+			json_key(&w, "cache_lines");
+			json_uint(&w, (guint64)cache->cache_lines);
+			json_key(&w, "footprint_lines");
+			json_uint(&w, (guint64)cache->footprint_lines);
+			json_key(&w, "miss_ps");
+			json_uint(&w, (guint64)cache->miss_ps);
+		}
+		json_end_object(&w);
+	}
 	json_end_object(&w);
 	g_string_append_c(out, '\n');
 	return g_string_free(out, FALSE);
@@ -284,8 +310,8 @@ static int cmd_probe(int argc, char **argv)
 		g_autoptr(VmProbeResult) r =
 			vm_probe_combine((const char *const *)outputs->pdata, outputs->len, &error);
 
-		if (r)
-			draw_ring_cache(r);
+		struct probe_ring_cache cache;
+		gboolean rings = r && draw_ring_cache(r, &cache);
 		g_autofree char *head = r ? header(&c, &boot, r, kernel) : NULL;
 		g_autofree char *ini = r ? vm_probe_ini(r, head) : NULL;
 
@@ -295,7 +321,8 @@ static int cmd_probe(int argc, char **argv)
 			status = cmd_fail_status("vm probe", error);
 		} else {
 			g_autofree char *report =
-				json ? json_report(&c, r, kernel) : text_report(&c, r, kernel);
+				json ? json_report(&c, r, kernel, rings ? &cache : NULL)
+				     : text_report(&c, r, kernel);
 
 			fputs(report, stdout);
 		}

@@ -646,7 +646,10 @@ static void test_calibrate_vm_refusals_and_failures(void **state)
  * tuner vm probe against the fake guest, whose probe in round r writes socket_write_ns 3000 +
  * 100 r, socket_read_ns 2800 + 10 r^2, wakeup_ns 9000 - 1000 r. Warm-up round 0 left out, probes
  * in rounds 1..3: writes 3100 3200 3300 (median 3200), reads 2810 2840 2890 (2840), wakeups
- * 8000 7000 6000 (7000). With round 2's probe failing: reads (2810 + 2890) / 2 = 2850.
+ * 8000 7000 6000 (7000). With round 2's probe failing: reads (2810 + 2890) / 2 = 2850. Their
+ * rings (0 up to 8 threads, 6000 ns more from 16) draw a fully associative cache of
+ * sqrt(8 * 15) = 10.95 working sets of 64 lines (701) at 93 750 ps a line
+ * (tests/linsched/cli/test_probe_ring.c), in place of the probes' own cache (cache_lines=5).
  */
 static void test_vm_probe(void **state)
 {
@@ -669,6 +672,11 @@ static void test_vm_probe(void **state)
 
 	assert_int_equal(member_uint(j, "probes"), 3);
 	assert_int_equal(member_uint(j, "warmup"), 1);
+	const struct json *cache = member(j, "task_cache", J_OBJECT);
+
+	assert_non_null(cache);
+	assert_int_equal(member_uint(cache, "ways"), 0);
+	assert_int_equal(member_uint(cache, "miss_ps"), 93750);
 	json_free(j);
 	run_clear(&r);
 
@@ -682,6 +690,9 @@ static void test_vm_probe(void **state)
 	assert_int_equal(m.wakeup_ns, 7000);
 	assert_int_equal(m.thread_switch_ns, 1900);
 	assert_int_equal(m.hz, 250);
+	assert_int_equal(m.miss_ps, 93750);
+	assert_int_equal(m.cache_ways, 0);
+	assert_in_range(m.cache_lines, 699, 703);
 	g_autofree char *text = read_text(out);
 
 	assert_true(g_str_has_prefix(text, "# machine.ini - the qemu guest of vm/"));
