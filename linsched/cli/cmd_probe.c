@@ -32,7 +32,8 @@
  *     trial, is the reload of what the others evicted since a thread last ran, and its curve
  *     is the task cache the simulation models (cache_lines, footprint_lines, miss_ps; drawn by
  *     probe_ring.h, written only when the curve has a step); [spread] ring_hop_ns_N and
- *     ring_rise_ns_N;
+ *     ring_rise_ns_N; the same for rings of processes, ring_proc_hop_ns_N and
+ *     ring_proc_rise_ns_N, read by no simulation yet (its tasks' footprint is one for both);
  *   - the wakeup cost onto another CPU: what a write costs more when it wakes a reader blocked
  *     on another CPU, which a nice-19 spinner keeps busy, than when nobody waits (two CPUs);
  *   - the kernel's preemption model (machine.h, linsched_preempt): the one in parentheses in
@@ -76,6 +77,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -659,7 +661,12 @@ struct ring_member {
 	struct hop_log *log;
 };
 
-/* A member: reads the message, logs its hop, stamps it and passes it on, until in closes. */
+/* The stamp of the message that ends a ring of processes: each member passes it on and exits
+ * (a process holds copies of the others' ends, so closing the caller's does not end a read). */
+#define RING_STOP UINT64_MAX
+
+/* A member: reads the message, logs its hop, stamps it and passes it on, until in closes or the
+ * stop message has passed. */
 static void ring_loop(int in, int out, struct hop_log *log)
 {
 	char buf[MSG_BYTES] = { 0 };
@@ -668,6 +675,10 @@ static void ring_loop(int in, int out, struct hop_log *log)
 		uint64_t sent, now = now_ns();
 
 		memcpy(&sent, buf, sizeof(sent));
+		if (sent == RING_STOP) {
+			write_full(out, buf, sizeof(buf));
+			return;
+		}
 		int i = atomic_fetch_add_explicit(&log->count, 1, memory_order_relaxed);
 
 		if (sent && i < (int)(sizeof(log->ns) / sizeof(log->ns[0])))
@@ -689,18 +700,21 @@ static void *ring_thread(void *arg)
 }
 
 struct ring {
-	int n;
+	int n, processes;
 	int fds[RING_MAX][2]; /* member i (the caller is 0) writes channel i, reads channel i - 1 */
 	int opened, started;
 	pthread_t th[RING_MAX];
+	pid_t pid[RING_MAX];
 	struct ring_member member[RING_MAX];
 };
 
-/* Opens the ring's channels and starts its n - 1 members; the caller is the n-th. */
-static int ring_open(struct ring *g, int n, int cpu, struct hop_log *log,
+/* Opens the ring's channels and starts its n - 1 members, threads or processes; the caller is
+ * the n-th. */
+static int ring_open(struct ring *g, int n, int processes, int cpu, struct hop_log *log,
 		     const pthread_attr_t *attr)
 {
 	g->n = n;
+	g->processes = processes;
 	g->opened = g->started = 0;
 	for (; g->opened < n; g->opened++)
 		if (open_channel(1, g->fds[g->opened]) != 0)
@@ -709,8 +723,20 @@ static int ring_open(struct ring *g, int n, int cpu, struct hop_log *log,
 		int i = g->started + 1;
 
 		g->member[i] = (struct ring_member){ g->fds[i - 1][0], g->fds[i][1], cpu, log };
-		if (pthread_create(&g->th[g->started], attr, ring_thread, &g->member[i]) != 0)
+		if (processes) {
+			pid_t pid = fork();
+
+			if (pid == 0) {
+				ring_thread(&g->member[i]);
+				_exit(0);
+			}
+			if (pid < 0)
+				return -1;
+			g->pid[g->started] = pid;
+		} else if (pthread_create(&g->th[g->started], attr, ring_thread, &g->member[i]) !=
+			   0) {
 			return -1;
+		}
 	}
 	return 0;
 }
@@ -719,6 +745,22 @@ static int ring_open(struct ring *g, int n, int cpu, struct hop_log *log,
  * nothing, so the ends are closed in order and each join waits for one. */
 static void ring_close(struct ring *g)
 {
+	if (g->processes) {
+		/* The stop message goes round, each member passing it on as it exits (a ring
+		 * that failed part-way may not carry it: its members are killed). */
+		char buf[MSG_BYTES] = { 0 };
+		uint64_t stop = RING_STOP;
+		int whole = g->started == g->n - 1;
+
+		memcpy(buf, &stop, sizeof(stop));
+		if (!whole || write_full(g->fds[0][1], buf, sizeof(buf)) != 0 ||
+		    read_full(g->fds[g->n - 1][0], buf, sizeof(buf)) != 0)
+			for (int i = 0; i < g->started; i++)
+				kill(g->pid[i], SIGKILL);
+		for (int i = 0; i < g->started; i++)
+			waitpid(g->pid[i], NULL, 0);
+		g->started = 0;
+	}
 	for (int i = 0; i < g->started; i++) {
 		close(g->fds[i][1]);
 		g->fds[i][1] = -1;
@@ -765,23 +807,29 @@ static int ring_trial(struct ring *g, struct hop_log *log, double *median)
 	return 0;
 }
 
-/* hop[s][t]: trial t's median hop in the ring of ring_size[s]. */
-static int measure_rings(int cpu, const struct probe_opts *o, double hop[][MAX_TRIALS])
+/* hop[s][t]: trial t's median hop in the ring of ring_size[s] threads, or processes. */
+static int measure_rings(int processes, int cpu, const struct probe_opts *o,
+			 double hop[][MAX_TRIALS])
 {
 	struct ring *rings = calloc(RING_SIZES, sizeof(*rings));
-	struct hop_log *log = calloc(1, sizeof(*log));
+	/* Shared, so that member processes log into it too. */
+	struct hop_log *log =
+		mmap(NULL, sizeof(*log), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	pthread_attr_t attr;
 	int opened = 0, rc = -1;
 
+	if (log == MAP_FAILED)
+		log = NULL;
 	if (!rings || !log || pthread_attr_init(&attr) != 0) {
 		free(rings);
-		free(log);
+		if (log)
+			munmap(log, sizeof(*log));
 		return -1;
 	}
 	pthread_attr_setstacksize(&attr, RING_STACK);
 	pin(cpu);
 	for (; opened < RING_SIZES; opened++)
-		if (ring_open(&rings[opened], ring_size[opened], cpu, log, &attr) != 0) {
+		if (ring_open(&rings[opened], ring_size[opened], processes, cpu, log, &attr) != 0) {
 			opened++; /* close what it opened */
 			goto out;
 		}
@@ -798,7 +846,7 @@ out:
 		ring_close(&rings[i]);
 	pthread_attr_destroy(&attr);
 	free(rings);
-	free(log);
+	munmap(log, sizeof(*log));
 	return rc;
 }
 
@@ -1073,25 +1121,37 @@ struct probe_result {
 	struct stat3 wakeup, wakeup_remote, ipi, thread_switch, process_switch, lone_yield;
 	double thread_rt_median;
 	struct stat3 ring_hop[RING_SIZES], ring_rise[RING_SIZES];
+	struct stat3 proc_hop[RING_SIZES], proc_rise[RING_SIZES]; /* rings of processes */
 	struct probe_ring_cache ring_cache;
 	struct noise_result noise;
 	struct data_result data;
 };
 
-/* The rings' hops, their rises over the ring of 2 paired by trial, and the cache they draw. */
-static void ring_summary(double hop[][MAX_TRIALS], int trials, struct probe_result *r)
+/* Each ring's hops and their rises over the ring of 2, paired by trial. */
+static void ring_stats(double hop[][MAX_TRIALS], int trials, struct stat3 *hops,
+		       struct stat3 *rises)
 {
-	double rise[MAX_TRIALS], med[RING_SIZES], q1[RING_SIZES];
+	double rise[MAX_TRIALS];
 
 	for (int s = 0; s < RING_SIZES; s++) {
 		for (int t = 0; t < trials; t++)
 			rise[t] = hop[s][t] - hop[0][t];
-		r->ring_rise[s] = summarise(rise, trials);
+		rises[s] = summarise(rise, trials);
+	}
+	for (int s = 0; s < RING_SIZES; s++)
+		hops[s] = summarise(hop[s], trials);
+}
+
+/* The threads' rings and the cache they draw. */
+static void ring_summary(double hop[][MAX_TRIALS], int trials, struct probe_result *r)
+{
+	double med[RING_SIZES], q1[RING_SIZES];
+
+	ring_stats(hop, trials, r->ring_hop, r->ring_rise);
+	for (int s = 0; s < RING_SIZES; s++) {
 		med[s] = r->ring_rise[s].median;
 		q1[s] = r->ring_rise[s].q1;
 	}
-	for (int s = 0; s < RING_SIZES; s++)
-		r->ring_hop[s] = summarise(hop[s], trials);
 	probe_ring_cache(ring_size, med, q1, RING_SIZES, r->ring_hop[0].median, &r->ring_cache);
 }
 
@@ -1309,6 +1369,11 @@ static void write_ini(FILE *f, const struct probe_result *r, const struct probe_
 		if (r->ring_hop[i].ok)
 			fprintf(f, "ring_hop_ns_%d=%.0f\nring_rise_ns_%d=%.0f\n", ring_size[i],
 				r->ring_hop[i].median, ring_size[i], r->ring_rise[i].median);
+	for (int i = 0; i < RING_SIZES; i++)
+		if (r->proc_hop[i].ok)
+			fprintf(f, "ring_proc_hop_ns_%d=%.0f\nring_proc_rise_ns_%d=%.0f\n",
+				ring_size[i], r->proc_hop[i].median, ring_size[i],
+				r->proc_rise[i].median);
 }
 
 /* Writes to a temporary file beside path, then renames it into place. */
@@ -1538,12 +1603,18 @@ int linsched_probe_main(int argc, char **argv)
 		vp[t] = r.thread_switch.median + (vp[t] - v[t]) / 2;
 	double hop[RING_SIZES][MAX_TRIALS];
 
-	if (measure_rings(cpus[0], &o, hop) != 0) {
+	if (measure_rings(0, cpus[0], &o, hop) != 0) {
 		fprintf(stderr, "linsched probe: the rings of threads failed: %s\n",
 			strerror(errno));
 		return 1;
 	}
 	ring_summary(hop, o.trials, &r);
+	if (measure_rings(1, cpus[0], &o, hop) != 0) {
+		fprintf(stderr, "linsched probe: the rings of processes failed: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	ring_stats(hop, o.trials, r.proc_hop, r.proc_rise);
 	/* What the remote wakee's wait leaves beside the write, its read and its switch. */
 	if (ncpus >= 2) {
 		for (int t = 0; t < o.trials; t++)

@@ -77,10 +77,13 @@ static void test_probe_writes_machine_ini(void **state)
 
 	assert_int_equal(uname(&u), 0);
 	assert_non_null(strstr(text, "\n# preempt: "));
+	g_autofree char *model = NULL;
+
+	/* (GLib refuses a NULL for the contents: it would answer FALSE whatever the file.) */
 	if (strstr(u.version, "PREEMPT_DYNAMIC"))
 		assert_true(
 			(m.preempt != LINSCHED_PREEMPT_UNSET) ==
-			g_file_get_contents("/sys/kernel/debug/sched/preempt", NULL, NULL, NULL));
+			g_file_get_contents("/sys/kernel/debug/sched/preempt", &model, NULL, NULL));
 	else
 		assert_int_equal(m.preempt, strstr(u.version, "PREEMPT")
 						    ? LINSCHED_PREEMPT_FULL
@@ -136,8 +139,14 @@ static void test_probe_writes_machine_ini(void **state)
 		g_autofree char *hop = g_strdup_printf("ring_hop_ns_%d", n);
 		g_autofree char *rise = g_strdup_printf("ring_rise_ns_%d", n);
 
+		g_autofree char *proc_hop = g_strdup_printf("ring_proc_hop_ns_%d", n);
+		g_autofree char *proc_rise = g_strdup_printf("ring_proc_rise_ns_%d", n);
+
 		assert_true(g_key_file_get_uint64(kf, "spread", hop, NULL) > 0);
 		assert_true(g_key_file_has_key(kf, "spread", rise, NULL));
+		/* and around rings of processes */
+		assert_true(g_key_file_get_uint64(kf, "spread", proc_hop, NULL) > 0);
+		assert_true(g_key_file_has_key(kf, "spread", proc_rise, NULL));
 	}
 	assert_int_equal(g_key_file_get_int64(kf, "spread", "ring_rise_ns_2", NULL), 0);
 	if (g_key_file_has_key(kf, "costs", "cache_lines", NULL)) {
