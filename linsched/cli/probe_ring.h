@@ -11,8 +11,9 @@
  * P(Poisson((N - 1) W / K) >= W), from the first task between for one way.
  *
  * The ring of 2 is cheaper than its cache alone says: on the guest and on a host alike a hop
- * costs a step more from 4 threads on, flat after it where no cache is at work (a pair that only
- * ping-pongs keeps more than its working set hot). So the curve of rises over the ring of 2 is
+ * costs a step more from 4 threads on, flat after it where no cache is at work (measured, not
+ * explained: a pair that only ping-pongs may keep more than its working set hot). So the curve
+ * of rises over the ring of 2 is
  *
  *     rise(N) = a [N > 2] + s (R_W(N - 1, K) - R_W(1, K)),
  *
@@ -30,7 +31,8 @@
 #include <stddef.h>
 
 /* The footprint the probe gives every task: 64 lines (4 KiB), a kernel stack's hot part and
- * the task's own structures. Only the step and the knee are measured; see above. */
+ * the task's own structures. The rings measure the step, the knee and the ways, not F; see
+ * above. */
 #define RING_FOOTPRINT_LINES 64
 
 struct probe_ring_cache {
