@@ -32,22 +32,33 @@ void cache_forget(struct cache_entry *e)
 }
 
 /*
+ * The lines of the distinct tasks switched in since e last was, counted from the front of the
+ * LRU until they reach cap: the walk's cost is bounded by cap / the smallest footprint, not by
+ * the number of tasks.
+ */
+static uint64_t lines_since(const struct cache_domain *d, const struct cache_entry *e, uint64_t cap)
+{
+	uint64_t since = 0;
+
+	for (const struct list_head *pos = d->lru.next; pos != &e->lru && since < cap;
+	     pos = pos->next)
+		since += list_entry(pos, struct cache_entry, lru)->footprint;
+	return since;
+}
+
+/*
  * Sets of `ways` lines, lines mapped at random: a line survives when fewer than `ways` of the
  * `since` lines fell into its set. Past SET_WALK_CAP caches' worth nothing survives to within a
- * line (exp(-64) for one way), so the walk stops there: its cost is bounded by 64 caches' worth of
- * tasks, more than the fully associative walk's one.
+ * line (exp(-64) for one way), so the walk stops there.
  */
 #define SET_WALK_CAP 64
 
 static uint64_t evicted_lines_sets(const struct cache_domain *d, const struct cache_entry *e)
 {
-	uint64_t since = 0;
+	uint64_t since = lines_since(d, e, SET_WALK_CAP * d->lines);
 
-	for (const struct list_head *pos = d->lru.next; pos != &e->lru; pos = pos->next) {
-		since += list_entry(pos, struct cache_entry, lru)->footprint;
-		if (since >= SET_WALK_CAP * d->lines)
-			return e->footprint;
-	}
+	if (since >= SET_WALK_CAP * d->lines)
+		return e->footprint;
 	if (since == 0)
 		return 0;
 	double mean = (double)since * d->ways / (double)d->lines;
@@ -56,22 +67,17 @@ static uint64_t evicted_lines_sets(const struct cache_domain *d, const struct ca
 	return (uint64_t)llround((double)e->footprint * (1 - survive));
 }
 
-/*
- * The walk from the front stops as soon as what ran since covers the cache, so its cost is bounded
- * by cache size / smallest footprint, not by the number of tasks.
- */
+/* Fully associative: what ran since and the task's own footprint beyond the cache, at most
+ * the footprint; sets: evicted_lines_sets. */
 static uint64_t evicted_lines(const struct cache_domain *d, const struct cache_entry *e)
 {
-	uint64_t since = 0;
-
 	if (d->ways)
 		return evicted_lines_sets(d, e);
 
-	for (const struct list_head *pos = d->lru.next; pos != &e->lru; pos = pos->next) {
-		since += list_entry(pos, struct cache_entry, lru)->footprint;
-		if (since >= d->lines)
-			return e->footprint;
-	}
+	uint64_t since = lines_since(d, e, d->lines);
+
+	if (since >= d->lines)
+		return e->footprint;
 	if (since + e->footprint <= d->lines)
 		return 0;
 	uint64_t excess = since + e->footprint - d->lines;

@@ -17,7 +17,8 @@
 
 static const int shapes[] = { 0, 1, 2, 4, 8, 16 };
 
-double probe_ring_reload(int ways, double between, double knee)
+/* R_W(between, knee) of probe_ring.h: the share of a working set reloaded. */
+static double probe_ring_reload(int ways, double between, double knee)
 {
 	if (ways == 0) {
 		double x = between + 1 - knee;

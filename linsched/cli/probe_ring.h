@@ -66,7 +66,4 @@ void probe_ring_cache(const int *sizes, const double *rise, const double *rise_q
  */
 int probe_ring_lines(const struct probe_ring_cache *c, char *buf, size_t len);
 
-/* R_W(between, knee) above: the share of a working set reloaded. */
-double probe_ring_reload(int ways, double between, double knee);
-
 #endif
