@@ -25,7 +25,8 @@ static double probe_ring_reload(int ways, double between, double knee)
 
 		return x < 0 ? 0 : x > 1 ? 1 : x;
 	}
-	/* P(Poisson(mean) < ways), summed term by term. */
+	/* P(Poisson(mean) < ways), summed term by term: linsched/cache.c asks GSL, but the static
+	 * probe for the guest's initramfs links no GSL. */
 	double mean = between * ways / knee, term = exp(-mean), below = 0;
 
 	for (int j = 0; j < ways; j++) {
@@ -78,7 +79,7 @@ static struct fit fit_two(const double *r, const double *c, int n)
 	return only_a.sse <= only_s.sse ? only_a : only_s;
 }
 
-static double knee_at(int g, double first, double last)
+static double knee_at(double g, double first, double last)
 {
 	return first * exp(log(last / first) * g / KNEE_GRID);
 }
@@ -116,7 +117,7 @@ void probe_ring_cache(const int *sizes, const double *rise, const double *rise_q
 				hi = g;
 			}
 		}
-	double knee = first * exp(log(last / first) * (lo + hi) / 2 / KNEE_GRID);
+	double knee = knee_at((lo + hi) / 2.0, first, last);
 	struct fit f = fit_shape(sizes, rise, n, best_shape, knee);
 
 	out->pair_ns = f.a;

@@ -268,7 +268,7 @@ char *vm_probe_ini(const VmProbeResult *r, const char *header)
 			else
 				g_string_append_printf(out, "%s=%.0f\n", v->key, v->median);
 		}
-		if (g == 1 && r->costs_tail)
+		if (strcmp(value_groups[g], "costs") == 0 && r->costs_tail)
 			g_string_append(out, r->costs_tail);
 	}
 	g_string_append_printf(out, "\n[spread]\nprobes=%u\n", r->probes);
