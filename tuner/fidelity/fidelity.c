@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fit.h>
 #include <gsl/gsl_statistics_double.h>
 
 static const char *const significance_names[] = { "t", "sign", "both" };
@@ -73,12 +75,30 @@ static double span(const double *v, size_t n)
 	return hi - lo;
 }
 
+/* The line seconds = *fixed_s + *switch_us x 1e-6 x switches through n points; NaN when it is
+ * not determined. */
+static void cost_line(const double *switches, const double *seconds, size_t n, double *fixed_s,
+		      double *switch_us)
+{
+	double c0, c1, cov00, cov01, cov11, sumsq;
+
+	*fixed_s = *switch_us = NAN;
+	if (n < 3 ||
+	    gsl_fit_linear(switches, 1, seconds, 1, n, &c0, &c1, &cov00, &cov01, &cov11, &sumsq) !=
+		    GSL_SUCCESS ||
+	    !isfinite(c0) || !isfinite(c1))
+		return;
+	*fixed_s = c0;
+	*switch_us = c1 * 1e6;
+}
+
 void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySignificance sig,
 		      FidelityMetrics *out)
 {
 	const guint n_all = real->settings->len;
 	g_autofree double *rr = g_new(double, n_all), *sr = g_new(double, n_all);
 	g_autofree double *rc = g_new(double, n_all), *sc = g_new(double, n_all);
+	g_autofree double *rs = g_new(double, n_all), *ss = g_new(double, n_all);
 	double sq_time = 0, sq_switches = 0;
 	guint nc = 0, nt = 0, ns = 0;
 
@@ -98,6 +118,8 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 			nt++;
 		}
 		if (isfinite(r->median_ctxt) && isfinite(sim[i].switches)) {
+			rs[nc] = r->median_seconds;
+			ss[nc] = sim[i].runtime_ns * 1e-9;
 			rc[nc] = r->median_ctxt;
 			sc[nc++] = sim[i].switches;
 			if (r->median_ctxt > 0 && sim[i].switches > 0) {
@@ -118,6 +140,8 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 	out->span_ratio = out->real_span > 0 ? out->sim_span / out->real_span : NAN;
 	out->rms_log_time = nt ? sqrt(sq_time / nt) : NAN;
 	out->rms_log_switches = ns ? sqrt(sq_switches / ns) : NAN;
+	cost_line(rc, rs, nc, &out->real_fixed_s, &out->real_switch_us);
+	cost_line(sc, ss, nc, &out->sim_fixed_s, &out->sim_switch_us);
 
 	const RealSetting *ref = real_plan_setting(real, real->reference_index);
 

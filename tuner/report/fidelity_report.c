@@ -78,6 +78,11 @@ static void text_criteria(GString *out, const FidelityMetrics *m)
 	g_string_append_printf(
 		out, "  seconds at the reference: simulated %.3f, real %.3f, ratio %.3f\n",
 		m->sim_seconds_ref, m->real_seconds_ref, m->seconds_ratio_ref);
+	g_string_append_printf(
+		out,
+		"  seconds = fixed + cost x switches over the settings: real %.3f s + "
+		"%.1f us a switch, simulated %.3f s + %.1f us\n",
+		m->real_fixed_s, m->real_switch_us, m->sim_fixed_s, m->sim_switch_us);
 	g_string_append_printf(out,
 			       "  rms log error: time ratios %.3f, switches %.3f; all criteria "
 			       "met: %s\n",
@@ -292,6 +297,10 @@ static void json_criteria(struct json_writer *w, const FidelityMetrics *m)
 	json_num(w, "seconds_ratio_ref", m->seconds_ratio_ref);
 	json_num(w, "rms_log_time", m->rms_log_time);
 	json_num(w, "rms_log_switches", m->rms_log_switches);
+	json_num(w, "real_fixed_s", m->real_fixed_s);
+	json_num(w, "real_switch_us", m->real_switch_us);
+	json_num(w, "sim_fixed_s", m->sim_fixed_s);
+	json_num(w, "sim_switch_us", m->sim_switch_us);
 	json_flag(w, "rank_time_ok", m->rank_time_ok);
 	json_flag(w, "rank_switches_ok", m->rank_switches_ok);
 	json_flag(w, "span_ok", m->span_ok);
@@ -434,7 +443,8 @@ char *fidelity_report_plans_csv(const FidelityReport *r)
 				    "span_ratio,significant,reproduced,real_switches_ref,"
 				    "sim_switches_ref,switch_ratio_ref,real_seconds_ref,"
 				    "sim_seconds_ref,seconds_ratio_ref,rms_log_time,"
-				    "rms_log_switches,all_ok\n");
+				    "rms_log_switches,real_fixed_s,real_switch_us,sim_fixed_s,"
+				    "sim_switch_us,all_ok\n");
 
 	for (guint p = 0; p < r->set->plans->len; p++) {
 		const PlanSpec *plan = plan_set_plan(r->set, p);
@@ -457,6 +467,10 @@ char *fidelity_report_plans_csv(const FidelityReport *r)
 		csv_num(out, "%.6g", m.seconds_ratio_ref);
 		csv_num(out, "%.6g", m.rms_log_time);
 		csv_num(out, "%.6g", m.rms_log_switches);
+		csv_num(out, "%.6g", m.real_fixed_s);
+		csv_num(out, "%.6g", m.real_switch_us);
+		csv_num(out, "%.6g", m.sim_fixed_s);
+		csv_num(out, "%.6g", m.sim_switch_us);
 		g_string_append_printf(out, ",%d\n", fidelity_metrics_ok(&m));
 	}
 	return g_string_free(out, FALSE);

@@ -265,6 +265,47 @@ static void test_loss_refuses_missing(void **state)
 	assert_true(isinf(fidelity_loss(real, sim, &w)));
 }
 
+/*
+ * The cost line. Real seconds 0.2 + 0.0008 x switches exactly: switches 1000 (the reference, 1 s),
+ * 500 (0.6 s), 2000 (1.8 s), 1250 (1.2 s), the same in every round; simulated 0.1 s + 300 us a
+ * switch at 1000, 500, 2000, 1250 switches (0.4, 0.25, 0.7, 0.475 s). Two settings or a switch
+ * count that never changes leave the line undetermined.
+ */
+static const Fixture on_a_line[] = {
+	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
+	{ "A", 16000000, { 0.6, 0.6, 0.6, 0.6, 0.6, 0.6 }, 500 },
+	{ "B", 0, { 1.8, 1.8, 1.8, 1.8, 1.8, 1.8 }, 2000 },
+	{ "C", 4000000, { 1.2, 1.2, 1.2, 1.2, 1.2, 1.2 }, 1250 },
+};
+
+static void test_cost_line(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, on_a_line, 4);
+	SimSetting sim[] = {
+		{ 1, 1000, 0, 4e8 },
+		{ 0.625, 500, 0, 2.5e8 },
+		{ 1.75, 2000, 0, 7e8 },
+		{ 1.1875, 1250, 0, 4.75e8 },
+	};
+	FidelityMetrics m;
+
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_close(m.real_fixed_s, 0.2, 1e-9);
+	assert_close(m.real_switch_us, 800, 1e-6);
+	assert_close(m.sim_fixed_s, 0.1, 1e-9);
+	assert_close(m.sim_switch_us, 300, 1e-6);
+
+	for (int i = 0; i < 4; i++)
+		sim[i].switches = 700;
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_true(isnan(m.sim_fixed_s) && isnan(m.sim_switch_us));
+	assert_close(m.real_switch_us, 800, 1e-6);
+
+	g_autoptr(RealPlan) two = plan_of(*state, on_a_line, 2);
+	fidelity_metrics(two, sim, FIDELITY_SIG_T, &m);
+	assert_true(isnan(m.real_fixed_s) && isnan(m.real_switch_us));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +317,7 @@ int main(void)
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_loss_refuses_missing, temp_dir_setup,
 						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_cost_line, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
