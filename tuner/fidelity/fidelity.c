@@ -97,6 +97,7 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 {
 	const guint n_all = real->settings->len;
 	g_autofree double *rr = g_new(double, n_all), *sr = g_new(double, n_all);
+	g_autofree double *rg = g_new(double, n_all);
 	g_autofree double *rc = g_new(double, n_all), *sc = g_new(double, n_all);
 	g_autofree double *rs = g_new(double, n_all), *ss = g_new(double, n_all);
 	double sq_time = 0, sq_switches = 0;
@@ -109,6 +110,7 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 
 		if (r->pairs == 0 || !isfinite(sim[i].ratio))
 			continue;
+		rg[out->n] = r->log.ratio;
 		rr[out->n] = r->median_ratio;
 		sr[out->n++] = sim[i].ratio;
 		if (sim[i].ratio > 0) {
@@ -135,6 +137,7 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 	}
 	out->rank_time = fidelity_spearman(rr, sr, out->n);
 	out->rank_switches = fidelity_spearman(rc, sc, nc);
+	out->rank_time_geo = fidelity_spearman(rg, sr, out->n);
 	out->real_span = span(rr, out->n);
 	out->sim_span = span(sr, out->n);
 	out->span_ratio = out->real_span > 0 ? out->sim_span / out->real_span : NAN;

@@ -15,6 +15,11 @@
  *   rank_time        Spearman's rank correlation of the real median ratios and the simulated
  *                    ratios (ties get their mean rank; NaN when either side is constant)
  *   rank_switches    the same of the real median context switches and the simulated ones
+ *   rank_time_geo    rank_time against the real geometric-mean ratios (exp of the mean log
+ *                    ratio) in place of the medians. Not a criterion: with 5 rounds a median
+ *                    is noisy, so this says how much of a miss in rank_time is the real
+ *                    plan's (two boots of vm/data/host-2's threads plan rank each other 0.85
+ *                    by medians, 0.98 by geometric means)
  *   span_ratio       (max - min of the simulated ratios) / (max - min of the real medians)
  *   reproduced       significant real effects whose sign the simulation has, of `significant`
  *   switch_ratio_ref the simulated switches at the reference / the real median there
@@ -25,8 +30,9 @@
  *   rms_log_time     sqrt(mean (ln sim ratio - ln real median ratio)^2), the settings' average
  *                    miss in the time ratios (0.1: about 10 %)
  *   rms_log_switches sqrt(mean (ln sim switches - ln real median switches)^2)
- *   *_fixed_s, *_switch_us  the least-squares line seconds = fixed + switch x switches through
- *                    the settings' (median switches, median seconds), real and simulated: in
+ *   *_fixed_s, *_switch_us  the least-squares line seconds = fixed_s + switch_us x 1e-6 x
+ *                    switches through the settings' (median switches, median seconds), real
+ *                    and simulated (a simulated setting's seconds are its runtime): in
  *                    hackbench nearly every knob acts through the number of switches, so the
  *                    line splits a miss in the seconds into the work that does not depend on
  *                    the knobs (the messages) and the price of one more switch (its wakeup,
@@ -86,7 +92,7 @@ void fidelity_effect(const RealSetting *real, const SimSetting *sim, FidelitySig
 
 typedef struct {
 	guint n; /* settings compared */
-	double rank_time, rank_switches;
+	double rank_time, rank_switches, rank_time_geo;
 	double real_span, sim_span, span_ratio;
 	guint significant, reproduced;
 	double real_switches_ref, sim_switches_ref, switch_ratio_ref;

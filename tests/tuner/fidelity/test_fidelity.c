@@ -306,6 +306,39 @@ static void test_cost_line(void **state)
 	assert_true(isnan(m.real_fixed_s) && isnan(m.real_switch_us));
 }
 
+/*
+ * The geometric means rank the settings otherwise than the medians: D's ratios 0.9 0.9 0.95
+ * 0.98 1.5 1.6 have the median 0.965 but the geometric mean exp(0.59326 / 6) = 1.104. Real
+ * medians: A 0.5 < D 0.965 < defaults 1 < B 1.05; geometric means: A < defaults < B 1.05 < D.
+ * Simulated 0.6, 1, 1.1, 1.2 in that last order: rank_time_geo is 1; rank_time has d = 0, 1, 1,
+ * -2 (A, defaults, B, D), rho = 1 - 6 * 6 / (4 * 15) = 0.4.
+ */
+static const Fixture skewed[] = {
+	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
+	{ "A", 16000000, { 0.5, 0.5, 0.5, 0.5, 0.5, 0.5 }, 500 },
+	{ "D", 0, { 0.9, 0.9, 0.95, 0.98, 1.5, 1.6 }, 1500 },
+	{ "B", 4000000, { 1.05, 1.05, 1.05, 1.05, 1.05, 1.05 }, 1200 },
+};
+
+static void test_rank_geo(void **state)
+{
+	g_autoptr(RealPlan) real = plan_of(*state, skewed, 4);
+	const SimSetting sim[] = {
+		{ 1.0, 1000, 0, 1e9 },
+		{ 0.6, 500, 0, 6e8 },
+		{ 1.2, 1500, 0, 1.2e9 },
+		{ 1.1, 1200, 0, 1.1e9 },
+	};
+	FidelityMetrics m;
+
+	assert_close(real_plan_setting(real, 2)->median_ratio, 0.965, 1e-12);
+	assert_close(real_plan_setting(real, 2)->log.ratio, exp(0.59326 / 6), 1e-5);
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_close(m.rank_time, 0.4, 1e-12);
+	assert_close(m.rank_time_geo, 1.0, 1e-12);
+	assert_false(m.rank_time_ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +351,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_loss_refuses_missing, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_cost_line, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_rank_geo, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
