@@ -18,8 +18,8 @@
  *   rank_time_geo    rank_time against the real geometric-mean ratios (exp of the mean log
  *                    ratio) in place of the medians. Not a criterion: with 5 rounds a median
  *                    is noisy, so this says how much of a miss in rank_time is the real
- *                    plan's (two boots of vm/data/host-2's threads plan rank each other 0.85
- *                    by medians, 0.98 by geometric means)
+ *                    plan's (vm/data/host-2: a 5-round threads plan ranks a 10-round one of
+ *                    another boot 0.85 by medians, 0.98 by geometric means)
  *   span_ratio       (max - min of the simulated ratios) / (max - min of the real medians)
  *   reproduced       significant real effects whose sign the simulation has, of `significant`
  *   switch_ratio_ref the simulated switches at the reference / the real median there
