@@ -4,7 +4,8 @@
  *   tuner fit --plans vm/data/steal/plans.ini --param footprint,miss [--param ...]
  *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1-probed.ini --start parent
  *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
- *       [--time-weight 1] [--switch-weight 0.25] [--seconds-weight 0] [--machine-out FILE]
+ *       [--time-weight 1] [--switch-weight 0.25] [--seconds-weight 0] [--line-weight 0]
+ *       [--machine-out FILE]
  *       [--out DIR]
  *       [--format text|json]
  *
@@ -33,7 +34,7 @@ struct fit_cli {
 	char **params;
 	char *machine_out;
 	gint64 starts, max_iter;
-	double range, step, tol, time_weight, switch_weight, seconds_weight;
+	double range, step, tol, time_weight, switch_weight, seconds_weight, line_weight;
 };
 
 /* Everything the run made. */
@@ -90,10 +91,10 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 	GError *local = NULL;
 
 	/* The ranges are checked as parsed (tuner_cmd_fit); a loss needs a weight above 0. */
-	if (c->time_weight == 0 && c->switch_weight == 0 && c->seconds_weight == 0)
-		return cmd_usage(error,
-				 "--time-weight, --switch-weight, --seconds-weight: not all 0 (the "
-				 "loss would weigh nothing)");
+	if (c->time_weight == 0 && c->switch_weight == 0 && c->seconds_weight == 0 &&
+	    c->line_weight == 0)
+		return cmd_usage(error, "--time-weight, --switch-weight, --seconds-weight, "
+					"--line-weight: not all 0 (the loss would weigh nothing)");
 	if (!fidelity_cli_finish(&c->f, &run->s, error) || !parse_params(c, run, error))
 		return FALSE;
 	if (run->s.format == FIDELITY_OUT_CSV)
@@ -119,7 +120,8 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 		c->tol,
 		(guint64)(flag_given(&c->f.wc.sim.flags, &c->f.wc.sim.seed) ? c->f.wc.sim.seed : 1)
 	};
-	run->w = (FidelityLoss){ c->time_weight, c->switch_weight, c->seconds_weight };
+	run->w = (FidelityLoss){ c->time_weight, c->switch_weight, c->seconds_weight,
+				 c->line_weight };
 	return TRUE;
 }
 
@@ -209,11 +211,12 @@ static char *machine_comment(const struct fit_run *run)
 	g_string_append_printf(s,
 			       ".\nLoss %.4g -> %.4g: mean over the plans of %g x mean (ln sim - "
 			       "ln real time ratio)^2\n+ %g x mean (ln sim - ln real switches)^2 "
-			       "+ %g x (ln sim - ln real seconds at the reference)^2;\nNelder-Mead "
+			       "+ %g x (ln sim - ln real seconds at the reference)^2\n+ %g x the "
+			       "cost lines' mean squared relative miss;\nNelder-Mead "
 			       "in ln space, %u start%s, seed %" G_GUINT64_FORMAT ".",
 			       run->r.start_loss, run->r.loss, run->w.time_weight,
-			       run->w.switch_weight, run->w.seconds_weight, run->o.starts,
-			       run->o.starts == 1 ? "" : "s", run->o.seed);
+			       run->w.switch_weight, run->w.seconds_weight, run->w.line_weight,
+			       run->o.starts, run->o.starts == 1 ? "" : "s", run->o.seed);
 	for (guint p = 0; p < run->s.set->plans->len; p++) {
 		const PlanSpec *plan = plan_set_plan(run->s.set, p);
 		FidelityMetrics m;
@@ -271,8 +274,10 @@ static char *text_report(const struct fit_cli *c, const struct fit_run *run)
 	g_string_append_printf(out,
 			       "loss: mean over the training plans of %g x mean (ln sim - ln "
 			       "real time ratio)^2 + %g x mean (ln sim - ln real switches)^2 + %g "
-			       "x (ln sim - ln real seconds at the reference)^2\n",
-			       run->w.time_weight, run->w.switch_weight, run->w.seconds_weight);
+			       "x (ln sim - ln real seconds at the reference)^2 + %g x the cost "
+			       "lines' mean squared relative miss (fixed seconds, cost a switch)\n",
+			       run->w.time_weight, run->w.switch_weight, run->w.seconds_weight,
+			       run->w.line_weight);
 	g_string_append_printf(out,
 			       "search: Nelder-Mead in ln space, %u start%s (the machine's values, "
 			       "then seeded draws; seed %" G_GUINT64_FORMAT
@@ -360,6 +365,8 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	json_double(&w, run->w.switch_weight);
 	json_key(&w, "seconds_weight");
 	json_double(&w, run->w.seconds_weight);
+	json_key(&w, "line_weight");
+	json_double(&w, run->w.line_weight);
 	json_end_object(&w);
 	json_key(&w, "search");
 	json_begin_object(&w);
@@ -479,6 +486,10 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "Weight of the squared ln error of the seconds at the reference: the machine's "
 		  "speed (default 0)",
 		  "W" },
+		{ "line-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.line_weight,
+		  "Weight of the cost lines' mean squared relative miss, seconds = fixed + cost x "
+		  "switches: where the machine's time goes (default 0)",
+		  "W" },
 		{ "machine-out", 0, 0, G_OPTION_ARG_FILENAME, &c.machine_out,
 		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
@@ -492,6 +503,7 @@ int tuner_cmd_fit(int argc, char **argv)
 		FLAG_REAL(&c.time_weight, 0, 1e6, FLAG_CLOSED),
 		FLAG_REAL(&c.switch_weight, 0, 1e6, FLAG_CLOSED),
 		FLAG_REAL(&c.seconds_weight, 0, 1e6, FLAG_CLOSED),
+		FLAG_REAL(&c.line_weight, 0, 1e6, FLAG_CLOSED),
 	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit the model's parameters to real plans");

@@ -92,6 +92,31 @@ static void cost_line(const double *switches, const double *seconds, size_t n, d
 	*switch_us = c1 * 1e6;
 }
 
+/* The real and the simulated cost line through the settings that have a real ratio, a real
+ * switch count and simulated ones (the settings rank_switches compares). */
+static void cost_lines(const RealPlan *real, const SimSetting *sim, double *real_fixed_s,
+		       double *real_switch_us, double *sim_fixed_s, double *sim_switch_us)
+{
+	const guint n_all = real->settings->len;
+	g_autofree double *rc = g_new(double, n_all), *sc = g_new(double, n_all);
+	g_autofree double *rs = g_new(double, n_all), *ss = g_new(double, n_all);
+	guint n = 0;
+
+	for (guint i = 0; i < n_all; i++) {
+		const RealSetting *r = real_plan_setting(real, i);
+
+		if (r->pairs == 0 || !isfinite(sim[i].ratio) || !isfinite(r->median_ctxt) ||
+		    !isfinite(sim[i].switches))
+			continue;
+		rc[n] = r->median_ctxt;
+		rs[n] = r->median_seconds;
+		sc[n] = sim[i].switches;
+		ss[n++] = sim[i].runtime_ns * 1e-9;
+	}
+	cost_line(rc, rs, n, real_fixed_s, real_switch_us);
+	cost_line(sc, ss, n, sim_fixed_s, sim_switch_us);
+}
+
 void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySignificance sig,
 		      FidelityMetrics *out)
 {
@@ -99,7 +124,6 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 	g_autofree double *rr = g_new(double, n_all), *sr = g_new(double, n_all);
 	g_autofree double *rg = g_new(double, n_all);
 	g_autofree double *rc = g_new(double, n_all), *sc = g_new(double, n_all);
-	g_autofree double *rs = g_new(double, n_all), *ss = g_new(double, n_all);
 	double sq_time = 0, sq_switches = 0;
 	guint nc = 0, nt = 0, ns = 0;
 
@@ -120,8 +144,6 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 			nt++;
 		}
 		if (isfinite(r->median_ctxt) && isfinite(sim[i].switches)) {
-			rs[nc] = r->median_seconds;
-			ss[nc] = sim[i].runtime_ns * 1e-9;
 			rc[nc] = r->median_ctxt;
 			sc[nc++] = sim[i].switches;
 			if (r->median_ctxt > 0 && sim[i].switches > 0) {
@@ -143,8 +165,8 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 	out->span_ratio = out->real_span > 0 ? out->sim_span / out->real_span : NAN;
 	out->rms_log_time = nt ? sqrt(sq_time / nt) : NAN;
 	out->rms_log_switches = ns ? sqrt(sq_switches / ns) : NAN;
-	cost_line(rc, rs, nc, &out->real_fixed_s, &out->real_switch_us);
-	cost_line(sc, ss, nc, &out->sim_fixed_s, &out->sim_switch_us);
+	cost_lines(real, sim, &out->real_fixed_s, &out->real_switch_us, &out->sim_fixed_s,
+		   &out->sim_switch_us);
 
 	const RealSetting *ref = real_plan_setting(real, real->reference_index);
 
@@ -211,6 +233,20 @@ double fidelity_loss(const RealPlan *real, const SimSetting *sim, const Fidelity
 			seconds = weights->seconds_weight * d * d;
 		}
 	}
+	double line = 0;
+
+	if (weights->line_weight > 0) {
+		double rf, rs, sf, ss;
+
+		cost_lines(real, sim, &rf, &rs, &sf, &ss);
+		if (rf > 0 && rs > 0) { /* a real line to compare with */
+			if (!isfinite(sf) || !isfinite(ss))
+				return INFINITY;
+			double df = (sf - rf) / rf, ds = (ss - rs) / rs;
+
+			line = weights->line_weight * (df * df + ds * ds) / 2;
+		}
+	}
 	return (nt ? weights->time_weight * time / nt : 0) +
-	       (nc ? weights->switch_weight * switches / nc : 0) + seconds;
+	       (nc ? weights->switch_weight * switches / nc : 0) + seconds + line;
 }

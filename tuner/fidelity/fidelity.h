@@ -45,8 +45,13 @@
  *   time_weight   * mean over settings of (ln sim ratio    - ln real median ratio)^2
  * + switch_weight * mean over settings of (ln sim switches - ln real median switches)^2
  * + seconds_weight * (ln sim seconds - ln real median seconds at the reference)^2
+ * + line_weight * (df^2 + ds^2) / 2, df and ds the cost lines' relative misses
+ *                 (sim fixed_s - real fixed_s) / real fixed_s and the same of switch_us
  * the second term holding the switches' scale as well as their ranking, the third the machine's
- * speed (seconds_ratio_ref), which the ratios cannot see.
+ * speed (seconds_ratio_ref), which the ratios cannot see, the fourth where that speed goes: the
+ * messages or the switches (relative, not ln, misses: a simulated line may cross 0). The fourth
+ * is left out when the real line is undetermined or not above 0 in both, and is +inf when the
+ * simulated line is undetermined.
  */
 #ifndef TUNER_FIDELITY_FIDELITY_H
 #define TUNER_FIDELITY_FIDELITY_H
@@ -113,7 +118,7 @@ gboolean fidelity_metrics_ok(const FidelityMetrics *m);
 double fidelity_spearman(const double *x, const double *y, size_t n);
 
 typedef struct {
-	double time_weight, switch_weight, seconds_weight;
+	double time_weight, switch_weight, seconds_weight, line_weight;
 } FidelityLoss;
 
 /* The fit's loss of one plan (above); +inf when a simulated value is missing or not positive. */
