@@ -120,8 +120,10 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 		c->tol,
 		(guint64)(flag_given(&c->f.wc.sim.flags, &c->f.wc.sim.seed) ? c->f.wc.sim.seed : 1)
 	};
-	run->w = (FidelityLoss){ c->time_weight, c->switch_weight, c->seconds_weight,
-				 c->line_weight };
+	run->w = (FidelityLoss){ .time_weight = c->time_weight,
+				 .switch_weight = c->switch_weight,
+				 .seconds_weight = c->seconds_weight,
+				 .line_weight = c->line_weight };
 	return TRUE;
 }
 

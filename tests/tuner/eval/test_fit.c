@@ -164,7 +164,7 @@ static void test_loss(void **state)
 	linsched_machine_builtin(&base);
 	g_autoptr(PlanSet) set = synthetic_plan(*state, &wc, ev, 300);
 	const FitParam *p[] = { fit_param_find("footprint") };
-	const FidelityLoss w = { 1.0, 0.5, 0, 0 };
+	const FidelityLoss w = { .time_weight = 1.0, .switch_weight = 0.5 };
 	PlanSim ps = { &wc, 1, ev, FALSE };
 	FitProblem fp;
 	SimSetting **sims = NULL;
@@ -208,7 +208,7 @@ static void test_recovers(void **state)
 	g_autoptr(Evaluator) ev = evaluator_new(&config);
 	struct linsched_machine base;
 	const FitParam *p[] = { fit_param_find("footprint") };
-	const FidelityLoss w = { 1.0, 0.5, 0, 0 };
+	const FidelityLoss w = { .time_weight = 1.0, .switch_weight = 0.5 };
 	const FitOptions o = {
 		.starts = 2, .max_iter = 60, .range = 20, .step = 0.1, .tol = 1e-3, .seed = 7
 	};

@@ -116,7 +116,7 @@ static void test_metrics(void **state)
 	assert_false(m.switches_ok);
 	assert_false(fidelity_metrics_ok(&m));
 
-	const FidelityLoss w = { 1.0, 0.5, 0, 0 };
+	const FidelityLoss w = { .time_weight = 1.0, .switch_weight = 0.5 };
 	assert_close(fidelity_loss(real, sim, &w), st / 4 + 0.5 * sc / 4, 1e-12);
 
 	/* The machine's speed: a reference simulated in 2 s against the real 1 s adds
@@ -127,7 +127,7 @@ static void test_metrics(void **state)
 	slow[0].runtime_ns = 2e9;
 	fidelity_metrics(real, slow, FIDELITY_SIG_T, &m);
 	assert_close(m.seconds_ratio_ref, 2.0, 1e-12);
-	const FidelityLoss ws = { 1.0, 0.5, 3.0, 0 };
+	const FidelityLoss ws = { .time_weight = 1.0, .switch_weight = 0.5, .seconds_weight = 3.0 };
 	assert_close(fidelity_loss(real, slow, &ws), st / 4 + 0.5 * sc / 4 + 3.0 * log(2) * log(2),
 		     1e-12);
 	assert_close(fidelity_loss(real, sim, &ws), st / 4 + 0.5 * sc / 4, 1e-12);
@@ -255,7 +255,7 @@ static void test_loss_refuses_missing(void **state)
 	SimSetting sim[] = {
 		{ 1, 1000, 0, 0 }, { 0.5, 400, 0, 0 }, { 1.5, 3000, 0, 0 }, { 1.025, 1100, 0, 0 }
 	};
-	const FidelityLoss w = { 1.0, 1.0, 0, 0 };
+	const FidelityLoss w = { .time_weight = 1.0, .switch_weight = 1.0 };
 
 	assert_close(fidelity_loss(real, sim, &w), 0, 1e-24);
 	sim[1].switches = 0;
@@ -297,7 +297,7 @@ static void test_cost_line(void **state)
 
 	/* The loss's line term: (0.1 - 0.2) / 0.2 = -0.5 and (300 - 800) / 800 = -0.625, so
 	 * (0.25 + 0.390625) / 2 = 0.3203125 a unit of weight. */
-	const FidelityLoss line = { 0, 0, 0, 2.0 };
+	const FidelityLoss line = { .line_weight = 2.0 };
 	assert_close(fidelity_loss(real, sim, &line), 2 * 0.3203125, 1e-9);
 
 	for (int i = 0; i < 4; i++)
