@@ -5,7 +5,9 @@
 #
 # Columns: seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,
 # migration_cost_ns,seconds,wall_s,ctxt,rc,knobs, and with STEAL_FILE (run-plan.sh's steal.txt)
-# steal_ppm,stall_ns.  "seconds" is the benchmark's own "Time:" (the time from releasing the tasks
+# steal_ppm,stall_ns, and shared_pct when the steal file has it (run-plan.sh's since it samples
+# where the host puts the vCPU threads: the share of the run, in percent, in which the runnable
+# vCPU threads sat on fewer host CPUs than they are; empty for a run never sampled so).  "seconds" is the benchmark's own "Time:" (the time from releasing the tasks
 # to the last exit); wall_s is the guest's monotonic clock around the whole command (it includes
 # creating the tasks).  Knob values are the ones read back.  steal_ppm is the share of the time
 # the vCPUs wanted to run that the host did not run them, stall_ns the mean length of such a wait.
@@ -27,10 +29,12 @@ with_guest=0
 if grep -q '^LST run .* setting=stalls ' "$1"; then with_guest=1; fi
 with_forks=0
 if grep -q '^LST forks ' "$1"; then with_forks=1; fi
+with_shared=0
+if [ $# -eq 2 ] && awk 'NF >= 4 { found = 1; exit } END { exit !found }' "$2"; then with_shared=1; fi
 
-awk -v with_steal=$(($# == 2)) -v with_guest=$with_guest -v with_forks=$with_forks '
-FILENAME == ARGV[1] { sp[$1] = $2; sn[$1] = $3; next }
-BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "", with_forks ? ",forks,parent_flips,flips_first,flips_last,fork_flips" : "" }
+awk -v with_steal=$(($# == 2)) -v with_guest=$with_guest -v with_forks=$with_forks -v with_shared=$with_shared '
+FILENAME == ARGV[1] { sp[$1] = $2; sn[$1] = $3; sh[$1] = (NF >= 4 && $4 >= 0) ? $4 : ""; next }
+BEGIN { printf "seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,migration_cost_ns,seconds,wall_s,ctxt,rc,knobs%s%s%s%s\n", with_steal ? ",steal_ppm,stall_ns" : "", with_shared ? ",shared_pct" : "", with_guest ? ",guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct" : "", with_forks ? ",forks,parent_flips,flips_first,flips_last,fork_flips" : "" }
 # The forks of a run: keep the list of the command that forked most (the first such on a tie).
 $1 == "LST" && $2 == "forks" {
     q = n = l = ""
@@ -65,6 +69,7 @@ $1 == "LST" && $2 == "run" {
         f["min_granularity_ns"], f["wakeup_granularity_ns"], f["migration_cost_ns"], secs, wall, ctxt,
         f["rc"], f["knobs"]
     if (with_steal) printf ",%s,%s", sp[f["seq"]], sn[f["seq"]]
+    if (with_shared) printf ",%s", sh[f["seq"]]
     if (with_guest) { printf ",%s,%s,%s", gp, gn, gc; gp = gn = gc = "" }
     if (with_forks) {
         q = f["seq"]

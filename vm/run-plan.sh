@@ -14,8 +14,10 @@
 #   host.txt     key=value facts seen from the host: accel, boot_s, elapsed_s, status, ...
 #   timeline.txt "<seconds since qemu start> <line>" for every begin/start/run/end line, so the
 #                host-side wall time of each run is known
-#   steal.txt    "seq steal_ppm stall_ns" for every run: what the host took from the vCPUs while
-#                the run's command ran (their threads' schedstat; tuner/vm/vm_steal.h)
+#   steal.txt    "seq steal_ppm stall_ns shared_pct" for every run: what the host took from the
+#                vCPUs while the run's command ran (their threads' schedstat; tuner/vm/vm_steal.h),
+#                and the share of that time the runnable vCPU threads sat on fewer host CPUs than
+#                they are, taking turns (-1: never two runnable when sampled)
 # Exit status: 0 the guest reached "LST end"; 2 silent for SILENCE_S seconds (killed);
 # 3 kernel panic; 4 qemu exited before "LST end"; 1 usage or setup error.
 set -euo pipefail
@@ -63,6 +65,7 @@ command -v qemu-system-x86_64 >/dev/null || lst_die "qemu-system-x86_64 missing:
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/lst-vm.XXXXXX")
 qpid=
+placement_pid=
 hog_pids=()
 # Waits for them to go: a busy host may not have run a killed hog's exit yet when this returns.
 stop_hogs() {
@@ -74,6 +77,7 @@ stop_hogs() {
 }
 cleanup() {
     [ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+    [ -n "$placement_pid" ] && kill "$placement_pid" 2>/dev/null
     stop_hogs
     rm -rf "$work"
 }
@@ -175,8 +179,42 @@ vcpu_time() {
     done
     [ "$n" -gt 0 ] && echo "$run $wait $pre"
 }
+
+# Where the host put the runnable vCPU threads, every 0.1 s while qemu runs: "<epoch s>
+# <runnable vCPU threads> <host CPUs they sit on>" (each one's CPU: field 39 of its stat). A
+# loaded host's balancer moves them: beside two hogs on two CPUs the two vCPUs share one host CPU,
+# taking turns, about half the time, in spells of about a second (vm/README.md, "Placement").
+# Builtins only, so that the sampling costs the host next to nothing.
+vcpu_placement() {
+    local t comm stat n on tick
+    local -a f
+    exec {tick}<> <(:)
+    while kill -0 "$qpid" 2>/dev/null; do
+        n=0 on=" "
+        for t in /proc/"$qpid"/task/*; do
+            read -r comm <"$t/comm" 2>/dev/null || continue
+            case $comm in "CPU "*/*) ;; *) continue ;; esac
+            read -r stat <"$t/stat" 2>/dev/null || continue
+            read -ra f <<<"${stat##*) }"
+            [ "${f[0]}" = R ] || continue
+            n=$((n + 1))
+            case $on in *" ${f[36]} "*) ;; *) on="$on${f[36]} " ;; esac
+        done
+        read -ra f <<<"$on"
+        echo "$EPOCHREALTIME $n ${#f[@]}"
+        read -r -t 0.1 -u "$tick" _ || true
+    done
+}
+
+# Of the samples since $1 in which two or more vCPU threads were runnable, the share in which
+# they sat on fewer host CPUs than they are, in percent; -1 without such samples.
+vcpu_shared_pct() {
+    awk -v since="$1" 'NF == 3 && $1 >= since && $2 >= 2 { n++; if ($3 < $2) s++ }
+        END { if (n) printf "%d", 100 * s / n + 0.5; else printf "-1" }' "$work/placement.txt"
+}
 steal_seq=
 steal_at=
+steal_since=
 printf '%q ' qemu-system-x86_64 "${qemu_args[@]}" >"$out/qemu-cmdline.txt"
 echo >>"$out/qemu-cmdline.txt"
 
@@ -189,6 +227,8 @@ done
 start=$EPOCHREALTIME
 exec 3< <(exec qemu-system-x86_64 "${qemu_args[@]}" </dev/null 2>"$work/qemu.err")
 qpid=$!
+vcpu_placement >"$work/placement.txt" &
+placement_pid=$!
 status=incomplete
 boot_s=-
 panic=0
@@ -214,8 +254,8 @@ while :; do
         if [ -n "$steal_seq" ]; then
             now=$(vcpu_time)
             [ -n "$now" ] && [ -n "$steal_at" ] &&
-                echo "$steal_seq $steal_at $now" | awk '{ r = $5 - $2; w = $6 - $3; s = $7 - $4
-                    if (r >= 0 && w >= 0 && r + w > 0) printf "%s %d %d\n", $1, w * 1e6 / (r + w) + 0.5, (s > 0 ? w / s + 0.5 : -1) }' >>"$out/steal.txt"
+                echo "$steal_seq $steal_at $now $(vcpu_shared_pct "$steal_since")" | awk '{ r = $5 - $2; w = $6 - $3; s = $7 - $4
+                    if (r >= 0 && w >= 0 && r + w > 0) printf "%s %d %d %d\n", $1, w * 1e6 / (r + w) + 0.5, (s > 0 ? w / s + 0.5 : -1), $8 }' >>"$out/steal.txt"
             steal_seq=
         fi
         case $line in
@@ -223,6 +263,7 @@ while :; do
             steal_seq=${line#LST start seq=}
             steal_seq=${steal_seq%% *}
             steal_at=$(vcpu_time)
+            steal_since=$EPOCHREALTIME
             ;;
         esac
         ;;

@@ -123,10 +123,17 @@ fork_csv=$("$here/lines-to-csv.sh" "$work/fork-lines" | cut -d, -f1,13-)
 [ "$(tr '\n' ' ' <<<"$fork_csv")" = "seq,forks,parent_flips,flips_first,flips_last,fork_flips 0,4,12,12,30,12;9;10;30 1,,,,, 2,3,5,5,5,5;4;5 " ] ||
     fail "lines-to-csv.sh: the forks columns: $(tr '\n' '|' <<<"$fork_csv")"
 
-# The host measured the steal of both runs: a share below one million ppm and a stall length
-# (-1 when no preemption was counted).
+# A steal file with the placement's column gives shared_pct, empty where it was never sampled.
+printf '%s\n' '0 500000 2000000 42' '1 510000 -1 -1' >"$work/steal-4"
+shared_csv=$("$here/lines-to-csv.sh" "$work/fork-lines" "$work/steal-4" | cut -d, -f1,13-15)
+[ "$(tr '\n' ' ' <<<"$shared_csv")" = "seq,steal_ppm,stall_ns,shared_pct 0,500000,2000000,42 1,510000,-1, 2,,, " ] ||
+    fail "lines-to-csv.sh: the shared_pct column: $(tr '\n' '|' <<<"$shared_csv")"
+
+# The host measured the steal of both runs: a share below one million ppm, a stall length (-1
+# when no preemption was counted) and the share of the run the runnable vCPU threads shared a
+# host CPU (-1 when two were never runnable at a sample).
 steal=$work/out/steal.txt
-[ "$(grep -Ec '^[012] [0-9]{1,6} (-1|[0-9]+)$' "$steal")" -eq 3 ] ||
+[ "$(grep -Ec '^[012] [0-9]{1,6} (-1|[0-9]+) (-1|[0-9]{1,3})$' "$steal")" -eq 3 ] ||
     fail "steal.txt: expected a line for each run, got: $(tr '\n' '|' <"$steal")"
 [ "$("$here/lines-to-csv.sh" "$lines" "$steal" | grep -Ec ',ok,[0-9]+,(-1|[0-9]+),')" -eq 2 ] ||
     fail "lines-to-csv.sh did not join the steal columns"
