@@ -3,6 +3,7 @@
  */
 #include "linsched/machine.h"
 
+#include "kernel-extract/sched.h"
 #include "linsched/cache.h"
 
 #include <stdarg.h>
@@ -106,6 +107,9 @@ static const struct key keys[] = {
 	{ "steal", "stall_cv_pct", M(stall_cv_pct), USED },
 	{ "steal", "host_hz", 0, USED },
 	{ "steal", "host_lead_ns", M(host_lead_ns), USED },
+	{ "steal", "host_cpus", M(host_cpus), USED },
+	{ "steal", "shared_ns", M(shared_ns), USED },
+	{ "steal", "apart_ns", M(apart_ns), USED },
 	{ "launch", "wakee_flips", M(launch_wakee_flips), USED },
 	{ "noise", "noise_ppm", M(noise_ppm), USED },
 	{ "noise", "noise_ns", M(noise_ns), USED },
@@ -196,6 +200,9 @@ static bool set_value(struct linsched_machine *m, struct capacity *cap, const st
 			    "cache_ways: %" G_GUINT64_FORMAT
 			    " is more than %d (0: fully associative)",
 			    v, CACHE_MAX_WAYS);
+	if (strcmp(k->name, "host_cpus") == 0 && v >= SCHED_MAX_CPUS)
+		return fail(error, path, line, "host_cpus: %" G_GUINT64_FORMAT " is not below %d",
+			    v, SCHED_MAX_CPUS);
 	if (strcmp(k->name, "wakee_flips") == 0 && v > 1000000)
 		return fail(error, path, line,
 			    "wakee_flips: %" G_GUINT64_FORMAT " is more than 1000000", v);
@@ -278,6 +285,13 @@ static bool parse(const char *text, const char *path, struct linsched_machine *m
 		return fail(error, path, 0, "[noise]: noise_ppm needs noise_ns, the mean stall");
 	if (m->long_ppm && m->long_ns == 0)
 		return fail(error, path, 0, "[noise]: long_ppm needs long_ns, the mean long stall");
+	if (!m->shared_ns != !m->apart_ns || (m->shared_ns && !m->host_cpus))
+		return fail(error, path, 0,
+			    "[steal]: spells need shared_ns, apart_ns and host_cpus, all three");
+	if (m->host_cpus && !m->shared_ns)
+		return fail(error, path, 0,
+			    "[steal]: host_cpus alone would replace every run's measured steal; it "
+			    "takes spells (shared_ns, apart_ns)");
 	return true;
 }
 

@@ -38,7 +38,10 @@
  *               is held by the host, in parts per million), stall_ns (the mean length of one
  *               such stall) and stall_cv_pct (their coefficient of variation in percent, 100 by
  *               default: exponential); no steal by default. host_hz and host_lead_ns put the
- *               stalls on the host's ticks (linsched_costs, sim.h); 0 or absent: at random
+ *               stalls on the host's ticks (linsched_costs, sim.h); 0 or absent: at random.
+ *               host_cpus, shared_ns and apart_ns: spells in which the CPUs share host_cpus
+ *               host CPUs in turns, between spells on CPUs of their own with the steal (sim.h);
+ *               0 or absent: none
  *   [noise]     the machine's own stalls, which a guest sees even on an idle host (under
  *               emulation: its interrupts, translation, the emulator's housekeeping): noise_ppm,
  *               noise_ns, noise_cv_pct, as [steal]'s; `linsched probe` measures them. They add
@@ -127,6 +130,8 @@ struct linsched_machine {
 	/* The wakee_flips a benchmark's parent brings from the shell that starts it ([launch]). */
 	uint64_t launch_wakee_flips;
 	uint64_t host_lead_ns; /* how long before the guest's ticks the host's come */
+	/* Spells of turns on host_cpus host CPUs and spells apart (sim.h); 0: none. */
+	uint64_t host_cpus, shared_ns, apart_ns;
 	/* The machine's own stalls, on top of the host's: the same model, independent of it. */
 	uint64_t noise_ppm;
 	uint64_t noise_ns;

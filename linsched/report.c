@@ -86,8 +86,16 @@ static void write_knobs(struct json_writer *w, const struct linsched_config *cfg
 		json_uint(w, cfg->costs.host_cpus);
 		json_key(w, "turn_ns");
 		json_uint(w, cfg->costs.stall_ns);
+		if (cfg->costs.shared_ns) {
+			json_key(w, "shared_ns");
+			json_uint(w, cfg->costs.shared_ns);
+			json_key(w, "apart_ns");
+			json_uint(w, cfg->costs.apart_ns);
+		}
 		if (cfg->costs.host_hz) {
-			write_host_ticks(w, &cfg->costs);
+			/* Once: the steal of the spells apart wrote them. */
+			if (!cfg->costs.steal_ppm)
+				write_host_ticks(w, &cfg->costs);
 		} else {
 			json_key(w, "turn_cv");
 			json_double(w, cfg->costs.stall_cv);
@@ -302,6 +310,13 @@ void report_variation(GString *out, const struct linsched_config *cfg, const cha
 			prefix, cfg->nr_cpus, c->host_cpus, c->host_cpus == 1 ? "" : "s",
 			(double)c->stall_ns / 1e6, c->stall_cv,
 			100.0 * (1.0 - (double)c->host_cpus / (double)cfg->nr_cpus));
+	if (c->shared_ns)
+		g_string_append_printf(out,
+				       "%sthe host moves them: spells of those turns, %g ms on "
+				       "average, between spells on CPUs of their own%s, %g ms\n",
+				       prefix, (double)c->shared_ns / 1e6,
+				       c->steal_ppm ? " with that steal" : "",
+				       (double)c->apart_ns / 1e6);
 	if (c->data_cache_lines)
 		g_string_append_printf(out,
 				       "%sdata in flight: a cache of %" G_GUINT64_FORMAT

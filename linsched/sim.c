@@ -22,7 +22,8 @@
 enum event_kind {
 	EV_CPU,
 	EV_TIMER,
-	EV_STALL /* + the stall source: a CPU's stall_ev[source] */
+	EV_SPELL, /* the host moves the CPUs between sharing host CPUs and CPUs of their own */
+	EV_STALL  /* + the stall source: a CPU's stall_ev[source] */
 };
 
 /* The independent sources of stalls: the host's steal, the machine's own noise, short and long. */
@@ -122,7 +123,8 @@ struct linsched_sim {
 	struct sched_debug debug; /* the -DSCHED_DEBUG build's checks (unused otherwise) */
 	gsl_rng *cost_rng;	  /* costs.jitter_cv > 0 only */
 	struct stall_model stalls[NR_STALL_SOURCES];
-	/* Stall events always pending: one per CPU of each source on, one per host CPU in turns. */
+	/* Stall events always pending: one per CPU of each source on, one per host CPU in turns,
+	 * and the end of the current spell. */
 	size_t stall_events;
 	uint64_t stalled_mask; /* CPUs in a stall */
 	/* A reschedule may have to wait (resched_held_mask): not under full preemption without
@@ -132,6 +134,11 @@ struct linsched_sim {
 	 * and the host CPUs no CPU holds. */
 	unsigned int turn_queue[SCHED_MAX_CPUS];
 	unsigned int turn_head, turn_waiting, turns_free;
+	/* Spells (costs.shared_ns, apart_ns): whether the CPUs now share host CPUs in turns (always,
+	 * with host_cpus alone), the current spell's end, and the stream that draws the spells. */
+	bool in_turns;
+	struct event spell_ev;
+	gsl_rng *spell_rng;
 };
 
 static inline struct linsched_task *task_of_ts(const struct task_struct *ts)
@@ -175,6 +182,9 @@ void linsched_config_set_machine(struct linsched_config *cfg, const struct linsc
 		.stall_ns = m->stall_ns,
 		.host_hz = m->host_hz,
 		.host_lead_ns = m->host_lead_ns,
+		.host_cpus = (unsigned int)m->host_cpus,
+		.shared_ns = m->shared_ns,
+		.apart_ns = m->apart_ns,
 		.stall_cv = (double)m->stall_cv_pct / 100.0,
 		.noise_ppm = m->noise_ppm,
 		.noise_ns = m->noise_ns,
@@ -307,9 +317,21 @@ bool linsched_config_validate(const struct linsched_config *cfg, GError **error)
 			    cfg->costs.host_cpus, cfg->nr_cpus, cfg->nr_cpus - 1);
 		return false;
 	}
-	if (cfg->costs.host_cpus && cfg->costs.steal_ppm) {
+	if (!cfg->costs.shared_ns != !cfg->costs.apart_ns) {
 		g_set_error(error, CONFIG_ERROR, 1,
-			    "--host-cpus: the CPUs' turns replace --steal's stalls; give one");
+			    "--shared-ns, --apart-ns: spells alternate between the two; give both");
+		return false;
+	}
+	if (cfg->costs.shared_ns && !cfg->costs.host_cpus) {
+		g_set_error(
+			error, CONFIG_ERROR, 1,
+			"--shared-ns: the CPUs share --host-cpus host CPUs in its spells; give it");
+		return false;
+	}
+	if (cfg->costs.host_cpus && cfg->costs.steal_ppm && !cfg->costs.shared_ns) {
+		g_set_error(error, CONFIG_ERROR, 1,
+			    "--host-cpus: the CPUs' turns replace --steal's stalls; give one, or "
+			    "spells of each (--shared-ns, --apart-ns)");
 		return false;
 	}
 	if (cfg->costs.host_hz && !linsched_hz_valid(cfg->costs.host_hz)) {
@@ -491,6 +513,14 @@ static uint64_t stall_draw(const struct stall_model *m, bool stall)
 	return (uint64_t)llround(gsl_ran_exponential(m->rng, mean)) + 1;
 }
 
+/* The first of the host's ticks after now (m on its grid). */
+static uint64_t host_tick_after(const struct linsched_sim *sim, const struct stall_model *m)
+{
+	uint64_t lead = sim->cfg.costs.host_lead_ns;
+
+	return ((sim->now + lead) / m->grid_ns + 1) * m->grid_ns - lead;
+}
+
 /*
  * A CPU's first stall on the host's tick grid: at one of the host ticks of an average cycle (a
  * run and a stall), drawn uniformly, so that the CPUs start at different points of it and not
@@ -500,23 +530,20 @@ static uint64_t grid_first_stall(struct linsched_sim *sim, const struct stall_mo
 {
 	double cycle = grid_mean_ticks(m, false) + grid_mean_ticks(m, true);
 	unsigned long k = gsl_rng_uniform_int(m->rng, (unsigned long)lround(cycle));
-	uint64_t first = m->grid_ns - sim->cfg.costs.host_lead_ns;
 
-	return first + k * m->grid_ns;
+	return host_tick_after(sim, m) + k * m->grid_ns;
 }
 
 /*
- * Turns a source of stalls on (ppm > 0): a stream of its own, seeded by the simulation's seed and
- * salt, so that a source changes when things happen, not what the tasks or the other source
- * draw; and the first run until a stall on every CPU.
+ * A source of stalls (the steal source's also draws the turns): a stream of its own, seeded by
+ * the simulation's seed and salt, so that a source changes when things happen, not what the
+ * tasks or the other sources draw.
  */
-static void stall_source_init(struct linsched_sim *sim, enum stall_source src, uint64_t ppm,
-			      uint64_t mean_ns, double cv, uint64_t salt)
+static void stall_model_init(struct linsched_sim *sim, enum stall_source src, uint64_t ppm,
+			     uint64_t mean_ns, double cv, uint64_t salt)
 {
 	struct stall_model *m = &sim->stalls[src];
 
-	if (!ppm)
-		return;
 	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), ppm, mean_ns, cv, 0 };
 	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
 	if (src == STALL_STEAL && sim->cfg.costs.host_hz)
@@ -526,35 +553,80 @@ static void stall_source_init(struct linsched_sim *sim, enum stall_source src, u
 
 		event_init(ev);
 		ev->kind = EV_STALL + (int)src;
-		event_schedule(&sim->events, ev,
-			       m->grid_ns ? grid_first_stall(sim, m) : stall_draw(m, false));
 	}
+}
+
+/* Starts a source's stalls (ppm > 0): the first run until a stall on every CPU, from now. */
+static void stall_source_start(struct linsched_sim *sim, enum stall_source src)
+{
+	const struct stall_model *m = &sim->stalls[src];
+
+	if (!m->ppm)
+		return;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++)
+		event_schedule(&sim->events, &sim->cpus[i].stall_ev[src],
+			       m->grid_ns ? grid_first_stall(sim, m)
+					  : sim->now + stall_draw(m, false));
 	sim->stall_events += sim->cfg.nr_cpus;
 }
 
-/*
- * Turns in place of the host's independent stalls (costs.host_cpus): every CPU starts halted,
- * with nothing to run, and all host CPUs free; work arriving hands them out (turns_settle). The
- * steal source's stream draws the turns.
- */
-static void turns_init(struct linsched_sim *sim, uint64_t salt)
+/* Turns a source of stalls on, from the start (ppm > 0). */
+static void stall_source_init(struct linsched_sim *sim, enum stall_source src, uint64_t ppm,
+			      uint64_t mean_ns, double cv, uint64_t salt)
 {
-	const struct linsched_costs *c = &sim->cfg.costs;
-	struct stall_model *m = &sim->stalls[STALL_STEAL];
+	if (!ppm)
+		return;
+	stall_model_init(sim, src, ppm, mean_ns, cv, salt);
+	stall_source_start(sim, src);
+}
 
-	*m = (struct stall_model){ gsl_rng_alloc(gsl_rng_taus2), 0, c->stall_ns, c->stall_cv,
-				   c->host_hz ? NSEC_PER_SEC / c->host_hz : 0 };
-	gsl_rng_set(m->rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
+/*
+ * Turns in place of the host's independent stalls (costs.host_cpus), at the start: every CPU
+ * halted, with nothing to run, and all host CPUs free; work arriving hands them out
+ * (turns_settle).
+ */
+static void turns_init(struct linsched_sim *sim)
+{
 	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
 		struct linsched_cpu *cpu = &sim->cpus[i];
 
-		event_init(&cpu->stall_ev[STALL_STEAL]);
-		cpu->stall_ev[STALL_STEAL].kind = EV_STALL + STALL_STEAL;
 		cpu->turn = TURN_HALTED;
 		cpu->held[STALL_STEAL] = cpu->stalled = true;
 		sim->stalled_mask |= 1ULL << i;
 	}
-	sim->turns_free = c->host_cpus;
+	sim->turns_free = sim->cfg.costs.host_cpus;
+	sim->in_turns = true;
+}
+
+/* The current spell's end: exponential, of the mean of its kind (the host moves at random). */
+static void spell_schedule(struct linsched_sim *sim)
+{
+	const struct linsched_costs *c = &sim->cfg.costs;
+	double mean = (double)(sim->in_turns ? c->shared_ns : c->apart_ns);
+	uint64_t len = (uint64_t)llround(gsl_ran_exponential(sim->spell_rng, mean)) + 1;
+
+	event_schedule(&sim->events, &sim->spell_ev, sim->now + len);
+}
+
+/*
+ * Spells (costs.shared_ns, apart_ns), at the start: a stream of their own, and the first spell
+ * drawn by the share of the time each kind takes, so that a run starts anywhere in them.
+ */
+static void spells_init(struct linsched_sim *sim, uint64_t salt)
+{
+	const struct linsched_costs *c = &sim->cfg.costs;
+	double shared = (double)c->shared_ns / ((double)c->shared_ns + (double)c->apart_ns);
+
+	sim->spell_rng = gsl_rng_alloc(gsl_rng_taus2);
+	gsl_rng_set(sim->spell_rng, (unsigned long)mix64(sim->cfg.seed ^ salt));
+	event_init(&sim->spell_ev);
+	sim->spell_ev.kind = EV_SPELL;
+	sim->stall_events++;
+	if (gsl_rng_uniform(sim->spell_rng) < shared)
+		turns_init(sim);
+	else
+		stall_source_start(sim, STALL_STEAL);
+	spell_schedule(sim);
 }
 
 struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
@@ -592,11 +664,16 @@ struct linsched_sim *linsched_sim_new(const struct linsched_config *cfg)
 		sim->cost_rng = gsl_rng_alloc(gsl_rng_taus2);
 		gsl_rng_set(sim->cost_rng, (unsigned long)mix64(cfg->seed ^ 0x636f737473ULL));
 	}
-	if (cfg->costs.host_cpus)
-		turns_init(sim, 0x737465616cULL);
+	/* The turns too are the steal source's: its stream draws them. */
+	if (cfg->costs.host_cpus || cfg->costs.steal_ppm)
+		stall_model_init(sim, STALL_STEAL, cfg->costs.steal_ppm, cfg->costs.stall_ns,
+				 cfg->costs.stall_cv, 0x737465616cULL);
+	if (cfg->costs.shared_ns)
+		spells_init(sim, 0x7370656c6c73ULL);
+	else if (cfg->costs.host_cpus)
+		turns_init(sim);
 	else
-		stall_source_init(sim, STALL_STEAL, cfg->costs.steal_ppm, cfg->costs.stall_ns,
-				  cfg->costs.stall_cv, 0x737465616cULL);
+		stall_source_start(sim, STALL_STEAL);
 	stall_source_init(sim, STALL_NOISE, cfg->costs.noise_ppm, cfg->costs.noise_ns,
 			  cfg->costs.noise_cv, 0x6e6f697365ULL);
 	stall_source_init(sim, STALL_NOISE_LONG, cfg->costs.long_ppm, cfg->costs.long_ns,
@@ -620,6 +697,8 @@ void linsched_sim_free(struct linsched_sim *sim)
 	g_ptr_array_free(sim->tasks, TRUE);
 	if (sim->cost_rng)
 		gsl_rng_free(sim->cost_rng);
+	if (sim->spell_rng)
+		gsl_rng_free(sim->spell_rng);
 	for (int src = 0; src < NR_STALL_SOURCES; src++)
 		if (sim->stalls[src].rng)
 			gsl_rng_free(sim->stalls[src].rng);
@@ -1181,10 +1260,7 @@ static uint64_t turn_end_time(const struct linsched_sim *sim)
 
 	if (!m->grid_ns)
 		return sim->now + stall_draw(m, true);
-	uint64_t lead = sim->cfg.costs.host_lead_ns;
-	uint64_t next = ((sim->now + lead) / m->grid_ns + 1) * m->grid_ns - lead;
-
-	return next - m->grid_ns +
+	return host_tick_after(sim, m) - m->grid_ns +
 	       grid_ticks(m, fmax(1.0, (double)m->mean_ns / (double)m->grid_ns));
 }
 
@@ -1275,6 +1351,86 @@ static bool turns_settle(struct linsched_sim *sim)
 	return changed;
 }
 
+/* ---- spells: the host moves the CPUs between shared host CPUs and CPUs of their own ---- */
+
+/*
+ * A spell of turns begins: the steal's stalls stop, every CPU with work takes a free host CPU or
+ * waits for one, in an order drawn (the host's choice), and the others halt.
+ */
+static void turns_begin(struct linsched_sim *sim)
+{
+	unsigned int n = sim->cfg.nr_cpus;
+	unsigned int first = (unsigned int)gsl_rng_uniform_int(sim->spell_rng, n);
+
+	if (sim->stalls[STALL_STEAL].ppm)
+		sim->stall_events -= n;
+	sim->turn_head = sim->turn_waiting = 0;
+	sim->turns_free = sim->cfg.costs.host_cpus;
+	for (unsigned int i = 0; i < n; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[(first + i) % n];
+
+		event_cancel(&sim->events, &cpu->stall_ev[STALL_STEAL]);
+		if (!cpu_has_work(sim, cpu)) {
+			cpu->turn = TURN_HALTED;
+			stall_hold(sim, cpu, STALL_STEAL, true);
+		} else if (sim->turns_free) {
+			sim->turns_free--;
+			turn_grant(sim, cpu);
+		} else {
+			turn_wait(sim, cpu);
+		}
+	}
+}
+
+/*
+ * A spell on CPUs of their own begins: the turns stop, and each CPU finds its host CPU's other
+ * work running (a stall, with the steal's share of the time) or not (a run), as at any moment of
+ * the steal, so that the spells apart hold the steal's share and not the more of the runs a
+ * start would give them. A stall ends as any does: on the host's ticks, at one of them.
+ */
+static void steal_begin(struct linsched_sim *sim)
+{
+	struct stall_model *m = &sim->stalls[STALL_STEAL];
+
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[i];
+
+		if (cpu->turn == TURN_RUNNING)
+			sim->stall_events--;
+		event_cancel(&sim->events, &cpu->stall_ev[STALL_STEAL]);
+		cpu->turn = TURN_HALTED;
+	}
+	sim->turn_head = sim->turn_waiting = 0;
+	for (unsigned int i = 0; i < sim->cfg.nr_cpus; i++) {
+		struct linsched_cpu *cpu = &sim->cpus[i];
+		bool stall = m->ppm && gsl_rng_uniform(m->rng) * LINSCHED_PPM < (double)m->ppm;
+
+		if (stall)
+			event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
+				       m->grid_ns ? host_tick_after(sim, m) - m->grid_ns +
+							    grid_draw(m, true)
+						  : sim->now + stall_draw(m, true));
+		else if (m->ppm)
+			event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
+				       m->grid_ns ? host_tick_after(sim, m) + grid_draw(m, false) -
+							    m->grid_ns
+						  : sim->now + stall_draw(m, false));
+		stall_hold(sim, cpu, STALL_STEAL, stall);
+	}
+	if (m->ppm)
+		sim->stall_events += sim->cfg.nr_cpus;
+}
+
+static void spell_event(struct linsched_sim *sim)
+{
+	sim->in_turns = !sim->in_turns;
+	if (sim->in_turns)
+		turns_begin(sim);
+	else
+		steal_begin(sim);
+	spell_schedule(sim);
+}
+
 /*
  * The CPUs that may not reschedule yet, each until a CPU event of its own (cpu_rearm):
  * - whose task is inside a system call it has not finished, which a kernel without full
@@ -1322,7 +1478,7 @@ static void reschedule_pending(struct linsched_sim *sim)
 	do {
 		while ((pending = resched_ready_mask(sim)))
 			do_schedule(sim, &sim->cpus[__builtin_ctzll(pending)]);
-	} while (sim->cfg.costs.host_cpus && turns_settle(sim));
+	} while (sim->in_turns && turns_settle(sim));
 }
 
 /* A stall begins or ends, and the source's next end or beginning is drawn; or a turn ends. */
@@ -1333,7 +1489,7 @@ static void stall_event(struct linsched_sim *sim, struct event *ev)
 	struct linsched_cpu *cpu = container_of(ev - src, struct linsched_cpu, stall_ev[0]);
 	bool held = !cpu->held[src];
 
-	if (src == STALL_STEAL && sim->cfg.costs.host_cpus) {
+	if (src == STALL_STEAL && sim->in_turns) {
 		turn_end(sim, cpu);
 		return;
 	}
@@ -1399,6 +1555,8 @@ void linsched_sim_run(struct linsched_sim *sim)
 			cpu_event(sim, container_of(ev, struct linsched_cpu, ev));
 		else if (ev->kind == EV_TIMER)
 			timer_event(sim, container_of(ev, struct linsched_task, timer));
+		else if (ev->kind == EV_SPELL)
+			spell_event(sim);
 		else
 			stall_event(sim, ev);
 		reschedule_pending(sim);

@@ -101,7 +101,8 @@ struct linsched_costs {
 	 * CPU's turn lasts stall_ns on average (gamma, CV stall_cv), then it goes to the back of
 	 * the queue and the CPU that waited longest runs. Each CPU so waits 1 - host_cpus/nr_cpus
 	 * of the time, and no two turns of one host CPU overlap, where steal_ppm's stalls strike
-	 * each CPU independently. The turns replace steal_ppm's stalls, which must be 0. 0: none.
+	 * each CPU independently. The turns replace steal_ppm's stalls, which must be 0 unless
+	 * spells alternate the two (shared_ns, apart_ns). 0: none.
 	 */
 	unsigned int host_cpus;
 	/*
@@ -119,6 +120,19 @@ struct linsched_costs {
 	 */
 	unsigned int host_hz;
 	uint64_t host_lead_ns;
+	/*
+	 * Spells (a loaded host whose balancer moves the virtual CPUs' threads, as beside two busy
+	 * loops on two host CPUs, where the two vCPUs share one of them about half the time, in
+	 * spells of about a second: vm/README.md, "Placement"): shared_ns > 0 and apart_ns > 0 make
+	 * the CPUs alternate between spells of turns on host_cpus host CPUs, shared_ns long on
+	 * average, and spells on host CPUs of their own with steal_ppm's stalls, apart_ns on
+	 * average; both exponential, drawn from a stream of their own, the first from their shares
+	 * of the time. A spell of turns begins with the CPUs that have work taking the free host
+	 * CPUs in an order drawn and the rest waiting; a spell apart with every CPU running until
+	 * its first stall. Needs host_cpus; steal_ppm may then be given too. 0: no spells.
+	 */
+	uint64_t shared_ns;
+	uint64_t apart_ns;
 	/*
 	 * Noise: stalls of the machine's own, which the guest sees even when its host steals
 	 * nothing (under emulation: timer interrupts, translation, the emulator's housekeeping).

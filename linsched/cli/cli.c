@@ -93,6 +93,16 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		  "With --host-hz: the host's ticks come this long before the guest's, below one "
 		  "host tick (default 0: at the same instants)",
 		  "NS" },
+		{ "shared-ns", 0, 0, G_OPTION_ARG_INT64, &cli->shared_ns,
+		  "Alternate spells in which the CPUs share --host-cpus host CPUs in turns, this "
+		  "long on average, with spells on CPUs of their own with --steal's stalls, "
+		  "--apart-ns long, as a loaded host's balancer moves its vCPU threads (default: "
+		  "the machine's, 0: none)",
+		  "NS" },
+		{ "apart-ns", 0, 0, G_OPTION_ARG_INT64, &cli->apart_ns,
+		  "With --shared-ns: the mean length of a spell on CPUs of their own (default: the "
+		  "machine's)",
+		  "NS" },
 		{ "machine", 0, 0, G_OPTION_ARG_FILENAME, &cli->machine,
 		  "The machine's costs, sizes and HZ from this machine.ini (linsched probe writes "
 		  "one) in place of the built-in machine",
@@ -125,6 +135,8 @@ GOptionGroup *linsched_cli_group(struct linsched_cli *cli)
 		FLAG_INT(&cli->host_cpus, 0, SCHED_MAX_CPUS - 1),
 		FLAG_INT(&cli->host_hz, 0, 1000),
 		FLAG_INT(&cli->host_lead_ns, 0, NSEC_PER_SEC / 100 - 1),
+		FLAG_INT(&cli->shared_ns, 0, 1000000000000LL), /* 1000 s */
+		FLAG_INT(&cli->apart_ns, 0, 1000000000000LL),
 	};
 	GOptionGroup *group = flag_group_new(&cli->flags, "sim",
 					     "Simulation options:", "Show simulation options");
@@ -181,7 +193,31 @@ static bool apply_steal(const struct linsched_cli *cli, struct linsched_costs *c
 		costs->stall_ns = (uint64_t)cli->stall_ns;
 	if (GIVEN(stall_cv))
 		costs->stall_cv = cli->stall_cv;
-	if (GIVEN(host_cpus) && cli->host_cpus > 0) {
+	if (GIVEN(shared_ns))
+		costs->shared_ns = (uint64_t)cli->shared_ns;
+	if (GIVEN(apart_ns))
+		costs->apart_ns = (uint64_t)cli->apart_ns;
+	if (GIVEN(host_cpus) && cli->host_cpus == 0) {
+		/* A host CPU each: no turns, and so no spells of them. */
+		costs->host_cpus = 0;
+		costs->shared_ns = costs->apart_ns = 0;
+	}
+	if (costs->shared_ns || costs->apart_ns) {
+		if (!costs->shared_ns || !costs->apart_ns) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--shared-ns, --apart-ns: spells alternate between the two; "
+				    "give both");
+			return false;
+		}
+		if (GIVEN(host_cpus))
+			costs->host_cpus = (unsigned int)cli->host_cpus;
+		if (!costs->host_cpus) {
+			g_set_error(error, CLI_ERROR, 1,
+				    "--shared-ns: the CPUs share --host-cpus host CPUs in its "
+				    "spells; give it");
+			return false;
+		}
+	} else if (GIVEN(host_cpus) && cli->host_cpus > 0) {
 		if (GIVEN(steal)) {
 			g_set_error(error, CLI_ERROR, 1,
 				    "--host-cpus: the CPUs' turns replace --steal's stalls; give "

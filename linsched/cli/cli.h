@@ -36,6 +36,8 @@ struct linsched_cli {
 	gint64 host_cpus;    /* CPUs in turns on this many host CPUs, in place of steal; 0: none */
 	gint64 host_hz;	     /* steal's stalls on the host's ticks of this HZ; 0: at random */
 	gint64 host_lead_ns; /* how long before the guest's ticks the host's come */
+	gint64 shared_ns; /* spells of turns on host_cpus host CPUs; the machine's unless given */
+	gint64 apart_ns;  /* and spells on CPUs of their own, with the steal, between them */
 	char *format;
 	char *machine; /* --machine FILE: machine.ini in place of the built-in machine */
 	char *preempt; /* --preempt MODEL: the machine's, or full, unless given */

@@ -118,6 +118,9 @@ static const char good[] = "# a probe's file\n"
 			   "stall_ns=3000000\n"
 			   "host_hz=250\n"
 			   "host_lead_ns=200000\n"
+			   "host_cpus=1\n"
+			   "shared_ns=900000000\n"
+			   "apart_ns=1100000000\n"
 			   "[launch]\n"
 			   "wakee_flips=3\n"
 			   "[noise]\n"
@@ -175,6 +178,11 @@ static void test_load(void **state)
 	assert_int_equal(cfg.costs.steal_ppm, 400000);
 	assert_int_equal(cfg.costs.stall_ns, 3000000);
 	assert_true(cfg.costs.stall_cv == 1.0);
+	/* and its spells of turns on one host CPU between spells of that steal */
+	assert_int_equal(cfg.costs.host_cpus, 1);
+	assert_int_equal(cfg.costs.shared_ns, 900000000);
+	assert_int_equal(cfg.costs.apart_ns, 1100000000);
+	assert_true(linsched_config_validate(&cfg, NULL));
 	/* and its noise, a source of stalls of its own */
 	assert_int_equal(cfg.costs.noise_ppm, 60000);
 	assert_int_equal(cfg.costs.noise_ns, 40000);
@@ -235,6 +243,13 @@ static void test_refusals(void **state)
 	expect_refusal_at(state, "[steal]\nhost_hz=200\n", "2: host_hz: 200 is not one of");
 	expect_refusal_at(state, "[steal]\nhost_lead_ns=10000000\n",
 			  "2: host_lead_ns: 10000000 is not below");
+	expect_refusal_at(state, "[steal]\nhost_cpus=64\n", "2: host_cpus: 64 is not below 64");
+	expect_refusal_at(state, "[steal]\nhost_cpus=1\nshared_ns=5\n",
+			  " [steal]: spells need shared_ns, apart_ns and host_cpus, all three");
+	expect_refusal_at(state, "[steal]\nshared_ns=5\napart_ns=5\n",
+			  " [steal]: spells need shared_ns, apart_ns and host_cpus, all three");
+	expect_refusal_at(state, "[steal]\nhost_cpus=1\n",
+			  " [steal]: host_cpus alone would replace");
 	expect_refusal_at(state, "[costs]\ncache_ways=65\n",
 			  "2: cache_ways: 65 is more than 64 (0: fully associative)");
 	expect_refusal_at(state, "[launch]\nwakee_flips=1000001\n",

@@ -392,6 +392,21 @@ static void test_config_validate(void **state)
 	cfg.costs.stall_ns = 0;
 	expect_invalid(&cfg, "--stall-ns");
 	cfg = base;
+	cfg.costs.host_cpus = 1;
+	cfg.costs.stall_ns = MS;
+	cfg.costs.shared_ns = MS;
+	expect_invalid(&cfg, "--shared-ns, --apart-ns");
+	cfg = base;
+	cfg.costs.shared_ns = cfg.costs.apart_ns = MS;
+	expect_invalid(&cfg, "--shared-ns");
+	/* Spells take both the turns and the steal. */
+	cfg = base;
+	cfg.costs.host_cpus = 1;
+	cfg.costs.steal_ppm = 1000;
+	cfg.costs.stall_ns = MS;
+	cfg.costs.shared_ns = cfg.costs.apart_ns = MS;
+	assert_true(linsched_config_validate(&cfg, NULL));
+	cfg = base;
 	cfg.costs.stall_cv = 0;
 	expect_invalid(&cfg, "--stall-cv");
 	cfg = base;
@@ -1929,7 +1944,8 @@ struct scenario {
 	gchar *json;		/* the result */
 	uint64_t steal_ppm;	/* in stalls of 1 ms */
 	uint64_t noise_ppm;	/* in stalls of 0.1 ms, CV 2 */
-	unsigned int host_cpus; /* in turns of 1 ms (steal_ppm 0) */
+	unsigned int host_cpus; /* in turns of 1 ms (steal_ppm 0 unless spells) */
+	uint64_t spell_ns;	/* with host_cpus: spells of turns and of steal, this long each */
 };
 
 static gchar *run_scenario_json(const struct scenario *sc)
@@ -1947,6 +1963,7 @@ static gchar *run_scenario_json(const struct scenario *sc)
 	cfg.costs.noise_ns = MS / 10;
 	cfg.costs.noise_cv = 2;
 	cfg.costs.host_cpus = sc->host_cpus;
+	cfg.costs.shared_ns = cfg.costs.apart_ns = sc->spell_ns;
 	struct linsched_sim *sim = linsched_sim_new(&cfg);
 
 	for (size_t i = 0; sc->specs[i]; i++) {
@@ -1989,7 +2006,7 @@ static const char *const mix_b[] = {
 static void test_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0, 0, 0 }, b = a;
+	struct scenario a = { "2.6.28", 2, 1, 1, mix_a, NULL, 0, 0, 0, 0 }, b = a;
 
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
 
@@ -2305,6 +2322,86 @@ static void test_turns_idle_cpu_takes_none(void **state)
 	assert_true(lone_hog_runtime_s(&cfg, 50 * MS) == 0.05);
 }
 
+/* ---- spells ---------------------------------------------------------------------------------- */
+
+/*
+ * cpus CPUs in spells of spell_ns on average each: turns of 1 ms (CV 0.001) on one host CPU, and
+ * CPUs of their own stolen ppm of the time in stalls of 1 ms (CV 0.001) at random moments.
+ */
+static struct linsched_config spells_config(unsigned int cpus, uint64_t ppm, uint64_t spell_ns,
+					    uint64_t seed)
+{
+	struct linsched_config cfg = turns_config(cpus, 1);
+
+	cfg.costs.steal_ppm = ppm;
+	cfg.costs.shared_ns = cfg.costs.apart_ns = spell_ns;
+	cfg.seed = seed;
+	return cfg;
+}
+
+/*
+ * Spells of 1000 s on average, no steal: a run of two hogs of W = 20 ms on 2 CPUs lies inside its
+ * first spell, which the seed draws, each kind half the time. In turns on one host CPU the 40 ms
+ * of work take exactly 40 ms (test_turns_two_on_one); on CPUs of their own, exactly 20 ms. Over
+ * 40 seeds both occur, and nothing else.
+ */
+static void test_spells_first_is_drawn(void **state)
+{
+	(void)state;
+	unsigned int shared = 0, apart = 0;
+
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct linsched_config cfg = spells_config(2, 0, 1000 * SEC, seed);
+		struct turns_run r = run_hogs_on(&cfg, 2, 20 * MS);
+
+		assert_true(r.one_per_cpu);
+		assert_true(r.runtime_ns == 40 * MS || r.runtime_ns == 20 * MS);
+		shared += r.runtime_ns == 40 * MS;
+		apart += r.runtime_ns == 20 * MS;
+	}
+	assert_true(shared > 0 && apart > 0);
+}
+
+/*
+ * The mean of n runs' runtimes, in ms: two hogs (or one, lone) of W = 200 ms on 2 CPUs in spells
+ * of 5 ms on average each, stolen ppm of the time in the spells apart in stalls of 1 ms on average
+ * (exponential), turns of 1 ms (exponential); seeds 1..n.
+ */
+static double spells_mean_runtime_ms(unsigned int hogs, uint64_t ppm, unsigned int n)
+{
+	double sum = 0;
+
+	for (uint64_t seed = 1; seed <= n; seed++) {
+		struct linsched_config cfg = spells_config(2, ppm, 5 * MS, seed);
+
+		/* Exponential stalls: a spell apart that begins in one begins in a fresh one, whose
+		 * rest is then as long as a stall already under way has left. */
+		cfg.costs.stall_cv = 1;
+		sum += hogs == 1 ? 1e3 * lone_hog_runtime_s(&cfg, 200 * MS)
+				 : (double)run_hogs_on(&cfg, hogs, 200 * MS).runtime_ns / 1e6;
+	}
+	return sum / n;
+}
+
+/*
+ * Half the time in each kind of spell (5 ms on average each, exponential). Two hogs of W = 200 ms
+ * with no steal: both run in the spells apart and one at a time in the turns, so the 2 W of work
+ * get done at 2 - 1/2 CPUs on average and take R = 2 W / 1.5 = 266.7 ms (the turns of 1 ms keep
+ * the two within a few turns of each other, so both end about then). A lone hog stolen half the time in the
+ * spells apart, whose turns it never waits for (the other CPU halts), runs at 1/2 + 1/4 = 3/4:
+ * R = W / 0.75 = 266.7 ms too. The share of shared time in one run has a standard deviation of
+ * about sqrt(R / 10 ms) 5 ms / R = 0.097, which moves R by 0.178 s a unit: 17 ms a run, 3.9 ms
+ * over 20 seeds. Within 15 ms of 266.7, where turns alone take 400 and CPUs of their own 200
+ * (lone: 200 and 400).
+ */
+static void test_spells_share_the_time(void **state)
+{
+	(void)state;
+
+	assert_true(fabs(spells_mean_runtime_ms(2, 0, 20) - 800.0 / 3) < 15);
+	assert_true(fabs(spells_mean_runtime_ms(1, LINSCHED_PPM / 2, 20) - 800.0 / 3) < 15);
+}
+
 /*
  * A task that runs 1 ms and sleeps 9 ms, alone on one CPU stolen f = 1/4 of the time in
  * exponential stalls of mean m = 2 ms. Its timer fires at moments independent of the stalls, so
@@ -2391,7 +2488,7 @@ static void test_stalls_deadlock_ends(void **state)
 static void test_steal_determinism(void **state)
 {
 	(void)state;
-	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 0 }, b = a;
+	struct scenario a = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 0, 0 }, b = a;
 
 	a.steal_ppm = b.steal_ppm = 300000;
 	gchar *j1 = run_scenario_json(&a), *j2 = run_scenario_json(&b);
@@ -2409,7 +2506,7 @@ static void test_steal_determinism(void **state)
 	assert_true(strcmp(j1, j4) != 0);
 	assert_null(strstr(j4, "\"steal_ppm\""));
 
-	struct scenario n = { "6.1", 2, 1, 21, mix_a, NULL, 0, 100000, 0 }, m = n;
+	struct scenario n = { "6.1", 2, 1, 21, mix_a, NULL, 0, 100000, 0, 0 }, m = n;
 	gchar *n1 = run_scenario_json(&n), *n2 = run_scenario_json(&m);
 
 	assert_string_equal(n1, n2);
@@ -2419,7 +2516,7 @@ static void test_steal_determinism(void **state)
 	assert_true(strcmp(n1, n3) != 0);
 
 	/* Turns likewise: the same bytes for the same seed, other ones for another. */
-	struct scenario t = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 1 }, u = t;
+	struct scenario t = { "6.1", 2, 1, 21, mix_a, NULL, 0, 0, 1, 0 }, u = t;
 	gchar *t1 = run_scenario_json(&t), *t2 = run_scenario_json(&u);
 
 	assert_string_equal(t1, t2);
@@ -2429,6 +2526,22 @@ static void test_steal_determinism(void **state)
 	gchar *t3 = run_scenario_json(&u);
 
 	assert_true(strcmp(t1, t3) != 0);
+
+	/* Spells of both: the same bytes again, and neither the turns' nor the steal's alone. */
+	struct scenario sp = { "6.1", 2, 1, 21, mix_a, NULL, 300000, 0, 1, 20 * MS }, sq = sp;
+	gchar *s1 = run_scenario_json(&sp), *s2 = run_scenario_json(&sq);
+
+	assert_string_equal(s1, s2);
+	assert_non_null(strstr(s1, "\"shared_ns\": 20000000"));
+	assert_non_null(strstr(s1, "\"apart_ns\": 20000000"));
+	assert_true(strcmp(s1, t1) != 0 && strcmp(s1, j1) != 0);
+	sq.seed = 22;
+	gchar *s3 = run_scenario_json(&sq);
+
+	assert_true(strcmp(s1, s3) != 0);
+	g_free(s1);
+	g_free(s2);
+	g_free(s3);
 	g_free(t1);
 	g_free(t2);
 	g_free(t3);
@@ -2501,8 +2614,8 @@ static void test_noise_long_lone_hog(void **state)
 static void test_threads_match_sequential(void **state)
 {
 	(void)state;
-	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0, 0, 0 };
-	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0, 0, 0 };
+	struct scenario a = { "2.6.28", 2, 1, 11, mix_a, NULL, 0, 0, 0, 0 };
+	struct scenario b = { "6.1", 4, 2, 12, mix_b, NULL, 0, 0, 0, 0 };
 	gchar *seq_a = run_scenario_json(&a), *seq_b = run_scenario_json(&b);
 
 	for (int round = 0; round < 3; round++) {
@@ -2563,6 +2676,8 @@ int main(void)
 		cmocka_unit_test(test_turns_on_host_ticks),
 		cmocka_unit_test(test_turns_three_on_two),
 		cmocka_unit_test(test_turns_idle_cpu_takes_none),
+		cmocka_unit_test(test_spells_first_is_drawn),
+		cmocka_unit_test(test_spells_share_the_time),
 		cmocka_unit_test(test_steal_delays_wakeups),
 		cmocka_unit_test(test_stalls_deadlock_ends),
 		cmocka_unit_test(test_steal_determinism),

@@ -733,6 +733,11 @@ static void test_bad_input(void **state)
 	BAD(NAMES("--host-cpus", "--steal", "give one"), "--host-cpus", "1", "--steal", "0.3",
 	    "--stall-ns", "1000000");
 	BAD(NAMES("--host-cpus"), "--host-cpus", "64", "--stall-ns", "1000000");
+	/* Spells: both lengths, and the host CPUs of their turns. */
+	BAD(NAMES("--shared-ns", "--apart-ns", "give both"), "--host-cpus", "1", "--shared-ns",
+	    "1000000", "--stall-ns", "1000000");
+	BAD(NAMES("--shared-ns", "--host-cpus"), "--shared-ns", "1000000", "--apart-ns", "1000000",
+	    "--steal", "0.3", "--stall-ns", "1000000");
 	/* The host's ticks: a kernel's HZ, steal to put on them, a lead below one host tick. */
 	BAD(NAMES("--host-hz", "--steal"), "--host-hz", "250");
 	BAD(NAMES("--host-hz", "200", "250"), "--host-hz", "200", "--steal", "0.5");
@@ -778,6 +783,8 @@ static void test_numbers_refused(void **state)
 		"--host-cpus",
 		"--host-hz",
 		"--host-lead-ns",
+		"--shared-ns",
+		"--apart-ns",
 	};
 	static const char *const not_numbers[] = { "nan", "inf", "1e3", "0x10", "", "2 " };
 

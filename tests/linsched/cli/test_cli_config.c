@@ -253,6 +253,51 @@ static void test_turns_over_machine(void **state)
 		config_with(path, (const char *const[]){ "--host-cpus", "1", NULL }, &cfg, &error));
 	assert_true(g_str_has_prefix(error->message, "--host-cpus: needs --stall-ns"));
 	g_clear_error(&error);
+
+	/* Spells keep the machine's steal for the spells apart, beside the turns. */
+	assert_true(config_with(path,
+				(const char *const[]){ "--host-cpus", "1", "--shared-ns", "700",
+						       "--apart-ns", "900", NULL },
+				&cfg, &error));
+	assert_int_equal(cfg.costs.host_cpus, 1);
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.stall_ns, 3000000);
+	assert_int_equal(cfg.costs.shared_ns, 700);
+	assert_int_equal(cfg.costs.apart_ns, 900);
+}
+
+/*
+ * A machine's spells (host_cpus, shared_ns, apart_ns) hold unless the flags change them;
+ * --host-cpus 0 gives every CPU a host CPU of its own, and so ends the spells with the turns.
+ */
+static void test_spells_over_machine(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "m.ini", NULL);
+	struct linsched_config cfg;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(path,
+					"[steal]\nsteal_ppm=400000\nstall_ns=3000000\nhost_cpus=1\n"
+					"shared_ns=500000000\napart_ns=600000000\n",
+					-1, NULL));
+	assert_true(config_with(path, (const char *const[]){ NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.host_cpus, 1);
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_int_equal(cfg.costs.shared_ns, 500000000);
+	assert_int_equal(cfg.costs.apart_ns, 600000000);
+
+	assert_true(config_with(path, (const char *const[]){ "--shared-ns", "100", NULL }, &cfg,
+				&error));
+	assert_int_equal(cfg.costs.shared_ns, 100);
+	assert_int_equal(cfg.costs.apart_ns, 600000000);
+
+	assert_true(
+		config_with(path, (const char *const[]){ "--host-cpus", "0", NULL }, &cfg, &error));
+	assert_int_equal(cfg.costs.host_cpus, 0);
+	assert_int_equal(cfg.costs.shared_ns, 0);
+	assert_int_equal(cfg.costs.apart_ns, 0);
+	assert_int_equal(cfg.costs.steal_ppm, 400000);
+	assert_null(error);
 }
 
 /* --footprint-lines, else the machine's footprint_lines, else the model's 512. */
@@ -364,6 +409,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_footprint_from_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_turns_over_machine, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_spells_over_machine, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal_over_machine, temp_dir_setup,
 						temp_dir_teardown),
