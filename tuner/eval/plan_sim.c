@@ -46,7 +46,8 @@ gboolean plan_sim_twins(const struct workload_cli *flags, gboolean guest_stalls,
 
 	return plan->real && (plan->real->steal_runs > 0 || seen_by_guest(guest_stalls, plan)) &&
 	       !flag_given(&sim->flags, &sim->steal) &&
-	       !(flag_given(&sim->flags, &sim->host_cpus) && sim->host_cpus > 0);
+	       !(flag_given(&sim->flags, &sim->host_cpus) && sim->host_cpus > 0 &&
+		 !flag_given(&sim->flags, &sim->shared_ns));
 }
 
 /*
@@ -211,6 +212,38 @@ static void twin_steal(const PlanSim *ps, const PlanSpec *plan, const RealSettin
 			      (double)rs->round_stall_ns[round], plan->stall_cv_pct, FALSE, cfg);
 }
 
+/*
+ * A twin in spells (the machine's or the flags' --host-cpus with spells) spends the share of its
+ * time in turns that the host had the vCPU threads share host CPUs in its run (vm/run-plan.sh's
+ * shared_pct; a run without it, the plan's median), over the spells' cycle as given: never (the
+ * steal alone) or always (the turns alone) at the ends. Unless the plan has no such measurement,
+ * or --shared-ns or --apart-ns fixes the spells.
+ */
+static void twin_spells(const PlanSim *ps, const PlanSpec *plan, const RealSetting *rs, guint round,
+			struct linsched_config *cfg)
+{
+	const struct linsched_cli *sim = &ps->flags->sim;
+	struct linsched_costs *c = &cfg->costs;
+
+	if (!c->shared_ns || !plan->real->shared_runs || flag_given(&sim->flags, &sim->shared_ns) ||
+	    flag_given(&sim->flags, &sim->apart_ns))
+		return;
+	double pct = rs->round_shared_pct[round] >= 0 ? (double)rs->round_shared_pct[round]
+						      : plan->real->shared_pct;
+	uint64_t cycle = c->shared_ns + c->apart_ns;
+
+	if (pct <= 0) {
+		c->host_cpus = 0;
+		c->shared_ns = c->apart_ns = 0;
+	} else if (pct >= 100) {
+		c->steal_ppm = 0;
+		c->shared_ns = c->apart_ns = 0;
+	} else {
+		c->shared_ns = (uint64_t)llround((double)cycle * pct / 100.0);
+		c->apart_ns = cycle - c->shared_ns;
+	}
+}
+
 static gboolean simulate_job(guint k, void *ctx, GError **error)
 {
 	Work *w = ctx;
@@ -235,6 +268,7 @@ static gboolean simulate_job(guint k, void *ctx, GError **error)
 		cfg.seed = w->prep[p].cfg.seed + round +
 			   (guint64)plan->real->rounds * (r % w->ps->replicates);
 		twin_steal(w->ps, plan, rs, round, &cfg);
+		twin_spells(w->ps, plan, rs, round, &cfg);
 	} else {
 		cfg.seed = w->prep[p].cfg.seed + r;
 	}

@@ -12,7 +12,8 @@
  * Twins. The host's steal was part of the machine the real kernel ran on, and it varies from run
  * to run with the host's load. A plan whose runs carry the steal the host measured, or (with
  * guest_stalls) the stalls the guest saw (real_plan.h), is simulated run by run, unless --steal
- * or --host-cpus (turns in place of stalls) is given: every real run gets a simulated twin, with
+ * or --host-cpus (turns in place of stalls; with --shared-ns, spells of turns and of the steal,
+ * which keep the twins) is given: every real run gets a simulated twin, with
  * the stalls measured for that run and seed --seed + its round, and a round's simulated ratio
  * divides the twin of the setting's run by the twin of the reference's run of the same round, as
  * the real ratio divides the runs. With R replicates every run gets R twins, the k-th (from 0)
@@ -24,7 +25,11 @@
  *     run without them takes the plan's medians of them;
  *   - else the host's: each run's fraction and mean, the shape the machine's, its [noise]
  *     added; a run without them takes the plan's medians.
- * --stall-ns and --stall-cv, when given, replace the measured mean and shape.
+ * --stall-ns and --stall-cv, when given, replace the measured mean and shape. A twin in spells
+ * (sim.h: the machine's or the flags') spends the share of its time in turns that its run's host
+ * had the vCPU threads share host CPUs (real_plan.h's shared_pct; a run without it, the plan's
+ * median), over the cycle of the spells as given, unless --shared-ns or --apart-ns is given or
+ * the plan has no such measurement.
  *
  * The parent's wakee_flips (--start parent only: at a barrier start nobody inherits them):
  * --parent-flips when given; else the plan's parent_flips (plan_set.h) when it has one; else, when

@@ -34,6 +34,7 @@ enum column {
 	COL_GUEST_CV,
 	COL_FLIPS,
 	COL_FORK_FLIPS,
+	COL_SHARED,
 	COL_N
 };
 
@@ -59,6 +60,7 @@ static const struct {
 	[COL_GUEST_CV] = { "guest_stall_cv_pct", FALSE },
 	[COL_FLIPS] = { "parent_flips", FALSE },
 	[COL_FORK_FLIPS] = { "fork_flips", FALSE },
+	[COL_SHARED] = { "shared_pct", FALSE },
 };
 
 /* One run that counts. */
@@ -68,6 +70,7 @@ typedef struct {
 	double seconds;
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
+	gint64 shared_pct;	    /* -1: not measured */
 	RealStalls guest;
 	gint64 parent_flips; /* -1: not measured */
 	RealForks forks;     /* freed with the runs' array */
@@ -99,6 +102,7 @@ static void setting_clear(RealSetting *s, guint rounds)
 	g_free(s->in_round);
 	g_free(s->round_steal_ppm);
 	g_free(s->round_stall_ns);
+	g_free(s->round_shared_pct);
 	g_free(s->round_guest);
 	g_free(s->round_parent_flips);
 	for (guint k = 0; s->round_forks && k < rounds; k++)
@@ -202,6 +206,7 @@ typedef struct {
 	double seconds;
 	gint64 ctxt;
 	gint64 steal_ppm, stall_ns; /* -1: not measured */
+	gint64 shared_pct;	    /* -1: not measured */
 	RealStalls guest;
 	gint64 parent_flips; /* -1: not measured */
 	RealForks forks;     /* the caller's once parsed */
@@ -311,6 +316,11 @@ static gboolean parse_row(const Header *h, char **f, guint line, Row *r, GError 
 	    (h->col[COL_STALL] >= 0 && !parse_measured(path, line, "stall_ns", f[h->col[COL_STALL]],
 						       G_MAXINT64, &r->stall_ns, error)))
 		return FALSE;
+	r->shared_pct = -1;
+	if (h->col[COL_SHARED] >= 0 &&
+	    !parse_measured(path, line, "shared_pct", f[h->col[COL_SHARED]], 100, &r->shared_pct,
+			    error))
+		return FALSE;
 	if (!parse_guest_stalls(h, f, line, &r->guest, error))
 		return FALSE;
 	/* The kernel keeps wakee_flips as an unsigned int; launched runs see a few hundred at most. */
@@ -397,6 +407,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 	set->in_round = g_new0(gboolean, n_rounds);
 	set->round_steal_ppm = g_new(gint64, n_rounds);
 	set->round_stall_ns = g_new(gint64, n_rounds);
+	set->round_shared_pct = g_new(gint64, n_rounds);
 	set->round_guest = g_new(RealStalls, n_rounds);
 	set->round_parent_flips = g_new(gint64, n_rounds);
 	set->round_forks = g_new0(RealForks, n_rounds);
@@ -407,6 +418,7 @@ static void summarise(RealPlan *plan, guint s, Run **by_round, guint n_rounds, c
 		set->in_round[k] = a != NULL;
 		set->round_steal_ppm[k] = measured ? a->steal_ppm : -1;
 		set->round_stall_ns[k] = measured ? a->stall_ns : -1;
+		set->round_shared_pct[k] = a ? a->shared_pct : -1;
 		set->round_guest[k] = a ? a->guest : (RealStalls){ -1, -1, -1 };
 		set->round_parent_flips[k] = a ? a->parent_flips : -1;
 		if (a && a->forks.n)
@@ -565,6 +577,7 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	g_autoptr(GArray) run_lines = g_array_new(FALSE, FALSE, sizeof(guint));
 	g_autoptr(GArray) steal = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) stall_ns = g_array_new(FALSE, FALSE, sizeof(double));
+	g_autoptr(GArray) shared = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) guest = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) guest_ns = g_array_new(FALSE, FALSE, sizeof(double));
 	g_autoptr(GArray) guest_cv = g_array_new(FALSE, FALSE, sizeof(double));
@@ -620,6 +633,7 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			    .ctxt = r.ctxt,
 			    .steal_ppm = r.steal_ppm,
 			    .stall_ns = r.stall_ns,
+			    .shared_pct = r.shared_pct,
 			    .guest = r.guest,
 			    .parent_flips = r.parent_flips,
 			    .forks = r.forks };
@@ -639,6 +653,11 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 			g_array_append_val(steal, ppm);
 			g_array_append_val(stall_ns, stall);
 		}
+		if (r.shared_pct >= 0) {
+			double v = (double)r.shared_pct;
+
+			g_array_append_val(shared, v);
+		}
 		if (r.parent_flips >= 0) {
 			double v = (double)r.parent_flips;
 
@@ -652,6 +671,8 @@ static gboolean parse_text(RealPlan *plan, char *text, const char *const *order,
 	plan->steal_runs = steal->len;
 	plan->steal_ppm = stats_median((double *)steal->data, steal->len);
 	plan->stall_ns = stats_median((double *)stall_ns->data, stall_ns->len);
+	plan->shared_runs = shared->len;
+	plan->shared_pct = stats_median((double *)shared->data, shared->len);
 	plan->guest_runs = guest->len;
 	plan->guest_ppm = stats_median((double *)guest->data, guest->len);
 	plan->guest_ns = stats_median((double *)guest_ns->data, guest_ns->len);

@@ -15,8 +15,9 @@
  * guest_stall_cv_pct (the stalls the guest itself saw on its busy CPUs just before the run:
  * vm/make-plan.sh -n; all three or none) and parent_flips (the wakee_flips the workload's
  * children inherited at their forks, as the guest recorded them: vm/lines-to-csv.sh; empty or
- * -1 when it did not) and fork_flips (every child's, in fork order, separated by ";") are read
- * when present. Fields are never quoted.
+ * -1 when it did not), fork_flips (every child's, in fork order, separated by ";") and
+ * shared_pct (the share of the run, 0 to 100, in which the host had the runnable vCPU threads
+ * share host CPUs: vm/run-plan.sh; empty or -1 when it did not see) are read when present. Fields are never quoted.
  *
  * A run counts when rc is 0, its knobs read back as written (knobs "ok", when the column is
  * there) and it has a time; the others are counted in `dropped`. A setting is its knobs (the
@@ -102,6 +103,7 @@ typedef struct {
 	 * k, and that run's steal as the host measured it (-1: not measured). */
 	gboolean *in_round;
 	gint64 *round_steal_ppm, *round_stall_ns;
+	gint64 *round_shared_pct;   /* [plan->rounds]: the run's shared_pct; -1: not measured */
 	RealStalls *round_guest;    /* [plan->rounds]: the stalls the guest saw before that run */
 	gint64 *round_parent_flips; /* [plan->rounds]: the flips its workers inherited; -1 */
 	RealForks *round_forks;	    /* [plan->rounds]: each worker's, when recorded */
@@ -119,6 +121,10 @@ typedef struct {
 	 * steal_runs 0, when none has): what a simulation of the plan should suffer too. */
 	guint steal_runs;
 	double steal_ppm, stall_ns;
+	/* The share of the time the vCPU threads shared host CPUs, likewise (shared_runs 0 when
+	 * no run has it). */
+	guint shared_runs;
+	double shared_pct;
 	/* The same of the stalls the guest saw (guest_runs 0 when no run has them). */
 	guint guest_runs;
 	double guest_ppm, guest_ns, guest_cv_pct;

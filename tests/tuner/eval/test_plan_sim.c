@@ -56,6 +56,24 @@ static void flags_init_with(struct workload_cli *wc, const char *flag1, const ch
 		fail_msg("%s", error->message);
 }
 
+/* The flags of flags_init_with, then these (NULL-terminated). */
+static void flags_init_argv(struct workload_cli *wc, const char *const *extra)
+{
+	g_autoptr(GPtrArray) args = g_ptr_array_new();
+	static const char *const base[] = { "--profile", "6.1", "--cpus",  "2",
+					    "--hz",	 "250", "--start", "parent" };
+	GError *error = NULL;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(base); i++)
+		g_ptr_array_add(args, (gpointer)base[i]);
+	for (size_t i = 0; extra[i]; i++)
+		g_ptr_array_add(args, (gpointer)extra[i]);
+	g_ptr_array_add(args, NULL);
+	workload_cli_init(wc);
+	if (!workload_cli_parse(wc, (const char *const *)args->pdata, &error))
+		fail_msg("%s", error->message);
+}
+
 static void flags_init(struct workload_cli *wc, const char *jitter)
 {
 	flags_init_with(wc, jitter ? "--cost-jitter" : NULL, jitter, NULL, NULL);
@@ -243,6 +261,84 @@ static double linsched_defaults_with(const char *steal, const char *stall_ns)
 	return linsched_with("12000000", "2000000", "1", steal, stall_ns, "1");
 }
 
+/* linsched hackbench at the fixture's knobs (wakeup granularity wake), seed, in spells: the
+ * steal (F, stall NS, exponential) apart and turns on one host CPU, the spells' lengths given. */
+static double linsched_spells(const char *wake, const char *seed, const char *steal,
+			      const char *stall_ns, const char *shared_ns, const char *apart_ns)
+{
+	return linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", wake, "--seed", seed, "--steal",
+		steal, "--stall-ns", stall_ns, "--stall-cv", "1", "--host-cpus", "1", "--shared-ns",
+		shared_ns, "--apart-ns", apart_ns, NULL });
+}
+
+/*
+ * A machine in spells of 5 ms each (one host CPU for the turns) and a plan whose runs carry the
+ * share of their time the host had the vCPUs share a host CPU (shared_pct: 30, 0, 100, 60 %;
+ * median 45, for the two runs without). Each twin spends its run's share in turns, over the
+ * machine's cycle of 10 ms: the defaults' round 0 (30 %) spells of 3 and 7 ms, round 1 (the
+ * median, 45 %) 4.5 and 5.5 ms; wake0's round 0 (0 %) the steal alone, round 1 (100 %) the turns
+ * alone. --shared-ns given keeps the spells as the flags say.
+ */
+static void test_measured_placement(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,"
+		"migration_cost_ns,seconds,wall_s,ctxt,rc,knobs,steal_ppm,stall_ns,shared_pct\n"
+		"0,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,200000,1000000,30\n"
+		"1,0,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,2000000,0\n"
+		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,300000,2000000,\n"
+		"3,1,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,6000000,\n"
+		"4,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,2000000,100\n"
+		"5,1,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,300000,2000000,60\n";
+	g_autofree char *path = g_build_filename(*state, "placed.csv", NULL);
+	g_autoptr(PlanSet) set = plan_set_new();
+	EvaluatorConfig config = { .replicates = 1, .jobs = 2 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	struct linsched_machine m;
+	struct workload_cli wc;
+	SimSetting **sims = NULL;
+	GError *error = NULL;
+
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	if (!plan_set_add(set, "placed", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN,
+			  NULL, &error))
+		fail_msg("%s", error->message);
+	assert_close(plan_set_plan(set, 0)->real->shared_pct, 45, 0);
+	linsched_machine_builtin(&m);
+	m.host_cpus = 1;
+	m.shared_ns = m.apart_ns = 5000000;
+	m.stall_ns = 1000000;
+	flags_init(&wc, NULL);
+	if (!plan_sim_run(&(PlanSim){ &wc, 1, ev, FALSE }, set, &m, &sims, &error))
+		fail_msg("%s", error->message);
+
+	double d0 = linsched_spells("2000000", "1", "0.2", "1000000", "3000000", "7000000");
+	double d1 = linsched_spells("2000000", "2", "0.4", "6000000", "4500000", "5500000");
+	double w0 = linsched_with("12000000", "0", "1", "0.3", "2000000", "1");
+	double w1 = linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", "0", "--seed", "2", "--stall-ns",
+		"2000000", "--stall-cv", "1", "--host-cpus", "1", NULL });
+	double q[2] = { w0 / d0, w1 / d1 };
+
+	assert_string_equal(real_plan_setting(plan_set_plan(set, 0)->real, 1)->id, "wake0");
+	assert_close(sims[0][0].runtime_ns, (d0 + d1) / 2, 1e-9);
+	assert_close(sims[0][1].ratio, stats_median(q, 2), 1e-12);
+	plan_sim_free(sims, 1);
+	workload_cli_clear(&wc);
+
+	/* The flags' spells win: every twin in spells of 5 ms each, whatever its run's share. */
+	flags_init_with(&wc, "--shared-ns", "5000000", NULL, NULL);
+	if (!plan_sim_run(&(PlanSim){ &wc, 1, ev, FALSE }, set, &m, &sims, &error))
+		fail_msg("%s", error->message);
+	double f0 = linsched_spells("2000000", "1", "0.2", "1000000", "5000000", "5000000");
+	double f1 = linsched_spells("2000000", "2", "0.4", "6000000", "5000000", "5000000");
+
+	assert_close(sims[0][0].runtime_ns, (f0 + f1) / 2, 1e-9);
+	plan_sim_free(sims, 1);
+	workload_cli_clear(&wc);
+}
+
 /*
  * A plan whose runs carry the host's steal: the plan's medians over the runs that have it,
  * steal (200000, 300000, 400000 ppm; lat3's "-1" and wake0's empty field are no measurement)
@@ -330,6 +426,26 @@ static void test_measured_steal(void **state)
 			     "--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed",
 			     "1", "--host-cpus", "1", "--stall-ns", "3000000", NULL }),
 		     0);
+	workload_cli_clear(&wc);
+
+	/* Spells of turns keep the twins: each run's steal in the spells apart (in stalls of the
+	 * flag's length, which the turns need). */
+	flags_init_argv(&wc, (const char *const[]){ "--host-cpus", "1", "--shared-ns", "5000000",
+						    "--apart-ns", "5000000", "--stall-ns",
+						    "1000000", NULL });
+	assert_true(plan_sim_twins(&wc, FALSE, plan_set_plan(set, 0)));
+	g_autofree SimSetting *spells = simulate(set, &wc, 2, 1);
+	double p0 = linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed", "1", "--steal",
+		"0.2", "--stall-ns", "1000000", "--host-cpus", "1", "--shared-ns", "5000000",
+		"--apart-ns", "5000000", NULL });
+	double p1 = linsched_runtime((const char *const[]){
+		"--latency-ns", "12000000", "--wakeup-gran-ns", "2000000", "--seed", "2", "--steal",
+		"0.4", "--stall-ns", "1000000", "--host-cpus", "1", "--shared-ns", "5000000",
+		"--apart-ns", "5000000", NULL });
+
+	assert_close(spells[0].runtime_ns, (p0 + p1) / 2, 1e-9);
+	assert_true(spells[0].runtime_ns != measured[0].runtime_ns);
 	workload_cli_clear(&wc);
 
 	/* --stall-ns alone: each twin's measured fraction, in stalls of the flag's length. */
@@ -761,6 +877,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plan_stall_cv, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_measured_steal, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_measured_placement, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_replicates, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusal, temp_dir_setup, temp_dir_teardown),

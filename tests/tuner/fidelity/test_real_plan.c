@@ -230,6 +230,49 @@ static void test_steal(void **state)
 }
 
 /*
+ * The placement (run-plan.sh's shared_pct): per round for the twins, and the median over the runs
+ * that count and have it: runs 0, 1 and 3 (run 2's "-1" and run 5's empty field are none, the
+ * failed run 4 does not count) shared 10, 70 and 40 %: median 40. Above 100 is refused; a plan
+ * without the column has none.
+ */
+static void test_shared(void **state)
+{
+	static const char csv[] =
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,"
+		"rc,steal_ppm,stall_ns,shared_pct\n"
+		"0,0,defaults,12000000,1500000,2000000,1.0,500,0,100000,1000000,10\n"
+		"1,0,w0,12000000,1500000,0,1.5,900,0,300000,4000000,70\n"
+		"2,1,w0,12000000,1500000,0,1.5,900,0,300000,4000000,-1\n"
+		"3,1,defaults,12000000,1500000,2000000,1.0,500,0,500000,2000000,40\n"
+		"4,2,defaults,12000000,1500000,2000000,1.0,500,1,900000,9000000,90\n"
+		"5,2,w0,12000000,1500000,0,1.5,900,0,,,\n";
+	g_autofree char *path = write_fixture(*state, "shared.csv", csv);
+	g_autofree char *without = write_fixture(*state, "runs.csv", lines_csv);
+	g_autofree char *bad = write_fixture(*state, "bad.csv",
+					     "seq,round,setting,latency_ns,min_granularity_ns,"
+					     "wakeup_granularity_ns,seconds,ctxt,rc,shared_pct\n"
+					     "0,0,defaults,1,1,1,1.0,5,0,101\n");
+	GError *error = NULL;
+	g_autoptr(RealPlan) p = real_plan_read(path, NULL, NULL, &error);
+	g_autoptr(RealPlan) q = real_plan_read(without, NULL, NULL, &error);
+
+	assert_null(error);
+	assert_int_equal(p->shared_runs, 3);
+	assert_close(p->shared_pct, 40, 0);
+	assert_int_equal(q->shared_runs, 0);
+	assert_true(isnan(q->shared_pct));
+	const RealSetting *d = find(p, "defaults"), *w = find(p, "w0");
+
+	assert_true(d->round_shared_pct[0] == 10 && d->round_shared_pct[1] == 40 &&
+		    d->round_shared_pct[2] == -1);
+	assert_true(w->round_shared_pct[0] == 70 && w->round_shared_pct[1] == -1 &&
+		    w->round_shared_pct[2] == -1);
+	assert_null(real_plan_read(bad, NULL, NULL, &error));
+	assert_non_null(strstr(error->message, "bad.csv:2: shared_pct"));
+	g_error_free(error);
+}
+
+/*
  * The stalls the guest saw (make-plan.sh -n): per round for the twins, medians over the runs
  * that count and have them (runs 0 and 3; run 2 has none, the failed run 4 does not count):
  * 200000 and 400000 ppm, median 300000. The three columns go together, in the header and in a row.
@@ -410,6 +453,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_vm_objective_csv, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_steal, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_shared, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_parent_flips, temp_dir_setup,
