@@ -18,6 +18,8 @@
 #                vCPUs while the run's command ran (their threads' schedstat; tuner/vm/vm_steal.h),
 #                and the share of that time the runnable vCPU threads sat on fewer host CPUs than
 #                they are, taking turns (-1: never two runnable when sampled)
+#   placement.txt "<epoch s> <runnable vCPU threads> <host CPUs they sit on>" every 0.1 s while
+#                qemu runs, what shared_pct is counted from
 # Exit status: 0 the guest reached "LST end"; 2 silent for SILENCE_S seconds (killed);
 # 3 kernel panic; 4 qemu exited before "LST end"; 1 usage or setup error.
 set -euo pipefail
@@ -77,7 +79,7 @@ stop_hogs() {
 }
 cleanup() {
     [ -n "$qpid" ] && kill "$qpid" 2>/dev/null
-    [ -n "$placement_pid" ] && kill "$placement_pid" 2>/dev/null
+    [ -n "$placement_pid" ] && { kill "$placement_pid" 2>/dev/null || true; }
     stop_hogs
     rm -rf "$work"
 }
@@ -182,9 +184,9 @@ vcpu_time() {
 
 # Where the host put the runnable vCPU threads, every 0.1 s while qemu runs: "<epoch s>
 # <runnable vCPU threads> <host CPUs they sit on>" (each one's CPU: field 39 of its stat). A
-# loaded host's balancer moves them: beside two hogs on two CPUs the two vCPUs share one host CPU,
-# taking turns, about half the time, in spells of about a second (vm/README.md, "Placement").
-# Builtins only, so that the sampling costs the host next to nothing.
+# loaded host's balancer moves them: beside two hogs on two CPUs both runnable vCPUs may share one
+# host CPU, taking turns, for none to all of a run (vm/README.md, "Where the host puts the vCPU
+# threads"). Builtins only, so that the sampling costs the host next to nothing.
 vcpu_placement() {
     local t comm stat n on tick
     local -a f
@@ -210,7 +212,7 @@ vcpu_placement() {
 # they sat on fewer host CPUs than they are, in percent; -1 without such samples.
 vcpu_shared_pct() {
     awk -v since="$1" 'NF == 3 && $1 >= since && $2 >= 2 { n++; if ($3 < $2) s++ }
-        END { if (n) printf "%d", 100 * s / n + 0.5; else printf "-1" }' "$work/placement.txt"
+        END { if (n) printf "%d", 100 * s / n + 0.5; else printf "-1" }' "$out/placement.txt"
 }
 steal_seq=
 steal_at=
@@ -227,7 +229,7 @@ done
 start=$EPOCHREALTIME
 exec 3< <(exec qemu-system-x86_64 "${qemu_args[@]}" </dev/null 2>"$work/qemu.err")
 qpid=$!
-vcpu_placement >"$work/placement.txt" &
+vcpu_placement >"$out/placement.txt" &
 placement_pid=$!
 status=incomplete
 boot_s=-
@@ -295,6 +297,9 @@ if [ "$status" = timeout ]; then
 fi
 wait "$qpid" 2>/dev/null || true
 qpid=
+# The sampler stops by itself once qemu is gone.
+wait "$placement_pid" 2>/dev/null || true
+placement_pid=
 exec 3<&-
 stop_hogs
 
