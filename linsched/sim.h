@@ -121,15 +121,17 @@ struct linsched_costs {
 	unsigned int host_hz;
 	uint64_t host_lead_ns;
 	/*
-	 * Spells (a loaded host whose balancer moves the virtual CPUs' threads, as beside two busy
-	 * loops on two host CPUs, where the two vCPUs share one of them about half the time, in
-	 * spells of about a second: vm/README.md, "Placement"): shared_ns > 0 and apart_ns > 0 make
-	 * the CPUs alternate between spells of turns on host_cpus host CPUs, shared_ns long on
-	 * average, and spells on host CPUs of their own with steal_ppm's stalls, apart_ns on
-	 * average; both exponential, drawn from a stream of their own, the first from their shares
-	 * of the time. A spell of turns begins with the CPUs that have work taking the free host
-	 * CPUs in an order drawn and the rest waiting; a spell apart with every CPU running until
-	 * its first stall. Needs host_cpus; steal_ppm may then be given too. 0: no spells.
+	 * Spells (a loaded host whose balancer moves the virtual CPUs' threads: beside two busy
+	 * loops on two host CPUs, host-2's put both runnable vCPUs on one of them for none to all
+	 * of a run, changing within it; vm/README.md, "Where the host puts the vCPU threads"):
+	 * shared_ns > 0 and apart_ns > 0 make the CPUs alternate between spells of turns on
+	 * host_cpus host CPUs, shared_ns long on average, and spells on host CPUs of their own with
+	 * steal_ppm's stalls, apart_ns on average; both exponential, drawn from a stream of their
+	 * own, the first from their shares of the time. A spell of turns begins with the CPUs that
+	 * have work taking the free host CPUs in an order drawn and the rest waiting; a spell apart
+	 * with each CPU in a fresh stall (with the steal's share of the time) or a fresh run, so
+	 * that the spells keep the steal's share. Needs host_cpus; steal_ppm may then be given
+	 * too. 0: no spells.
 	 */
 	uint64_t shared_ns;
 	uint64_t apart_ns;

@@ -118,6 +118,12 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 				       real->steal_ppm / 1e4, real->stall_ns / 1e6,
 				       real->steal_runs, cv);
 	}
+	if (real->shared_runs)
+		g_string_append_printf(
+			out,
+			"  the vCPU threads shared host CPUs %.0f %% of the time (median "
+			"of %u runs); twins in spells take their run's share\n",
+			real->shared_pct, real->shared_runs);
 	if (real->guest_runs)
 		g_string_append_printf(
 			out,
@@ -336,6 +342,10 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 		json_num(w, "stall_ns", real->stall_ns);
 		if (!isnan(plan->stall_cv_pct))
 			json_num(w, "stall_cv_pct", plan->stall_cv_pct);
+	}
+	if (real->shared_runs) {
+		json_count(w, "shared_runs", real->shared_runs);
+		json_num(w, "shared_pct", real->shared_pct);
 	}
 	if (real->guest_runs) {
 		json_count(w, "guest_stall_runs", real->guest_runs);

@@ -15,7 +15,8 @@
  *
  * JSON: {"significance", "simulation", "plans": [{"name", "role", "csv", "workload", "rounds",
  * "boots", "dropped", "steal_runs" (and "steal_ppm", "stall_ns" when above 0: the medians of the
- * steal the host measured; and "guest_stall_runs", "guest_stall_ppm", "guest_stall_ns",
+ * steal the host measured; "shared_runs" and "shared_pct" when the plan's runs recorded where
+ * the host put the vCPU threads; and "guest_stall_runs", "guest_stall_ppm", "guest_stall_ns",
  * "guest_stall_cv_pct" when the plan has the stalls the guest saw), "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
  * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
  * "criteria": {...}}]}; every key below is written, NaN as null.

@@ -279,6 +279,45 @@ static void test_guest_stalls(void **state)
 	}
 }
 
+/*
+ * A plan whose runs recorded the host's placement (vm/run-plan.sh's shared_pct): the report gives
+ * the median share (20 and 60 -> 40), in JSON and in text.
+ */
+static void test_shared_placement(void **state)
+{
+	g_autofree char *csv = g_build_filename(*state, "s.csv", NULL);
+
+	assert_true(g_file_set_contents(
+		csv,
+		"seq,round,setting,latency_ns,min_granularity_ns,wakeup_granularity_ns,seconds,ctxt,"
+		"rc,steal_ppm,stall_ns,shared_pct\n"
+		"1,0,defaults,12000000,1500000,2000000,1,900,0,10000,50000,20\n"
+		"3,0,fast,12000000,1500000,16000000,0.5,90,0,10000,50000,60\n",
+		-1, NULL));
+	for (int json = 0; json < 2; json++) {
+		struct run r = run_program(
+			TUNER,
+			(const char *const[]){ "fidelity", "--csv", csv, "--workload",
+					       "hackbench -T -g 1 -l 5 -f 4", SIM_FLAGS, "--format",
+					       json ? "json" : "text", NULL },
+			NULL);
+
+		expect_clean_exit(&r, "tuner fidelity with shared_pct");
+		if (json) {
+			struct json *doc = json_parse(r.out);
+			const struct json *plan = item(doc, "plans", 0);
+
+			assert_close(json_number_at(plan, "shared_runs"), 2, 0);
+			assert_close(json_number_at(plan, "shared_pct"), 40, 0);
+			json_free(doc);
+		} else {
+			assert_non_null(strstr(r.out, "shared host CPUs 40 % of the time (median "
+						      "of 2 runs)"));
+		}
+		run_clear(&r);
+	}
+}
+
 static void test_refusals(void **state)
 {
 	g_autofree char *ini = write_plans(*state);
@@ -360,6 +399,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
+						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_shared_placement, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_flags_refused, temp_dir_setup,
