@@ -29,17 +29,24 @@ static const char plan_csv[] =
 	"1,0,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok\n"
 	"2,0,lat3,3000000,1500000,2000000,250000,0.8,0.9,500,0,ok\n";
 
-static PlanSet *fixture_set(const char *dir)
+/* A set of one training plan, name, of the fixture's workload: csv written to dir/name.csv. */
+static PlanSet *set_of_csv(const char *dir, const char *name, const char *csv)
 {
-	g_autofree char *csv = g_build_filename(dir, "plan.csv", NULL);
+	g_autofree char *file = g_strconcat(name, ".csv", NULL);
+	g_autofree char *path = g_build_filename(dir, file, NULL);
 	PlanSet *set = plan_set_new();
 	GError *error = NULL;
 
-	assert_true(g_file_set_contents(csv, plan_csv, -1, NULL));
-	if (!plan_set_add(set, "small", csv, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN, NULL,
+	assert_true(g_file_set_contents(path, csv, -1, NULL));
+	if (!plan_set_add(set, name, path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN, NULL,
 			  &error))
 		fail_msg("%s", error->message);
 	return set;
+}
+
+static PlanSet *fixture_set(const char *dir)
+{
+	return set_of_csv(dir, "small", plan_csv);
 }
 
 /* The flags as a command line gives them (a value set in the struct is not given), with up to
@@ -291,8 +298,7 @@ static void test_measured_placement(void **state)
 		"3,1,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,6000000,\n"
 		"4,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,2000000,100\n"
 		"5,1,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,300000,2000000,60\n";
-	g_autofree char *path = g_build_filename(*state, "placed.csv", NULL);
-	g_autoptr(PlanSet) set = plan_set_new();
+	g_autoptr(PlanSet) set = set_of_csv(*state, "placed", csv);
 	EvaluatorConfig config = { .replicates = 1, .jobs = 2 };
 	g_autoptr(Evaluator) ev = evaluator_new(&config);
 	struct linsched_machine m;
@@ -300,10 +306,6 @@ static void test_measured_placement(void **state)
 	SimSetting **sims = NULL;
 	GError *error = NULL;
 
-	assert_true(g_file_set_contents(path, csv, -1, NULL));
-	if (!plan_set_add(set, "placed", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN,
-			  NULL, &error))
-		fail_msg("%s", error->message);
 	assert_close(plan_set_plan(set, 0)->real->shared_pct, 45, 0);
 	linsched_machine_builtin(&m);
 	m.host_cpus = 1;
@@ -360,15 +362,8 @@ static void test_measured_steal(void **state)
 		"2,0,lat3,3000000,1500000,2000000,500000,0.8,0.9,500,0,ok,-1,-1\n"
 		"3,1,defaults,12000000,1500000,2000000,500000,1.0,1.1,2000,0,ok,400000,6000000\n"
 		"4,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,2000000\n";
-	g_autofree char *path = g_build_filename(*state, "steal.csv", NULL);
-	g_autoptr(PlanSet) set = plan_set_new();
-	GError *error = NULL;
+	g_autoptr(PlanSet) set = set_of_csv(*state, "stolen", csv);
 	struct workload_cli wc;
-
-	assert_true(g_file_set_contents(path, csv, -1, NULL));
-	if (!plan_set_add(set, "stolen", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN,
-			  NULL, &error))
-		fail_msg("%s", error->message);
 	const RealPlan *real = plan_set_plan(set, 0)->real;
 
 	assert_int_equal(real->steal_runs, 3);
@@ -789,18 +784,12 @@ static void test_guest_stalls(void **state)
 		"400000,2000000,100\n"
 		"9,1,wake0,12000000,1500000,0,500000,1.5,1.6,3000,0,ok,300000,1000000,"
 		"300000,1000000,200\n";
-	g_autofree char *path = g_build_filename(*state, "guest.csv", NULL);
 	g_autofree char *noisy = g_build_filename(*state, "noisy.ini", NULL);
-	g_autoptr(PlanSet) set = plan_set_new();
-	GError *error = NULL;
+	g_autoptr(PlanSet) set = set_of_csv(*state, "seen", csv);
 	struct workload_cli wc;
 
-	assert_true(g_file_set_contents(path, csv, -1, NULL));
 	assert_true(g_file_set_contents(
 		noisy, "[noise]\nnoise_ppm=200000\nnoise_ns=100000\nnoise_cv_pct=300\n", -1, NULL));
-	if (!plan_set_add(set, "seen", path, "hackbench -T -g 2 -l 10 -f 4", PLAN_ROLE_TRAIN, NULL,
-			  &error))
-		fail_msg("%s", error->message);
 	const RealPlan *real = plan_set_plan(set, 0)->real;
 
 	assert_int_equal(real->guest_runs, 4);
