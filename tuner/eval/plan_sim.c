@@ -239,8 +239,9 @@ static void twin_spells(const PlanSim *ps, const PlanSpec *plan, const RealSetti
 		c->steal_ppm = 0;
 		c->shared_ns = c->apart_ns = 0;
 	} else {
-		c->shared_ns = (uint64_t)llround((double)cycle * pct / 100.0);
-		c->apart_ns = cycle - c->shared_ns;
+		/* Both at least 1 ns: a spell of 0 is none, which needs both kinds gone. */
+		c->shared_ns = MAX(1, (uint64_t)llround((double)cycle * pct / 100.0));
+		c->apart_ns = MAX(1, cycle - MIN(c->shared_ns, cycle));
 	}
 }
 
