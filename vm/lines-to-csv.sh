@@ -7,10 +7,11 @@
 # migration_cost_ns,seconds,wall_s,ctxt,rc,knobs, and with STEAL_FILE (run-plan.sh's steal.txt)
 # steal_ppm,stall_ns, and shared_pct when the steal file has it (run-plan.sh's since it samples
 # where the host puts the vCPU threads: the share of the run, in percent, in which the runnable
-# vCPU threads sat on fewer host CPUs than they are; empty for a run never sampled so).  "seconds" is the benchmark's own "Time:" (the time from releasing the tasks
-# to the last exit); wall_s is the guest's monotonic clock around the whole command (it includes
-# creating the tasks).  Knob values are the ones read back.  steal_ppm is the share of the time
-# the vCPUs wanted to run that the host did not run them, stall_ns the mean length of such a wait.
+# vCPU threads sat on fewer host CPUs than they are; empty for a run never sampled so).
+# "seconds" is the benchmark's own "Time:" (the time from releasing the tasks to the last exit);
+# wall_s is the guest's monotonic clock around the whole command (it includes creating the tasks).
+# Knob values are the ones read back.  steal_ppm is the share of the time the vCPUs wanted to run
+# that the host did not run them, stall_ns the mean length of such a wait.
 # A plan made with make-plan.sh -n has a "stalls" run before every run: it gets no row of its
 # own, and gives the run after it guest_stall_ppm,guest_stall_ns,guest_stall_cv_pct (the stalls
 # the guest saw on its busy CPUs just before the run: their share of the time, mean and
