@@ -522,6 +522,16 @@ static uint64_t host_tick_after(const struct linsched_sim *sim, const struct sta
 }
 
 /*
+ * When a stall, run or turn of len that begins now ends: on the host's tick grid len is whole ticks
+ * counted from the tick now falls in, so that it ends on a tick (the first is what is left of it).
+ */
+static uint64_t ends_after(const struct linsched_sim *sim, const struct stall_model *m,
+			   uint64_t len)
+{
+	return m->grid_ns ? host_tick_after(sim, m) - m->grid_ns + len : sim->now + len;
+}
+
+/*
  * A CPU's first stall on the host's tick grid: at one of the host ticks of an average cycle (a
  * run and a stall), drawn uniformly, so that the CPUs start at different points of it and not
  * all in step.
@@ -1258,10 +1268,10 @@ static uint64_t turn_end_time(const struct linsched_sim *sim)
 {
 	const struct stall_model *m = &sim->stalls[STALL_STEAL];
 
-	if (!m->grid_ns)
-		return sim->now + stall_draw(m, true);
-	return host_tick_after(sim, m) - m->grid_ns +
-	       grid_ticks(m, fmax(1.0, (double)m->mean_ns / (double)m->grid_ns));
+	return ends_after(
+		sim, m,
+		m->grid_ns ? grid_ticks(m, fmax(1.0, (double)m->mean_ns / (double)m->grid_ns))
+			   : stall_draw(m, true));
 }
 
 static void turn_grant(struct linsched_sim *sim, struct linsched_cpu *cpu)
@@ -1405,16 +1415,9 @@ static void steal_begin(struct linsched_sim *sim)
 		struct linsched_cpu *cpu = &sim->cpus[i];
 		bool stall = m->ppm && gsl_rng_uniform(m->rng) * LINSCHED_PPM < (double)m->ppm;
 
-		if (stall)
+		if (m->ppm)
 			event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
-				       m->grid_ns ? host_tick_after(sim, m) - m->grid_ns +
-							    grid_draw(m, true)
-						  : sim->now + stall_draw(m, true));
-		else if (m->ppm)
-			event_schedule(&sim->events, &cpu->stall_ev[STALL_STEAL],
-				       m->grid_ns ? host_tick_after(sim, m) + grid_draw(m, false) -
-							    m->grid_ns
-						  : sim->now + stall_draw(m, false));
+				       ends_after(sim, m, stall_draw(m, stall)));
 		stall_hold(sim, cpu, STALL_STEAL, stall);
 	}
 	if (m->ppm)
