@@ -10,7 +10,12 @@
  * tuner/fidelity/trace_stats.h defines every figure.
  *
  *   tuner compare real.trace sim.trace --messages 4000 [--workload hackbench,sender,receiver]
- *       [--window auto|all] [--format text|json]
+ *       [--window auto|all] [--flips K[,K]] [--llc-cpus N] [--format text|json]
+ *
+ * --flips replays 6.1's wakee_flips from the flips every worker inherited at its fork, the real
+ * run's (the guest's fork record) and, after a comma, the simulation's (its --parent-flips; one
+ * value: both), so that the cross-CPU wakeups wake_wide judged one-to-many can be set beside
+ * where the wakees landed (trace_stats.h, "Who a wakeup moves").
  *
  * Text: one row per figure, the two traces side by side with their ratio. JSON: {"real": {...},
  * "sim": {...}} with the same figures under the same keys.
@@ -109,6 +114,16 @@ GET(reuse_median, st->reuse_median)
 GET(reuse_q75, st->reuse_q75)
 GET(reuse_near, st->reuse_near)
 GET(wake_migrations, st->wake_migrations)
+GET(wake_cross, st->wake_cross)
+GET(wake_cross_pulled,
+    st->wake_cross ? (double)st->wake_cross_pulled / (double)st->wake_cross : NAN)
+GET(wake_cross_wide, st->flips_replayed && st->wake_cross
+			     ? (double)st->wake_cross_wide / (double)st->wake_cross
+			     : NAN)
+GET(wake_cross_narrow_pulled,
+    st->flips_replayed && st->wake_cross > st->wake_cross_wide
+	    ? (double)st->wake_cross_narrow_pulled / (double)(st->wake_cross - st->wake_cross_wide)
+	    : NAN)
 GET(idle, st->idle_s[i])
 GET(idle_fraction, st->duration_s > 0 ? st->idle_s[i] / st->duration_s : NAN)
 GET(runqueue_mean, st->runqueue_mean[i])
@@ -197,6 +212,14 @@ static const Figure figures[] = {
 	  SPAN_ONE },
 	{ "migrations", "migrations (switched in elsewhere)", F_COUNT, get_migrations, SPAN_ONE },
 	{ "wake_migrations", "  woken elsewhere", F_COUNT, get_wake_migrations, SPAN_ONE },
+	{ "wake_cross", "cross-CPU wakeups, a worker by a worker", F_COUNT, get_wake_cross,
+	  SPAN_ONE },
+	{ "wake_cross_pulled", "  pulled to the waker's CPU", F_NUMBER, get_wake_cross_pulled,
+	  SPAN_ONE },
+	{ "wake_cross_wide", "  one-to-many by the flips (--flips)", F_NUMBER, get_wake_cross_wide,
+	  SPAN_ONE },
+	{ "wake_cross_narrow_pulled", "    of the others, pulled", F_NUMBER,
+	  get_wake_cross_narrow_pulled, SPAN_ONE },
 	{ "reuse_median", "workers run since a worker last ran, median", F_NUMBER, get_reuse_median,
 	  SPAN_ONE },
 	{ "reuse_q75", "  q75", F_NUMBER, get_reuse_q75, SPAN_ONE },
@@ -280,6 +303,12 @@ static char *text_report(const char *real_path, const char *sim_path, const Trac
 			       real->start_s, real->end_s);
 	g_string_append_printf(out, "# sim:  %s (window %.6f .. %.6f s)\n", sim_path, sim->start_s,
 			       sim->end_s);
+	if (real->flips_replayed)
+		g_string_append_printf(out,
+				       "# wakee_flips replayed from %u inherited (real), %u (sim); "
+				       "wake_wide's factor %u, %u\n",
+				       real->inherited_flips, sim->inherited_flips, real->llc_cpus,
+				       sim->llc_cpus);
 	g_string_append_printf(out, "%-44s %14s %14s %9s\n", "", "real", "sim", "sim/real");
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
 		const Figure *f = &figures[i];
@@ -329,6 +358,16 @@ static void json_stats(struct json_writer *w, const char *key, const char *path,
 		json_uint(w, st->messages);
 	else
 		json_null(w);
+	json_key(w, "inherited_flips");
+	if (st->flips_replayed)
+		json_uint(w, st->inherited_flips);
+	else
+		json_null(w);
+	json_key(w, "llc_cpus");
+	if (st->flips_replayed)
+		json_uint(w, st->llc_cpus);
+	else
+		json_null(w);
 	for (size_t i = 0; i < G_N_ELEMENTS(figures); i++) {
 		const Figure *f = &figures[i];
 
@@ -363,9 +402,29 @@ static char *json_report(const char *real_path, const char *sim_path, const Trac
 /* ---- the command ---------------------------------------------------------------------------- */
 
 struct compare_cli {
-	gint64 messages;
-	char *workload, *window, *format;
+	gint64 messages, llc_cpus;
+	char *workload, *window, *format, *flips;
 };
+
+/* --flips K or REAL,SIM: whole numbers of flips, each at most a million. */
+static gboolean parse_flips(const char *arg, guint *real, guint *sim, GError **error)
+{
+	g_auto(GStrv) parts = g_strsplit(arg, ",", -1);
+	guint n = g_strv_length(parts);
+	guint64 v[2];
+
+	if (n < 1 || n > 2)
+		return cmd_usage(error, "--flips: give K or REAL,SIM");
+	for (guint i = 0; i < n; i++)
+		if (!g_ascii_string_to_unsigned(parts[i], 10, 0, 1000000, &v[i], NULL))
+			return cmd_usage(error,
+					 "--flips: '%s' is not a whole number of flips from 0 to "
+					 "1000000",
+					 parts[i]);
+	*real = (guint)v[0];
+	*sim = (guint)v[n - 1];
+	return TRUE;
+}
 
 /* A trace that cannot be read or does not parse is bad input: it was named on the command line. */
 static gboolean read_trace(const char *path, const TraceStatsOptions *opt, TraceStats *st,
@@ -378,9 +437,10 @@ static gboolean read_trace(const char *path, const TraceStatsOptions *opt, Trace
 	return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 }
 
-/* The flags into opt (the prefixes it points to are *prefixes, the caller's to free). */
+/* The flags into opt and sim_opt, the real trace's and the simulated one's (the prefixes they
+ * point to are *prefixes, the caller's to free). */
 static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOptions *opt,
-			    char ***prefixes, GError **error)
+			    TraceStatsOptions *sim_opt, char ***prefixes, GError **error)
 {
 	if (argc != 3)
 		return cmd_usage(error, "give two traces: REAL.trace SIM.trace");
@@ -394,6 +454,15 @@ static gboolean check_flags(const struct compare_cli *c, int argc, TraceStatsOpt
 		return FALSE;
 	opt->workload = (const char *const *)*prefixes;
 	opt->messages = (guint64)c->messages;
+	opt->llc_cpus = (guint)c->llc_cpus;
+	*sim_opt = *opt;
+	if (c->flips) {
+		if (!parse_flips(c->flips, &opt->inherited_flips, &sim_opt->inherited_flips, error))
+			return FALSE;
+		opt->replay_flips = sim_opt->replay_flips = TRUE;
+	} else if (c->llc_cpus) {
+		return cmd_usage(error, "--llc-cpus: only with --flips");
+	}
 	return TRUE;
 }
 
@@ -410,18 +479,27 @@ int tuner_cmd_compare(int argc, char **argv)
 		  "LIST" },
 		{ "window", 0, 0, G_OPTION_ARG_STRING, &c.window,
 		  "auto (default: from the start barrier's release to the last exit) or all", "W" },
+		{ "flips", 0, 0, G_OPTION_ARG_STRING, &c.flips,
+		  "Replay wakee_flips from those every worker inherited at its fork: the real run's "
+		  "(the guest's fork record) and, after a comma, the simulation's (its --parent-flips)",
+		  "K[,K]" },
+		{ "llc-cpus", 0, 0, G_OPTION_ARG_INT64, &c.llc_cpus,
+		  "With --flips: CPUs sharing a last-level cache, wake_wide's factor (default: the "
+		  "CPUs each trace shows)",
+		  "N" },
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &c.format, "text (default) or json", "F" },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const struct flag_limits limits[] = {
 		FLAG_INT(&c.messages, 1, G_MAXINT64), /* not given: no per-message figures */
+		FLAG_INT(&c.llc_cpus, 1, 4096),
 	};
 	struct flag_set flags;
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("REAL.trace SIM.trace - two scheduler traces side by side");
 	g_autoptr(GError) error = NULL;
 	GError *local = NULL;
-	TraceStatsOptions opt = { .window = TRACE_WINDOW_AUTO };
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_AUTO }, sim_opt;
 	TraceStats real = { 0 }, sim = { 0 };
 	g_auto(GStrv) prefixes = NULL;
 	int status = 0;
@@ -430,9 +508,9 @@ int tuner_cmd_compare(int argc, char **argv)
 	flag_add_main_entries(&flags, ctx, entries, limits, G_N_ELEMENTS(limits));
 	if (!g_option_context_parse(ctx, &argc, &argv, &local))
 		cmd_relabel(&error, CMD_ERROR_USAGE, local, "");
-	else if (check_flags(&c, argc, &opt, &prefixes, &error) &&
+	else if (check_flags(&c, argc, &opt, &sim_opt, &prefixes, &error) &&
 		 read_trace(argv[1], &opt, &real, &error) &&
-		 read_trace(argv[2], &opt, &sim, &error)) {
+		 read_trace(argv[2], &sim_opt, &sim, &error)) {
 		g_autofree char *report = c.format && strcmp(c.format, "json") == 0
 						  ? json_report(argv[1], argv[2], &real, &sim)
 						  : text_report(argv[1], argv[2], &real, &sim);
@@ -446,6 +524,7 @@ int tuner_cmd_compare(int argc, char **argv)
 	g_free(c.workload);
 	g_free(c.window);
 	g_free(c.format);
+	g_free(c.flips);
 	flag_set_clear(&flags);
 	return status;
 }

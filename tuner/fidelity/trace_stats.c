@@ -52,6 +52,11 @@ typedef struct {
 	gboolean running;
 	guint64 run_start;
 	GList *recent; /* its link in Replay.recent once it has run, NULL before */
+	/* record_wakee's state, replayed (TraceStatsOptions.replay_flips). */
+	gboolean seen; /* in an event yet: its decay clock starts there */
+	guint flips;
+	guint64 flips_decay_ts;
+	gint last_wakee; /* -1: none yet */
 } Task;
 
 /* A wakeup_preempt line: what the wakeup's preemption check weighed (vruntimes in ns). */
@@ -463,8 +468,9 @@ static void assign_roles(Trace *tr, const char *const *prefixes)
 
 typedef struct {
 	Trace *tr;
-	gint *cur;	/* per CPU: the pid it runs, 0 idle, -1 not known yet */
-	GArray **woken; /* per CPU: pids woken onto it since its last switch */
+	const TraceStatsOptions *opt; /* for the flips' replay; NULL: none */
+	gint *cur;		      /* per CPU: the pid it runs, 0 idle, -1 not known yet */
+	GArray **woken;		      /* per CPU: pids woken onto it since its last switch */
 	/* Per CPU: the last wakeup preemption between workers, preempted and preempting pids; 0:
 	 * none pending. */
 	gint *preempted, *preemptor;
@@ -496,10 +502,16 @@ typedef struct {
 	GArray *reuse;
 } Replay;
 
-static void replay_init(Replay *r, Trace *tr)
+static gboolean replaying_flips(const Replay *r)
+{
+	return r->opt && r->opt->replay_flips;
+}
+
+static void replay_init(Replay *r, Trace *tr, const TraceStatsOptions *opt)
 {
 	memset(r, 0, sizeof(*r));
 	r->tr = tr;
+	r->opt = opt;
 	r->cur = g_new(gint, tr->nr_cpus);
 	for (guint c = 0; c < tr->nr_cpus; c++)
 		r->cur[c] = -1;
@@ -532,6 +544,10 @@ static void replay_init(Replay *r, Trace *tr)
 		t->runnable_cpu = t->last_cpu = -1;
 		t->running = t->asleep = FALSE;
 		t->recent = NULL;
+		t->seen = FALSE;
+		t->flips = opt ? opt->inherited_flips : 0;
+		t->flips_decay_ts = 0;
+		t->last_wakee = -1;
 	}
 }
 
@@ -655,12 +671,66 @@ static void set_asleep(Replay *r, Task *t, gboolean asleep)
 	r->asleep[t->role] += asleep ? 1 : (guint)-1;
 }
 
+/* 6.1's record_wakee: the waker's flips halve once a second, and count each change of wakee. */
+static void record_wakee(Task *waker, gint wakee, guint64 ts)
+{
+	if (ts > waker->flips_decay_ts + 1000000000ull) {
+		waker->flips >>= 1;
+		waker->flips_decay_ts = ts;
+	}
+	if (waker->last_wakee != wakee) {
+		waker->last_wakee = wakee;
+		waker->flips++;
+	}
+}
+
+/* 6.1's wake_wide: both have switched wakees often enough that one cache cannot hold them. */
+static gboolean wake_wide(guint waker_flips, guint wakee_flips, guint factor)
+{
+	guint master = MAX(waker_flips, wakee_flips), slave = MIN(waker_flips, wakee_flips);
+
+	return !(slave < factor || master < slave * factor);
+}
+
+/*
+ * Who a wakeup of a sleeping task moves (TraceStats.wake_cross...): the waker's record_wakee
+ * first, then, for a worker woken by a worker from another CPU than its last, wake_wide's verdict
+ * and where it landed.
+ */
+static void judge_placement(Replay *r, const Ev *e, Task *waker, Task *t, gboolean count)
+{
+	TraceStats *st = r->st;
+
+	if (waker && replaying_flips(r) && e->a != e->b)
+		record_wakee(waker, e->b, e->ts);
+	if (!count || !t || !t->worker || !waker || !waker->worker || t->last_cpu < 0 ||
+	    t->last_cpu == (gint)e->cpu)
+		return;
+
+	gboolean pulled = e->target == (gint)e->cpu;
+
+	st->wake_cross++;
+	st->wake_cross_pulled += pulled;
+	if (!replaying_flips(r))
+		return;
+	guint factor = r->opt->llc_cpus ? r->opt->llc_cpus : r->tr->nr_cpus;
+
+	if (wake_wide(waker->flips, t->flips, factor))
+		st->wake_cross_wide++;
+	else
+		st->wake_cross_narrow_pulled += pulled;
+}
+
 static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 {
 	Task *t = task(r->tr, e->b);
 	Task *waker = task(r->tr, e->a);
 	gboolean count = inside(r, e->ts) && e->kind == EV_WAKEUP;
 	TraceStats *st = r->st;
+	/* A wakeup of a task still runnable (it had not slept yet) leaves it where it is: the
+	 * kernel does not place it again, nor count it in the waker's flips. */
+	gint now = t ? t->runnable_cpu
+		     : GPOINTER_TO_INT(g_hash_table_lookup(others, GINT_TO_POINTER(e->b))) - 1;
 
 	if (count) {
 		st->wakeups++;
@@ -680,10 +750,8 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 			(gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
 	}
 	g_array_append_val(r->woken[e->target], e->b);
-	/* A wakeup of a task still runnable (it had not slept yet) leaves it where it is. */
-	gint now = t ? t->runnable_cpu
-		     : GPOINTER_TO_INT(g_hash_table_lookup(others, GINT_TO_POINTER(e->b))) - 1;
-
+	if (e->kind == EV_WAKEUP && now < 0)
+		judge_placement(r, e, waker, t, count);
 	if (now < 0)
 		set_runnable(r, others, e->b, e->target);
 	set_asleep(r, t, FALSE);
@@ -832,6 +900,17 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 	g_array_set_size(r->woken[e->cpu], 0);
 }
 
+/* A task's first event starts its flips' decay clock (TraceStats.wake_cross...). */
+static void note_seen(Replay *r, gint pid, guint64 ts)
+{
+	Task *t = pid > 0 ? task(r->tr, pid) : NULL;
+
+	if (t && !t->seen) {
+		t->seen = TRUE;
+		t->flips_decay_ts = ts;
+	}
+}
+
 /*
  * Replays every event. Without counting it finds the auto window: from the last instant at which
  * at most one worker was runnable before half of them were, to the last worker's exit.
@@ -848,6 +927,10 @@ static void replay(Replay *r, guint64 *start, guint64 *end)
 		const Ev *e = &g_array_index(evs, Ev, i);
 
 		advance(r, e->ts);
+		if (replaying_flips(r)) {
+			note_seen(r, e->a, e->ts);
+			note_seen(r, e->b, e->ts);
+		}
 		if (e->kind == EV_SWITCH)
 			on_switch(r, others, e);
 		else
@@ -1007,7 +1090,7 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	memset(st, 0, sizeof(*st));
 	st->nr_cpus = MAX(tr->nr_cpus, 1);
 	tr->nr_cpus = st->nr_cpus;
-	replay_init(&r, tr);
+	replay_init(&r, tr, options);
 	replay(&r, &start, &end);
 	replay_clear(&r);
 	if (options && options->window == TRACE_WINDOW_ALL) {
@@ -1020,7 +1103,7 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	st->idle_s = g_new0(double, st->nr_cpus);
 	st->runqueue_mean = g_new0(double, st->nr_cpus);
 	st->runqueue_max = g_new0(guint, st->nr_cpus);
-	replay_init(&r, tr);
+	replay_init(&r, tr, options);
 	r.counting = TRUE;
 	r.from = start;
 	r.to = end;
@@ -1078,6 +1161,11 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 		st->has_parent |= t->role == TRACE_ROLE_PARENT;
 	}
 	check_stats(tr, start, end, st);
+	st->flips_replayed = options && options->replay_flips;
+	if (st->flips_replayed) {
+		st->inherited_flips = options->inherited_flips;
+		st->llc_cpus = options->llc_cpus ? options->llc_cpus : st->nr_cpus;
+	}
 	st->messages = options ? options->messages : 0;
 	if (st->messages) {
 		double m = (double)st->messages;

@@ -59,6 +59,10 @@
  *                        on different CPUs. CPUs that run at once hand over at every few
  *                        events; virtual CPUs that take turns on one host CPU only at the end of
  *                        a turn, so a few hundred a second where there would be thousands.
+ *   cross-CPU wakeup     a wakeup of a sleeping worker by a worker running on another CPU than
+ *                        the wakee last ran on: where 6.1's select_task_rq_fair weighs pulling it
+ *                        to the waker (wake_affine) unless wake_wide judges the pair one-to-many;
+ *                        pulled: it lands on the waker's CPU
  *   asleep               workers of a role that are blocked, time-weighted: from a switch away
  *                        from the worker in a sleeping state to its next wakeup (or, were that
  *                        lost, its next switch-in). A hackbench sender sleeps only on a full
@@ -111,6 +115,15 @@ typedef struct {
 	const char *const *workload; /* command-name prefixes; NULL: hackbench, sender, receiver */
 	TraceWindow window;
 	guint64 messages; /* messages the workload passed, for the per-message figures; 0: unknown */
+	/*
+	 * Replay 6.1's wakee_flips (below, "Who a wakeup moves"): every workload task starts with
+	 * inherited_flips, those its parent handed down at the fork (the guest's fork record; a
+	 * twin's --parent-flips), which no trace shows. llc_cpus: the CPUs sharing a last-level
+	 * cache, wake_wide's factor (0: every CPU the trace shows).
+	 */
+	gboolean replay_flips;
+	guint inherited_flips;
+	guint llc_cpus;
 } TraceStatsOptions;
 
 /* Lengths of runs, in µs. */
@@ -164,6 +177,22 @@ typedef struct {
 	double wake_to_switch_us[TRACE_WAKE_N];
 	double remote_sleeps_first;
 	guint64 migrations, wake_migrations;
+	/*
+	 * Who a wakeup moves. Cross-CPU wakeups (above) and those pulled to the waker's CPU. With
+	 * options.replay_flips, record_wakee is replayed over every wakeup of a task that slept,
+	 * by the task running where the line was printed (as the kernel counts it, interrupts on
+	 * its time included): once a second at most its flips halve, and they grow by one when it
+	 * wakes another task than the last. A task's decay clock starts at its first event in the
+	 * trace, as a child's is its parent's at the fork. wide: the cross-CPU wakeups wake_wide
+	 * judges one-to-many (the smaller flips of waker and wakee at least llc_cpus, the larger at
+	 * least llc_cpus times the smaller), which stay where the wakee last ran unless a CPU is
+	 * idle; the others go to wake_affine, and narrow_pulled counts those it moved. Without the
+	 * replay, the last two are 0 and flips_replayed FALSE.
+	 */
+	guint64 wake_cross, wake_cross_pulled;
+	gboolean flips_replayed;
+	guint inherited_flips, llc_cpus; /* as replayed */
+	guint64 wake_cross_wide, wake_cross_narrow_pulled;
 	/*
 	 * The reuse distance of a worker's working set: at each switch-in (in the window) of a
 	 * worker that ran before, how many other workers were switched in, on any CPU, since it

@@ -595,6 +595,71 @@ static void test_reuse_distance(void **state)
 	trace_stats_clear(&st);
 }
 
+/*
+ * Who a wakeup moves, by hand. Receivers 20 and 21 last ran on CPU 1; sender 10 on CPU 0 wakes
+ * 20 there (1.000400), wakes it again while it is still runnable (1.000450: no placement, not
+ * counted), pulls 21 to CPU 0 (1.000500), and after 20 has run and slept, wakes it on CPU 1 1.5 s
+ * later (2.500000): three cross-CPU wakeups, one pulled. The sender's decay clock starts at its
+ * first event (1.000300). With every task inheriting 2 flips and wake_wide's factor 2: the
+ * sender has 3 at the first (narrow: 3 < 2 x 2), 4 at the second (wide: 2 >= 2 and 4 >= 4), and
+ * at the third halves to 2 (1.5 s since its clock) and counts a new wakee, 3 (narrow; without
+ * the decay 5, wide). Inheriting 0 every receiver has 0 < 2: all narrow. With factor 1 and 2
+ * inherited: all three wide.
+ */
+static void test_wake_placement(void **state)
+{
+	static const char *const lines[] = {
+		SW("<idle>-0", 1, "1.000000", "swapper/1", 0, "R", "receiver-0.0", 20),
+		SW("receiver-0.0-20", 1, "1.000100", "receiver-0.0", 20, "S", "receiver-0.1", 21),
+		SW("receiver-0.1-21", 1, "1.000200", "receiver-0.1", 21, "S", "swapper/1", 0),
+		SW("<idle>-0", 0, "1.000300", "swapper/0", 0, "R", "sender-0.0", 10),
+		WK("sender-0.0-10", 0, "1.000400", "receiver-0.0", 20, 1),
+		WK("sender-0.0-10", 0, "1.000450", "receiver-0.0", 20, 1),
+		WK("sender-0.0-10", 0, "1.000500", "receiver-0.1", 21, 0),
+		SW("<idle>-0", 1, "1.000600", "swapper/1", 0, "R", "receiver-0.0", 20),
+		SW("receiver-0.0-20", 1, "1.000700", "receiver-0.0", 20, "S", "swapper/1", 0),
+		WK("sender-0.0-10", 0, "2.500000", "receiver-0.0", 20, 1),
+		NULL,
+	};
+	g_autofree char *text = g_strjoinv("", (char **)lines);
+	TraceStatsOptions opt = { .window = TRACE_WINDOW_ALL };
+	TraceStats st;
+
+	(void)state;
+	parse_ok(text, "p.trace", &opt, &st);
+	assert_int_equal(st.wake_cross, 3);
+	assert_int_equal(st.wake_cross_pulled, 1);
+	assert_false(st.flips_replayed);
+	assert_int_equal(st.wake_cross_wide, 0);
+	assert_int_equal(st.wake_cross_narrow_pulled, 0);
+	trace_stats_clear(&st);
+
+	opt.replay_flips = TRUE;
+	opt.inherited_flips = 2;
+	parse_ok(text, "p.trace", &opt, &st);
+	assert_true(st.flips_replayed);
+	assert_int_equal(st.inherited_flips, 2);
+	assert_int_equal(st.llc_cpus, 2);
+	assert_int_equal(st.wake_cross, 3);
+	assert_int_equal(st.wake_cross_wide, 1);
+	assert_int_equal(st.wake_cross_narrow_pulled, 0);
+	trace_stats_clear(&st);
+
+	opt.inherited_flips = 0;
+	parse_ok(text, "p.trace", &opt, &st);
+	assert_int_equal(st.wake_cross_wide, 0);
+	assert_int_equal(st.wake_cross_narrow_pulled, 1);
+	trace_stats_clear(&st);
+
+	opt.inherited_flips = 2;
+	opt.llc_cpus = 1;
+	parse_ok(text, "p.trace", &opt, &st);
+	assert_int_equal(st.llc_cpus, 1);
+	assert_int_equal(st.wake_cross_wide, 3);
+	assert_int_equal(st.wake_cross_narrow_pulled, 0);
+	trace_stats_clear(&st);
+}
+
 static void test_missing_file(void **state)
 {
 	g_autoptr(GError) error = NULL;
@@ -615,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_perf_script_format), cmocka_unit_test(test_preempt_checks),
 		cmocka_unit_test(test_preempted_back),	   cmocka_unit_test(test_sleep_handover),
 		cmocka_unit_test(test_wake_to_switch),	   cmocka_unit_test(test_reuse_distance),
+		cmocka_unit_test(test_wake_placement),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
