@@ -179,15 +179,15 @@ typedef struct {
 	guint64 migrations, wake_migrations;
 	/*
 	 * Who a wakeup moves. Cross-CPU wakeups (above) and those pulled to the waker's CPU. With
-	 * options.replay_flips, record_wakee is replayed over every wakeup of a task that slept,
-	 * by the task running where the line was printed (as the kernel counts it, interrupts on
-	 * its time included): once a second at most its flips halve, and they grow by one when it
-	 * wakes another task than the last. A task's decay clock starts at its first event in the
-	 * trace, as a child's is its parent's at the fork. wide: the cross-CPU wakeups wake_wide
-	 * judges one-to-many (the smaller flips of waker and wakee at least llc_cpus, the larger at
-	 * least llc_cpus times the smaller), which stay where the wakee last ran unless a CPU is
-	 * idle; the others go to wake_affine, and narrow_pulled counts those it moved. Without the
-	 * replay, the last two are 0 and flips_replayed FALSE.
+	 * options.replay_flips, record_wakee is replayed for the workload's tasks over every
+	 * wakeup of a task that slept made on their time (the task the line names; interrupts on
+	 * its time count as its own, as in the kernel): once a second at most its flips halve, and
+	 * they grow by one when it wakes another task than the last. A task's decay clock starts
+	 * at its first event in the trace (a child's is its parent's, set near the fork). wide:
+	 * the cross-CPU wakeups wake_wide judges one-to-many (the smaller flips of waker and wakee
+	 * at least llc_cpus, the larger at least llc_cpus times the smaller), which stay where the
+	 * wakee last ran unless a CPU is idle; the others go to wake_affine, and narrow_pulled
+	 * counts those it moved. Without the replay, the last two are 0 and flips_replayed FALSE.
 	 */
 	guint64 wake_cross, wake_cross_pulled;
 	gboolean flips_replayed;
