@@ -96,6 +96,12 @@ GET(wakeups_to_busy_remote, st->wakeups_to_busy_remote)
 GET(wake_to_switch_local, st->wake_to_switch_us[TRACE_WAKE_LOCAL])
 GET(wake_to_switch_remote, st->wake_to_switch_us[TRACE_WAKE_REMOTE])
 GET(remote_sleeps_first, st->remote_sleeps_first)
+GET(wake_to_run_local, st->wake_to_run_us[TRACE_WAKE_LOCAL])
+GET(wake_to_run_remote, st->wake_to_run_us[TRACE_WAKE_REMOTE])
+GET(wake_to_run_q90_local, st->wake_to_run_q90_us[TRACE_WAKE_LOCAL])
+GET(wake_to_run_q90_remote, st->wake_to_run_q90_us[TRACE_WAKE_REMOTE])
+GET(switches_before_run_local, st->switches_before_run[TRACE_WAKE_LOCAL])
+GET(switches_before_run_remote, st->switches_before_run[TRACE_WAKE_REMOTE])
 GET(preempted_back, share(st->preempted_back, st->preempted_not_back))
 GET(receiver_sleep_to_receiver, share(st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_RECEIVER],
 				      st->sleep_handover[TRACE_ROLE_RECEIVER][TRACE_ROLE_SENDER]))
@@ -189,6 +195,18 @@ static const Figure figures[] = {
 	  SPAN_ONE },
 	{ "remote_sleeps_first", "      its task sleeps before preempted", F_NUMBER,
 	  get_remote_sleeps_first, SPAN_ONE },
+	{ "wake_to_run_local_us", "  a woken worker runs after (us), same CPU", F_NUMBER,
+	  get_wake_to_run_local, SPAN_ONE },
+	{ "wake_to_run_remote_us", "    from another CPU", F_NUMBER, get_wake_to_run_remote,
+	  SPAN_ONE },
+	{ "wake_to_run_q90_local_us", "    90th percentile, same CPU", F_NUMBER,
+	  get_wake_to_run_q90_local, SPAN_ONE },
+	{ "wake_to_run_q90_remote_us", "      from another CPU", F_NUMBER,
+	  get_wake_to_run_q90_remote, SPAN_ONE },
+	{ "switches_before_run_local", "    switches there first (median), same CPU", F_NUMBER,
+	  get_switches_before_run_local, SPAN_ONE },
+	{ "switches_before_run_remote", "      from another CPU", F_NUMBER,
+	  get_switches_before_run_remote, SPAN_ONE },
 	{ "preempted_back", "    the preempted back when its wakee sleeps", F_NUMBER,
 	  get_preempted_back, SPAN_ONE },
 	{ "receiver_sleep_to_receiver", "    a receiver's sleep hands over to a receiver", F_NUMBER,

@@ -57,6 +57,12 @@ typedef struct {
 	guint flips;
 	guint64 flips_decay_ts;
 	gint last_wakee; /* -1: none yet */
+	/* Its last wakeup by a worker, until it runs (TraceStats.wake_to_run_us): when, onto which
+	 * CPU, from where, and that CPU's switches then; counted only when inside the window. */
+	gboolean wait_pending, wait_counted;
+	guint64 wait_since, wait_mark;
+	gint wait_cpu;
+	TraceWakeFrom wait_from;
 } Task;
 
 /* A wakeup_preempt line: what the wakeup's preemption check weighed (vruntimes in ns). */
@@ -494,6 +500,10 @@ typedef struct {
 	guint64 *wake_pending_ts;
 	TraceWakeFrom *wake_pending_from;
 	GArray *wake_delays[TRACE_WAKE_N];
+	/* Per CPU: switches so far; and the woken workers' waits to run (µs) and the switches on
+	 * their CPU before they ran, by where the wakeup came from. */
+	guint64 *switches_on;
+	GArray *run_waits[TRACE_WAKE_N], *run_wait_switches[TRACE_WAKE_N];
 	guint64 remote_settled, remote_slept;
 	gint last_event_cpu; /* the CPU of the last event counted, -1: none yet */
 	/* Workers by their last switch-in, the latest first, and at each switch-in of a worker
@@ -531,6 +541,11 @@ static void replay_init(Replay *r, Trace *tr, const TraceStatsOptions *opt)
 	r->wake_pending_from = g_new0(TraceWakeFrom, tr->nr_cpus);
 	for (guint i = 0; i < TRACE_WAKE_N; i++)
 		r->wake_delays[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	r->switches_on = g_new0(guint64, tr->nr_cpus);
+	for (guint i = 0; i < TRACE_WAKE_N; i++) {
+		r->run_waits[i] = g_array_new(FALSE, FALSE, sizeof(double));
+		r->run_wait_switches[i] = g_array_new(FALSE, FALSE, sizeof(double));
+	}
 	g_queue_init(&r->recent);
 	r->reuse = g_array_new(FALSE, FALSE, sizeof(double));
 
@@ -548,6 +563,7 @@ static void replay_init(Replay *r, Trace *tr, const TraceStatsOptions *opt)
 		t->flips = opt ? opt->inherited_flips : 0;
 		t->flips_decay_ts = 0;
 		t->last_wakee = -1;
+		t->wait_pending = FALSE;
 	}
 }
 
@@ -569,6 +585,11 @@ static void replay_clear(Replay *r)
 	g_free(r->wake_pending_from);
 	for (guint i = 0; i < TRACE_WAKE_N; i++)
 		g_array_free(r->wake_delays[i], TRUE);
+	g_free(r->switches_on);
+	for (guint i = 0; i < TRACE_WAKE_N; i++) {
+		g_array_free(r->run_waits[i], TRUE);
+		g_array_free(r->run_wait_switches[i], TRUE);
+	}
 	g_queue_clear(&r->recent);
 	g_array_free(r->reuse, TRUE);
 }
@@ -752,6 +773,14 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 	g_array_append_val(r->woken[e->target], e->b);
 	if (e->kind == EV_WAKEUP && now < 0)
 		judge_placement(r, e, waker, t, count);
+	if (e->kind == EV_WAKEUP && now < 0 && t && t->worker && waker && waker->worker) {
+		t->wait_pending = TRUE;
+		t->wait_counted = count;
+		t->wait_since = e->ts;
+		t->wait_cpu = e->target;
+		t->wait_mark = r->switches_on[e->target];
+		t->wait_from = (gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+	}
 	if (now < 0)
 		set_runnable(r, others, e->b, e->target);
 	set_asleep(r, t, FALSE);
@@ -890,12 +919,23 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		set_runnable(r, others, e->a, e->state == PREV_RUNNABLE ? (gint)e->cpu : -1);
 	if (e->b > 0)
 		set_runnable(r, others, e->b, (gint)e->cpu);
+	if (next && next->wait_pending) {
+		if (next->wait_counted) {
+			double us = (double)(e->ts - next->wait_since) / 1e3;
+			double between = (double)(r->switches_on[next->wait_cpu] - next->wait_mark);
+
+			g_array_append_val(r->run_waits[next->wait_from], us);
+			g_array_append_val(r->run_wait_switches[next->wait_from], between);
+		}
+		next->wait_pending = FALSE;
+	}
 	if (next) {
 		next->running = TRUE;
 		next->run_start = e->ts;
 		next->last_cpu = (gint)e->cpu;
 		note_reuse(r, next, count);
 	}
+	r->switches_on[e->cpu]++;
 	r->cur[e->cpu] = e->b;
 	g_array_set_size(r->woken[e->cpu], 0);
 }
@@ -1136,6 +1176,15 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 	for (guint i = 0; i < TRACE_WAKE_N; i++) {
 		g_array_sort(r.wake_delays[i], compare_double);
 		st->wake_to_switch_us[i] = median_of_sorted(r.wake_delays[i]);
+	}
+	for (guint i = 0; i < TRACE_WAKE_N; i++) {
+		guint n = r.run_waits[i]->len;
+
+		g_array_sort(r.run_waits[i], compare_double);
+		st->wake_to_run_us[i] = median_of_sorted(r.run_waits[i]);
+		st->wake_to_run_q90_us[i] = n ? quantile_of_sorted(r.run_waits[i], 0.9) : NAN;
+		g_array_sort(r.run_wait_switches[i], compare_double);
+		st->switches_before_run[i] = median_of_sorted(r.run_wait_switches[i]);
 	}
 	st->remote_sleeps_first =
 		r.remote_settled ? (double)r.remote_slept / (double)r.remote_settled : NAN;

@@ -176,6 +176,15 @@ typedef struct {
 	 */
 	double wake_to_switch_us[TRACE_WAKE_N];
 	double remote_sleeps_first;
+	/*
+	 * How long a worker woken by a worker (from sleep, inside the window) waits to run: from
+	 * the wakeup to its next switch-in, median and 90th percentile in µs, and how many
+	 * switches its CPU made meanwhile (median: tasks picked before it), by where the wakeup came
+	 * from. A wakee the CPU picks at its next switch waits 0 switches; one passed over for
+	 * buddies or others placed further left waits several. NaN: none.
+	 */
+	double wake_to_run_us[TRACE_WAKE_N], wake_to_run_q90_us[TRACE_WAKE_N];
+	double switches_before_run[TRACE_WAKE_N];
 	guint64 migrations, wake_migrations;
 	/*
 	 * Who a wakeup moves. Cross-CPU wakeups (above) and those pulled to the waker's CPU. With

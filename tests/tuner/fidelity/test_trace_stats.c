@@ -604,7 +604,10 @@ static void test_reuse_distance(void **state)
  * sender has 3 at the first (narrow: 3 < 2 x 2), 4 at the second (wide: 2 >= 2 and 4 >= 4), and
  * at the third halves to 2 (1.5 s since its clock) and counts a new wakee, 3 (narrow; without
  * the decay 5, wide). Inheriting 0 every receiver has 0 < 2: all narrow. With factor 1 and 2
- * inherited: all three wide.
+ * inherited: all three wide. Waits to run: receiver 20, woken from CPU 0 onto CPU 1 at 1.000400,
+ * runs at 1.000600 after receiver 22 was switched in there (200 µs, one switch first); receiver
+ * 21, woken on CPU 0 at 1.000500, runs there at 1.000800 (300 µs, none first); the last wakeup
+ * never runs and counts in neither.
  */
 static void test_wake_placement(void **state)
 {
@@ -616,8 +619,10 @@ static void test_wake_placement(void **state)
 		WK("sender-0.0-10", 0, "1.000400", "receiver-0.0", 20, 1),
 		WK("sender-0.0-10", 0, "1.000450", "receiver-0.0", 20, 1),
 		WK("sender-0.0-10", 0, "1.000500", "receiver-0.1", 21, 0),
-		SW("<idle>-0", 1, "1.000600", "swapper/1", 0, "R", "receiver-0.0", 20),
+		SW("<idle>-0", 1, "1.000550", "swapper/1", 0, "R", "receiver-0.2", 22),
+		SW("receiver-0.2-22", 1, "1.000600", "receiver-0.2", 22, "S", "receiver-0.0", 20),
 		SW("receiver-0.0-20", 1, "1.000700", "receiver-0.0", 20, "S", "swapper/1", 0),
+		SW("sender-0.0-10", 0, "1.000800", "sender-0.0", 10, "R", "receiver-0.1", 21),
 		WK("sender-0.0-10", 0, "2.500000", "receiver-0.0", 20, 1),
 		NULL,
 	};
@@ -632,6 +637,11 @@ static void test_wake_placement(void **state)
 	assert_false(st.flips_replayed);
 	assert_int_equal(st.wake_cross_wide, 0);
 	assert_int_equal(st.wake_cross_narrow_pulled, 0);
+	assert_float_equal(st.wake_to_run_us[TRACE_WAKE_REMOTE], 200, 1e-6);
+	assert_float_equal(st.wake_to_run_q90_us[TRACE_WAKE_REMOTE], 200, 1e-6);
+	assert_float_equal(st.switches_before_run[TRACE_WAKE_REMOTE], 1, 1e-12);
+	assert_float_equal(st.wake_to_run_us[TRACE_WAKE_LOCAL], 300, 1e-6);
+	assert_float_equal(st.switches_before_run[TRACE_WAKE_LOCAL], 0, 1e-12);
 	trace_stats_clear(&st);
 
 	opt.replay_flips = TRUE;
