@@ -73,8 +73,28 @@ static void test_sim_against_itself(void **state)
 		/* Only the workload runs in a simulation: every switch has it on one side. */
 		assert_int_equal(member_uint(s, "switches_workload"), member_uint(s, "switches"));
 		assert_int_equal(member(s, "idle_s", J_ARRAY)->array->len, 2);
+		/* No --flips: no replay. */
+		member(s, "inherited_flips", J_NULL);
+		member(s, "wake_cross_wide", J_NULL);
 	}
 	json_free(doc);
+	run_clear(&r);
+
+	/* --flips REAL,SIM: each side replays from its own, wake_wide's factor the trace's CPUs. */
+	r = TUNER_RUN("compare", path, path, "--window", "all", "--flips", "3,5", "--format",
+		      "json");
+	expect_clean_exit(&r, "tuner compare --flips 3,5");
+	doc = json_parse(r.out);
+	assert_int_equal(member_uint(member(doc, "real", J_OBJECT), "inherited_flips"), 3);
+	assert_int_equal(member_uint(member(doc, "sim", J_OBJECT), "inherited_flips"), 5);
+	assert_int_equal(member_uint(member(doc, "sim", J_OBJECT), "llc_cpus"), 2);
+	json_free(doc);
+	run_clear(&r);
+	r = TUNER_RUN("compare", path, path, "--flips", "4", "--llc-cpus", "1");
+	expect_clean_exit(&r, "tuner compare --flips 4 --llc-cpus 1");
+	assert_non_null(strstr(r.out, "replayed from 4 inherited (real), 4 (sim); wake_wide's "
+				      "factor 1, 1"));
+	assert_non_null(strstr(r.out, "a woken worker runs after (us)"));
 	run_clear(&r);
 
 	/* The text table has a row per figure, sim/real 1 where both sides are the same. */
@@ -113,6 +133,14 @@ static void test_bad_input(void **state)
 	expect_usage(TUNER_RUN("compare", sim, sim, "--messages", "0"), "--messages");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--workload", "nginx"), "no task");
 	expect_usage(TUNER_RUN("compare", sim, sim, "--no-such-flag"), "no-such-flag");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", "x"), "--flips");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", "-1"), "--flips");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", "1,2,3"), "--flips");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", ""), "--flips");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", "1000001"), "--flips");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--llc-cpus", "2"), "--llc-cpus");
+	expect_usage(TUNER_RUN("compare", sim, sim, "--flips", "1", "--llc-cpus", "0"),
+		     "--llc-cpus");
 }
 
 int main(void)
