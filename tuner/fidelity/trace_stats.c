@@ -742,6 +742,34 @@ static void judge_placement(Replay *r, const Ev *e, Task *waker, Task *t, gboole
 		st->wake_cross_narrow_pulled += pulled;
 }
 
+/* A worker woken from sleep by a worker starts waiting to run (TraceStats.wake_to_run_us). */
+static void start_run_wait(const Replay *r, const Ev *e, const Task *waker, Task *t, gboolean count)
+{
+	if (!t || !t->worker || !waker || !waker->worker)
+		return;
+	t->wait_pending = TRUE;
+	t->wait_counted = count;
+	t->wait_since = e->ts;
+	t->wait_cpu = e->target;
+	t->wait_mark = r->switches_on[e->target];
+	t->wait_from = (gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+}
+
+/* It runs: how long it waited, and how many switches its CPU made first. */
+static void settle_run_wait(Replay *r, Task *next, guint64 ts)
+{
+	if (!next || !next->wait_pending)
+		return;
+	if (next->wait_counted) {
+		double us = (double)(ts - next->wait_since) / 1e3;
+		double between = (double)(r->switches_on[next->wait_cpu] - next->wait_mark);
+
+		g_array_append_val(r->run_waits[next->wait_from], us);
+		g_array_append_val(r->run_wait_switches[next->wait_from], between);
+	}
+	next->wait_pending = FALSE;
+}
+
 static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 {
 	Task *t = task(r->tr, e->b);
@@ -771,15 +799,9 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 			(gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
 	}
 	g_array_append_val(r->woken[e->target], e->b);
-	if (e->kind == EV_WAKEUP && now < 0)
+	if (e->kind == EV_WAKEUP && now < 0) {
 		judge_placement(r, e, waker, t, count);
-	if (e->kind == EV_WAKEUP && now < 0 && t && t->worker && waker && waker->worker) {
-		t->wait_pending = TRUE;
-		t->wait_counted = count;
-		t->wait_since = e->ts;
-		t->wait_cpu = e->target;
-		t->wait_mark = r->switches_on[e->target];
-		t->wait_from = (gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+		start_run_wait(r, e, waker, t, count);
 	}
 	if (now < 0)
 		set_runnable(r, others, e->b, e->target);
@@ -919,16 +941,7 @@ static void on_switch(Replay *r, GHashTable *others, const Ev *e)
 		set_runnable(r, others, e->a, e->state == PREV_RUNNABLE ? (gint)e->cpu : -1);
 	if (e->b > 0)
 		set_runnable(r, others, e->b, (gint)e->cpu);
-	if (next && next->wait_pending) {
-		if (next->wait_counted) {
-			double us = (double)(e->ts - next->wait_since) / 1e3;
-			double between = (double)(r->switches_on[next->wait_cpu] - next->wait_mark);
-
-			g_array_append_val(r->run_waits[next->wait_from], us);
-			g_array_append_val(r->run_wait_switches[next->wait_from], between);
-		}
-		next->wait_pending = FALSE;
-	}
+	settle_run_wait(r, next, e->ts);
 	if (next) {
 		next->running = TRUE;
 		next->run_start = e->ts;
@@ -1178,11 +1191,9 @@ static gboolean compute(Trace *tr, const TraceStatsOptions *options, TraceStats 
 		st->wake_to_switch_us[i] = median_of_sorted(r.wake_delays[i]);
 	}
 	for (guint i = 0; i < TRACE_WAKE_N; i++) {
-		guint n = r.run_waits[i]->len;
-
 		g_array_sort(r.run_waits[i], compare_double);
 		st->wake_to_run_us[i] = median_of_sorted(r.run_waits[i]);
-		st->wake_to_run_q90_us[i] = n ? quantile_of_sorted(r.run_waits[i], 0.9) : NAN;
+		st->wake_to_run_q90_us[i] = quantile_of_sorted(r.run_waits[i], 0.9);
 		g_array_sort(r.run_wait_switches[i], compare_double);
 		st->switches_before_run[i] = median_of_sorted(r.run_wait_switches[i]);
 	}
