@@ -194,6 +194,12 @@ gboolean fidelity_metrics_ok(const FidelityMetrics *m)
 	       m->switches_ok;
 }
 
+guint fidelity_metrics_met(const FidelityMetrics *m)
+{
+	return (guint)m->rank_time_ok + (guint)m->rank_switches_ok + (guint)m->span_ok +
+	       (guint)m->signs_ok + (guint)m->switches_ok;
+}
+
 double fidelity_loss(const RealPlan *real, const SimSetting *sim, const FidelityLoss *weights)
 {
 	double time = 0, switches = 0;

@@ -114,6 +114,11 @@ void fidelity_metrics(const RealPlan *real, const SimSetting *sim, FidelitySigni
 /* Every criterion met. */
 gboolean fidelity_metrics_ok(const FidelityMetrics *m);
 
+/* How many of the FIDELITY_CRITERIA criteria m meets: the figure that compares machines over many
+ * plans, where "all met" alone hides a plan that misses one criterion behind one that misses all. */
+#define FIDELITY_CRITERIA 5
+guint fidelity_metrics_met(const FidelityMetrics *m);
+
 /* Spearman's rank correlation of x and y (n values each); NaN when n < 2 or a side is constant. */
 double fidelity_spearman(const double *x, const double *y, size_t n);
 

@@ -28,6 +28,49 @@ static char sign_char(int sign)
 	return sign > 0 ? '+' : sign < 0 ? '-' : ' ';
 }
 
+/* ---- totals --------------------------------------------------------------------------------- */
+
+/* The criteria met over a group of plans: those of one role, or of one workload. */
+typedef struct {
+	const char *kind; /* "role" or "workload" */
+	const char *name;
+	guint met, plans, all_met;
+} FidelityTotal;
+
+static FidelityTotal *total_of(GArray *totals, const char *kind, const char *name)
+{
+	for (guint i = 0; i < totals->len; i++) {
+		FidelityTotal *t = &g_array_index(totals, FidelityTotal, i);
+
+		if (strcmp(t->kind, kind) == 0 && strcmp(t->name, name) == 0)
+			return t;
+	}
+	g_array_append_val(totals, ((FidelityTotal){ .kind = kind, .name = name }));
+	return &g_array_index(totals, FidelityTotal, totals->len - 1);
+}
+
+/* Per role, then per workload, each in the order the plans first name it. */
+static GArray *fidelity_totals(const FidelityReport *r)
+{
+	GArray *totals = g_array_new(FALSE, TRUE, sizeof(FidelityTotal));
+
+	for (guint pass = 0; pass < 2; pass++) {
+		for (guint p = 0; p < r->set->plans->len; p++) {
+			const PlanSpec *plan = plan_set_plan(r->set, p);
+			FidelityTotal *t =
+				pass == 0 ? total_of(totals, "role", plan_role_name(plan->role))
+					  : total_of(totals, "workload", plan->workload);
+			FidelityMetrics m;
+
+			fidelity_report_metrics(r, p, &m);
+			t->met += fidelity_metrics_met(&m);
+			t->plans++;
+			t->all_met += fidelity_metrics_ok(&m);
+		}
+	}
+	return totals;
+}
+
 /* ---- text ----------------------------------------------------------------------------------- */
 
 static void text_setting(GString *out, const RealSetting *s, const SimSetting *sim,
@@ -192,6 +235,20 @@ char *fidelity_report_text(const FidelityReport *r)
 				       plan->name, plan_role_name(plan->role), m.rank_time,
 				       m.rank_switches, m.span_ratio, signs, m.switch_ratio_ref,
 				       yes_no(fidelity_metrics_ok(&m)));
+	}
+
+	g_autoptr(GArray) totals = fidelity_totals(r);
+
+	g_string_append_printf(out, "\ncriteria met, of %d a plan:\n", FIDELITY_CRITERIA);
+	for (guint i = 0; i < totals->len; i++) {
+		const FidelityTotal *t = &g_array_index(totals, FidelityTotal, i);
+		g_autofree char *group = strcmp(t->kind, "role") == 0
+						 ? g_strdup_printf("%s plans", t->name)
+						 : g_strdup(t->name);
+
+		g_string_append_printf(out, "  %-32s %3u of %3u, all %d in %u of %u plans\n", group,
+				       t->met, FIDELITY_CRITERIA * t->plans, FIDELITY_CRITERIA,
+				       t->all_met, t->plans);
 	}
 	return g_string_free(out, FALSE);
 }
@@ -381,6 +438,26 @@ void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r)
 	json_begin_array(w);
 	for (guint p = 0; p < r->set->plans->len; p++)
 		json_plan(w, r, p);
+	json_end_array(w);
+
+	g_autoptr(GArray) totals = fidelity_totals(r);
+
+	json_key(w, "totals");
+	json_begin_array(w);
+	for (guint i = 0; i < totals->len; i++) {
+		const FidelityTotal *t = &g_array_index(totals, FidelityTotal, i);
+
+		json_begin_object(w);
+		json_key(w, "kind");
+		json_string(w, t->kind);
+		json_key(w, "name");
+		json_string(w, t->name);
+		json_count(w, "criteria_met", t->met);
+		json_count(w, "criteria", (guint64)FIDELITY_CRITERIA * t->plans);
+		json_count(w, "plans", t->plans);
+		json_count(w, "plans_all_met", t->all_met);
+		json_end_object(w);
+	}
 	json_end_array(w);
 	json_end_object(w);
 }

@@ -11,7 +11,8 @@
  *
  * where sig is + or - for a significant real effect (slower, faster) and "same sign" says whether
  * the simulation goes its way; then the plan's criteria with their verdicts. After the plans, one
- * line per plan: the criteria side by side.
+ * line per plan: the criteria side by side; then the totals, per role and per workload: the
+ * criteria met of FIDELITY_CRITERIA a plan, and the plans that meet them all.
  *
  * JSON: {"significance", "simulation", "plans": [{"name", "role", "csv", "workload", "rounds",
  * "boots", "dropped", "steal_runs" (and "steal_ppm", "stall_ns" when above 0: the medians of the
@@ -19,7 +20,8 @@
  * the host put the vCPU threads; and "guest_stall_runs", "guest_stall_ppm", "guest_stall_ns",
  * "guest_stall_cv_pct" when the plan has the stalls the guest saw), "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
  * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
- * "criteria": {...}}]}; every key below is written, NaN as null.
+ * "criteria": {...}}], "totals": [{"kind" (role or workload), "name", "criteria_met", "criteria",
+ * "plans", "plans_all_met"}]}; every key below is written, NaN as null.
  *
  * CSV: one row per plan and setting (fidelity_report_csv), and one per plan with its criteria
  * (fidelity_report_plans_csv).

@@ -163,6 +163,32 @@ static void test_json(void **state)
 	assert_close(json_number_at(c, "sim_span"), hi - lo, 1e-12);
 	/* Plan b: two rounds give no interval (null). */
 	assert_int_equal(json_at(item(b, "settings", 1), "real.ratio_lo")->kind, J_NULL);
+
+	/* The totals: a role each (train: a, test: b), then a workload each, every one of them
+	 * the count of its plan's criteria that hold. */
+	const struct json *plans[] = { a, b, a, b };
+	const char *kinds[] = { "role", "role", "workload", "workload" };
+	const char *names[] = { "train", "test", "hackbench -T -g 1 -l 5 -f 4",
+				"hackbench -p -g 1 -l 5 -f 4" };
+
+	assert_int_equal(member(doc, "totals", J_ARRAY)->array->len, 4);
+	for (guint i = 0; i < 4; i++) {
+		const struct json *t = item(doc, "totals", i);
+		const struct json *crit = member(plans[i], "criteria", J_OBJECT);
+		const char *flags[] = { "rank_time_ok", "rank_switches_ok", "span_ok", "signs_ok",
+					"switches_ok" };
+		guint met = 0;
+
+		for (guint k = 0; k < G_N_ELEMENTS(flags); k++)
+			met += member(crit, flags[k], J_BOOL)->boolean;
+		assert_string_equal(member_string(t, "kind"), kinds[i]);
+		assert_string_equal(member_string(t, "name"), names[i]);
+		assert_int_equal(member_uint(t, "criteria_met"), met);
+		assert_int_equal(member_uint(t, "criteria"), 5);
+		assert_int_equal(member_uint(t, "plans"), 1);
+		assert_int_equal(member_uint(t, "plans_all_met"),
+				 member(crit, "all_ok", J_BOOL)->boolean);
+	}
 	json_free(doc);
 
 	/* One thread or two: byte for byte the same. */
@@ -184,6 +210,8 @@ static void test_text_csv_out(void **state)
 	assert_non_null(strstr(r.out, "plan a (train): hackbench -T -g 1 -l 5 -f 4"));
 	assert_non_null(strstr(r.out, "plan b (test): hackbench -p -g 1 -l 5 -f 4"));
 	assert_non_null(strstr(r.out, "significant real effects reproduced: "));
+	assert_non_null(strstr(r.out, "\ncriteria met, of 5 a plan:\n  train plans "));
+	assert_non_null(strstr(r.out, "\n  hackbench -p -g 1 -l 5 -f 4 "));
 	assert_null(strstr(r.out, " \n"));
 	run_clear(&r);
 

@@ -155,12 +155,33 @@ static void test_all_met(void **state)
 	assert_close(m.switch_ratio_ref, 1.2, 1e-12);
 	assert_close(m.rms_log_switches, log(1.2), 1e-12);
 	assert_true(fidelity_metrics_ok(&m));
+	assert_int_equal(fidelity_metrics_met(&m), FIDELITY_CRITERIA);
 
 	sim[2].ratio = 0.9;
 	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
 	assert_int_equal(m.significant, 2);
 	assert_int_equal(m.reproduced, 1);
 	assert_false(m.signs_ok);
+	/*
+	 * B at 0.9 also moves the time ranks (simulated A 1, B 2, defaults 3, C 4 against the real
+	 * 1, 4, 2, 3: d^2 = 0 + 4 + 1 + 1, rho = 1 - 6 * 6 / 60 = 0.4) and the span (1.01 - 0.7 =
+	 * 0.31 of the real 1): three criteria fail, the switches' rank and level hold.
+	 */
+	assert_close(m.rank_time, 0.4, 1e-12);
+	assert_close(m.span_ratio, 0.31, 1e-12);
+	assert_false(m.rank_time_ok);
+	assert_false(m.span_ok);
+	assert_int_equal(fidelity_metrics_met(&m), 2);
+
+	/* Twice the real switches at the reference: the level fails as well. */
+	sim[0].switches = 2000;
+	sim[1].switches = 800;
+	sim[2].switches = 6000;
+	sim[3].switches = 2200;
+	fidelity_metrics(real, sim, FIDELITY_SIG_T, &m);
+	assert_false(m.switches_ok);
+	assert_true(m.rank_switches_ok);
+	assert_int_equal(fidelity_metrics_met(&m), 1);
 }
 
 /*
