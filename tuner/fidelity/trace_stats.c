@@ -742,6 +742,12 @@ static void judge_placement(Replay *r, const Ev *e, Task *waker, Task *t, gboole
 		st->wake_cross_narrow_pulled += pulled;
 }
 
+/* Where a wakeup came from: the CPU it was made on, or another. */
+static TraceWakeFrom wake_from(const Ev *e)
+{
+	return (gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+}
+
 /* A worker woken from sleep by a worker starts waiting to run (TraceStats.wake_to_run_us). */
 static void start_run_wait(const Replay *r, const Ev *e, const Task *waker, Task *t, gboolean count)
 {
@@ -752,7 +758,7 @@ static void start_run_wait(const Replay *r, const Ev *e, const Task *waker, Task
 	t->wait_since = e->ts;
 	t->wait_cpu = e->target;
 	t->wait_mark = r->switches_on[e->target];
-	t->wait_from = (gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+	t->wait_from = wake_from(e);
 }
 
 /* It runs: how long it waited, and how many switches its CPU made first. */
@@ -795,8 +801,7 @@ static void on_wakeup(Replay *r, GHashTable *others, const Ev *e)
 	/* The first wakeup of a worker onto the busy CPU since its switch starts the clock. */
 	if (t && e->kind == EV_WAKEUP && r->cur[e->target] > 0 && !r->wake_pending_ts[e->target]) {
 		r->wake_pending_ts[e->target] = MAX(e->ts, 1);
-		r->wake_pending_from[e->target] =
-			(gint)e->cpu == e->target ? TRACE_WAKE_LOCAL : TRACE_WAKE_REMOTE;
+		r->wake_pending_from[e->target] = wake_from(e);
 	}
 	g_array_append_val(r->woken[e->target], e->b);
 	if (e->kind == EV_WAKEUP && now < 0) {
