@@ -91,4 +91,14 @@ void temp_file_free(struct temp_file *f);
 /* The whole file at path; fails the test if it cannot be read. */
 char *read_text(const char *path);
 
+/* ---- errors ----------------------------------------------------------------------------------- */
+
+/* error is domain's code, one line, and holds every one of the needles, which end with NULL;
+ * else fail, quoting it. */
+void expect_gerror(const GError *error, GQuark domain, gint code, ...) G_GNUC_NULL_TERMINATED;
+void expect_gerror_va(const GError *error, GQuark domain, gint code, va_list needles);
+
+/* ok, and no error; else fail with what (the call) and the error's message. Frees error. */
+void expect_no_gerror(gboolean ok, GError *error, const char *what);
+
 #endif /* TESTS_SUPPORT_SUPPORT_H */

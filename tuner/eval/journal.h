@@ -51,6 +51,9 @@
  * A journal is locked (flock, exclusive) while open: a second tuner on the same file is refused
  * instead of interleaving records.  The lock goes away with the process, even after kill -9.
  *
+ * The header's sha256= and settings=, the checks, the appends, the torn lines and the lock are
+ * tuner/util/record_log.h's; this module is the records.
+ *
  * Ownership and threads: journal_open returns a Journal that the caller frees with journal_close.
  * A Journal is not thread-safe: callers that append from several threads serialise the calls (the
  * evaluator appends under its own mutex).
@@ -61,6 +64,7 @@
 #include <glib.h>
 
 #include "tuner/knobs/knobs.h"
+#include "tuner/util/record_log.h"
 
 G_BEGIN_DECLS
 
@@ -75,21 +79,28 @@ typedef struct {
 
 typedef struct Journal Journal;
 
-typedef enum {
-	JOURNAL_SYNC = 0, /* fdatasync after each append (the default: survives power loss) */
-	JOURNAL_NO_SYNC = 1 << 0, /* skip fdatasync: survives kill -9 only (for tests) */
-} JournalFlags;
+/* record_log.h's: JOURNAL_SYNC, fdatasync after each append (the default: survives power loss);
+ * JOURNAL_NO_SYNC, none (survives kill -9 only: for tests). */
+typedef RecordLogFlags JournalFlags;
+#define JOURNAL_SYNC	RECORD_LOG_SYNC
+#define JOURNAL_NO_SYNC RECORD_LOG_NO_SYNC
 
 #define JOURNAL_ERROR (journal_error_quark())
 
-typedef enum {
-	JOURNAL_ERROR_IO, /* open, read, write, lock or sync failed (message has strerror) */
-	JOURNAL_ERROR_NOT_JOURNAL, /* the file exists but is not a linsched-tuner journal */
-	JOURNAL_ERROR_MISMATCH,	   /* written for different settings */
-	JOURNAL_ERROR_PARSE,	   /* a malformed line (message names file and line) */
-	JOURNAL_ERROR_BUSY,	   /* another process holds the journal open */
-	JOURNAL_ERROR_INVALID,	   /* settings contain a newline; a record's value is impossible */
-} JournalError;
+/*
+ * The errors are record_log.h's, under the journal's names: IO (open, read, write, lock or sync
+ * failed; the message has strerror), NOT_JOURNAL (the file exists but is not a linsched-tuner
+ * journal), MISMATCH (written for different settings), PARSE (a malformed line; the message names
+ * file and line), BUSY (another process holds the journal open), INVALID (settings contain a
+ * newline; a record's value is impossible).  One domain: the journal's own errors and its file's.
+ */
+typedef RecordLogError JournalError;
+#define JOURNAL_ERROR_IO	  RECORD_LOG_ERROR_IO
+#define JOURNAL_ERROR_NOT_JOURNAL RECORD_LOG_ERROR_NOT_LOG
+#define JOURNAL_ERROR_MISMATCH	  RECORD_LOG_ERROR_MISMATCH
+#define JOURNAL_ERROR_PARSE	  RECORD_LOG_ERROR_PARSE
+#define JOURNAL_ERROR_BUSY	  RECORD_LOG_ERROR_BUSY
+#define JOURNAL_ERROR_INVALID	  RECORD_LOG_ERROR_INVALID
 
 GQuark journal_error_quark(void);
 
