@@ -1,7 +1,7 @@
 /*
  * record_log.h -- an append-only text file of records that a killed run reads back, so that it
  * resumes without repeating work: the file machinery of the tuner's journals (tuner/eval/
- * journal.h, the evaluations of the optimizers).
+ * journal.h, the evaluations of the optimizers; tuner/eval/fit_journal.h, the losses of a fit).
  * The owner decides what a record says; this module decides how it reaches the disk and how it
  * is read back.
  *
