@@ -171,6 +171,7 @@ void fit_problem_clear(FitProblem *fp)
 	if (fp->cache)
 		g_hash_table_destroy(fp->cache);
 	g_clear_error(&fp->error);
+	g_clear_error(&fp->journal_error);
 	memset(fp, 0, sizeof(*fp));
 }
 
@@ -181,27 +182,15 @@ void fit_machine(const FitProblem *fp, const double *values, struct linsched_mac
 		fit_param_set(fp->params[i], out, values[i]);
 }
 
-double fit_loss(FitProblem *fp, const double *values)
+/* The loss of machine m, simulated; wall_s the seconds it took. */
+static double simulate_loss(FitProblem *fp, const struct linsched_machine *m, double *wall_s)
 {
-	struct linsched_machine m;
-	GString *key = g_string_new(NULL);
-
-	fit_machine(fp, values, &m);
-	for (guint i = 0; i < fp->n_params; i++)
-		g_string_append_printf(key, "%" G_GUINT64_FORMAT ",", *field(&m, fp->params[i]));
-
-	double *cached = g_hash_table_lookup(fp->cache, key->str);
-
-	if (cached) {
-		g_string_free(key, TRUE);
-		return *cached;
-	}
-
 	SimSetting **sims = NULL;
 	GError *error = NULL;
+	gint64 t0 = g_get_monotonic_time();
 	double loss = 0;
 
-	if (!plan_sim_run(&fp->sim, fp->train, &m, &sims, &error)) {
+	if (!plan_sim_run(&fp->sim, fp->train, m, &sims, &error)) {
 		loss = INFINITY;
 		if (!fp->error)
 			fp->error = error;
@@ -215,7 +204,46 @@ double fit_loss(FitProblem *fp, const double *values)
 		loss /= fp->train->plans->len;
 		plan_sim_free(sims, fp->train->plans->len);
 	}
-	fp->losses++;
+	*wall_s = (double)(g_get_monotonic_time() - t0) / 1e6;
+	return loss;
+}
+
+/* Append a loss just computed to the journal, if there is one and it still works. A failed
+ * simulation's +inf is left out: the rerun tries it again. */
+static void journal_loss(FitProblem *fp, const guint64 *rounded, double loss, double wall_s)
+{
+	if (fp->journal && !fp->journal_error && isfinite(loss))
+		fit_journal_append(fp->journal, rounded, loss, wall_s, &fp->journal_error);
+}
+
+double fit_loss(FitProblem *fp, const double *values)
+{
+	struct linsched_machine m;
+	g_autofree guint64 *rounded = g_new(guint64, fp->n_params);
+	GString *key = g_string_new(NULL);
+
+	fit_machine(fp, values, &m);
+	for (guint i = 0; i < fp->n_params; i++) {
+		rounded[i] = *field(&m, fp->params[i]);
+		g_string_append_printf(key, "%" G_GUINT64_FORMAT ",", rounded[i]);
+	}
+
+	double *cached = g_hash_table_lookup(fp->cache, key->str);
+
+	if (cached) {
+		g_string_free(key, TRUE);
+		return *cached;
+	}
+
+	double loss, wall_s;
+
+	if (fp->journal && fit_journal_lookup(fp->journal, rounded, &loss)) {
+		fp->from_journal++;
+	} else {
+		loss = simulate_loss(fp, &m, &wall_s);
+		fp->losses++;
+		journal_loss(fp, rounded, loss, wall_s);
+	}
 	g_hash_table_insert(fp->cache, g_string_free(key, FALSE), g_memdup2(&loss, sizeof(loss)));
 	return loss;
 }
@@ -298,10 +326,16 @@ gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgres
 		g_set_error(error, FIT_ERROR, 1, "the search's parameters are not valid");
 		return FALSE;
 	}
-	while (multistart_nm_iterate(s) == GSL_CONTINUE)
+	/* A journal that cannot be written stops the fit: a kill would then lose its work. */
+	while (!fp->journal_error && multistart_nm_iterate(s) == GSL_CONTINUE)
 		if (progress)
 			progress(multistart_nm_start(s), multistart_nm_iter(s),
 				 multistart_nm_minimum(s), ctx);
+	if (fp->journal_error) {
+		multistart_nm_free(s);
+		g_propagate_error(error, g_steal_pointer(&fp->journal_error));
+		return FALSE;
+	}
 
 	unsigned int n_runs;
 	const multistart_nm_run *runs = multistart_nm_runs(s, &n_runs);
@@ -324,6 +358,7 @@ gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgres
 	}
 	multistart_nm_free(s);
 	out->losses = fp->losses;
+	out->from_journal = fp->from_journal;
 	out->simulations = fp->simulations;
 	return TRUE;
 }

@@ -24,6 +24,11 @@
  * cut to its table range. Values are rounded to whole numbers before they are simulated, and a
  * loss is computed once per distinct rounded vector. Deterministic for a seed: simulations are
  * deterministic, whatever the number of threads.
+ *
+ * Resuming (fit_journal.h): with a journal, every loss computed is appended to it at once (but a
+ * loss of +inf, a simulation that failed), and a loss it holds is read instead of simulated. A
+ * rerun of a killed fit with the same settings and options therefore replays the same path
+ * without simulating, and ends as the uninterrupted fit would have, bit for bit.
  */
 #ifndef TUNER_EVAL_FIT_H
 #define TUNER_EVAL_FIT_H
@@ -31,6 +36,7 @@
 #include <glib.h>
 
 #include "linsched/machine.h"
+#include "tuner/eval/fit_journal.h"
 #include "tuner/eval/plan_sim.h"
 #include "tuner/fidelity/fidelity.h"
 
@@ -67,14 +73,19 @@ typedef struct {
 	const FitParam *const *params;
 	guint n_params;
 	FidelityLoss weights;
+	/* NULL (fit_problem_init): none; else set by the caller, borrowed: the losses it holds
+	 * are read from it, every other finite one is appended to it */
+	FitJournal *journal;
 	/* filled as it goes */
-	GHashTable *cache; /* rounded values -> loss */
-	guint losses;	   /* distinct losses computed */
-	guint64 simulations;
-	GError *error; /* the first simulation that failed (its loss counts as +inf) */
+	GHashTable *cache;     /* rounded values -> loss */
+	guint losses;	       /* distinct losses computed */
+	guint from_journal;    /* distinct losses read from the journal instead */
+	guint64 simulations;   /* made to compute them */
+	GError *error;	       /* the first simulation that failed (its loss counts as +inf) */
+	GError *journal_error; /* the first append to the journal that failed: fit_run stops */
 } FitProblem;
 
-/* A problem on base (copied); fit_problem_clear frees what it holds. */
+/* A problem on base (copied), without a journal; fit_problem_clear frees what it holds. */
 void fit_problem_init(FitProblem *fp, const PlanSet *train, const PlanSim *sim,
 		      const struct linsched_machine *base, const FitParam *const *params, guint n,
 		      const FidelityLoss *weights);
@@ -83,7 +94,8 @@ void fit_problem_clear(FitProblem *fp);
 /* The machine with values (one per parameter, in their units) over the base. */
 void fit_machine(const FitProblem *fp, const double *values, struct linsched_machine *out);
 
-/* The loss at values; +inf when a simulation failed (fp->error says which). */
+/* The loss at values; +inf when a simulation failed (fp->error says which). From the cache, else
+ * from the journal, else simulated (and journaled). */
 double fit_loss(FitProblem *fp, const double *values);
 
 typedef struct {
@@ -108,7 +120,7 @@ typedef struct {
 	double start_loss, loss;
 	FitStart *starts;
 	guint n_starts;
-	guint losses;
+	guint losses, from_journal; /* distinct losses computed, and read from the journal */
 	guint64 simulations;
 } FitResult;
 
@@ -118,7 +130,8 @@ void fit_result_clear(FitResult *r);
  * so far. */
 typedef void (*FitProgress)(guint start, guint iter, double best, void *ctx);
 
-/* Fits; FALSE with an error for bad options. */
+/* Fits; FALSE with an error for bad options, or the journal's (RECORD_LOG_ERROR) when an append
+ * failed: the fit stops there, and a rerun resumes from what the journal holds. */
 gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgress progress,
 		 void *ctx, GError **error);
 

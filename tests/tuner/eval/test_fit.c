@@ -2,7 +2,8 @@
  * tests/tuner/eval/test_fit.c - fitting the model's parameters to real plans (tuner/eval/fit.h):
  * the parameter table, the loss (equal to fidelity.h's on plan_sim's values, computed once per
  * distinct rounded vector), a fit that recovers the parameters of a "real" plan the simulator
- * itself made, its determinism, and the fitted machine.ini written through a temporary file.
+ * itself made, its determinism, the fitted machine.ini written through a temporary file, and a
+ * fit killed part-way that resumes from its journal without computing a loss twice.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -259,6 +260,101 @@ static void test_recovers(void **state)
 	workload_cli_clear(&wc);
 }
 
+/* A fit of the synthetic plan's footprint and miss cost, with a journal at path (NULL: none),
+ * into r. */
+static void fit_journaled(const char *dir, const char *path, FitResult *r)
+{
+	struct workload_cli wc;
+	EvaluatorConfig config = { .replicates = 1, .jobs = 2 };
+	g_autoptr(Evaluator) ev = evaluator_new(&config);
+	struct linsched_machine base;
+	const FitParam *p[] = { fit_param_find("footprint"), fit_param_find("miss") };
+	const FidelityLoss w = { .time_weight = 1.0, .switch_weight = 0.5 };
+	const FitOptions o = {
+		.starts = 2, .max_iter = 15, .range = 20, .step = 0.1, .tol = 1e-3, .seed = 7
+	};
+	const char *const keys[] = { "footprint_lines", "miss_ps" };
+	g_autoptr(FitJournal) journal = NULL;
+	GError *error = NULL;
+	FitProblem fp;
+
+	flags_init(&wc);
+	linsched_machine_builtin(&base);
+	g_autoptr(PlanSet) set = synthetic_plan(dir, &wc, ev, 300);
+	PlanSim ps = { &wc, 1, ev, FALSE };
+
+	if (path) {
+		journal = fit_journal_open(path, "params=footprint,miss test=1", keys, 2,
+					   RECORD_LOG_NO_SYNC, &error);
+		expect_no_gerror(journal != NULL, error, "fit_journal_open");
+	}
+	fit_problem_init(&fp, set, &ps, &base, p, 2, &w);
+	fp.journal = journal;
+	expect_no_gerror(fit_run(&fp, &o, r, NULL, NULL, &error), error, "fit_run");
+	assert_int_equal(r->losses, fp.losses);
+	assert_int_equal(r->from_journal, fp.from_journal);
+	fit_problem_clear(&fp);
+	workload_cli_clear(&wc);
+}
+
+/*
+ * A fit killed after k losses (its journal cut there, the record being written torn) resumes: the
+ * rerun reads the k losses, computes only the others, and ends as the uninterrupted fit did, bit
+ * for bit; a fit whose journal holds everything simulates nothing. The journal has one record a
+ * loss, each computed once.
+ */
+static void test_resume(void **state)
+{
+	g_autofree char *path = g_build_filename(*state, "fit-journal.txt", NULL);
+	FitResult plain, whole, resumed, again;
+
+	fit_journaled(*state, NULL, &plain);
+	fit_journaled(*state, path, &whole);
+	assert_int_equal(whole.from_journal, 0);
+	assert_int_equal(whole.losses, plain.losses);
+
+	g_autofree char *text = read_text(path);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+	const guint k = 4;
+
+	assert_int_equal(g_strv_length(lines), 2 + whole.losses + 1); /* header, columns, "" */
+	assert_true(whole.losses > k + 2);
+	g_autofree char *head = g_strjoinv("\n", (char *[]){ lines[0], lines[1], lines[2], lines[3],
+							     lines[4], lines[5], NULL });
+	g_autofree char *cut = g_strdup_printf("%s\n%.9s", head, lines[2 + k]);
+
+	assert_true(g_file_set_contents(path, cut, -1, NULL));
+	fit_journaled(*state, path, &resumed);
+	assert_int_equal(resumed.from_journal, k);
+	assert_int_equal(resumed.losses, whole.losses - k);
+	assert_int_equal(resumed.simulations, whole.simulations / whole.losses * resumed.losses);
+	fit_journaled(*state, path, &again);
+	assert_int_equal(again.losses, 0);
+	assert_int_equal(again.simulations, 0);
+	assert_int_equal(again.from_journal, whole.losses);
+
+	const FitResult *r[] = { &whole, &resumed, &again };
+
+	for (guint i = 0; i < G_N_ELEMENTS(r); i++) {
+		assert_memory_equal(r[i]->values, plain.values, 2 * sizeof(double));
+		assert_true(r[i]->loss == plain.loss && r[i]->start_loss == plain.start_loss);
+		assert_int_equal(r[i]->n_starts, plain.n_starts);
+		for (guint s = 0; s < plain.n_starts; s++) {
+			assert_true(r[i]->starts[s].loss == plain.starts[s].loss);
+			assert_int_equal(r[i]->starts[s].iters, plain.starts[s].iters);
+		}
+	}
+	g_free(text);
+	text = read_text(path);
+	g_strfreev(lines);
+	lines = g_strsplit(text, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 2 + whole.losses + 1);
+	fit_result_clear(&plain);
+	fit_result_clear(&whole);
+	fit_result_clear(&resumed);
+	fit_result_clear(&again);
+}
+
 /* The fitted keys replace the base file's, with a note; its comments stay; the top comment comes
  * first; the file loads; no temporary file is left. Without a base file only the fitted keys. */
 static void test_write_machine(void **state)
@@ -324,6 +420,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_recovers, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_write_machine, temp_dir_setup,
 						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_resume, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
