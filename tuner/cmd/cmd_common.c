@@ -165,11 +165,14 @@ gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs,
 			       : TRUE;
 	*out = journal_open_knobs(path, settings, knobs, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC,
 				  &local);
-	if (*out)
-		return TRUE;
+	return *out || cmd_journal_failed(local, error);
+}
 
-	gboolean bad_input = local->domain == JOURNAL_ERROR && local->code != JOURNAL_ERROR_IO &&
-			     local->code != JOURNAL_ERROR_BUSY;
+gboolean cmd_journal_failed(GError *local, GError **error)
+{
+	gboolean bad_input = local->domain == RECORD_LOG_ERROR &&
+			     local->code != RECORD_LOG_ERROR_IO &&
+			     local->code != RECORD_LOG_ERROR_BUSY;
 
 	return cmd_relabel(error, bad_input ? CMD_ERROR_USAGE : CMD_ERROR_FAILED, local,
 			   "--journal: ");

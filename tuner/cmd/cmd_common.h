@@ -87,6 +87,11 @@ gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_pro
 gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
 			  Journal **out, GError **error);
 
+/* local (freed), an error of a journal's file (record_log.h) as cmd_open_journal reports it: bad
+ * input but for a file that cannot be read or written or is in use; "--journal: " first.
+ * Returns FALSE. */
+gboolean cmd_journal_failed(GError *local, GError **error);
+
 G_END_DECLS
 
 #endif /* TUNER_CMD_COMMON_H */

@@ -6,6 +6,7 @@
  *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
  *       [--time-weight 1] [--switch-weight 0.25] [--seconds-weight 0] [--line-weight 0]
  *       [--machine-out FILE]
+ *       [--journal FILE [--no-sync]]
  *       [--out DIR]
  *       [--format text|json]
  *
@@ -16,9 +17,20 @@
  * they were fitted on. --out DIR keeps fit.json and the fidelity report's files of the fitted
  * machine. Progress on stderr when it is a terminal. The same flags and --seed give the same fit.
  *
- * Exit status: 0; 2 for bad input (a flag, a plans file, a parameter a flag fixes); 1 when a
- * simulation fails or a file cannot be written.
+ * --journal FILE (tuner/eval/fit_journal.h) appends every loss as soon as it is computed, and a
+ * rerun with the same journal reads the losses it holds instead of simulating them: a fit killed
+ * after hours resumes where it stopped, and ends as it would have, byte for byte but for the
+ * counts and the wall time. The journal's settings are everything that changes a loss (see
+ * loss_settings below); a journal written for others is refused, listing the tokens that differ.
+ * The search's own flags (--starts, --max-iter, --range, --step, --tol) change no loss: a journal
+ * serves a rerun with other ones too, which then reads whatever losses the two searches share.
+ * --no-sync skips the fdatasync after each record (kill -9 still loses nothing written).
+ *
+ * Exit status: 0; 2 for bad input (a flag, a plans file, a parameter a flag fixes, a journal of
+ * other settings or damaged); 1 when a simulation fails or a file cannot be written (the journal
+ * included, or it is in use by another process).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,7 +44,8 @@
 struct fit_cli {
 	FidelityCli f;
 	char **params;
-	char *machine_out;
+	char *machine_out, *journal;
+	gboolean no_sync;
 	gint64 starts, max_iter;
 	double range, step, tol, time_weight, switch_weight, seconds_weight, line_weight;
 };
@@ -46,6 +59,7 @@ struct fit_run {
 	FitOptions o;
 	FidelityLoss w;
 	FitResult r;
+	FitJournal *journal; /* NULL without --journal */
 	SimSetting **before, **after;
 	gint64 wall_us;
 };
@@ -86,6 +100,265 @@ static gboolean parse_params(const struct fit_cli *c, struct fit_run *run, GErro
 	return TRUE;
 }
 
+/* ---- the journal: everything that changes a loss ------------------------------------------ */
+
+enum flag_kind {
+	KIND_INT,
+	KIND_REAL,
+	KIND_TEXT,
+	KIND_SWITCH,
+};
+
+/* A simulation or hackbench flag: given, it changes the simulations, hence the losses. */
+struct loss_flag {
+	size_t offset; /* of its value in struct workload_cli */
+	enum flag_kind kind;
+	gboolean hackbench; /* its flag set is wc.hb's, else wc.sim's */
+};
+
+#define SIM(f, kind)                                              \
+	{                                                         \
+		offsetof(struct workload_cli, sim.f), kind, FALSE \
+	}
+#define HB(f, kind)                                             \
+	{                                                       \
+		offsetof(struct workload_cli, hb.f), kind, TRUE \
+	}
+
+/*
+ * Every flag of the simulation and hackbench groups (linsched/cli/cli.h, hackbench_cli.h) but
+ * --seed (a token of its own, given or not), --machine (its values are one) and --format. Those
+ * the plans decide are refused before (fidelity_cmd.h), and harmless here. A flag added to those
+ * groups needs a row: one left out would let a journal of other simulations be resumed.
+ */
+static const struct loss_flag loss_flags[] = {
+	SIM(cpus, KIND_INT),
+	SIM(domains, KIND_INT),
+	SIM(hz, KIND_INT),
+	SIM(profile, KIND_TEXT),
+	SIM(preempt, KIND_TEXT),
+	SIM(latency_ns, KIND_INT),
+	SIM(min_gran_ns, KIND_INT),
+	SIM(wakeup_gran_ns, KIND_INT),
+	SIM(migration_cost_ns, KIND_INT),
+	SIM(base_slice_ns, KIND_INT),
+	SIM(switch_cost_ns, KIND_INT),
+	SIM(wakeup_cost_ns, KIND_INT),
+	SIM(migrate_cost_ns, KIND_INT),
+	SIM(cache_lines, KIND_INT),
+	SIM(miss_cost_ps, KIND_INT),
+	SIM(cost_jitter, KIND_REAL),
+	SIM(steal, KIND_REAL),
+	SIM(stall_ns, KIND_INT),
+	SIM(stall_cv, KIND_REAL),
+	SIM(host_cpus, KIND_INT),
+	SIM(host_hz, KIND_INT),
+	SIM(host_lead_ns, KIND_INT),
+	SIM(shared_ns, KIND_INT),
+	SIM(apart_ns, KIND_INT),
+	HB(groups, KIND_INT),
+	HB(loops, KIND_INT),
+	HB(fds, KIND_INT),
+	HB(datasize, KIND_INT),
+	HB(capacity_bytes, KIND_INT),
+	HB(write_ns, KIND_INT),
+	HB(read_ns, KIND_INT),
+	HB(block_ns, KIND_INT),
+	HB(footprint, KIND_INT),
+	HB(parent_flips, KIND_INT),
+	HB(pipe, KIND_SWITCH),
+	HB(threads, KIND_SWITCH),
+	HB(processes, KIND_SWITCH),
+	HB(model, KIND_TEXT),
+	HB(bootstrap_file, KIND_TEXT),
+	HB(start, KIND_TEXT),
+	HB(solo_ms, KIND_REAL),
+	HB(degradation, KIND_REAL),
+};
+
+/* The shortest "%g" of x that reads back as x: "0.1", not "0.10000000000000001". */
+static char *exact_text(double x)
+{
+	for (int digits = 15;; digits++) {
+		char *text = g_strdup_printf("%.*g", digits, x);
+
+		if (digits == 17 || g_ascii_strtod(text, NULL) == x)
+			return text;
+		g_free(text);
+	}
+}
+
+/* " cpus=2": the flag's token, when it was given. Text is escaped, so that a token has no space. */
+static void append_flag(GString *s, const struct workload_cli *wc, const struct loss_flag *f)
+{
+	const struct flag_set *set = f->hackbench ? &wc->hb.flags : &wc->sim.flags;
+	const char *value = (const char *)wc + f->offset;
+	g_autofree char *text = NULL;
+
+	if (!flag_given(set, value))
+		return;
+	if (f->kind == KIND_INT)
+		text = g_strdup_printf("%" G_GINT64_FORMAT, *(const gint64 *)value);
+	else if (f->kind == KIND_REAL)
+		text = exact_text(*(const double *)value);
+	else if (f->kind == KIND_TEXT)
+		text = g_uri_escape_string(*(char *const *)value, NULL, FALSE);
+	else
+		text = g_strdup("yes");
+	g_string_append_printf(s, " %s=%s", flag_name(set, value) + strlen("--"), text);
+}
+
+/* The key=value lines of a key file's group into sum: its values, whatever its comments say. */
+static void group_text(GKeyFile *kf, const char *group, GChecksum *sum)
+{
+	g_auto(GStrv) keys = g_key_file_get_keys(kf, group, NULL, NULL);
+	g_autofree char *head = g_strdup_printf("[%s]\n", group);
+
+	g_checksum_update(sum, (const guchar *)head, -1);
+	for (guint k = 0; keys && keys[k]; k++) {
+		g_autofree char *value = g_key_file_get_value(kf, group, keys[k], NULL);
+		g_autofree char *line = g_strdup_printf("%s=%s\n", keys[k], value);
+
+		g_checksum_update(sum, (const guchar *)line, -1);
+	}
+}
+
+/* " NAME=<16 hex digits>": a token for what sum has read (freed). */
+static void append_digest(GString *s, const char *name, GChecksum *sum)
+{
+	g_string_append_printf(s, " %s=%.16s", name, g_checksum_get_string(sum));
+	g_checksum_free(sum);
+}
+
+static GKeyFile *read_key_file(const char *flag, const char *path, GError **error)
+{
+	g_autoptr(GKeyFile) kf = g_key_file_new();
+	GError *local = NULL;
+
+	if (!g_key_file_load_from_file(kf, path, G_KEY_FILE_NONE, &local)) {
+		cmd_usage(error, "%s: %s: %s", flag, path, local->message);
+		g_error_free(local);
+		return NULL;
+	}
+	return g_steal_pointer(&kf);
+}
+
+/* " machine=<digest>": the --machine file's values (or the built-in machine, the code's). */
+static gboolean append_machine(GString *s, const struct fit_cli *c, GError **error)
+{
+	const char *path = c->f.wc.sim.machine;
+
+	if (!path) {
+		g_string_append(s, " machine=built-in");
+		return TRUE;
+	}
+	g_autoptr(GKeyFile) kf = read_key_file("--machine", path, error);
+
+	if (!kf)
+		return FALSE;
+	g_auto(GStrv) groups = g_key_file_get_groups(kf, NULL);
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+
+	for (guint g = 0; groups[g]; g++)
+		group_text(kf, groups[g], sum);
+	append_digest(s, "machine", sum);
+	return TRUE;
+}
+
+/* " plan.NAME=<digest>" for each training plan: its definition (its group of --plans, or --csv's
+ * --workload and --reference) and its runs (the CSV's bytes). */
+static gboolean append_plans(GString *s, const struct fit_cli *c, const struct fit_run *run,
+			     GError **error)
+{
+	g_autoptr(GKeyFile) kf = c->f.plans ? read_key_file("--plans", c->f.plans, error) : NULL;
+
+	if (c->f.plans && !kf)
+		return FALSE;
+	for (guint p = 0; p < run->train->plans->len; p++) {
+		const PlanSpec *plan = plan_set_plan(run->train, p);
+		g_autofree char *csv = NULL, *name = g_uri_escape_string(plan->name, NULL, FALSE);
+		gsize len;
+		GError *local = NULL;
+
+		if (!g_file_get_contents(plan->csv, &csv, &len, &local)) {
+			cmd_usage(error, "--journal: cannot read %s again: %s", plan->csv,
+				  local->message);
+			g_error_free(local);
+			return FALSE;
+		}
+		GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+
+		if (kf) {
+			group_text(kf, plan->name, sum);
+		} else {
+			g_autofree char *flags =
+				g_strdup_printf("workload=%s\nreference=%s\n", c->f.workload,
+						c->f.reference ? c->f.reference : "");
+
+			g_checksum_update(sum, (const guchar *)flags, -1);
+		}
+		g_checksum_update(sum, (const guchar *)csv, (gssize)len);
+		g_autofree char *token = g_strdup_printf("plan.%s", name);
+
+		append_digest(s, token, sum);
+	}
+	return TRUE;
+}
+
+/*
+ * The journal's settings: every input of a loss. The parameters (in order), the loss's weights,
+ * the seed, the replicates and whose stalls; the base machine; each training plan; and the
+ * simulation flags given. The search's flags are no part of it: they choose which losses are
+ * computed, never their values.
+ */
+static char *loss_settings(const struct fit_cli *c, const struct fit_run *run, GError **error)
+{
+	GString *s = g_string_new("params=");
+
+	for (guint i = 0; i < run->params->len; i++)
+		g_string_append_printf(s, "%s%s", i ? "," : "",
+				       ((const FitParam *)run->params->pdata[i])->name);
+	const char *const weight[] = { "time", "switch", "seconds", "line" };
+	const double value[] = { run->w.time_weight, run->w.switch_weight, run->w.seconds_weight,
+				 run->w.line_weight };
+
+	for (guint i = 0; i < G_N_ELEMENTS(weight); i++) {
+		g_autofree char *text = exact_text(value[i]);
+
+		g_string_append_printf(s, " %s_weight=%s", weight[i], text);
+	}
+	g_string_append_printf(s, " seed=%" G_GUINT64_FORMAT " replicates=%u stalls=%s",
+			       run->o.seed, run->s.replicates,
+			       run->s.guest_stalls ? "guest" : "host");
+	if (!append_machine(s, c, error) || !append_plans(s, c, run, error)) {
+		g_string_free(s, TRUE);
+		return NULL;
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(loss_flags); i++)
+		append_flag(s, &c->f.wc, &loss_flags[i]);
+	return g_string_free(s, FALSE);
+}
+
+/* Opens --journal (if given) for the fit's settings; see cmd_common.h's cmd_journal_failed. */
+static gboolean open_journal(const struct fit_cli *c, struct fit_run *run, GError **error)
+{
+	GError *local = NULL;
+
+	if (!c->journal)
+		return c->no_sync ? cmd_usage(error, "--no-sync: there is no --journal to sync")
+				  : TRUE;
+	g_autofree char *settings = loss_settings(c, run, error);
+	g_autofree const char **keys = g_new(const char *, run->params->len);
+
+	if (!settings)
+		return FALSE;
+	for (guint i = 0; i < run->params->len; i++)
+		keys[i] = ((const FitParam *)run->params->pdata[i])->key;
+	run->journal = fit_journal_open(c->journal, settings, keys, run->params->len,
+					c->no_sync ? RECORD_LOG_NO_SYNC : RECORD_LOG_SYNC, &local);
+	return run->journal || cmd_journal_failed(local, error);
+}
+
 static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 {
 	GError *local = NULL;
@@ -124,7 +397,7 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 				 .switch_weight = c->switch_weight,
 				 .seconds_weight = c->seconds_weight,
 				 .line_weight = c->line_weight };
-	return TRUE;
+	return open_journal(c, run, error);
 }
 
 /* ---- the fit -------------------------------------------------------------------------------- */
@@ -158,6 +431,7 @@ static gboolean fit(const struct fit_cli *c, struct fit_run *run, GError **error
 
 	fit_problem_init(&fp, run->train, &ps, &run->base,
 			 (const FitParam *const *)run->params->pdata, run->params->len, &run->w);
+	fp.journal = run->journal;
 	progress_init(&pr.pg, run->o.starts * run->o.max_iter);
 	ok = fit_run(&fp, &run->o, &run->r, show_progress, &pr, &local);
 	progress_end(&pr.pg);
@@ -167,6 +441,8 @@ static gboolean fit(const struct fit_cli *c, struct fit_run *run, GError **error
 	if (ok)
 		fit_machine(&fp, run->r.values, &run->fitted);
 	fit_problem_clear(&fp);
+	if (!ok && local->domain == RECORD_LOG_ERROR) /* an append failed */
+		return cmd_journal_failed(local, error);
 	if (!ok)
 		return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
 	run->wall_us = g_get_monotonic_time() - t0;
@@ -296,11 +572,15 @@ static char *text_report(const struct fit_cli *c, const struct fit_run *run)
 				       param(run, i)->name, where, run->r.start_values[i],
 				       run->r.values[i], run->r.lo[i], run->r.hi[i]);
 	}
+	g_autofree char *read = c->journal ? g_strdup_printf(", %u read from the journal %s,",
+							     run->r.from_journal, c->journal)
+					   : g_strdup("");
+
 	g_string_append_printf(out,
 			       "  loss %.4g -> %.4g; %u losses computed (%" G_GUINT64_FORMAT
-			       " simulations) in %.1f s\n",
+			       " simulations)%s in %.1f s\n",
 			       run->r.start_loss, run->r.loss, run->r.losses, run->r.simulations,
-			       (double)run->wall_us / 1e6);
+			       read, (double)run->wall_us / 1e6);
 	for (guint k = 0; k < run->r.n_starts; k++) {
 		const FitStart *st = &run->r.starts[k];
 
@@ -332,6 +612,11 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	json_key(&w, "machine_out");
 	if (c->machine_out)
 		json_string(&w, c->machine_out);
+	else
+		json_null(&w);
+	json_key(&w, "journal");
+	if (c->journal)
+		json_string(&w, c->journal);
 	else
 		json_null(&w);
 	json_key(&w, "params");
@@ -386,6 +671,8 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	json_uint(&w, run->o.seed);
 	json_key(&w, "losses");
 	json_uint(&w, run->r.losses);
+	json_key(&w, "losses_from_journal");
+	json_uint(&w, run->r.from_journal);
 	json_key(&w, "simulations");
 	json_uint(&w, run->r.simulations);
 	json_key(&w, "runs");
@@ -448,11 +735,19 @@ static void fit_run_clear(struct fit_run *run)
 	plan_sim_free(run->before, n);
 	plan_sim_free(run->after, n);
 	fit_result_clear(&run->r);
+	fit_journal_close(run->journal);
 	plan_set_free(run->train);
 	if (run->params)
 		g_ptr_array_free(run->params, TRUE);
 	fidelity_setup_clear(&run->s);
 }
+
+static const char journal_help[] =
+	"Append every loss here as it is computed; the same command with the same FILE resumes a "
+	"killed fit without repeating a simulation (a FILE written for other plans, parameters, "
+	"machine, weights, simulation flags or seed is refused)";
+static const char no_sync_help[] =
+	"Do not fdatasync the journal after each loss (survives kill -9, not a power loss)";
 
 int tuner_cmd_fit(int argc, char **argv)
 {
@@ -494,6 +789,8 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "W" },
 		{ "machine-out", 0, 0, G_OPTION_ARG_FILENAME, &c.machine_out,
 		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
+		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c.journal, journal_help, "FILE" },
+		{ "no-sync", 0, 0, G_OPTION_ARG_NONE, &c.no_sync, no_sync_help, NULL },
 		{ NULL, 0, 0, 0, NULL, NULL, NULL },
 	};
 	const struct flag_limits limits[] = {
@@ -537,5 +834,6 @@ int tuner_cmd_fit(int argc, char **argv)
 	fidelity_cli_clear(&c.f);
 	g_strfreev(c.params);
 	g_free(c.machine_out);
+	g_free(c.journal);
 	return status;
 }

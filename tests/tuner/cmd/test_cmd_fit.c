@@ -12,8 +12,15 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "linsched/machine.h"
 #include "tests/support/assert_close.h"
@@ -274,6 +281,180 @@ static void test_flags_refused(void **state)
 	}
 }
 
+/* The most a program may write to a file: as a disk that is full beyond it. */
+#define SMALL_FILE_BYTES 500
+
+static void small_files(gpointer data)
+{
+	const struct rlimit limit = { SMALL_FILE_BYTES, SMALL_FILE_BYTES };
+
+	(void)data;
+	signal(SIGXFSZ, SIG_IGN); /* a write beyond it fails instead of killing the program */
+	setrlimit(RLIMIT_FSIZE, &limit);
+}
+
+/* tuner fit of the footprint with the journal (and --no-sync), 2 starts of max_iter iterations
+ * at most, JSON. */
+static struct run journaled(const char *ini, const char *journal, const char *max_iter)
+{
+	return run_program(TUNER,
+			   (const char *const[]){ "fit", "--plans", ini, SIM, "--param",
+						  "footprint", "--starts", "2", "--max-iter",
+						  max_iter, "--journal", journal, "--no-sync",
+						  "--format", "json", NULL },
+			   NULL);
+}
+
+/* The output without its counts of losses and simulations, which a resumed fit's differ in. */
+static char *without_counts(const char *json)
+{
+	g_auto(GStrv) lines = g_strsplit(json, "\n", -1);
+	GString *out = g_string_new(NULL);
+
+	for (guint i = 0; lines[i]; i++)
+		if (!strstr(lines[i], "\"losses") && !strstr(lines[i], "\"simulations\""))
+			g_string_append_printf(out, "%s\n", lines[i]);
+	return g_string_free(out, FALSE);
+}
+
+/*
+ * --journal: a fit killed after k losses (its journal cut there, the next record torn) resumes,
+ * reads the k losses, computes only the rest, and prints what the uninterrupted fit printed, but
+ * for the counts. A held-out plan's data and the search's flags change no loss; the training
+ * plans' definition, the weights and the simulation flags do, and such a journal is refused,
+ * naming the file and what differs. A journal another process holds is a failure.
+ */
+static void test_journal(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *journal = g_build_filename(*state, "fit-journal.txt", NULL);
+	struct run whole = journaled(ini, journal, "30");
+
+	expect_clean_exit(&whole, "tuner fit --journal");
+	struct json *j = json_parse(whole.out);
+	const guint64 losses = member_uint(member(j, "search", J_OBJECT), "losses");
+
+	assert_string_equal(member_string(j, "journal"), journal);
+	assert_int_equal(member_uint(member(j, "search", J_OBJECT), "losses_from_journal"), 0);
+	json_free(j);
+
+	g_autofree char *text = read_text(journal);
+	g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+	assert_int_equal(g_strv_length(lines), 2 + losses + 1);
+	assert_true(losses > 4);
+	g_autofree char *cut = g_strdup_printf("%s\n%s\n%s\n%s\n%s\n%.5s", lines[0], lines[1],
+					       lines[2], lines[3], lines[4], lines[5]);
+	assert_true(g_file_set_contents(journal, cut, -1, NULL));
+
+	struct run resumed = journaled(ini, journal, "30");
+
+	expect_clean_exit(&resumed, "tuner fit --journal, resumed");
+	j = json_parse(resumed.out);
+	assert_int_equal(member_uint(member(j, "search", J_OBJECT), "losses_from_journal"), 3);
+	assert_int_equal(member_uint(member(j, "search", J_OBJECT), "losses"), losses - 3);
+	json_free(j);
+	g_autofree char *a = without_counts(whole.out), *b = without_counts(resumed.out);
+	assert_string_equal(b, a);
+	run_clear(&resumed);
+	run_clear(&whole);
+
+	/* Other search flags, and text: everything is read, nothing simulated. */
+	g_autofree char *held = g_build_filename(*state, "test.csv", NULL);
+	g_autofree char *held_text = read_text(held);
+	g_autofree char *more = g_strconcat(held_text,
+					    "24,6,defaults,12000000,1500000,2000000,1,"
+					    "100,0\n",
+					    NULL);
+	assert_true(g_file_set_contents(held, more, -1, NULL));
+	g_autofree char *read = g_strdup_printf("0 losses computed (0 simulations), %u read from "
+						"the journal %s,",
+						(guint)losses, journal);
+	struct run other = journaled(ini, journal, "20");
+
+	expect_clean_exit(&other, "tuner fit --journal --max-iter 20");
+	j = json_parse(other.out);
+	assert_true(member_uint(member(j, "search", J_OBJECT), "losses_from_journal") > 0);
+	json_free(j);
+	run_clear(&other);
+	other = run_program(TUNER,
+			    (const char *const[]){ "fit", "--plans", ini, SIM, "--param",
+						   "footprint", "--starts", "2", "--max-iter", "30",
+						   "--journal", journal, NULL },
+			    NULL);
+	expect_clean_exit(&other, "tuner fit --journal (text)");
+	assert_non_null(strstr(other.out, read));
+	run_clear(&other);
+	assert_true(g_file_set_contents(held, held_text, -1, NULL));
+
+	/* Other settings are refused, naming the file and the tokens that differ. */
+	g_autofree char *weights = g_strdup_printf(
+		"--journal: journal %s was written for a different setting: journal has "
+		"'switch_weight=0.25', this run has 'switch_weight=0.5'",
+		journal);
+	refused(ini,
+		(const char *const[]){ "--param", "footprint", "--journal", journal,
+				       "--switch-weight", "0.5", NULL },
+		weights);
+	refused(ini,
+		(const char *const[]){ "--param", "footprint", "--journal", journal, "--steal",
+				       "0.1", "--stall-ns", "100000", NULL },
+		"this run has 'steal=0.1 stall-ns=100000'");
+	refused(ini,
+		(const char *const[]){ "--param", "footprint,miss", "--journal", journal, NULL },
+		"'params=footprint,miss'");
+	g_autofree char *machine = g_build_filename(*state, "machine.ini", NULL);
+	assert_true(g_file_set_contents(machine, "[costs]\nmiss_ps=6000\n", -1, NULL));
+	refused(ini,
+		(const char *const[]){ "--param", "footprint", "--journal", journal, "--machine",
+				       machine, NULL },
+		"journal has 'machine=built-in', this run has 'machine=");
+	g_autofree char *ini_text = read_text(ini);
+	g_autofree char *edited = g_strconcat(ini_text, "# a comment changes nothing\n", NULL);
+	assert_true(g_file_set_contents(ini, edited, -1, NULL));
+	whole = journaled(ini, journal, "30");
+	expect_clean_exit(&whole, "tuner fit --journal, plans.ini with a comment");
+	run_clear(&whole);
+	g_autofree char *train = g_strconcat(ini_text, "[train]\npreempt=full\n", NULL);
+	assert_true(g_file_set_contents(ini, train, -1, NULL));
+	refused(ini, (const char *const[]){ "--param", "footprint", "--journal", journal, NULL },
+		"this run has 'plan.train=");
+	refused(ini, (const char *const[]){ "--param", "footprint", "--no-sync", NULL },
+		"--no-sync");
+
+	/* Held by another process: not bad input, a failure. */
+	assert_true(g_file_set_contents(ini, ini_text, -1, NULL));
+	int fd = open(journal, O_RDWR);
+	assert_true(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0);
+	whole = journaled(ini, journal, "30");
+	close(fd);
+	assert_int_equal(whole.status, 1);
+	assert_non_null(strstr(whole.err, "in use"));
+	run_clear(&whole);
+
+	/* A journal that cannot be written (a full disk) stops the fit, a failure, leaving whole
+	 * lines; the rerun resumes from them. */
+	assert_int_equal(g_unlink(journal), 0);
+	whole = run_program(TUNER,
+			    (const char *const[]){ "fit", "--plans", ini, SIM, "--param",
+						   "footprint", "--starts", "2", "--max-iter", "30",
+						   "--journal", journal, "--format", "json", NULL },
+			    small_files);
+	assert_int_equal(whole.status, 1);
+	assert_non_null(strstr(whole.err, "--journal: cannot append to journal"));
+	run_clear(&whole);
+	g_free(text);
+	text = read_text(journal);
+	assert_true(strlen(text) > 400 && strlen(text) <= SMALL_FILE_BYTES);
+	assert_true(g_str_has_suffix(text, "\n"));
+	whole = journaled(ini, journal, "30");
+	expect_clean_exit(&whole, "tuner fit --journal, after a full disk");
+	g_free(b);
+	b = without_counts(whole.out);
+	assert_string_equal(b, a);
+	run_clear(&whole);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +462,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_flags_refused, temp_dir_setup,
 						temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_journal, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
