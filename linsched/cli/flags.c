@@ -17,6 +17,7 @@ struct flag {
 	char *name; /* "--long-name" */
 	struct flag_limits limits;
 	guint given;
+	GPtrArray *texts; /* each value as typed, for flag_set_describe */
 };
 
 static void flag_free(gpointer data)
@@ -24,6 +25,7 @@ static void flag_free(gpointer data)
 	struct flag *f = data;
 
 	g_free(f->name);
+	g_ptr_array_free(f->texts, TRUE);
 	g_free(f);
 }
 
@@ -150,6 +152,7 @@ static gboolean parse_flag(const char *option_name, const char *value, gpointer 
 			 arg == G_OPTION_ARG_STRING || arg == G_OPTION_ARG_FILENAME))
 		return bad_value(error, "%s: given twice; give it once", f->name);
 	f->given++;
+	g_ptr_array_add(f->texts, g_strdup(value ? value : ""));
 	switch (arg) {
 	case G_OPTION_ARG_INT64:
 		return parse_int(f, value, error);
@@ -217,6 +220,7 @@ void flag_group_add(struct flag_set *set, GOptionGroup *group, const GOptionEntr
 
 		f->entry = *e;
 		f->name = g_strconcat("--", e->long_name, NULL);
+		f->texts = g_ptr_array_new_with_free_func(g_free);
 		switch (e->arg) {
 		case G_OPTION_ARG_INT64:
 		case G_OPTION_ARG_DOUBLE:
@@ -310,4 +314,24 @@ const char *flag_any_given(const struct flag_set *set, gconstpointer except)
 			return f->name;
 	}
 	return NULL;
+}
+
+void flag_set_describe(const struct flag_set *set, const char *const *skip, GString *out)
+{
+	for (guint i = 0; set->flags && i < set->flags->len; i++) {
+		const struct flag *f = g_ptr_array_index(set->flags, i);
+		const char *name = f->entry.long_name;
+
+		if (skip && g_strv_contains(skip, name))
+			continue;
+		for (guint k = 0; k < f->texts->len; k++) {
+			const char *text = g_ptr_array_index(f->texts, k);
+			g_autofree char *escaped = g_uri_escape_string(text, NULL, FALSE);
+
+			if (f->entry.arg == G_OPTION_ARG_NONE)
+				g_string_append_printf(out, " %s", name);
+			else
+				g_string_append_printf(out, " %s=%s", name, escaped);
+		}
+	}
 }

@@ -98,4 +98,15 @@ const char *flag_first_given(const struct flag_set *set, ...) G_GNUC_NULL_TERMIN
  * the one that stores at except (may be NULL), or NULL. */
 const char *flag_any_given(const struct flag_set *set, gconstpointer except);
 
+/*
+ * Appends to out a token for every value of every flag of set that was given, in the order the
+ * flags were added: " name=value" (the long name without "--", the value as it was typed,
+ * URI-escaped so that it holds no space or '='), " name" for a switch, one token for each value
+ * of a repeated flag; the flags whose long names skip lists (NULL-terminated, may be NULL) left
+ * out. For keying saved results by the flags that made them (a journal's settings): a flag added
+ * to a group later is in the description without a table to keep up. Values are compared as
+ * typed, so "0.2" and "0.20" differ: the description errs on the side of being too strict.
+ */
+void flag_set_describe(const struct flag_set *set, const char *const *skip, GString *out);
+
 #endif

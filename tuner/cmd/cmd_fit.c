@@ -102,79 +102,13 @@ static gboolean parse_params(const struct fit_cli *c, struct fit_run *run, GErro
 
 /* ---- the journal: everything that changes a loss ------------------------------------------ */
 
-enum flag_kind {
-	KIND_INT,
-	KIND_REAL,
-	KIND_TEXT,
-	KIND_SWITCH,
-};
-
-/* A simulation or hackbench flag: given, it changes the simulations, hence the losses. */
-struct loss_flag {
-	size_t offset; /* of its value in struct workload_cli */
-	enum flag_kind kind;
-	gboolean hackbench; /* its flag set is wc.hb's, else wc.sim's */
-};
-
-#define SIM(f, kind)                                              \
-	{                                                         \
-		offsetof(struct workload_cli, sim.f), kind, FALSE \
-	}
-#define HB(f, kind)                                             \
-	{                                                       \
-		offsetof(struct workload_cli, hb.f), kind, TRUE \
-	}
-
 /*
- * Every flag of the simulation and hackbench groups (linsched/cli/cli.h, hackbench_cli.h) but
- * --seed (a token of its own, given or not), --machine (its values are one) and --format. Those
- * the plans decide are refused before (fidelity_cmd.h), and harmless here. A flag added to those
- * groups needs a row: one left out would let a journal of other simulations be resumed.
+ * The simulation and hackbench flags that are no part of a loss's key: --seed (a token of its
+ * own, given or not), --machine (its values are one) and --format. Every other flag of those
+ * groups that was given goes in as typed (flag_set_describe), so a flag added to them later is
+ * in the key without a row here; a flag the plans decide is refused before (fidelity_cmd.h).
  */
-static const struct loss_flag loss_flags[] = {
-	SIM(cpus, KIND_INT),
-	SIM(domains, KIND_INT),
-	SIM(hz, KIND_INT),
-	SIM(profile, KIND_TEXT),
-	SIM(preempt, KIND_TEXT),
-	SIM(latency_ns, KIND_INT),
-	SIM(min_gran_ns, KIND_INT),
-	SIM(wakeup_gran_ns, KIND_INT),
-	SIM(migration_cost_ns, KIND_INT),
-	SIM(base_slice_ns, KIND_INT),
-	SIM(switch_cost_ns, KIND_INT),
-	SIM(wakeup_cost_ns, KIND_INT),
-	SIM(migrate_cost_ns, KIND_INT),
-	SIM(cache_lines, KIND_INT),
-	SIM(miss_cost_ps, KIND_INT),
-	SIM(cost_jitter, KIND_REAL),
-	SIM(steal, KIND_REAL),
-	SIM(stall_ns, KIND_INT),
-	SIM(stall_cv, KIND_REAL),
-	SIM(host_cpus, KIND_INT),
-	SIM(host_hz, KIND_INT),
-	SIM(host_lead_ns, KIND_INT),
-	SIM(shared_ns, KIND_INT),
-	SIM(apart_ns, KIND_INT),
-	HB(groups, KIND_INT),
-	HB(loops, KIND_INT),
-	HB(fds, KIND_INT),
-	HB(datasize, KIND_INT),
-	HB(capacity_bytes, KIND_INT),
-	HB(write_ns, KIND_INT),
-	HB(read_ns, KIND_INT),
-	HB(block_ns, KIND_INT),
-	HB(footprint, KIND_INT),
-	HB(parent_flips, KIND_INT),
-	HB(pipe, KIND_SWITCH),
-	HB(threads, KIND_SWITCH),
-	HB(processes, KIND_SWITCH),
-	HB(model, KIND_TEXT),
-	HB(bootstrap_file, KIND_TEXT),
-	HB(start, KIND_TEXT),
-	HB(solo_ms, KIND_REAL),
-	HB(degradation, KIND_REAL),
-};
+static const char *const not_loss_flags[] = { "seed", "machine", "format", NULL };
 
 /* The shortest "%g" of x that reads back as x: "0.1", not "0.10000000000000001". */
 static char *exact_text(double x)
@@ -186,26 +120,6 @@ static char *exact_text(double x)
 			return text;
 		g_free(text);
 	}
-}
-
-/* " cpus=2": the flag's token, when it was given. Text is escaped, so that a token has no space. */
-static void append_flag(GString *s, const struct workload_cli *wc, const struct loss_flag *f)
-{
-	const struct flag_set *set = f->hackbench ? &wc->hb.flags : &wc->sim.flags;
-	const char *value = (const char *)wc + f->offset;
-	g_autofree char *text = NULL;
-
-	if (!flag_given(set, value))
-		return;
-	if (f->kind == KIND_INT)
-		text = g_strdup_printf("%" G_GINT64_FORMAT, *(const gint64 *)value);
-	else if (f->kind == KIND_REAL)
-		text = exact_text(*(const double *)value);
-	else if (f->kind == KIND_TEXT)
-		text = g_uri_escape_string(*(char *const *)value, NULL, FALSE);
-	else
-		text = g_strdup("yes");
-	g_string_append_printf(s, " %s=%s", flag_name(set, value) + strlen("--"), text);
 }
 
 /* The key=value lines of a key file's group into sum: its values, whatever its comments say. */
@@ -334,8 +248,8 @@ static char *loss_settings(const struct fit_cli *c, const struct fit_run *run, G
 		g_string_free(s, TRUE);
 		return NULL;
 	}
-	for (guint i = 0; i < G_N_ELEMENTS(loss_flags); i++)
-		append_flag(s, &c->f.wc, &loss_flags[i]);
+	flag_set_describe(&c->f.wc.sim.flags, not_loss_flags, s);
+	flag_set_describe(&c->f.wc.hb.flags, not_loss_flags, s);
 	return g_string_free(s, FALSE);
 }
 

@@ -2,7 +2,7 @@
  * Unit tests of linsched/cli/flags.c: whether a flag was given is known whatever its value, every
  * number is checked as it is parsed (decimal, finite, in range), a flag is given once, an empty
  * file name is refused, and a group's prefixed name ("--grp-x", GLib's name for a flag another
- * group also has) is the same flag.
+ * group also has) is the same flag; the flags given are described as typed, in the set's order.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -169,6 +169,34 @@ static void test_given_whatever_the_value(void **state)
 	cli_clear(&c);
 }
 
+/* Every given value as typed, in the order the flags were added (not typed), escaped so that a
+ * token has no space; a switch by its name; a repeated flag once a value; skipped names out. */
+static void test_describe(void **state)
+{
+	struct cli c;
+	const char *const skip[] = { "big", NULL };
+
+	(void)state;
+	PARSE(&c, "--item", "a b", "--ratio", "0.50", "--big", "3", "-q", "--grp-count", "7",
+	      "--item", "x=1", "--tick");
+	g_autoptr(GString) all = g_string_new("head");
+	g_autoptr(GString) some = g_string_new(NULL);
+
+	flag_set_describe(&c.flags, NULL, all);
+	assert_string_equal(all->str,
+			    "head count=7 big=3 ratio=0.50 item=a%20b item=x%3D1 quiet tick=");
+	flag_set_describe(&c.flags, skip, some);
+	assert_string_equal(some->str, " count=7 ratio=0.50 item=a%20b item=x%3D1 quiet tick=");
+	cli_clear(&c);
+
+	/* Nothing given, nothing said. */
+	PARSE(&c, "--big", "1");
+	g_string_truncate(some, 0);
+	flag_set_describe(&c.flags, skip, some);
+	assert_string_equal(some->str, "");
+	cli_clear(&c);
+}
+
 static void test_integers(void **state)
 {
 	struct cli c;
@@ -268,6 +296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_given_whatever_the_value),
+		cmocka_unit_test(test_describe),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_reals),
 		cmocka_unit_test(test_once_and_files),
