@@ -5,12 +5,13 @@
  *       --profile 6.1 --cpus 2 --hz 250 --machine machines/qemu-tcg-6.1-probed.ini --start parent
  *       [--starts 4] [--max-iter 40] [--range 20] [--step 0.1] [--tol 0.02]
  *       [--time-weight 1] [--switch-weight 0.25] [--seconds-weight 0] [--line-weight 0]
- *       [--machine-out FILE]
+ *       [--train NAMES] [--machine-out FILE]
  *       [--journal FILE [--no-sync]]
  *       [--out DIR]
  *       [--format text|json]
  *
- * The plans with role=train are fitted (tuner/eval/fit.h: the loss, the search); then every plan,
+ * The plans with role=train, or those --train NAMES names (the others then held out whatever their
+ * role=), are fitted (tuner/eval/fit.h: the loss, the search); then every plan,
  * training and held out, is reported as `tuner fidelity` would (tuner/report/fidelity_report.h)
  * on the fitted machine, with the criteria before and after side by side. --machine-out writes
  * the fitted machine.ini: --machine's file with the fitted keys set and a comment saying what
@@ -44,7 +45,7 @@
 struct fit_cli {
 	FidelityCli f;
 	char **params;
-	char *machine_out, *journal;
+	char *machine_out, *journal, *train;
 	gboolean no_sync;
 	gint64 starts, max_iter;
 	double range, step, tol, time_weight, switch_weight, seconds_weight, line_weight;
@@ -273,6 +274,31 @@ static gboolean open_journal(const struct fit_cli *c, struct fit_run *run, GErro
 	return run->journal || cmd_journal_failed(local, error);
 }
 
+/* --train: the plans named (comma-separated) train, every other is held out, whatever their
+ * role= says; so one plans file serves fits on different plans. */
+static gboolean set_roles(const char *train, PlanSet *set, GError **error)
+{
+	g_auto(GStrv) names = g_strsplit(train, ",", -1);
+
+	for (guint k = 0; names[k]; k++) {
+		gboolean found = FALSE;
+
+		for (guint p = 0; p < set->plans->len && !found; p++)
+			found = strcmp(plan_set_plan(set, p)->name, names[k]) == 0;
+		if (!found)
+			return cmd_usage(error, "--train: no plan '%s' in %s", names[k],
+					 set->path ? set->path : "the plans");
+	}
+	for (guint p = 0; p < set->plans->len; p++) {
+		PlanSpec *plan = g_ptr_array_index(set->plans, p);
+
+		plan->role = g_strv_contains((const char *const *)names, plan->name)
+				     ? PLAN_ROLE_TRAIN
+				     : PLAN_ROLE_TEST;
+	}
+	return TRUE;
+}
+
 static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 {
 	GError *local = NULL;
@@ -286,13 +312,16 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 		return FALSE;
 	if (run->s.format == FIDELITY_OUT_CSV)
 		return cmd_usage(error, "--format: text or json for tuner fit");
+	if (c->train && !set_roles(c->train, run->s.set, error))
+		return FALSE;
 	run->train = plan_set_new();
 	g_ptr_array_set_free_func(run->train->plans, NULL); /* borrowed from s.set */
 	for (guint p = 0; p < run->s.set->plans->len; p++)
 		if (plan_set_plan(run->s.set, p)->role == PLAN_ROLE_TRAIN)
 			g_ptr_array_add(run->train->plans, (gpointer)plan_set_plan(run->s.set, p));
 	if (run->train->plans->len == 0)
-		return cmd_usage(error, "--plans: no plan has role=train: nothing to fit to");
+		return cmd_usage(error, "--plans: no plan has role=train (or is named by --train): "
+					"nothing to fit to");
 	if (c->f.wc.sim.machine) {
 		if (!linsched_machine_load(c->f.wc.sim.machine, &run->base, &local))
 			return cmd_relabel(error, CMD_ERROR_USAGE, local, "");
@@ -701,6 +730,10 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "Weight of the cost lines' mean squared relative miss, seconds = fixed + cost x "
 		  "switches: where the machine's time goes (default 0)",
 		  "W" },
+		{ "train", 0, 0, G_OPTION_ARG_STRING, &c.train,
+		  "The plans of --plans to fit to, comma-separated; every other is held out, whatever "
+		  "its role= (default: the plans with role=train)",
+		  "NAMES" },
 		{ "machine-out", 0, 0, G_OPTION_ARG_FILENAME, &c.machine_out,
 		  "Write the fitted machine.ini (--machine's with the fitted keys)", "FILE" },
 		{ "journal", 0, 0, G_OPTION_ARG_FILENAME, &c.journal, journal_help, "FILE" },
@@ -749,5 +782,6 @@ int tuner_cmd_fit(int argc, char **argv)
 	g_strfreev(c.params);
 	g_free(c.machine_out);
 	g_free(c.journal);
+	g_free(c.train);
 	return status;
 }

@@ -177,6 +177,17 @@ static void test_fit(void **state)
 	assert_non_null(strstr(r.out, "\nheld             test  fitted "));
 	run_clear(&r);
 
+	/* --train: the plans it names train, every other is held out, whatever role= says. */
+	r = run_program(TUNER,
+			(const char *const[]){ "fit", "--plans", ini, SIM, "--param", "footprint",
+					       "--starts", "1", "--max-iter", "3", "--train",
+					       "held", NULL },
+			NULL);
+	expect_clean_exit(&r, "tuner fit --train held");
+	assert_non_null(strstr(r.out, "tuner fit: 1 parameter fitted to held (held out: train)"));
+	assert_non_null(strstr(r.out, "\ntrain            test  fitted "));
+	run_clear(&r);
+
 	/* One plan given alone is the one fitted. */
 	g_autofree char *csv = g_build_filename(*state, "train.csv", NULL);
 
@@ -228,6 +239,8 @@ static void test_refusals(void **state)
 				       "0", NULL },
 		"--time-weight");
 	refused(held, (const char *const[]){ "--param", "miss", NULL }, "role=train");
+	refused(ini, (const char *const[]){ "--param", "miss", "--train", "train,nope", NULL },
+		"--train: no plan 'nope' in");
 }
 
 /*
