@@ -64,6 +64,49 @@ double fidelity_spearman(const double *x, const double *y, size_t n)
 	return isfinite(r) ? r : NAN;
 }
 
+static gboolean knobs_same(const Knobs *a, const Knobs *b)
+{
+	return a->latency_ns == b->latency_ns && a->min_granularity_ns == b->min_granularity_ns &&
+	       a->wakeup_granularity_ns == b->wakeup_granularity_ns &&
+	       a->migration_cost_ns == b->migration_cost_ns && a->base_slice_ns == b->base_slice_ns;
+}
+
+/* b's setting with s's knobs that has a median ratio, or NULL. */
+static const RealSetting *setting_like(const RealPlan *b, const RealSetting *s)
+{
+	for (guint j = 0; j < b->settings->len; j++) {
+		const RealSetting *t = real_plan_setting(b, j);
+
+		if (t->pairs > 0 && knobs_same(&t->knobs, &s->knobs))
+			return t;
+	}
+	return NULL;
+}
+
+void fidelity_agreement(const RealPlan *a, const RealPlan *b, FidelityAgreement *out)
+{
+	const guint n_all = a->settings->len;
+	g_autofree double *ta = g_new(double, n_all), *tb = g_new(double, n_all);
+	g_autofree double *ca = g_new(double, n_all), *cb = g_new(double, n_all);
+
+	memset(out, 0, sizeof(*out));
+	for (guint i = 0; i < n_all; i++) {
+		const RealSetting *s = real_plan_setting(a, i);
+		const RealSetting *t = s->pairs > 0 ? setting_like(b, s) : NULL;
+
+		if (!t)
+			continue;
+		ta[out->n] = s->median_ratio;
+		tb[out->n++] = t->median_ratio;
+		if (isfinite(s->median_ctxt) && isfinite(t->median_ctxt)) {
+			ca[out->n_switches] = s->median_ctxt;
+			cb[out->n_switches++] = t->median_ctxt;
+		}
+	}
+	out->rank_time = fidelity_spearman(ta, tb, out->n);
+	out->rank_switches = fidelity_spearman(ca, cb, out->n_switches);
+}
+
 /* max - min of v[0..n); NaN when n = 0. */
 static double span(const double *v, size_t n)
 {

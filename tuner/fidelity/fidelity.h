@@ -122,6 +122,20 @@ guint fidelity_metrics_met(const FidelityMetrics *m);
 /* Spearman's rank correlation of x and y (n values each); NaN when n < 2 or a side is constant. */
 double fidelity_spearman(const double *x, const double *y, size_t n);
 
+/*
+ * Two real plans of one workload beside each other, as a plan is beside its simulation: over the
+ * settings both have (the same knobs) with a median ratio, the rank correlation of their median
+ * time ratios, and of their median switches where both have them. How well a second measurement
+ * of the kernel ranks the settings is what the ranking criteria can ask of a model: on host-2 two
+ * 5-round threads plans of different boots rank each other's times 0.75 to 0.92.
+ */
+typedef struct {
+	guint n, n_switches; /* settings compared */
+	double rank_time, rank_switches;
+} FidelityAgreement;
+
+void fidelity_agreement(const RealPlan *a, const RealPlan *b, FidelityAgreement *out);
+
 typedef struct {
 	double time_weight, switch_weight, seconds_weight, line_weight;
 } FidelityLoss;

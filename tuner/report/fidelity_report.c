@@ -28,6 +28,45 @@ static char sign_char(int sign)
 	return sign > 0 ? '+' : sign < 0 ? '-' : ' ';
 }
 
+/* ---- real against real ---------------------------------------------------------------------- */
+
+/* Whether plans p < q ran one workload, so that their settings can be ranked against each other;
+ * and if so, their agreement. */
+static gboolean agreement_of(const FidelityReport *r, guint p, guint q, FidelityAgreement *out)
+{
+	const PlanSpec *a = plan_set_plan(r->set, p), *b = plan_set_plan(r->set, q);
+
+	if (strcmp(a->workload, b->workload) != 0)
+		return FALSE;
+	fidelity_agreement(a->real, b->real, out);
+	return TRUE;
+}
+
+static void text_agreement(GString *out, const FidelityReport *r)
+{
+	gboolean any = FALSE;
+
+	for (guint p = 0; p < r->set->plans->len; p++)
+		for (guint q = p + 1; q < r->set->plans->len; q++) {
+			FidelityAgreement a;
+
+			if (!agreement_of(r, p, q, &a))
+				continue;
+			if (!any)
+				g_string_append_printf(
+					out,
+					"\nreal against real, plans of one workload (how a second "
+					"measurement of the kernel ranks the settings):\n"
+					"  %-20s %-20s %10s %10s %9s\n",
+					"plan", "plan", "rank time", "rank ctxt", "settings");
+			any = TRUE;
+			g_string_append_printf(out, "  %-20s %-20s %10.3f %10.3f %9u\n",
+					       plan_set_plan(r->set, p)->name,
+					       plan_set_plan(r->set, q)->name, a.rank_time,
+					       a.rank_switches, a.n);
+		}
+}
+
 /* ---- totals --------------------------------------------------------------------------------- */
 
 /* The criteria met over a group of plans: those of one role, or of one workload. */
@@ -250,6 +289,7 @@ char *fidelity_report_text(const FidelityReport *r)
 				       t->met, FIDELITY_CRITERIA * t->plans, FIDELITY_CRITERIA,
 				       t->all_met, t->plans);
 	}
+	text_agreement(out, r);
 	return g_string_free(out, FALSE);
 }
 
@@ -458,6 +498,28 @@ void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r)
 		json_count(w, "plans_all_met", t->all_met);
 		json_end_object(w);
 	}
+	json_end_array(w);
+
+	json_key(w, "agreement");
+	json_begin_array(w);
+	for (guint p = 0; p < r->set->plans->len; p++)
+		for (guint q = p + 1; q < r->set->plans->len; q++) {
+			FidelityAgreement a;
+
+			if (!agreement_of(r, p, q, &a))
+				continue;
+			json_begin_object(w);
+			json_key(w, "plans");
+			json_begin_array(w);
+			json_string(w, plan_set_plan(r->set, p)->name);
+			json_string(w, plan_set_plan(r->set, q)->name);
+			json_end_array(w);
+			json_count(w, "settings", a.n);
+			json_num(w, "rank_time", a.rank_time);
+			json_count(w, "settings_switches", a.n_switches);
+			json_num(w, "rank_switches", a.rank_switches);
+			json_end_object(w);
+		}
 	json_end_array(w);
 	json_end_object(w);
 }

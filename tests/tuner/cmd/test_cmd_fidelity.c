@@ -189,6 +189,8 @@ static void test_json(void **state)
 		assert_int_equal(member_uint(t, "plans_all_met"),
 				 member(crit, "all_ok", J_BOOL)->boolean);
 	}
+	/* a and b ran different workloads: nothing to rank against each other. */
+	assert_int_equal(member(doc, "agreement", J_ARRAY)->array->len, 0);
 	json_free(doc);
 
 	/* One thread or two: byte for byte the same. */
@@ -255,6 +257,40 @@ static void test_text_csv_out(void **state)
 			NULL);
 	expect_clean_exit(&r, "tuner fidelity --csv");
 	assert_non_null(strstr(r.out, "\na.csv,test,fast,"));
+	run_clear(&r);
+}
+
+/* Two plans of one workload are ranked against each other: c is a's runs again, so they agree
+ * perfectly over a's three settings; b, of another workload, is beside neither. */
+static void test_agreement(void **state)
+{
+	g_autofree char *ini = write_plans(*state);
+	g_autofree char *text = read_text(ini);
+	g_autofree char *three =
+		g_strconcat(text, "\n[c]\ncsv=a.csv\nworkload=hackbench -T -g 1 -l 5 -f 4\n", NULL);
+
+	assert_true(g_file_set_contents(ini, three, -1, NULL));
+	struct run r = fidelity(ini, "json", "2");
+
+	expect_clean_exit(&r, "tuner fidelity, a and c");
+	struct json *doc = json_parse(r.out);
+	const struct json *ac = item(doc, "agreement", 0);
+
+	assert_int_equal(member(doc, "agreement", J_ARRAY)->array->len, 1);
+	assert_string_equal(item(ac, "plans", 0)->string, "a");
+	assert_string_equal(item(ac, "plans", 1)->string, "c");
+	assert_int_equal(member_uint(ac, "settings"), 3);
+	assert_close(json_number_at(ac, "rank_time"), 1, 1e-12);
+	assert_int_equal(member_uint(ac, "settings_switches"), 3);
+	assert_close(json_number_at(ac, "rank_switches"), 1, 1e-12);
+	json_free(doc);
+	run_clear(&r);
+
+	r = fidelity(ini, "text", "2");
+	expect_clean_exit(&r, "tuner fidelity, a and c (text)");
+	assert_non_null(strstr(r.out, "\nreal against real, plans of one workload "));
+	assert_non_null(strstr(r.out, "\n  a                    c                         1.000"
+				      "      1.000         3\n"));
 	run_clear(&r);
 }
 
@@ -424,6 +460,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_agreement, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,

@@ -292,6 +292,43 @@ static void test_loss_refuses_missing(void **state)
  * switch at 1000, 500, 2000, 1250 switches (0.4, 0.25, 0.7, 0.475 s). Two settings or a switch
  * count that never changes leave the line undetermined.
  */
+/*
+ * Two real plans beside each other. other's settings come in another order, and D is not in
+ * four: it is left out. Medians: four's 1, 0.5, 1.5, 1.025 (defaults, A, B, C), other's 1, 0.7,
+ * 1.1, 1.3. Time ranks: four A 1, defaults 2, C 3, B 4; other A 1, defaults 2, B 3, C 4: d^2
+ * sums to 2, rho = 1 - 6 * 2 / (4 * 15) = 0.8. Switches: four 1000, 400, 3000, 1100, other 1000,
+ * 500, 2000, 1500: the same ranks, rho = 1.
+ */
+static const Fixture other[] = {
+	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
+	{ "D", 8000000, { 3, 3, 3, 3, 3, 3 }, 50 },
+	{ "C", 4000000, { 1.3, 1.3, 1.3, 1.3, 1.3, 1.3 }, 1500 },
+	{ "B", 0, { 1.1, 1.1, 1.1, 1.1, 1.1, 1.1 }, 2000 },
+	{ "A", 16000000, { 0.7, 0.7, 0.7, 0.7, 0.7, 0.7 }, 500 },
+};
+
+static void test_agreement(void **state)
+{
+	g_autoptr(RealPlan) a = plan_of(*state, four, 4);
+	g_autoptr(RealPlan) b = plan_of(*state, other, 5);
+	FidelityAgreement ab, ba;
+
+	fidelity_agreement(a, b, &ab);
+	fidelity_agreement(b, a, &ba);
+	assert_int_equal(ab.n, 4);
+	assert_int_equal(ab.n_switches, 4);
+	assert_close(ab.rank_time, 0.8, 1e-12);
+	assert_close(ab.rank_switches, 1.0, 1e-12);
+	assert_int_equal(ba.n, 4);
+	assert_close(ba.rank_time, ab.rank_time, 1e-12);
+	assert_close(ba.rank_switches, ab.rank_switches, 1e-12);
+
+	/* A plan beside itself agrees perfectly, D included. */
+	fidelity_agreement(b, b, &ba);
+	assert_int_equal(ba.n, 5);
+	assert_close(ba.rank_time, 1.0, 1e-12);
+}
+
 static const Fixture on_a_line[] = {
 	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
 	{ "A", 16000000, { 0.6, 0.6, 0.6, 0.6, 0.6, 0.6 }, 500 },
@@ -381,6 +418,7 @@ int main(void)
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_cost_line, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_rank_geo, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_agreement, temp_dir_setup, temp_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
