@@ -278,17 +278,10 @@ static gboolean open_journal(const struct fit_cli *c, struct fit_run *run, GErro
  * role= says; so one plans file serves fits on different plans. */
 static gboolean set_roles(const char *train, PlanSet *set, GError **error)
 {
-	g_auto(GStrv) names = g_strsplit(train, ",", -1);
+	g_auto(GStrv) names = fidelity_plan_names(set, train, "--train", error);
 
-	for (guint k = 0; names[k]; k++) {
-		gboolean found = FALSE;
-
-		for (guint p = 0; p < set->plans->len && !found; p++)
-			found = strcmp(plan_set_plan(set, p)->name, names[k]) == 0;
-		if (!found)
-			return cmd_usage(error, "--train: no plan '%s' in %s", names[k],
-					 set->path ? set->path : "the plans");
-	}
+	if (!names)
+		return FALSE;
 	for (guint p = 0; p < set->plans->len; p++) {
 		PlanSpec *plan = g_ptr_array_index(set->plans, p);
 

@@ -107,19 +107,31 @@ static gboolean refuse_shape_flags(const FidelityCli *c, GError **error)
 	return TRUE;
 }
 
-/* Keeps only the plans named in the comma-separated list. */
-static gboolean keep_only(PlanSet *set, const char *only, GError **error)
+GStrv fidelity_plan_names(const PlanSet *set, const char *list, const char *flag, GError **error)
 {
-	g_auto(GStrv) names = g_strsplit(only, ",", -1);
+	g_auto(GStrv) names = g_strsplit(list, ",", -1);
 
 	for (guint k = 0; names[k]; k++) {
 		gboolean found = FALSE;
 
 		for (guint p = 0; p < set->plans->len && !found; p++)
 			found = strcmp(plan_set_plan(set, p)->name, names[k]) == 0;
-		if (!found)
-			return cmd_usage(error, "--only: no plan '%s' in %s", names[k], set->path);
+		if (!found) {
+			cmd_usage(error, "%s: no plan '%s' in %s", flag, names[k],
+				  set->path ? set->path : "the plans");
+			return NULL;
+		}
 	}
+	return g_steal_pointer(&names);
+}
+
+/* Keeps only the plans named in the comma-separated list. */
+static gboolean keep_only(PlanSet *set, const char *only, GError **error)
+{
+	g_auto(GStrv) names = fidelity_plan_names(set, only, "--only", error);
+
+	if (!names)
+		return FALSE;
 	for (guint p = set->plans->len; p-- > 0;)
 		if (!g_strv_contains((const char *const *)names, plan_set_plan(set, p)->name))
 			g_ptr_array_remove_index(set->plans, p);

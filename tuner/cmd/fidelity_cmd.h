@@ -54,6 +54,10 @@ void fidelity_cli_add_options(FidelityCli *c, GOptionContext *ctx);
 /* Checks the flags and reads the plans; FALSE with a CMD_ERROR_USAGE error naming the flag or
  * file. */
 gboolean fidelity_cli_finish(FidelityCli *c, FidelitySetup *s, GError **error);
+
+/* The plans named in list (comma-separated) for flag ("--only"): NULL, with an error naming the
+ * flag, when one is not in set. */
+GStrv fidelity_plan_names(const PlanSet *set, const char *list, const char *flag, GError **error);
 void fidelity_setup_clear(FidelitySetup *s);
 
 /* Simulates every plan of s->set on machine m (NULL: the flags') with ev; a failure is a
