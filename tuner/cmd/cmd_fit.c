@@ -62,6 +62,7 @@ struct fit_run {
 	FitResult r;
 	FitJournal *journal; /* NULL without --journal */
 	SimSetting **before, **after;
+	char *fitted_simulation; /* s.simulation, saying that the fitted values replace its own */
 	gint64 wall_us;
 };
 
@@ -292,6 +293,21 @@ static gboolean set_roles(const char *train, PlanSet *set, GError **error)
 	return TRUE;
 }
 
+/* The fitted machine's simulation in words: the machine's report would otherwise name --machine's
+ * file, whose values it does not have. */
+static char *fitted_simulation(const struct fit_run *run)
+{
+	GString *s = g_string_new(run->s.simulation);
+
+	g_string_append(s, "; the machine with the fitted values:");
+	for (guint i = 0; i < run->params->len; i++) {
+		const FitParam *p = run->params->pdata[i];
+
+		g_string_append_printf(s, " %s=%.0f", p->key, fit_param_get(p, &run->fitted));
+	}
+	return g_string_free(s, FALSE);
+}
+
 static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 {
 	GError *local = NULL;
@@ -374,8 +390,10 @@ static gboolean fit(const struct fit_cli *c, struct fit_run *run, GError **error
 	if (ok && fp.error)
 		fprintf(stderr, "tuner fit: some parameter values failed to simulate (%s)\n",
 			fp.error->message);
-	if (ok)
+	if (ok) {
 		fit_machine(&fp, run->r.values, &run->fitted);
+		run->fitted_simulation = fitted_simulation(run);
+	}
 	fit_problem_clear(&fp);
 	if (!ok && local->domain == RECORD_LOG_ERROR) /* an append failed */
 		return cmd_journal_failed(local, error);
@@ -478,7 +496,7 @@ static char *text_report(const struct fit_cli *c, const struct fit_run *run)
 	GString *out = g_string_new(NULL);
 	g_autofree char *train = plan_names(run->s.set, PLAN_ROLE_TRAIN);
 	g_autofree char *test = plan_names(run->s.set, PLAN_ROLE_TEST);
-	FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+	FidelityReport after = { run->s.set, run->after, run->s.sig, run->fitted_simulation };
 	g_autofree char *report = fidelity_report_text(&after);
 
 	g_string_append_printf(out, "tuner fit: %u parameter%s fitted to %s (held out: %s)\n",
@@ -539,7 +557,7 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	GString *out = g_string_new(NULL);
 	struct json_writer w;
 	FidelityReport before = { run->s.set, run->before, run->s.sig, run->s.simulation };
-	FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+	FidelityReport after = { run->s.set, run->after, run->s.sig, run->fitted_simulation };
 
 	json_init(&w, out, true);
 	json_begin_object(&w);
@@ -653,7 +671,8 @@ static gboolean write_outputs(const struct fit_cli *c, const struct fit_run *run
 			return cmd_relabel(error, CMD_ERROR_FAILED, local, "--machine-out: ");
 	}
 	if (c->f.out) {
-		FidelityReport after = { run->s.set, run->after, run->s.sig, run->s.simulation };
+		FidelityReport after = { run->s.set, run->after, run->s.sig,
+					 run->fitted_simulation };
 		const char *const names[] = { "fit.json" };
 		char *contents[] = { (char *)json };
 
@@ -671,6 +690,7 @@ static void fit_run_clear(struct fit_run *run)
 	plan_sim_free(run->before, n);
 	plan_sim_free(run->after, n);
 	fit_result_clear(&run->r);
+	g_free(run->fitted_simulation);
 	fit_journal_close(run->journal);
 	plan_set_free(run->train);
 	if (run->params)

@@ -174,6 +174,8 @@ static void test_fit(void **state)
 	assert_non_null(strstr(r.out, "  footprint       [costs] footprint_lines"));
 	assert_non_null(strstr(r.out, "  miss            [costs] miss_ps"));
 	assert_non_null(strstr(r.out, "== before and after =="));
+	/* The fitted machine's report says whose values it ran with, not --machine's alone. */
+	assert_non_null(strstr(r.out, "; the machine with the fitted values: footprint_lines="));
 	assert_non_null(strstr(r.out, "\nheld             test  fitted "));
 	run_clear(&r);
 
