@@ -467,7 +467,9 @@ static char *machine_comment(const struct fit_run *run)
 
 static void text_before_after(GString *out, const struct fit_run *run)
 {
-	g_string_append_printf(out, "%-16s %-5s %-7s %10s %10s %10s %8s %12s %9s %9s\n", "plan",
+	const int w = fidelity_plan_name_width(run->s.set);
+
+	g_string_append_printf(out, "%-*s %-5s %-7s %10s %10s %10s %8s %12s %9s %9s\n", w, "plan",
 			       "role", "machine", "rank time", "rank ctxt", "span s/r", "signs",
 			       "ctxt ref s/r", "rms time", "rms ctxt");
 	for (guint p = 0; p < run->s.set->plans->len; p++) {
@@ -482,9 +484,9 @@ static void text_before_after(GString *out, const struct fit_run *run)
 			signs = g_strdup_printf("%u/%u", m.reproduced, m.significant);
 			g_string_append_printf(
 				out,
-				"%-16s %-5s %-7s %10.3f %10.3f %10.2f %8s %12.3f %9.3f "
+				"%-*s %-5s %-7s %10.3f %10.3f %10.2f %8s %12.3f %9.3f "
 				"%9.3f\n",
-				plan->name, plan_role_name(plan->role), k ? "fitted" : "before",
+				w, plan->name, plan_role_name(plan->role), k ? "fitted" : "before",
 				m.rank_time, m.rank_switches, m.span_ratio, signs,
 				m.switch_ratio_ref, m.rms_log_time, m.rms_log_switches);
 		}

@@ -241,6 +241,15 @@ static void text_plan(GString *out, const FidelityReport *r, guint p)
 	text_criteria(out, &m);
 }
 
+int fidelity_plan_name_width(const PlanSet *set)
+{
+	int w = 16;
+
+	for (guint p = 0; p < set->plans->len; p++)
+		w = MAX(w, (int)strlen(plan_set_plan(set, p)->name));
+	return w;
+}
+
 char *fidelity_report_text(const FidelityReport *r)
 {
 	GString *out = g_string_new(NULL);
@@ -260,7 +269,9 @@ char *fidelity_report_text(const FidelityReport *r)
 		text_plan(out, r, p);
 		g_string_append_c(out, '\n');
 	}
-	g_string_append_printf(out, "%-16s %-5s %10s %10s %10s %12s %12s  %s\n", "plan", "role",
+	const int w = fidelity_plan_name_width(r->set);
+
+	g_string_append_printf(out, "%-*s %-5s %10s %10s %10s %12s %12s  %s\n", w, "plan", "role",
 			       "rank time", "rank ctxt", "span s/r", "signs", "ctxt ref s/r",
 			       "all met");
 	for (guint p = 0; p < r->set->plans->len; p++) {
@@ -270,7 +281,7 @@ char *fidelity_report_text(const FidelityReport *r)
 
 		fidelity_report_metrics(r, p, &m);
 		signs = g_strdup_printf("%u/%u", m.reproduced, m.significant);
-		g_string_append_printf(out, "%-16s %-5s %10.3f %10.3f %10.2f %12s %12.3f  %s\n",
+		g_string_append_printf(out, "%-*s %-5s %10.3f %10.3f %10.2f %12s %12.3f  %s\n", w,
 				       plan->name, plan_role_name(plan->role), m.rank_time,
 				       m.rank_switches, m.span_ratio, signs, m.switch_ratio_ref,
 				       yes_no(fidelity_metrics_ok(&m)));

@@ -47,6 +47,9 @@ typedef struct {
 /* The criteria of plan p. */
 void fidelity_report_metrics(const FidelityReport *r, guint p, FidelityMetrics *out);
 
+/* The width of the plans tables' first column: the longest plan name, at least 16. */
+int fidelity_plan_name_width(const PlanSet *set);
+
 char *fidelity_report_text(const FidelityReport *r);
 /* The report as one JSON object, written at w's current position. */
 void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r);

@@ -261,13 +261,15 @@ static void test_text_csv_out(void **state)
 }
 
 /* Two plans of one workload are ranked against each other: c is a's runs again, so they agree
- * perfectly over a's three settings; b, of another workload, is beside neither. */
+ * perfectly over a's three settings; b, of another workload, is beside neither. c's name, longer
+ * than 16 characters, widens the plans table's first column. */
 static void test_agreement(void **state)
 {
 	g_autofree char *ini = write_plans(*state);
 	g_autofree char *text = read_text(ini);
-	g_autofree char *three =
-		g_strconcat(text, "\n[c]\ncsv=a.csv\nworkload=hackbench -T -g 1 -l 5 -f 4\n", NULL);
+	g_autofree char *three = g_strconcat(
+		text, "\n[c_with_a_long_name]\ncsv=a.csv\nworkload=hackbench -T -g 1 -l 5 -f 4\n",
+		NULL);
 
 	assert_true(g_file_set_contents(ini, three, -1, NULL));
 	struct run r = fidelity(ini, "json", "2");
@@ -278,7 +280,7 @@ static void test_agreement(void **state)
 
 	assert_int_equal(member(doc, "agreement", J_ARRAY)->array->len, 1);
 	assert_string_equal(item(ac, "plans", 0)->string, "a");
-	assert_string_equal(item(ac, "plans", 1)->string, "c");
+	assert_string_equal(item(ac, "plans", 1)->string, "c_with_a_long_name");
 	assert_int_equal(member_uint(ac, "settings"), 3);
 	assert_close(json_number_at(ac, "rank_time"), 1, 1e-12);
 	assert_int_equal(member_uint(ac, "settings_switches"), 3);
@@ -289,8 +291,11 @@ static void test_agreement(void **state)
 	r = fidelity(ini, "text", "2");
 	expect_clean_exit(&r, "tuner fidelity, a and c (text)");
 	assert_non_null(strstr(r.out, "\nreal against real, plans of one workload "));
-	assert_non_null(strstr(r.out, "\n  a                    c                         1.000"
+	assert_non_null(strstr(r.out, "\n  a                    c_with_a_long_name        1.000"
 				      "      1.000         3\n"));
+	assert_non_null(strstr(r.out, "\nplan               role   rank time"));
+	assert_non_null(strstr(r.out, "\na                  train "));
+	assert_non_null(strstr(r.out, "\nc_with_a_long_name test  "));
 	run_clear(&r);
 }
 
