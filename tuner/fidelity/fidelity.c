@@ -90,6 +90,11 @@ void fidelity_agreement(const RealPlan *a, const RealPlan *b, FidelityAgreement 
 	g_autofree double *ca = g_new(double, n_all), *cb = g_new(double, n_all);
 
 	memset(out, 0, sizeof(*out));
+	out->rank_time = out->rank_switches = NAN;
+	/* Ratios to different references are not comparable. */
+	if (!knobs_same(&real_plan_setting(a, a->reference_index)->knobs,
+			&real_plan_setting(b, b->reference_index)->knobs))
+		return;
 	for (guint i = 0; i < n_all; i++) {
 		const RealSetting *s = real_plan_setting(a, i);
 		const RealSetting *t = s->pairs > 0 ? setting_like(b, s) : NULL;

@@ -127,7 +127,8 @@ double fidelity_spearman(const double *x, const double *y, size_t n);
  * settings both have (the same knobs) with a median ratio, the rank correlation of their median
  * time ratios, and of their median switches where both have them. How well a second measurement
  * of the kernel ranks the settings is what the ranking criteria can ask of a model: on host-2 two
- * 5-round threads plans of different boots rank each other's times 0.75 to 0.91.
+ * 5-round threads plans of different boots rank each other's times 0.75 to 0.91. Plans whose
+ * references differ compare nothing (n 0, NaN): their ratios are to different runs.
  */
 typedef struct {
 	guint n, n_switches; /* settings compared */

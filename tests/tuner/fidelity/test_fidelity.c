@@ -327,6 +327,15 @@ static void test_agreement(void **state)
 	fidelity_agreement(b, b, &ba);
 	assert_int_equal(ba.n, 5);
 	assert_close(ba.rank_time, 1.0, 1e-12);
+
+	/* Ratios to another reference (A) are not beside ratios to the defaults. */
+	g_autofree char *path = g_build_filename(*state, "plan.csv", NULL);
+	g_autoptr(RealPlan) to_a = real_plan_read(path, "A", NULL, NULL);
+
+	assert_non_null(to_a);
+	fidelity_agreement(a, to_a, &ab);
+	assert_int_equal(ab.n, 0);
+	assert_true(isnan(ab.rank_time) && isnan(ab.rank_switches));
 }
 
 static const Fixture on_a_line[] = {
