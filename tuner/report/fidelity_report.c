@@ -30,41 +30,48 @@ static char sign_char(int sign)
 
 /* ---- real against real ---------------------------------------------------------------------- */
 
-/* Whether plans p < q ran one workload, so that their settings can be ranked against each other;
- * and if so, their agreement. */
-static gboolean agreement_of(const FidelityReport *r, guint p, guint q, FidelityAgreement *out)
-{
-	const PlanSpec *a = plan_set_plan(r->set, p), *b = plan_set_plan(r->set, q);
+/* Two plans of one workload, p < q, and how they rank the settings against each other. */
+typedef struct {
+	const char *a, *b;
+	FidelityAgreement agreement;
+} PlanPair;
 
-	if (strcmp(a->workload, b->workload) != 0)
-		return FALSE;
-	fidelity_agreement(a->real, b->real, out);
-	return TRUE;
+/* Every such pair of r's plans, in the plans' order. */
+static GArray *plan_pairs(const FidelityReport *r)
+{
+	GArray *pairs = g_array_new(FALSE, TRUE, sizeof(PlanPair));
+
+	for (guint p = 0; p < r->set->plans->len; p++)
+		for (guint q = p + 1; q < r->set->plans->len; q++) {
+			const PlanSpec *a = plan_set_plan(r->set, p), *b = plan_set_plan(r->set, q);
+			PlanPair pair = { a->name, b->name, { 0 } };
+
+			if (strcmp(a->workload, b->workload) != 0)
+				continue;
+			fidelity_agreement(a->real, b->real, &pair.agreement);
+			g_array_append_val(pairs, pair);
+		}
+	return pairs;
 }
 
 static void text_agreement(GString *out, const FidelityReport *r)
 {
-	gboolean any = FALSE;
+	g_autoptr(GArray) pairs = plan_pairs(r);
 
-	for (guint p = 0; p < r->set->plans->len; p++)
-		for (guint q = p + 1; q < r->set->plans->len; q++) {
-			FidelityAgreement a;
+	if (pairs->len == 0)
+		return;
+	g_string_append_printf(out,
+			       "\nreal against real, plans of one workload (how a second "
+			       "measurement of the kernel ranks the settings):\n"
+			       "  %-20s %-20s %10s %10s %9s\n",
+			       "plan", "plan", "rank time", "rank ctxt", "settings");
+	for (guint i = 0; i < pairs->len; i++) {
+		const PlanPair *pp = &g_array_index(pairs, PlanPair, i);
 
-			if (!agreement_of(r, p, q, &a))
-				continue;
-			if (!any)
-				g_string_append_printf(
-					out,
-					"\nreal against real, plans of one workload (how a second "
-					"measurement of the kernel ranks the settings):\n"
-					"  %-20s %-20s %10s %10s %9s\n",
-					"plan", "plan", "rank time", "rank ctxt", "settings");
-			any = TRUE;
-			g_string_append_printf(out, "  %-20s %-20s %10.3f %10.3f %9u\n",
-					       plan_set_plan(r->set, p)->name,
-					       plan_set_plan(r->set, q)->name, a.rank_time,
-					       a.rank_switches, a.n);
-		}
+		g_string_append_printf(out, "  %-20s %-20s %10.3f %10.3f %9u\n", pp->a, pp->b,
+				       pp->agreement.rank_time, pp->agreement.rank_switches,
+				       pp->agreement.n);
+	}
 }
 
 /* ---- totals --------------------------------------------------------------------------------- */
@@ -511,26 +518,25 @@ void fidelity_report_write_json(struct json_writer *w, const FidelityReport *r)
 	}
 	json_end_array(w);
 
+	g_autoptr(GArray) pairs = plan_pairs(r);
+
 	json_key(w, "agreement");
 	json_begin_array(w);
-	for (guint p = 0; p < r->set->plans->len; p++)
-		for (guint q = p + 1; q < r->set->plans->len; q++) {
-			FidelityAgreement a;
+	for (guint i = 0; i < pairs->len; i++) {
+		const PlanPair *pp = &g_array_index(pairs, PlanPair, i);
 
-			if (!agreement_of(r, p, q, &a))
-				continue;
-			json_begin_object(w);
-			json_key(w, "plans");
-			json_begin_array(w);
-			json_string(w, plan_set_plan(r->set, p)->name);
-			json_string(w, plan_set_plan(r->set, q)->name);
-			json_end_array(w);
-			json_count(w, "settings", a.n);
-			json_num(w, "rank_time", a.rank_time);
-			json_count(w, "settings_switches", a.n_switches);
-			json_num(w, "rank_switches", a.rank_switches);
-			json_end_object(w);
-		}
+		json_begin_object(w);
+		json_key(w, "plans");
+		json_begin_array(w);
+		json_string(w, pp->a);
+		json_string(w, pp->b);
+		json_end_array(w);
+		json_count(w, "settings", pp->agreement.n);
+		json_num(w, "rank_time", pp->agreement.rank_time);
+		json_count(w, "settings_switches", pp->agreement.n_switches);
+		json_num(w, "rank_switches", pp->agreement.rank_switches);
+		json_end_object(w);
+	}
 	json_end_array(w);
 	json_end_object(w);
 }
