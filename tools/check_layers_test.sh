@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# check_layers_test.sh - check_layers.sh must pass a clean tree and refuse an upward include, a
-# cycle and a folder that has no layer. Run by `make check`.
+# check_layers_test.sh - check_layers.sh must pass a clean tree and a generated header under build/,
+# and refuse an upward include, a cycle and a folder that has no layer. Run by `make check`.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(mktemp -d)
@@ -33,10 +33,14 @@ echo '#include "tuner/optim/optimizer.h"' >"$root/tuner/optim/pso.h"
 expect FAIL "a cycle between two optim modules"
 echo '/* nothing */' >"$root/tuner/optim/pso.h"
 
+echo '#include "build/gen/model_id.h"' >"$root/tuner/optim/pso.c"
+expect PASS "a header the Makefile generates under build/"
+rm "$root/tuner/optim/pso.c"
+
 mkdir -p "$root/tuner/misc" && echo '/* nothing */' >"$root/tuner/misc/x.h"
 expect FAIL "a folder with no layer"
 rm -r "$root/tuner/misc"
 
 expect PASS "the clean tree again"
-[[ $failures -eq 0 ]] && echo "check_layers_test: 5 cases passed"
+[[ $failures -eq 0 ]] && echo "check_layers_test: 6 cases passed"
 exit $((failures > 0))
