@@ -8,6 +8,7 @@
 #include "linsched/cli/commands.h"
 #include "linsched/cli/launch.h"
 #include "linsched/cli/probe.h"
+#include "linsched/model_id.h"
 
 static void usage(FILE *f)
 {
@@ -21,6 +22,11 @@ static void usage(FILE *f)
 	      "\n"
 	      "linsched COMMAND --help lists a command's options.\n",
 	      f);
+	/* So that a user can tell which journals and fitted machines this build's values match. */
+	fprintf(f,
+		"Model id %s: a digest of the simulator's sources, which the tuner's journals\n"
+		"and fitted machine.ini files name.\n",
+		linsched_model_id());
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 
 #include <glib.h>
 
+#include "linsched/model_id.h"
 #include "tests/support/support.h"
 
 /* ---- running the program ---------------------------------------------------------------------- */
@@ -861,6 +862,9 @@ static void test_help(void **state)
 	r = RUN("--help");
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "run"));
+	/* The model id, to compare with a journal's or a fitted machine's. */
+	g_autofree char *model = g_strdup_printf("Model id %s:", linsched_model_id());
+	assert_non_null(strstr(r.out, model));
 	run_clear(&r);
 }
 
