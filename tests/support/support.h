@@ -1,6 +1,7 @@
 /*
  * support.h - helpers shared by the tests: running the programs of this build variant, temporary
- * directories, reading files. The strict JSON parser some of them use is in json_strict.h.
+ * directories, reading files, rewriting a journal's header. The strict JSON parser some of them
+ * use is in json_strict.h.
  *
  * Every helper that can go wrong fails the running cmocka test (fail_msg) instead of returning an
  * error, so the tests read as a list of expectations. Include <cmocka.h> (with its prerequisites
@@ -90,6 +91,22 @@ void temp_file_free(struct temp_file *f);
 
 /* The whole file at path; fails the test if it cannot be read. */
 char *read_text(const char *path);
+
+/* ---- journals --------------------------------------------------------------------------------- */
+
+/* The settings of the journal at path: what its header (line 1) holds after " settings=". Fails
+ * the test if line 1 has none. */
+char *journal_settings(const char *path);
+
+/* Rewrites the header of the journal at path to hold settings, with their sha256, as a run of
+ * those settings would have written it; the rest of the file stays. */
+void journal_set_settings(const char *path, const char *settings);
+
+/* Changes the token key=VALUE of the settings of the journal at path (journal_set_settings) to
+ * key=OTHER, OTHER as long as VALUE and different at every character ('1' for a '0', '0' for
+ * anything else): the journal of a run where only that differed. Returns the new token,
+ * key=OTHER; fails the test if the settings have no key=. */
+char *journal_change_token(const char *path, const char *key);
 
 /* ---- errors ----------------------------------------------------------------------------------- */
 

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 
+#include "linsched/model_id.h"
 #include "tuner/cmd/cmd_common.h"
 
 /* G_DEFINE_QUARK turns its first argument into a string: keep it unspaced. */
@@ -166,6 +167,11 @@ gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs,
 	*out = journal_open_knobs(path, settings, knobs, no_sync ? JOURNAL_NO_SYNC : JOURNAL_SYNC,
 				  &local);
 	return *out || cmd_journal_failed(local, error);
+}
+
+void cmd_settings_add_model(GString *settings)
+{
+	g_string_append_printf(settings, " sim_model=%s", linsched_model_id());
 }
 
 gboolean cmd_journal_failed(GError *local, GError **error)

@@ -1,7 +1,8 @@
 /*
  * cmd_common.h - plumbing shared by the tuner's commands: parsing the command line, how an error
  * becomes a one-line message and an exit status, the refusal of the knob flags a search varies
- * itself, and opening the --journal. The response-surface commands share more: study_cmd.h.
+ * itself, opening the --journal and what its settings say of the simulator. The response-surface
+ * commands share more: study_cmd.h.
  *
  * Every command reports in one error domain, CMD_ERROR, whose codes are the exit statuses: bad
  * input (2) or a failed run (1). Another module's error is relabelled into it where the command
@@ -86,6 +87,16 @@ gboolean cmd_check_knob_set(const struct linsched_cli *s, const struct sched_pro
  * cannot be read or is in use is a failure. The message starts "--journal: ". */
 gboolean cmd_open_journal(const char *path, const char *settings, KnobSet knobs, gboolean no_sync,
 			  Journal **out, GError **error);
+
+/*
+ * Appends " sim_model=ID" to the settings of a journal whose values are simulations, ID this
+ * build's model id (linsched/model_id.h): a journal written by a simulator of other code is then
+ * refused, "journal has 'sim_model=ID1', this run has 'sim_model=ID2'", rather than resumed with
+ * another model's values. A journal of real measurements (--objective cmd or vm) does not carry
+ * it: its values hold whatever the simulator's code. (Not "model=": that is the hackbench
+ * workload's --model, fsm or bootstrap.)
+ */
+void cmd_settings_add_model(GString *settings);
 
 /* local (freed), an error of a journal's file (record_log.h) as cmd_open_journal reports it: bad
  * input but for a file that cannot be read or written or is in use; "--journal: " first.

@@ -22,7 +22,8 @@
  * rerun with the same journal reads the losses it holds instead of simulating them: a fit killed
  * after hours resumes where it stopped, and ends as it would have, byte for byte but for the
  * counts and the wall time. The journal's settings are everything that changes a loss (see
- * loss_settings below); a journal written for others is refused, listing the tokens that differ.
+ * loss_settings below), the simulator's code included (its model id, linsched/model_id.h); a
+ * journal written for others is refused, listing the tokens that differ.
  * The search's own flags (--starts, --max-iter, --range, --step, --tol) change no loss: a journal
  * serves a rerun with other ones too, which then reads whatever losses the two searches share.
  * --no-sync skips the fdatasync after each record (kill -9 still loses nothing written).
@@ -223,9 +224,9 @@ static gboolean append_plans(GString *s, const struct fit_cli *c, const struct f
 
 /*
  * The journal's settings: every input of a loss. The parameters (in order), the loss's weights,
- * the seed, the replicates and whose stalls; the base machine; each training plan; and the
- * simulation flags given. The search's flags are no part of it: they choose which losses are
- * computed, never their values.
+ * the seed, the replicates and whose stalls; the simulator's model id, since a loss is a
+ * simulation's; the base machine; each training plan; and the simulation flags given. The
+ * search's flags are no part of it: they choose which losses are computed, never their values.
  */
 static char *loss_settings(const struct fit_cli *c, const struct fit_run *run, GError **error)
 {
@@ -246,6 +247,7 @@ static char *loss_settings(const struct fit_cli *c, const struct fit_run *run, G
 	g_string_append_printf(s, " seed=%" G_GUINT64_FORMAT " replicates=%u stalls=%s",
 			       run->o.seed, run->s.replicates,
 			       run->s.guest_stalls ? "guest" : "host");
+	cmd_settings_add_model(s);
 	if (!append_machine(s, c, error) || !append_plans(s, c, run, error)) {
 		g_string_free(s, TRUE);
 		return NULL;

@@ -195,11 +195,16 @@ static bool build_space(const struct meta_cli *c, struct meta_run *r, GError **e
 
 static char *build_settings(const struct meta_run *r)
 {
-	return g_strdup_printf("%s objective=sim replicates=%u seed=%" G_GUINT64_FORMAT
-			       " study=meta-pso runs=%u "
+	GString *s = g_string_new(r->s.w.settings);
+
+	g_string_append(s, " objective=sim");
+	cmd_settings_add_model(s);
+	g_string_append_printf(s,
+			       " replicates=%u seed=%" G_GUINT64_FORMAT " study=meta-pso runs=%u "
 			       "particles=%zu iterations=%zu %s",
-			       r->s.w.settings, r->s.replicates, r->s.seed, r->s.design->n_runs,
-			       r->particles, r->iterations, r->space_text);
+			       r->s.replicates, r->s.seed, r->s.design->n_runs, r->particles,
+			       r->iterations, r->space_text);
+	return g_string_free(s, FALSE);
 }
 
 /* ---- swarms in lockstep --------------------------------------------------------------------- */

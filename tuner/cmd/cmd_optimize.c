@@ -26,9 +26,11 @@
  *   evaluates Q points per iteration (in parallel, or in one VM boot).
  * - ga runs 20 individuals for 15 generations by default, 272 evaluations (optimizer.h).
  * - The journal's settings hold everything that changes a value or the search's path: workload,
- *   simulator, objective, replicates, seed, optimizer parameters and space.  The budget is left
- *   out on purpose: it only cuts the same deterministic sequence of points shorter, so a rerun
- *   with a larger budget resumes and extends the run.
+ *   simulator, objective, replicates, seed, optimizer parameters and space; with the simulated
+ *   objective also the simulator's model id (cmd_settings_add_model), which a real objective's
+ *   values do not depend on.  The budget is left out on purpose: it only cuts the same
+ *   deterministic sequence of points shorter, so a rerun with a larger budget resumes and extends
+ *   the run.
  *
  * Exit status: 0 success, 1 a failed evaluation or I/O error, 2 bad input (one line naming the
  * flag).
@@ -771,7 +773,10 @@ static char *build_settings(const struct optimize_cli *c, const struct optimize_
 
 		g_string_append_printf(s, " objective=cmd cmd=%s", cmd);
 	} else {
+		/* Only simulated values depend on the simulator's code; real ones (vm, cmd) stay
+		 * good across its changes. */
 		g_string_append(s, " objective=sim");
+		cmd_settings_add_model(s);
 	}
 	g_string_append_printf(
 		s, " replicates=%" G_GINT64_FORMAT " seed=%" G_GUINT64_FORMAT " optimizer=%s",

@@ -38,7 +38,8 @@
  * - --analyse FILE fits a design.csv again (e.g. with another --lambda) without simulating; the
  *   natural columns are checked against --range/--log, so pass the flags of the original run.
  * - The journal's settings hold the workload, the objective, the replicates, the seed, the design
- *   and the ranges: one journal is one study, and rerunning it resumes (or replays) that study.
+ *   and the ranges, and of a simulated study the simulator's model id: one journal is one study,
+ *   and rerunning it resumes (or replays) that study.
  * - --objective vm measures the design on Debian's 6.1 kernel in a VM instead (vm_objective.h):
  *   the whole design is one boot of --rounds rounds, each round running every design run and the
  *   kernel's defaults once, in a fresh shuffled order. A run's response in a round is its time over
@@ -467,11 +468,19 @@ static void design_knobs(struct rsm_run *r)
 static char *build_settings(const struct rsm_run *r)
 {
 	GString *s = g_string_new(r->s.w.settings);
-	g_autofree char *objective = r->vm ? vm_cli_settings(&r->vmo) : g_strdup(" objective=sim");
 
+	if (r->vm) {
+		g_autofree char *vm = vm_cli_settings(&r->vmo);
+
+		g_string_append(s, vm);
+	} else {
+		/* Simulated values: the simulator's code too (the VM's ratios do not depend on it). */
+		g_string_append(s, " objective=sim");
+		cmd_settings_add_model(s);
+	}
 	g_string_append_printf(
-		s, "%s replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
-		objective, r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
+		s, " replicates=%u seed=%" G_GUINT64_FORMAT " study=rsm design=%s runs=%u",
+		r->s.replicates, r->s.seed, r->design_key, r->s.design->n_runs);
 	for (guint j = 0; j < r->k; j++)
 		g_string_append_printf(
 			s, " %s=%.0f:%.0f:%s", knob_name(r->knob[j]),

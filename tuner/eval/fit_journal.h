@@ -17,14 +17,16 @@
  *
  * <settings> is the caller's description of everything that changes a loss (for `tuner fit`,
  * cmd_fit.c: the parameters, the weights, the plans, the machine, the simulation flags, the seed,
- * the replicates...): a journal of other settings is refused, listing the tokens that differ, as
- * its losses would steer the search wrong. Line 2 names a record's fields: the parameters'
- * values in the settings' order (headed by their machine.ini keys) as the whole numbers the
- * simulation ran with, the loss printed with "%.17g" (which round-trips every double exactly, so
- * a resumed fit is bit-identical), the wall time of its simulations in seconds, and the check. A
- * record whose loss is not finite and >= 0, or whose wall time is not finite and >= 0, is an
- * error naming the file and line; fit_journal_append refuses them: a loss of +inf (a simulation
- * that failed) is not journaled, so the rerun tries it again.
+ * the replicates, and the simulator's model id, sim_model=<16 hex digits>, linsched/model_id.h,
+ * since a loss is a simulation's and changes with its code): a journal of other settings is
+ * refused, listing the tokens that differ, as its losses would steer the search wrong. Line 2
+ * names a record's fields: the parameters' values in the settings' order (headed by their
+ * machine.ini keys) as the whole numbers the simulation ran with, the loss printed with "%.17g"
+ * (which round-trips every double exactly, so a resumed fit is bit-identical), the wall time of
+ * its simulations in seconds, and the check. A record whose loss is not finite and >= 0, or whose
+ * wall time is not finite and >= 0, is an error naming the file and line; fit_journal_append
+ * refuses them: a loss of +inf (a simulation that failed) is not journaled, so the rerun tries it
+ * again.
  *
  * Ownership: fit_journal_open returns a FitJournal that the caller frees with fit_journal_close.
  * Not thread-safe (a fit computes its losses one at a time).

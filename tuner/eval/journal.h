@@ -14,6 +14,11 @@
  * different workload would silently poison the search.  Both the text and its hash are stored so
  * that the refusal can say what differs (and the hash catches a hand-edited header).  Write
  * <settings> as space-separated key=value tokens: the refusal then lists the tokens that differ.
+ * The simulator's code changes simulated values too: settings of simulated values carry its model
+ * id, sim_model=<16 hex digits> (linsched/model_id.h; the tuner's commands add it with
+ * cmd_settings_add_model), so that a journal of a simulator since changed is refused, naming
+ * sim_model, instead of mixing two models' values.  Settings of real measurements (the live
+ * kernel, the VM) leave it out: those values hold whatever the simulator's code.
  *
  * A journal of another knob set is refused with an error naming the file and line 1 (its records
  * are other points).  Line 2 is a comment naming the fields.

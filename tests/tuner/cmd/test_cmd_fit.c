@@ -23,6 +23,7 @@
 #include <glib/gstdio.h>
 
 #include "linsched/machine.h"
+#include "linsched/model_id.h"
 #include "tests/support/assert_close.h"
 #include "tests/support/json_strict.h"
 #include "tests/support/support.h"
@@ -424,6 +425,19 @@ static void test_journal(void **state)
 		(const char *const[]){ "--param", "footprint", "--journal", journal, "--machine",
 				       machine, NULL },
 		"journal has 'machine=built-in', this run has 'machine=");
+	/* A journal of another simulator's code (its model id): its losses are another model's. */
+	g_autofree char *journal_text = read_text(journal);
+	g_autofree char *settings = journal_settings(journal);
+	g_autofree char *model = g_strdup_printf(" sim_model=%s ", linsched_model_id());
+
+	assert_non_null(strstr(settings, model));
+	g_autofree char *other_model = journal_change_token(journal, "sim_model");
+	g_autofree char *names_model = g_strdup_printf("journal has '%s', this run has '%s'",
+						       other_model, g_strstrip(model));
+
+	refused(ini, (const char *const[]){ "--param", "footprint", "--journal", journal, NULL },
+		names_model);
+	assert_true(g_file_set_contents(journal, journal_text, -1, NULL));
 	g_autofree char *ini_text = read_text(ini);
 	g_autofree char *edited = g_strconcat(ini_text, "# a comment changes nothing\n", NULL);
 	assert_true(g_file_set_contents(ini, edited, -1, NULL));

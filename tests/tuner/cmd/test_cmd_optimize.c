@@ -30,6 +30,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "linsched/model_id.h"
 #include "tuner/calib/calibration_io.h"
 
 #include "tests/support/json_strict.h"
@@ -576,6 +577,18 @@ static void test_journal_refusals(void **state)
 		"2", "--journal", journal);
 	expect_refusal(&r, "--groups 4 on a --groups 5 journal", "different setting");
 	run_clear(&r);
+	/* Another simulator's code (its model id): the values are another model's. */
+	g_autofree char *saved = read_text(journal);
+	g_autofree char *settings = journal_settings(journal);
+	g_autofree char *model =
+		g_strdup_printf(" objective=sim sim_model=%s ", linsched_model_id());
+
+	assert_non_null(strstr(settings, model));
+	g_autofree char *other_model = journal_change_token(journal, "sim_model");
+	r = RUN("grid", WORKLOAD, "--points", "2", "--journal", journal);
+	expect_refusal(&r, "a journal of another model id", other_model);
+	run_clear(&r);
+	assert_true(g_file_set_contents(journal, saved, -1, NULL));
 
 	/* A line that cannot be parsed is named. */
 	g_autofree char *text = read_text(journal);
@@ -797,6 +810,11 @@ static void test_kill9_and_resume(void **state)
 			       "--journal", clean_journal);
 
 	expect_exit_0(&clean, "uninterrupted live grid");
+	/* Real measurements: the simulator's code changes none, so its model id is no setting. */
+	g_autofree char *settings = journal_settings(clean_journal);
+
+	assert_non_null(strstr(settings, " objective=cmd "));
+	assert_null(strstr(settings, "sim_model="));
 	int total = count_runs(clean_root);
 
 	assert_int_equal(total, 28);

@@ -24,6 +24,7 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "linsched/model_id.h"
 #include "tuner/util/json_read.h"
 
 #include "tests/support/support.h"
@@ -392,6 +393,14 @@ static void test_rsm_deterministic_and_resumable(void **state)
 	/* Another design is another study: the journal refuses it. */
 	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", journal, "--center", "4"),
 			   "--journal:");
+	/* So is a journal of another simulator's code (its model id). */
+	g_autofree char *settings = journal_settings(journal);
+	g_autofree char *model =
+		g_strdup_printf(" objective=sim sim_model=%s ", linsched_model_id());
+
+	assert_non_null(strstr(settings, model));
+	g_autofree char *other_model = journal_change_token(journal, "sim_model");
+	expect_usage_error(TUNER_RUN("rsm", TINY, "--journal", journal), other_model);
 	run_clear(&one);
 	run_clear(&two);
 	run_clear(&first);
@@ -846,6 +855,11 @@ static void test_meta_pso(void **state)
 	expect_success(&a, "meta-pso jobs 1");
 	expect_success(&b, "meta-pso jobs 2, journal");
 	expect_success(&c, "meta-pso from the journal");
+	g_autofree char *settings = journal_settings(journal);
+	g_autofree char *model =
+		g_strdup_printf(" objective=sim sim_model=%s ", linsched_model_id());
+
+	assert_non_null(strstr(settings, model));
 
 	GError *error = NULL;
 	g_autoptr(JsonReadValue) va = json_read_parse(a.out, -1, "jobs 1", &error);

@@ -243,6 +243,11 @@ static void test_golden_vm_journal(void **state)
 	struct run a = run_program(TUNER, args, NULL);
 
 	expect_clean_exit(&a, "golden --objective vm");
+	/* The real kernel's values do not depend on the simulator's code: no model id. */
+	g_autofree char *settings = journal_settings(journal);
+
+	assert_non_null(strstr(settings, " objective=vm "));
+	assert_null(strstr(settings, "sim_model="));
 	guint first = fake_vm_boots(f);
 	assert_true(first >= 3); /* the defaults, the ends and the inner points at least */
 	struct run b = run_program(TUNER, args, NULL);
@@ -295,6 +300,10 @@ static void test_rsm_vm(void **state)
 	struct run a = run_program(TUNER, args, NULL);
 	expect_clean_exit(&a, "rsm --objective vm");
 	assert_int_equal(fake_vm_boots(f), 2);
+	g_autofree char *settings = journal_settings(journal);
+
+	assert_non_null(strstr(settings, " objective=vm "));
+	assert_null(strstr(settings, "sim_model="));
 
 	struct json *j = json_parse(a.out);
 	assert_string_equal(json_string_at(j, "unit"), "x defaults");
