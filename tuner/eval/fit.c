@@ -10,6 +10,7 @@
 
 #include <glib/gstdio.h>
 
+#include "linsched/model_id.h"
 #include "tasks/hackbench.h"
 #include "tuner/optim/multistart_nm.h"
 
@@ -398,6 +399,11 @@ gboolean fit_write_machine(const char *path, const char *base_path,
 	for (guint i = 0; lines[i]; i++)
 		g_string_append_printf(top, "%s%s%s", i ? "\n" : "", *lines[i] ? " " : "",
 				       lines[i]);
+	/* The values fit the simulator of these sources; another may want others. */
+	g_string_append_printf(top,
+			       "\n Fitted on the simulator of model id %s (linsched --help "
+			       "prints its own).",
+			       linsched_model_id());
 	old = g_key_file_get_comment(kf, NULL, NULL, NULL);
 	if (old && *old)
 		g_string_append_printf(top, "\n\n%s", old);

@@ -138,8 +138,9 @@ gboolean fit_run(FitProblem *fp, const FitOptions *o, FitResult *out, FitProgres
 /*
  * Writes machine m's fitted parameters into a machine.ini at path: the base file's text (NULL:
  * none, so only the fitted keys) with each fitted key set and commented as fitted by `by` (a
- * command), and comment (lines) above the rest. Through a temporary file that must load as a
- * --machine file before it is renamed over path.
+ * command), and comment (lines) above the rest, followed by a line naming the simulator's model
+ * id (linsched/model_id.h), whose simulations the values were fitted to. Through a temporary file
+ * that must load as a --machine file before it is renamed over path.
  */
 gboolean fit_write_machine(const char *path, const char *base_path,
 			   const struct linsched_machine *m, const struct linsched_machine *before,

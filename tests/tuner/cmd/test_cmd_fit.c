@@ -154,6 +154,9 @@ static void test_fit(void **state)
 	assert_true(g_str_has_prefix(text, "# Fitted by `tuner fit` on "));
 	assert_non_null(strstr(text, "#   train: hackbench -T -g 1 -l 5 -f 8"));
 	assert_non_null(strstr(text, "# Held out held: rank corr. times "));
+	g_autofree char *model =
+		g_strdup_printf("\n# Fitted on the simulator of model id %s ", linsched_model_id());
+	assert_non_null(strstr(text, model));
 	json_free(j);
 
 	/* The same flags and seed: the same fit. */

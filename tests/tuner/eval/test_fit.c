@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "linsched/model_id.h"
 #include "tests/support/assert_close.h"
 #include "tests/support/support.h"
 #include "tuner/eval/fit.h"
@@ -379,9 +380,14 @@ static void test_write_machine(void **state)
 		fail_msg("%s", error->message);
 
 	g_autofree char *text = read_text(out);
+	/* The caller's comment, the simulator it was fitted on, the base file's comment. */
+	g_autofree char *top =
+		g_strdup_printf("# Fitted by a test\n#\n# on a plan\n# Fitted on the simulator of "
+				"model id %s (linsched --help prints its own).\n#\n# the probe's "
+				"file\n",
+				linsched_model_id());
 
-	assert_true(g_str_has_prefix(text, "# Fitted by a test\n#\n# on a plan\n#\n# the probe's "
-					   "file\n"));
+	assert_true(g_str_has_prefix(text, top));
 	assert_non_null(strstr(text, "# measured\nwakeup_ns=6000\n"));
 	assert_non_null(strstr(text, "# fitted by tuner fit (was 5000)\nmiss_ps=12000\n"));
 	assert_non_null(strstr(text, "# fitted by tuner fit (was 512)\nfootprint_lines=900\n"));
@@ -400,6 +406,10 @@ static void test_write_machine(void **state)
 	assert_true(fit_write_machine(out, NULL, &after, &before, p, 2, "tuner fit", "only", NULL));
 	g_free(text);
 	text = read_text(out);
+	g_free(top);
+	top = g_strdup_printf("# only\n# Fitted on the simulator of model id %s ",
+			      linsched_model_id());
+	assert_true(g_str_has_prefix(text, top));
 	assert_null(strstr(text, "wakeup_ns"));
 	assert_true(linsched_machine_load(out, &loaded, NULL));
 	assert_int_equal(loaded.footprint_lines, 900);
