@@ -10,6 +10,8 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "tuner/stats/median.h"
+
 static const char *const significance_names[] = { "t", "sign", "both" };
 
 gboolean fidelity_significance_parse(const char *name, FidelitySignificance *out)
@@ -110,6 +112,63 @@ void fidelity_agreement(const RealPlan *a, const RealPlan *b, FidelityAgreement 
 	}
 	out->rank_time = fidelity_spearman(ta, tb, out->n);
 	out->rank_switches = fidelity_spearman(ca, cb, out->n_switches);
+}
+
+/* The range of v[0..n) (sorted in place). */
+static void range_of(double *v, guint n, FidelityRange *out)
+{
+	out->plans = n;
+	out->min = out->max = NAN;
+	out->median = stats_median(v, n);
+	if (n > 0) {
+		out->min = v[0];
+		out->max = v[n - 1];
+	}
+}
+
+void fidelity_band(const PlanSet *set, guint p, FidelityBand *out)
+{
+	const PlanSpec *plan = plan_set_plan(set, p);
+	g_autofree double *times = g_new(double, set->plans->len);
+	g_autofree double *switches = g_new(double, set->plans->len);
+	guint nt = 0, ns = 0;
+
+	for (guint q = 0; q < set->plans->len; q++) {
+		const PlanSpec *other = plan_set_plan(set, q);
+		FidelityAgreement a;
+
+		if (q == p || strcmp(other->workload, plan->workload) != 0)
+			continue;
+		fidelity_agreement(plan->real, other->real, &a);
+		if (a.n >= FIDELITY_BAND_MIN_SETTINGS && isfinite(a.rank_time))
+			times[nt++] = a.rank_time;
+		if (a.n_switches >= FIDELITY_BAND_MIN_SETTINGS && isfinite(a.rank_switches))
+			switches[ns++] = a.rank_switches;
+	}
+	range_of(times, nt, &out->time);
+	range_of(switches, ns, &out->switches);
+}
+
+FidelityVerdict fidelity_verdict(const FidelityRange *band, double rank)
+{
+	/* Rank correlations of a few settings fall on a coarse grid (0.7, 0.9, ...), and a model
+	 * often lands on a value of the band exactly, which Spearman's arithmetic gives once as
+	 * 0.7 and once as 0.69999999999999984: equal they are. */
+	const double eps = FIDELITY_BAND_EPS;
+
+	if (band->plans == 0 || !isfinite(rank))
+		return FIDELITY_VERDICT_NONE;
+	/* Above first: a band of one partner is a point, and matching it is doing as well. */
+	return rank >= band->max - eps	 ? FIDELITY_VERDICT_ABOVE
+	       : rank >= band->min - eps ? FIDELITY_VERDICT_WITHIN
+					 : FIDELITY_VERDICT_BELOW;
+}
+
+const char *fidelity_verdict_name(FidelityVerdict v)
+{
+	static const char *const names[] = { NULL, "below", "within", "above" };
+
+	return names[v];
 }
 
 /* max - min of v[0..n); NaN when n = 0. */

@@ -39,7 +39,9 @@
  *                    the switch and what it reloads). Not a criterion; NaN with fewer than 3
  *                    settings or switch counts that do not vary.
  * and the verdicts of issue 13: rank_time and rank_switches >= 0.9, span_ratio in [0.5, 2], every
- * significant effect reproduced, switch_ratio_ref within 1.5x either way.
+ * significant effect reproduced, switch_ratio_ref within 1.5x either way. Beside rank_time and
+ * rank_switches, not a criterion, the band the kernel's own second measurements give (FidelityBand,
+ * below) and which side of it the model's falls.
  *
  * The fit's loss (FidelityLoss) of one plan is
  *   time_weight   * mean over settings of (ln sim ratio    - ln real median ratio)^2
@@ -58,6 +60,7 @@
 
 #include <glib.h>
 
+#include "tuner/fidelity/plan_set.h"
 #include "tuner/fidelity/real_plan.h"
 
 G_BEGIN_DECLS
@@ -136,6 +139,60 @@ typedef struct {
 } FidelityAgreement;
 
 void fidelity_agreement(const RealPlan *a, const RealPlan *b, FidelityAgreement *out);
+
+/*
+ * The kernel's own band for one plan of a set: its rank correlations with its partners, the
+ * other plans of the set with the same workload (the command as written) that share at least
+ * FIDELITY_BAND_MIN_SETTINGS settings with it (fidelity_agreement's n, or n_switches for the
+ * switches), each partner counted once whatever its role. The time and the switches have a
+ * range each, as a pair may have enough switch counts for one and not the other; a correlation
+ * that is NaN (a constant side) counts for neither.
+ *
+ * Five settings is the fewest at which a rank correlation can land on FIDELITY_MIN_RANK (with
+ * four it goes in steps of 0.2: 0.8 or 1) and at which 0.9 is unlikely by chance (5 of the 120
+ * orders of five settings reach it, 4 %); with three, where one swap already gives 0.5, a band
+ * would be mostly noise.
+ *
+ * The verdict puts the model's rank correlation of the plan (fidelity_metrics) against that band:
+ *   above   at least the band's max: the model ranks the plan's settings as well as the best
+ *           second measurement of the kernel did, or better
+ *   within  in [min, max): as well as some second measurement, worse than another
+ *   below   under the min: worse than every second measurement
+ *   none    no partner, or no rank correlation of the model (NaN)
+ * (with one partner the band is a point, and matching it is above). It is not one of issue 13's
+ * criteria (fidelity_metrics_met counts those): it says whether a rank correlation under
+ * FIDELITY_MIN_RANK is the model's miss or the measurement's. A model that had the kernel's
+ * ranking exactly would rank a noisy plan about as well as a second, equally noisy measurement
+ * does, or better (the second's noise comes on top of the plan's), so below says the model misses
+ * by more than the measurements' noise, within or above that its miss is inside that noise.
+ */
+#define FIDELITY_BAND_MIN_SETTINGS 5
+/* Rank correlations this close count as equal in a verdict: they differ by rounding alone. */
+#define FIDELITY_BAND_EPS	   1e-9
+
+typedef struct {
+	guint plans;		 /* partners whose rank correlation is a number */
+	double min, median, max; /* of those rank correlations; NaN when plans is 0 */
+} FidelityRange;
+
+typedef struct {
+	FidelityRange time, switches; /* of rank_time, of rank_switches */
+} FidelityBand;
+
+/* The band of plan p of set (above). */
+void fidelity_band(const PlanSet *set, guint p, FidelityBand *out);
+
+typedef enum {
+	FIDELITY_VERDICT_NONE,
+	FIDELITY_VERDICT_BELOW,
+	FIDELITY_VERDICT_WITHIN,
+	FIDELITY_VERDICT_ABOVE,
+} FidelityVerdict;
+
+/* Where a model's rank correlation falls against a range of the band (above). */
+FidelityVerdict fidelity_verdict(const FidelityRange *band, double rank);
+/* "below", "within", "above"; NULL for none. */
+const char *fidelity_verdict_name(FidelityVerdict v);
 
 typedef struct {
 	double time_weight, switch_weight, seconds_weight, line_weight;

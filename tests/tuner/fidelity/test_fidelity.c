@@ -1,7 +1,7 @@
 /*
  * tests/tuner/fidelity/test_fidelity.c - the fidelity criteria of a plan (tuner/fidelity/
  * fidelity.h) on small real plans and simulated values whose rank correlations, spans, signs,
- * switch ratios and losses are worked out by hand below.
+ * switch ratios, losses and the kernel's own bands are worked out by hand below.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,11 +28,12 @@ typedef struct {
 	int ctxt;
 } Fixture;
 
-static RealPlan *plan_of(const char *dir, const Fixture *f, guint n)
+/* Writes the runs of f[0..n) to dir/file; the path, the caller's. */
+static char *csv_of(const char *dir, const char *file, const Fixture *f, guint n)
 {
 	GString *csv = g_string_new("seq,round,setting,latency_ns,min_granularity_ns,"
 				    "wakeup_granularity_ns,seconds,ctxt,rc\n");
-	g_autofree char *path = g_build_filename(dir, "plan.csv", NULL);
+	char *path = g_build_filename(dir, file, NULL);
 	guint seq = 0;
 
 	for (guint r = 0; r < N_ROUNDS; r++)
@@ -43,7 +44,12 @@ static RealPlan *plan_of(const char *dir, const Fixture *f, guint n)
 				f[i].ctxt);
 	assert_true(g_file_set_contents(path, csv->str, -1, NULL));
 	g_string_free(csv, TRUE);
+	return path;
+}
 
+static RealPlan *plan_of(const char *dir, const Fixture *f, guint n)
+{
+	g_autofree char *path = csv_of(dir, "plan.csv", f, n);
 	GError *error = NULL;
 	RealPlan *p = real_plan_read(path, NULL, NULL, &error);
 
@@ -338,6 +344,150 @@ static void test_agreement(void **state)
 	assert_true(isnan(ab.rank_time) && isnan(ab.rank_switches));
 }
 
+/*
+ * The kernel's own band. Four plans of one workload, X Y Z Q, over the same five settings, ratios
+ * the same in every round; their time ranks, in the order A D defaults C B:
+ *   X 1 2 3 4 5   (A 0.5, D 0.8, defaults 1, C 1.2, B 1.5)
+ *   Y 1 2 3 5 4   (A 0.6, D 0.9, defaults 1, C 1.4, B 1.3)
+ *   Z 3 1 2 5 4   (A 1.1, D 0.8, defaults 1, C 1.3, B 1.2)
+ *   Q 1 3 2 4 5   (A 0.7, D 1.05, defaults 1, C 1.2, B 1.5)
+ * With five settings rho = 1 - 6 sum d^2 / (5 x 24) = 1 - sum d^2 / 20: X-Y 2 -> 0.9, X-Z 8 ->
+ * 0.6, X-Q 2 -> 0.9, Y-Z 6 -> 0.7, Y-Q 4 -> 0.8, Z-Q 10 -> 0.5. So the bands (min, median, max
+ * of three) are X 0.6 0.9 0.9, Y 0.7 0.8 0.9, Z 0.5 0.6 0.7, Q 0.5 0.8 0.9.
+ * Switch ranks: X and Y 1 2 3 4 5, Z 1 3 2 4 5 (defaults and D swapped): X-Y 1, X-Z and Y-Z 0.9;
+ * Q has no count for D, so it shares four with each: below the minimum, in no switch band, and
+ * none in its own. X and Y: 0.9 0.95 1 of two; Z 0.9 0.9 0.9.
+ * U, of the same workload, has four of the settings, ranked against X's the other way round
+ * (rho -1), and V, of another workload, all five the other way round: neither is anyone's
+ * partner, and neither has one.
+ */
+#define SAME(x)                  \
+	{                        \
+		x, x, x, x, x, x \
+	}
+
+static const Fixture band_x[] = {
+	{ "defaults", 2000000, SAME(1), 1000 },
+	{ "A", 16000000, SAME(0.5), 400 },
+	{ "D", 8000000, SAME(0.8), 700 },
+	{ "C", 4000000, SAME(1.2), 1100 },
+	{ "B", 0, SAME(1.5), 3000 },
+};
+static const Fixture band_y[] = {
+	{ "defaults", 2000000, SAME(1), 1000 },
+	{ "A", 16000000, SAME(0.6), 500 },
+	{ "D", 8000000, SAME(0.9), 800 },
+	{ "C", 4000000, SAME(1.4), 1200 },
+	{ "B", 0, SAME(1.3), 2500 },
+};
+static const Fixture band_z[] = {
+	{ "defaults", 2000000, SAME(1), 700 }, { "A", 16000000, SAME(1.1), 400 },
+	{ "D", 8000000, SAME(0.8), 1000 },     { "C", 4000000, SAME(1.3), 1100 },
+	{ "B", 0, SAME(1.2), 3000 },
+};
+static const Fixture band_q[] = {
+	{ "defaults", 2000000, SAME(1), 1000 },
+	{ "A", 16000000, SAME(0.7), 400 },
+	{ "D", 8000000, SAME(1.05), -1 },
+	{ "C", 4000000, SAME(1.2), 1100 },
+	{ "B", 0, SAME(1.5), 3000 },
+};
+static const Fixture band_u[] = {
+	{ "defaults", 2000000, SAME(1), 1000 },
+	{ "A", 16000000, SAME(1.5), 3000 },
+	{ "C", 4000000, SAME(0.8), 700 },
+	{ "B", 0, SAME(0.5), 400 },
+};
+static const Fixture band_v[] = {
+	{ "defaults", 2000000, SAME(1), 1000 },
+	{ "A", 16000000, SAME(1.4), 3000 },
+	{ "D", 8000000, SAME(1.2), 1100 },
+	{ "C", 4000000, SAME(0.7), 700 },
+	{ "B", 0, SAME(0.5), 400 },
+};
+
+static void add_plan(PlanSet *set, const char *dir, const char *name, const char *workload,
+		     const Fixture *f, guint n)
+{
+	g_autofree char *file = g_strconcat(name, ".csv", NULL);
+	g_autofree char *path = csv_of(dir, file, f, n);
+	GError *error = NULL;
+
+	assert_true(plan_set_add(set, name, path, workload, PLAN_ROLE_TEST, NULL, &error));
+	assert_null(error);
+}
+
+static void assert_range(const FidelityRange *r, guint plans, double min, double median, double max)
+{
+	assert_int_equal(r->plans, plans);
+	assert_close(r->min, min, 1e-12);
+	assert_close(r->median, median, 1e-12);
+	assert_close(r->max, max, 1e-12);
+}
+
+static void assert_empty(const FidelityRange *r)
+{
+	assert_int_equal(r->plans, 0);
+	assert_true(isnan(r->min) && isnan(r->median) && isnan(r->max));
+}
+
+static void test_band(void **state)
+{
+	const char *threads = "hackbench -T -g 1 -l 5 -f 4", *pipes = "hackbench -p -g 1 -l 5 -f 4";
+	g_autoptr(PlanSet) set = plan_set_new();
+	FidelityBand b;
+
+	add_plan(set, *state, "X", threads, band_x, 5);
+	add_plan(set, *state, "V", pipes, band_v, 5);
+	add_plan(set, *state, "Y", threads, band_y, 5);
+	add_plan(set, *state, "U", threads, band_u, 4);
+	add_plan(set, *state, "Z", threads, band_z, 5);
+	add_plan(set, *state, "Q", threads, band_q, 5);
+
+	fidelity_band(set, 0, &b);
+	assert_range(&b.time, 3, 0.6, 0.9, 0.9);
+	assert_range(&b.switches, 2, 0.9, 0.95, 1);
+	fidelity_band(set, 2, &b);
+	assert_range(&b.time, 3, 0.7, 0.8, 0.9);
+	assert_range(&b.switches, 2, 0.9, 0.95, 1);
+	fidelity_band(set, 4, &b);
+	assert_range(&b.time, 3, 0.5, 0.6, 0.7);
+	assert_range(&b.switches, 2, 0.9, 0.9, 0.9);
+	fidelity_band(set, 5, &b);
+	assert_range(&b.time, 3, 0.5, 0.8, 0.9);
+	assert_empty(&b.switches);
+	for (guint p = 1; p <= 3; p += 2) { /* V, U */
+		fidelity_band(set, p, &b);
+		assert_empty(&b.time);
+		assert_empty(&b.switches);
+	}
+}
+
+/* Against X's band of the time, 0.6 to 0.9: above from its max on, within from its min on, and
+ * a rank correlation that differs from one of them by rounding alone is that one. */
+static void test_verdict(void **state)
+{
+	const FidelityRange x = { 3, 0.6, 0.9, 0.9 }, none = { 0, NAN, NAN, NAN };
+
+	(void)state;
+	assert_int_equal(fidelity_verdict(&x, 0.95), FIDELITY_VERDICT_ABOVE);
+	assert_int_equal(fidelity_verdict(&x, 0.9), FIDELITY_VERDICT_ABOVE);
+	assert_int_equal(fidelity_verdict(&x, 0.89), FIDELITY_VERDICT_WITHIN);
+	assert_int_equal(fidelity_verdict(&x, 0.6), FIDELITY_VERDICT_WITHIN);
+	assert_int_equal(fidelity_verdict(&x, 0.59), FIDELITY_VERDICT_BELOW);
+	/* Equal but for rounding: the band's own values. */
+	assert_int_equal(fidelity_verdict(&x, 0.9 - 1e-12), FIDELITY_VERDICT_ABOVE);
+	assert_int_equal(fidelity_verdict(&x, 0.6 - 1e-12), FIDELITY_VERDICT_WITHIN);
+	assert_int_equal(fidelity_verdict(&x, 0.6 - 1e-6), FIDELITY_VERDICT_BELOW);
+	assert_int_equal(fidelity_verdict(&x, -1), FIDELITY_VERDICT_BELOW);
+	assert_int_equal(fidelity_verdict(&x, NAN), FIDELITY_VERDICT_NONE);
+	assert_int_equal(fidelity_verdict(&none, 1), FIDELITY_VERDICT_NONE);
+	assert_string_equal(fidelity_verdict_name(FIDELITY_VERDICT_ABOVE), "above");
+	assert_string_equal(fidelity_verdict_name(FIDELITY_VERDICT_WITHIN), "within");
+	assert_string_equal(fidelity_verdict_name(FIDELITY_VERDICT_BELOW), "below");
+	assert_null(fidelity_verdict_name(FIDELITY_VERDICT_NONE));
+}
+
 static const Fixture on_a_line[] = {
 	{ "defaults", 2000000, { 1, 1, 1, 1, 1, 1 }, 1000 },
 	{ "A", 16000000, { 0.6, 0.6, 0.6, 0.6, 0.6, 0.6 }, 500 },
@@ -428,6 +578,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_cost_line, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_rank_geo, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_agreement, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_band, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test(test_verdict),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
