@@ -74,6 +74,55 @@ static void text_agreement(GString *out, const FidelityReport *r)
 	}
 }
 
+/* ---- the kernel's own band ------------------------------------------------------------------ */
+
+/* One side (time or switches) of a plan's row: the model's rank correlation, the band of its
+ * partners and the verdict, "-" where there is no band or no verdict. */
+static void text_band_side(GString *row, const FidelityRange *band, double model)
+{
+	const char *verdict = fidelity_verdict_name(fidelity_verdict(band, model));
+	g_autofree char *range =
+		band->plans ? g_strdup_printf("%.3f..%.3f", band->min, band->max) : g_strdup("-");
+	g_autofree char *median =
+		band->plans ? g_strdup_printf("%.3f", band->median) : g_strdup("-");
+
+	g_string_append_printf(row, "  %9.3f  %-14s %6s %5u  %-7s", model, range, median,
+			       band->plans, verdict ? verdict : "-");
+}
+
+/* After the pairs, whenever there are some: each plan's rank correlations beside the band its
+ * partners give, so that a miss of FIDELITY_MIN_RANK reads as the model's or the kernel's. */
+static void text_bands(GString *out, const FidelityReport *r)
+{
+	g_autoptr(GArray) pairs = plan_pairs(r);
+	const int w = fidelity_plan_name_width(r->set);
+
+	if (pairs->len == 0)
+		return;
+	g_string_append_printf(out,
+			       "\nthe model beside the kernel's own band: each plan's rank "
+			       "correlations real against real with the other plans of its "
+			       "workload that share %d settings or more (min..max, median, "
+			       "plans), and the model's above (>= max), within or below (< min) "
+			       "them:\n",
+			       FIDELITY_BAND_MIN_SETTINGS);
+	g_string_append_printf(out, "  %-*s  %9s  %-14s %6s %5s  %-7s  %9s  %-14s %6s %5s  %s\n", w,
+			       "plan", "rank time", "kernel band", "median", "plans", "verdict",
+			       "rank ctxt", "kernel band", "median", "plans", "verdict");
+	for (guint p = 0; p < r->set->plans->len; p++) {
+		g_autoptr(GString) row = g_string_new(NULL);
+		FidelityMetrics m;
+		FidelityBand b;
+
+		fidelity_report_metrics(r, p, &m);
+		fidelity_band(r->set, p, &b);
+		g_string_append_printf(row, "  %-*s", w, plan_set_plan(r->set, p)->name);
+		text_band_side(row, &b.time, m.rank_time);
+		text_band_side(row, &b.switches, m.rank_switches);
+		g_string_append_printf(out, "%s\n", g_strchomp(row->str));
+	}
+}
+
 /* ---- totals --------------------------------------------------------------------------------- */
 
 /* The criteria met over a group of plans: those of one role, or of one workload. */
@@ -308,6 +357,7 @@ char *fidelity_report_text(const FidelityReport *r)
 				       t->all_met, t->plans);
 	}
 	text_agreement(out, r);
+	text_bands(out, r);
 	return g_string_free(out, FALSE);
 }
 
@@ -433,6 +483,39 @@ static void json_criteria(struct json_writer *w, const FidelityMetrics *m)
 	json_end_object(w);
 }
 
+static void json_range(struct json_writer *w, const char *key, const FidelityRange *band,
+		       double model)
+{
+	const char *verdict = fidelity_verdict_name(fidelity_verdict(band, model));
+
+	json_key(w, key);
+	json_begin_object(w);
+	json_count(w, "plans", band->plans);
+	json_num(w, "min", band->min);
+	json_num(w, "median", band->median);
+	json_num(w, "max", band->max);
+	json_key(w, "verdict");
+	if (verdict)
+		json_string(w, verdict);
+	else
+		json_null(w);
+	json_end_object(w);
+}
+
+static void json_band(struct json_writer *w, const FidelityReport *r, guint p,
+		      const FidelityMetrics *m)
+{
+	FidelityBand b;
+
+	fidelity_band(r->set, p, &b);
+	json_key(w, "band");
+	json_begin_object(w);
+	json_count(w, "min_settings", FIDELITY_BAND_MIN_SETTINGS);
+	json_range(w, "time", &b.time, m->rank_time);
+	json_range(w, "switches", &b.switches, m->rank_switches);
+	json_end_object(w);
+}
+
 static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 {
 	const PlanSpec *plan = plan_set_plan(r->set, p);
@@ -482,6 +565,7 @@ static void json_plan(struct json_writer *w, const FidelityReport *r, guint p)
 	json_end_array(w);
 	fidelity_report_metrics(r, p, &m);
 	json_criteria(w, &m);
+	json_band(w, r, p, &m);
 	json_end_object(w);
 }
 
@@ -605,18 +689,35 @@ char *fidelity_report_csv(const FidelityReport *r)
 	return g_string_free(out, FALSE);
 }
 
+/* A range of the band and the model's verdict against it: empty fields where there are none. */
+static void csv_range(GString *out, const FidelityRange *band, double model)
+{
+	const char *verdict = fidelity_verdict_name(fidelity_verdict(band, model));
+
+	g_string_append_printf(out, ",%u", band->plans);
+	csv_num(out, "%.6g", band->min);
+	csv_num(out, "%.6g", band->median);
+	csv_num(out, "%.6g", band->max);
+	g_string_append_printf(out, ",%s", verdict ? verdict : "");
+}
+
 char *fidelity_report_plans_csv(const FidelityReport *r)
 {
-	GString *out = g_string_new("plan,role,settings,rank_time,rank_switches,real_span,sim_span,"
-				    "span_ratio,significant,reproduced,real_switches_ref,"
-				    "sim_switches_ref,switch_ratio_ref,real_seconds_ref,"
-				    "sim_seconds_ref,seconds_ratio_ref,rms_log_time,"
-				    "rms_log_switches,real_fixed_s,real_switch_us,sim_fixed_s,"
-				    "sim_switch_us,rank_time_geo,all_ok\n");
+	GString *out =
+		g_string_new("plan,role,settings,rank_time,rank_switches,real_span,sim_span,"
+			     "span_ratio,significant,reproduced,real_switches_ref,"
+			     "sim_switches_ref,switch_ratio_ref,real_seconds_ref,"
+			     "sim_seconds_ref,seconds_ratio_ref,rms_log_time,"
+			     "rms_log_switches,real_fixed_s,real_switch_us,sim_fixed_s,"
+			     "sim_switch_us,rank_time_geo,all_ok,band_time_plans,"
+			     "band_time_min,band_time_median,band_time_max,band_time_verdict,"
+			     "band_switches_plans,band_switches_min,band_switches_median,"
+			     "band_switches_max,band_switches_verdict\n");
 
 	for (guint p = 0; p < r->set->plans->len; p++) {
 		const PlanSpec *plan = plan_set_plan(r->set, p);
 		FidelityMetrics m;
+		FidelityBand b;
 
 		fidelity_report_metrics(r, p, &m);
 		g_string_append_printf(out, "%s,%s,%u", plan->name, plan_role_name(plan->role),
@@ -640,7 +741,11 @@ char *fidelity_report_plans_csv(const FidelityReport *r)
 		csv_num(out, "%.6g", m.sim_fixed_s);
 		csv_num(out, "%.6g", m.sim_switch_us);
 		csv_num(out, "%.6g", m.rank_time_geo);
-		g_string_append_printf(out, ",%d\n", fidelity_metrics_ok(&m));
+		g_string_append_printf(out, ",%d", fidelity_metrics_ok(&m));
+		fidelity_band(r->set, p, &b);
+		csv_range(out, &b.time, m.rank_time);
+		csv_range(out, &b.switches, m.rank_switches);
+		g_string_append_c(out, '\n');
 	}
 	return g_string_free(out, FALSE);
 }

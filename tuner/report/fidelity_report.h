@@ -12,7 +12,11 @@
  * where sig is + or - for a significant real effect (slower, faster) and "same sign" says whether
  * the simulation goes its way; then the plan's criteria with their verdicts. After the plans, one
  * line per plan: the criteria side by side; then the totals, per role and per workload: the
- * criteria met of FIDELITY_CRITERIA a plan, and the plans that meet them all.
+ * criteria met of FIDELITY_CRITERIA a plan, and the plans that meet them all. Where two plans
+ * share a workload, "real against real": each such pair's rank correlations (fidelity_agreement),
+ * then one row per plan with the model's rank correlations of the time and of the switches, each
+ * beside the kernel's own band (fidelity_band: min..max, median and how many partner plans) and
+ * its verdict (above, within, below; "-" for a plan without partners).
  *
  * JSON: {"significance", "simulation", "plans": [{"name", "role", "csv", "workload", "rounds",
  * "boots", "dropped", "steal_runs" (and "steal_ppm", "stall_ns" when above 0: the medians of the
@@ -20,11 +24,15 @@
  * the host put the vCPU threads; and "guest_stall_runs", "guest_stall_ppm", "guest_stall_ns",
  * "guest_stall_cv_pct" when the plan has the stalls the guest saw), "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
  * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
- * "criteria": {...}}], "totals": [{"kind" (role or workload), "name", "criteria_met", "criteria",
- * "plans", "plans_all_met"}]}; every key below is written, NaN as null.
+ * "criteria": {...}, "band": {"min_settings", "time": {"plans", "min", "median", "max",
+ * "verdict"}, "switches": {...}}}], "totals": [{"kind" (role or workload), "name",
+ * "criteria_met", "criteria", "plans", "plans_all_met"}], "agreement": [{"plans": [a, b],
+ * "settings", "rank_time", "settings_switches", "rank_switches"}]}; every key below is written,
+ * NaN as null, and so is a verdict of none.
  *
  * CSV: one row per plan and setting (fidelity_report_csv), and one per plan with its criteria
- * (fidelity_report_plans_csv).
+ * and its band (fidelity_report_plans_csv: band_time_plans, _min, _median, _max, _verdict and the
+ * same of band_switches; empty fields for none).
  */
 #ifndef TUNER_REPORT_FIDELITY_REPORT_H
 #define TUNER_REPORT_FIDELITY_REPORT_H

@@ -2,9 +2,9 @@
  * tests/tuner/cmd/test_cmd_fidelity.c - `tuner fidelity` end to end on two small real plans
  * (hand-made CSVs of tiny hackbench runs): the JSON report's real figures worked out by hand, its
  * simulated ones equal to `linsched hackbench`'s at the same knobs, the criteria consistent with
- * them, the text and CSV forms, --out, --only, --csv, determinism across thread counts, and the
- * refusals. The criteria themselves are tested on hand-made numbers in
- * tests/tuner/fidelity/test_fidelity.c.
+ * them, the text and CSV forms, --out, --only, --csv, determinism across thread counts, the
+ * plans ranked against each other and the kernel's own band, and the refusals. The criteria
+ * themselves are tested on hand-made numbers in tests/tuner/fidelity/test_fidelity.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -299,6 +299,157 @@ static void test_agreement(void **state)
 	run_clear(&r);
 }
 
+/*
+ * The kernel's own band, end to end: three threads plans x, y, z of five settings (two rounds,
+ * the same ratios in both), of a workload big enough for the knobs to move the simulated time
+ * (the tiny one of the other tests simulates the same time at every setting: no rank
+ * correlation), and a pipes plan w. Time ranks in the order w8 min0.1 defaults w0 min6:
+ * x 1 2 3 4 5, y 1 2 3 5 4, z 3 1 2 5 4, so with rho = 1 - sum d^2 / 20 x-y is 0.9, x-z 0.6 and
+ * y-z 0.7: x's band 0.6..0.9 (median 0.75), y's 0.7..0.9 (0.8), z's 0.6..0.7 (0.65). Switches:
+ * x and y alike, z with defaults and min0.1 swapped: x-y 1, x-z and y-z 0.9, so x's and y's band
+ * 0.9..1 (0.95), z's 0.9..0.9. w, alone in its workload, has no partner. The model's verdict is
+ * whatever its rank correlation (the criteria's) makes it against these.
+ */
+typedef struct {
+	const char *name;
+	double ratio[5];
+	int ctxt[5];
+} BandPlan;
+
+static const char *const band_ids[] = { "w8", "min0.1", "defaults", "w0", "min6" };
+static const int band_min[] = { 1500000, 100000, 1500000, 1500000, 6000000 };
+static const int band_wake[] = { 8000000, 2000000, 2000000, 0, 2000000 };
+
+static void write_band_plan(const char *dir, const BandPlan *p)
+{
+	g_autofree char *file = g_strconcat(p->name, ".csv", NULL);
+	g_autofree char *path = g_build_filename(dir, file, NULL);
+	GString *csv = g_string_new(HEADER);
+	guint seq = 0;
+
+	for (int r = 0; r < 2; r++)
+		for (int i = 0; i < 5; i++)
+			g_string_append_printf(csv, "%u,%d,%s,12000000,%d,%d,500000,%g,0,%d,0,ok\n",
+					       seq++, r, band_ids[i], band_min[i], band_wake[i],
+					       p->ratio[i], p->ctxt[i]);
+	assert_true(g_file_set_contents(path, csv->str, -1, NULL));
+	g_string_free(csv, TRUE);
+}
+
+/* The verdict a rank correlation earns against a band (fidelity.h), "-" for none. */
+static const char *verdict_of(double rank, guint plans, double min, double max)
+{
+	return plans == 0 || isnan(rank) ? "-"
+	       : rank >= max - 1e-9	 ? "above"
+	       : rank >= min - 1e-9	 ? "within"
+					 : "below";
+}
+
+static void check_band(const struct json *plan, const char *side, const char *rank_key, guint plans,
+		       double min, double median, double max, GString *row)
+{
+	g_autofree char *band_path = g_strconcat("band.", side, NULL);
+	g_autofree char *rank_path = g_strconcat("criteria.", rank_key, NULL);
+	const struct json *band = json_at(plan, band_path), *verdict = NULL;
+	const struct json *model = json_at(plan, rank_path);
+	double rank = model->kind == J_NULL ? NAN : json_number_at(plan, rank_path);
+	const char *want = verdict_of(rank, plans, min, max);
+
+	assert_non_null(band);
+	assert_int_equal(member_uint(band, "plans"), plans);
+	verdict = json_at(band, "verdict");
+	if (plans == 0) {
+		assert_int_equal(json_at(band, "min")->kind, J_NULL);
+		assert_int_equal(json_at(band, "median")->kind, J_NULL);
+		assert_int_equal(json_at(band, "max")->kind, J_NULL);
+		assert_int_equal(verdict->kind, J_NULL);
+		g_string_append_printf(row, "  %9.3f  %-14s %6s %5u  %-7s", rank, "-", "-", 0, "-");
+		return;
+	}
+	assert_close(json_number_at(band, "min"), min, 1e-12);
+	assert_close(json_number_at(band, "median"), median, 1e-12);
+	assert_close(json_number_at(band, "max"), max, 1e-12);
+	assert_string_equal(verdict->string, want);
+	g_autofree char *range = g_strdup_printf("%.3f..%.3f", min, max);
+
+	g_string_append_printf(row, "  %9.3f  %-14s %6.3f %5u  %-7s", rank, range, median, plans,
+			       want);
+}
+
+static void test_band(void **state)
+{
+	static const BandPlan plans[] = {
+		{ "x", { 0.5, 0.8, 1, 1.2, 1.5 }, { 100, 500, 1000, 1500, 3000 } },
+		{ "y", { 0.6, 0.9, 1, 1.4, 1.3 }, { 150, 600, 1100, 1600, 2500 } },
+		{ "z", { 1.1, 0.8, 1, 1.3, 1.2 }, { 100, 1000, 500, 1500, 3000 } },
+		{ "w", { 0.5, 0.8, 1, 1.2, 1.5 }, { 100, 500, 1000, 1500, 3000 } },
+	};
+	/* plans, min, median, max of the time, then of the switches */
+	static const double want[][8] = {
+		{ 2, 0.6, 0.75, 0.9, 2, 0.9, 0.95, 1 },
+		{ 2, 0.7, 0.8, 0.9, 2, 0.9, 0.95, 1 },
+		{ 2, 0.6, 0.65, 0.7, 2, 0.9, 0.9, 0.9 },
+		{ 0, NAN, NAN, NAN, 0, NAN, NAN, NAN },
+	};
+	g_autofree char *ini = g_build_filename(*state, "band.ini", NULL);
+	g_autofree char *out = g_build_filename(*state, "out", NULL);
+
+	for (guint i = 0; i < G_N_ELEMENTS(plans); i++)
+		write_band_plan(*state, &plans[i]);
+	assert_true(g_file_set_contents(ini,
+					"[x]\ncsv=x.csv\nworkload=hackbench -T -g 2 -l 50 -f 10\n"
+					"[y]\ncsv=y.csv\nworkload=hackbench -T -g 2 -l 50 -f 10\n"
+					"[z]\ncsv=z.csv\nworkload=hackbench -T -g 2 -l 50 -f 10\n"
+					"[w]\ncsv=w.csv\nworkload=hackbench -p -g 1 -l 5 -f 4\n",
+					-1, NULL));
+	struct run r = run_program(
+		TUNER,
+		(const char *const[]){ "fidelity", "--plans", ini, SIM_FLAGS, "--out", out, NULL },
+		NULL);
+
+	expect_clean_exit(&r, "tuner fidelity, four plans");
+	g_autofree char *json_path = g_build_filename(out, "fidelity.json", NULL);
+	g_autofree char *json_text = read_text(json_path);
+	struct json *doc = json_parse(json_text);
+
+	for (guint i = 0; i < G_N_ELEMENTS(plans); i++) {
+		const struct json *plan = item(doc, "plans", i);
+		g_autoptr(GString) row = g_string_new(NULL);
+		const double *b = want[i];
+
+		assert_string_equal(member_string(plan, "name"), plans[i].name);
+		assert_int_equal(json_number_at(plan, "band.min_settings"), 5);
+		/* x, y and z have a rank correlation of the model, so a verdict. */
+		if (want[i][0] > 0)
+			assert_false(isnan(json_number_at(plan, "criteria.rank_time")));
+		g_string_append_printf(row, "\n  %-16s", plans[i].name);
+		check_band(plan, "time", "rank_time", (guint)b[0], b[1], b[2], b[3], row);
+		check_band(plan, "switches", "rank_switches", (guint)b[4], b[5], b[6], b[7], row);
+		/* The text's row: the same figures, and no blanks at its end. */
+		g_strchomp(row->str);
+		g_string_append_c(row, '\n');
+		if (!strstr(r.out, row->str))
+			fail_msg("no row '%s' in:\n%s", row->str, r.out);
+	}
+	json_free(doc);
+	assert_non_null(strstr(r.out, "\nthe model beside the kernel's own band: "));
+	assert_non_null(strstr(r.out, "share 5 settings or more"));
+
+	g_autofree char *csv_path = g_build_filename(out, "plans.csv", NULL);
+	g_autofree char *csv = read_text(csv_path);
+	g_auto(GStrv) lines = g_strsplit(csv, "\n", -1);
+
+	assert_true(g_str_has_suffix(lines[0], ",all_ok,band_time_plans,band_time_min,"
+					       "band_time_median,band_time_max,band_time_verdict,"
+					       "band_switches_plans,band_switches_min,"
+					       "band_switches_median,band_switches_max,"
+					       "band_switches_verdict"));
+	assert_non_null(strstr(lines[1], ",2,0.6,0.75,0.9,"));
+	assert_non_null(strstr(lines[3], ",2,0.6,0.65,0.7,"));
+	assert_true(g_str_has_suffix(lines[4], ",0,,,,,0,,,,"));
+	run_clear(&r);
+}
+
 static void refused(const char *const *args, const char *needle)
 {
 	struct run r = run_program(TUNER, args, NULL);
@@ -466,6 +617,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_json, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_agreement, temp_dir_setup, temp_dir_teardown),
+		cmocka_unit_test_setup_teardown(test_band, temp_dir_setup, temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_text_csv_out, temp_dir_setup,
 						temp_dir_teardown),
 		cmocka_unit_test_setup_teardown(test_guest_stalls, temp_dir_setup,
