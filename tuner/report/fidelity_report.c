@@ -57,18 +57,19 @@ static GArray *plan_pairs(const FidelityReport *r)
 static void text_agreement(GString *out, const FidelityReport *r)
 {
 	g_autoptr(GArray) pairs = plan_pairs(r);
+	const int w = fidelity_plan_name_width(r->set);
 
 	if (pairs->len == 0)
 		return;
 	g_string_append_printf(out,
 			       "\nreal against real, plans of one workload (how a second "
 			       "measurement of the kernel ranks the settings):\n"
-			       "  %-20s %-20s %10s %10s %9s\n",
-			       "plan", "plan", "rank time", "rank ctxt", "settings");
+			       "  %-*s %-*s %10s %10s %9s\n",
+			       w, "plan", w, "plan", "rank time", "rank ctxt", "settings");
 	for (guint i = 0; i < pairs->len; i++) {
 		const PlanPair *pp = &g_array_index(pairs, PlanPair, i);
 
-		g_string_append_printf(out, "  %-20s %-20s %10.3f %10.3f %9u\n", pp->a, pp->b,
+		g_string_append_printf(out, "  %-*s %-*s %10.3f %10.3f %9u\n", w, pp->a, w, pp->b,
 				       pp->agreement.rank_time, pp->agreement.rank_switches,
 				       pp->agreement.n);
 	}

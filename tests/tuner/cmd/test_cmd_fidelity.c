@@ -291,7 +291,8 @@ static void test_agreement(void **state)
 	r = fidelity(ini, "text", "2");
 	expect_clean_exit(&r, "tuner fidelity, a and c (text)");
 	assert_non_null(strstr(r.out, "\nreal against real, plans of one workload "));
-	assert_non_null(strstr(r.out, "\n  a                    c_with_a_long_name        1.000"
+	/* The pairs' plan columns are as wide as the longest name (18), as the plans table's. */
+	assert_non_null(strstr(r.out, "\n  a                  c_with_a_long_name      1.000"
 				      "      1.000         3\n"));
 	assert_non_null(strstr(r.out, "\nplan               role   rank time"));
 	assert_non_null(strstr(r.out, "\na                  train "));
