@@ -54,9 +54,9 @@ static GArray *plan_pairs(const FidelityReport *r)
 	return pairs;
 }
 
-static void text_agreement(GString *out, const FidelityReport *r)
+/* The pairs (plan_pairs), when there are some. */
+static void text_agreement(GString *out, const FidelityReport *r, const GArray *pairs)
 {
-	g_autoptr(GArray) pairs = plan_pairs(r);
 	const int w = fidelity_plan_name_width(r->set);
 
 	if (pairs->len == 0)
@@ -93,9 +93,8 @@ static void text_band_side(GString *row, const FidelityRange *band, double model
 
 /* After the pairs, whenever there are some: each plan's rank correlations beside the band its
  * partners give, so that a miss of FIDELITY_MIN_RANK reads as the model's or the kernel's. */
-static void text_bands(GString *out, const FidelityReport *r)
+static void text_bands(GString *out, const FidelityReport *r, const GArray *pairs)
 {
-	g_autoptr(GArray) pairs = plan_pairs(r);
 	const int w = fidelity_plan_name_width(r->set);
 
 	if (pairs->len == 0)
@@ -357,8 +356,11 @@ char *fidelity_report_text(const FidelityReport *r)
 				       t->met, FIDELITY_CRITERIA * t->plans, FIDELITY_CRITERIA,
 				       t->all_met, t->plans);
 	}
-	text_agreement(out, r);
-	text_bands(out, r);
+	/* Both tables follow the same pairs: their agreements are computed once. */
+	g_autoptr(GArray) pairs = plan_pairs(r);
+
+	text_agreement(out, r, pairs);
+	text_bands(out, r, pairs);
 	return g_string_free(out, FALSE);
 }
 
