@@ -50,6 +50,7 @@ struct fit_cli {
 	gboolean no_sync;
 	gint64 starts, max_iter;
 	double range, step, tol, time_weight, switch_weight, seconds_weight, line_weight;
+	double ref_switch_weight;
 };
 
 /* Everything the run made. */
@@ -235,9 +236,9 @@ static char *loss_settings(const struct fit_cli *c, const struct fit_run *run, G
 	for (guint i = 0; i < run->params->len; i++)
 		g_string_append_printf(s, "%s%s", i ? "," : "",
 				       ((const FitParam *)run->params->pdata[i])->name);
-	const char *const weight[] = { "time", "switch", "seconds", "line" };
+	const char *const weight[] = { "time", "switch", "seconds", "line", "ref_switch" };
 	const double value[] = { run->w.time_weight, run->w.switch_weight, run->w.seconds_weight,
-				 run->w.line_weight };
+				 run->w.line_weight, run->w.ref_switch_weight };
 
 	for (guint i = 0; i < G_N_ELEMENTS(weight); i++) {
 		g_autofree char *text = exact_text(value[i]);
@@ -316,9 +317,10 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 
 	/* The ranges are checked as parsed (tuner_cmd_fit); a loss needs a weight above 0. */
 	if (c->time_weight == 0 && c->switch_weight == 0 && c->seconds_weight == 0 &&
-	    c->line_weight == 0)
+	    c->line_weight == 0 && c->ref_switch_weight == 0)
 		return cmd_usage(error, "--time-weight, --switch-weight, --seconds-weight, "
-					"--line-weight: not all 0 (the loss would weigh nothing)");
+					"--line-weight, --ref-switch-weight: not all 0 (the loss "
+					"would weigh nothing)");
 	if (!fidelity_cli_finish(&c->f, &run->s, error) || !parse_params(c, run, error))
 		return FALSE;
 	if (run->s.format == FIDELITY_OUT_CSV)
@@ -350,7 +352,8 @@ static gboolean prepare(struct fit_cli *c, struct fit_run *run, GError **error)
 	run->w = (FidelityLoss){ .time_weight = c->time_weight,
 				 .switch_weight = c->switch_weight,
 				 .seconds_weight = c->seconds_weight,
-				 .line_weight = c->line_weight };
+				 .line_weight = c->line_weight,
+				 .ref_switch_weight = c->ref_switch_weight };
 	return open_journal(c, run, error);
 }
 
@@ -446,11 +449,13 @@ static char *machine_comment(const struct fit_run *run)
 			       ".\nLoss %.4g -> %.4g: mean over the plans of %g x mean (ln sim - "
 			       "ln real time ratio)^2\n+ %g x mean (ln sim - ln real switches)^2 "
 			       "+ %g x (ln sim - ln real seconds at the reference)^2\n+ %g x the "
-			       "cost lines' mean squared relative miss;\nNelder-Mead "
+			       "cost lines' mean squared relative miss + %g x (ln sim - ln real "
+			       "switches at the reference)^2;\nNelder-Mead "
 			       "in ln space, %u start%s, seed %" G_GUINT64_FORMAT ".",
 			       run->r.start_loss, run->r.loss, run->w.time_weight,
 			       run->w.switch_weight, run->w.seconds_weight, run->w.line_weight,
-			       run->o.starts, run->o.starts == 1 ? "" : "s", run->o.seed);
+			       run->w.ref_switch_weight, run->o.starts,
+			       run->o.starts == 1 ? "" : "s", run->o.seed);
 	for (guint p = 0; p < run->s.set->plans->len; p++) {
 		const PlanSpec *plan = plan_set_plan(run->s.set, p);
 		FidelityMetrics m;
@@ -511,9 +516,10 @@ static char *text_report(const struct fit_cli *c, const struct fit_run *run)
 			       "loss: mean over the training plans of %g x mean (ln sim - ln "
 			       "real time ratio)^2 + %g x mean (ln sim - ln real switches)^2 + %g "
 			       "x (ln sim - ln real seconds at the reference)^2 + %g x the cost "
-			       "lines' mean squared relative miss (fixed seconds, cost a switch)\n",
+			       "lines' mean squared relative miss (fixed seconds, cost a switch) + "
+			       "%g x (ln sim - ln real switches at the reference)^2\n",
 			       run->w.time_weight, run->w.switch_weight, run->w.seconds_weight,
-			       run->w.line_weight);
+			       run->w.line_weight, run->w.ref_switch_weight);
 	g_string_append_printf(out,
 			       "search: Nelder-Mead in ln space, %u start%s (the machine's values, "
 			       "then seeded draws; seed %" G_GUINT64_FORMAT
@@ -612,6 +618,8 @@ static char *json_report(const struct fit_cli *c, const struct fit_run *run)
 	json_double(&w, run->w.seconds_weight);
 	json_key(&w, "line_weight");
 	json_double(&w, run->w.line_weight);
+	json_key(&w, "ref_switch_weight");
+	json_double(&w, run->w.ref_switch_weight);
 	json_end_object(&w);
 	json_key(&w, "search");
 	json_begin_object(&w);
@@ -747,6 +755,11 @@ int tuner_cmd_fit(int argc, char **argv)
 		  "Weight of the cost lines' mean squared relative miss, seconds = fixed + cost x "
 		  "switches: where the machine's time goes (default 0)",
 		  "W" },
+		{ "ref-switch-weight", 0, 0, G_OPTION_ARG_DOUBLE, &c.ref_switch_weight,
+		  "Weight of the squared ln error of the switches at the reference: the switch "
+		  "level the fidelity criterion checks, which --switch-weight weighs as one setting "
+		  "of many (default 0)",
+		  "W" },
 		{ "train", 0, 0, G_OPTION_ARG_STRING, &c.train,
 		  "The plans of --plans to fit to, comma-separated; every other is held out, whatever "
 		  "its role= (default: the plans with role=train)",
@@ -767,6 +780,7 @@ int tuner_cmd_fit(int argc, char **argv)
 		FLAG_REAL(&c.switch_weight, 0, 1e6, FLAG_CLOSED),
 		FLAG_REAL(&c.seconds_weight, 0, 1e6, FLAG_CLOSED),
 		FLAG_REAL(&c.line_weight, 0, 1e6, FLAG_CLOSED),
+		FLAG_REAL(&c.ref_switch_weight, 0, 1e6, FLAG_CLOSED),
 	};
 	g_autoptr(GOptionContext) ctx =
 		g_option_context_new("- fit the model's parameters to real plans");

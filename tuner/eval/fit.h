@@ -14,6 +14,7 @@
  *   time_weight   * mean over settings of (ln simulated ratio    - ln real median ratio)^2
  * + switch_weight * mean over settings of (ln simulated switches - ln real median switches)^2
  * + seconds_weight * (ln simulated seconds - ln real median seconds, at the reference)^2
+ * + line_weight and ref_switch_weight's terms (fidelity.h)
  * with the plans' settings simulated on the base machine with those values (tuner/eval/
  * plan_sim.h). The second term compares counts, not ratios: the switches' scale is fitted as well
  * as their ranking.

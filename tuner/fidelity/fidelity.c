@@ -360,6 +360,20 @@ double fidelity_loss(const RealPlan *real, const SimSetting *sim, const Fidelity
 			line = weights->line_weight * (df * df + ds * ds) / 2;
 		}
 	}
+	double ref_switches = 0;
+
+	if (weights->ref_switch_weight > 0) {
+		const RealSetting *r = real_plan_setting(real, real->reference_index);
+		double sim_switches = sim[real->reference_index].switches;
+
+		if (isfinite(r->median_ctxt) && r->median_ctxt > 0) {
+			if (!(sim_switches > 0) || !isfinite(sim_switches))
+				return INFINITY;
+			double d = log(sim_switches) - log(r->median_ctxt);
+
+			ref_switches = weights->ref_switch_weight * d * d;
+		}
+	}
 	return (nt ? weights->time_weight * time / nt : 0) +
-	       (nc ? weights->switch_weight * switches / nc : 0) + seconds + line;
+	       (nc ? weights->switch_weight * switches / nc : 0) + seconds + line + ref_switches;
 }

@@ -49,11 +49,15 @@
  * + seconds_weight * (ln sim seconds - ln real median seconds at the reference)^2
  * + line_weight * (df^2 + ds^2) / 2, df and ds the cost lines' relative misses
  *                 (sim fixed_s - real fixed_s) / real fixed_s and the same of switch_us
+ * + ref_switch_weight * (ln sim switches - ln real median switches at the reference)^2
  * the second term holding the switches' scale as well as their ranking, the third the machine's
  * speed (seconds_ratio_ref), which the ratios cannot see, the fourth where that speed goes: the
  * messages or the switches (relative, not ln, misses: a simulated line may cross 0). The fourth
  * is left out when the real line is undetermined or not above 0 in both, and is +inf when the
- * simulated line is undetermined.
+ * simulated line is undetermined. The fifth is the criterion switch_ratio_ref as a loss: the
+ * second weighs the reference as one setting of a dozen, and a fit can then trade its switch
+ * level for the seconds at the reference (a dearer switch, half as many: vm/data/host-1/README.md,
+ * "The second registered test"). Left out when the reference has no real switch count.
  */
 #ifndef TUNER_FIDELITY_FIDELITY_H
 #define TUNER_FIDELITY_FIDELITY_H
@@ -195,7 +199,7 @@ FidelityVerdict fidelity_verdict(const FidelityRange *band, double rank);
 const char *fidelity_verdict_name(FidelityVerdict v);
 
 typedef struct {
-	double time_weight, switch_weight, seconds_weight, line_weight;
+	double time_weight, switch_weight, seconds_weight, line_weight, ref_switch_weight;
 } FidelityLoss;
 
 /* The fit's loss of one plan (above); +inf when a simulated value is missing or not positive. */

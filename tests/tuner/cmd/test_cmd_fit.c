@@ -132,6 +132,7 @@ static void test_fit(void **state)
 	assert_close(json_number_at(j, "loss.switch_weight"), 0.25, 0);
 	assert_close(json_number_at(j, "loss.seconds_weight"), 0, 0);
 	assert_close(json_number_at(j, "loss.line_weight"), 0, 0);
+	assert_close(json_number_at(j, "loss.ref_switch_weight"), 0, 0);
 	assert_int_equal(member(j, "search", J_OBJECT) != NULL, 1);
 	assert_int_equal(member_uint(member(j, "search", J_OBJECT), "starts"), 2);
 
@@ -265,7 +266,7 @@ static void test_flags_refused(void **state)
 		{ "--range", true },	     { "--step", true },
 		{ "--tol", true },	     { "--time-weight", true },
 		{ "--switch-weight", true }, { "--seconds-weight", true },
-		{ "--line-weight", true },
+		{ "--line-weight", true },   { "--ref-switch-weight", true },
 	};
 	static const char *const bad_int[] = { "-1", "nan", "1e3", "" };
 	static const char *const bad_real[] = { "-1", "nan", "inf", "-inf" };

@@ -137,6 +137,26 @@ static void test_metrics(void **state)
 	assert_close(fidelity_loss(real, slow, &ws), st / 4 + 0.5 * sc / 4 + 3.0 * log(2) * log(2),
 		     1e-12);
 	assert_close(fidelity_loss(real, sim, &ws), st / 4 + 0.5 * sc / 4, 1e-12);
+
+	/* The switch level: the defaults simulated with 500 switches against the real 1000 add
+	 * ref_switch_weight x ln(1/2)^2 beside the mean over the settings, which weighs that miss
+	 * as a quarter of sc; the same model with the real count there adds nothing. */
+	const FidelityLoss wr = { .time_weight = 1.0,
+				  .switch_weight = 0.5,
+				  .ref_switch_weight = 2.0 };
+	assert_close(fidelity_loss(real, sim, &wr),
+		     st / 4 + 0.5 * sc / 4 + 2.0 * log(0.5) * log(0.5), 1e-12);
+	SimSetting level[4];
+
+	memcpy(level, sim, sizeof(level));
+	level[0].switches = 1000;
+	double sl = sc - log(0.5) * log(0.5); /* the defaults' miss is gone from sc too */
+
+	assert_close(fidelity_loss(real, level, &wr), st / 4 + 0.5 * sl / 4, 1e-12);
+	const FidelityLoss only = { .ref_switch_weight = 2.0 };
+
+	assert_close(fidelity_loss(real, sim, &only), 2.0 * log(0.5) * log(0.5), 1e-12);
+	assert_close(fidelity_loss(real, level, &only), 0, 0);
 }
 
 /*
