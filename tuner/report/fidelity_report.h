@@ -22,12 +22,13 @@
  * "boots", "dropped", "steal_runs" (and "steal_ppm", "stall_ns" when above 0: the medians of the
  * steal the host measured; "shared_runs" and "shared_pct" when the plan's runs recorded where
  * the host put the vCPU threads; and "guest_stall_runs", "guest_stall_ppm", "guest_stall_ns",
- * "guest_stall_cv_pct" when the plan has the stalls the guest saw), "reference", "settings": [{"id", "knobs": {...}, "migration_cost_ns",
- * "pairs", "real": {...}, "sim": {...}, "significant", "real_sign", "sim_sign", "reproduced"}],
+ * "guest_stall_cv_pct" when the plan has the stalls the guest saw), "reference", "settings":
+ * [{"id", "knobs": {...}, "migration_cost_ns", "pairs", "real": {...}, "sim": {...},
+ * "significant", "real_sign", "sim_sign", "reproduced"}],
  * "criteria": {...}, "band": {"min_settings", "time": {"plans", "min", "median", "max",
  * "verdict"}, "switches": {...}}}], "totals": [{"kind" (role or workload), "name",
  * "criteria_met", "criteria", "plans", "plans_all_met"}], "agreement": [{"plans": [a, b],
- * "settings", "rank_time", "settings_switches", "rank_switches"}]}; every key below is written,
+ * "settings", "rank_time", "settings_switches", "rank_switches"}]}; every key above is written,
  * NaN as null, and so is a verdict of none.
  *
  * CSV: one row per plan and setting (fidelity_report_csv), and one per plan with its criteria
