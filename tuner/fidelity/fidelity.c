@@ -309,7 +309,7 @@ guint fidelity_metrics_met(const FidelityMetrics *m)
 
 double fidelity_loss(const RealPlan *real, const SimSetting *sim, const FidelityLoss *weights)
 {
-	double time = 0, switches = 0;
+	double time = 0, switches = 0, ref_switches = 0;
 	guint nt = 0, nc = 0;
 
 	for (guint i = 0; i < real->settings->len; i++) {
@@ -330,6 +330,8 @@ double fidelity_loss(const RealPlan *real, const SimSetting *sim, const Fidelity
 
 			switches += d * d;
 			nc++;
+			if (i == real->reference_index)
+				ref_switches = weights->ref_switch_weight * d * d;
 		}
 	}
 	double seconds = 0;
@@ -358,20 +360,6 @@ double fidelity_loss(const RealPlan *real, const SimSetting *sim, const Fidelity
 			double df = (sf - rf) / rf, ds = (ss - rs) / rs;
 
 			line = weights->line_weight * (df * df + ds * ds) / 2;
-		}
-	}
-	double ref_switches = 0;
-
-	if (weights->ref_switch_weight > 0) {
-		const RealSetting *r = real_plan_setting(real, real->reference_index);
-		double sim_switches = sim[real->reference_index].switches;
-
-		if (isfinite(r->median_ctxt) && r->median_ctxt > 0) {
-			if (!(sim_switches > 0) || !isfinite(sim_switches))
-				return INFINITY;
-			double d = log(sim_switches) - log(r->median_ctxt);
-
-			ref_switches = weights->ref_switch_weight * d * d;
 		}
 	}
 	return (nt ? weights->time_weight * time / nt : 0) +
